@@ -1,0 +1,288 @@
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "config.h"
+#include "check.h"
+#include "diag.h"
+#include "util.h"
+
+unsigned check_build_platforms(void)
+{
+	unsigned p = 1u << PLATFORM_CPU | 1u << PLATFORM_OPENMP;
+
+#ifdef PPH_HAVE_CUDA
+	p |= 1u << PLATFORM_CUDA;
+#endif
+#ifdef PPH_HAVE_OPENCL
+	p |= 1u << PLATFORM_OPENCL;
+#endif
+	return p;
+}
+
+static void check_identifier(const struct loc *loc, const char *what,
+			     const char *name)
+{
+	if (!is_c_identifier(name))
+		diag_error(loc, "%s '%s' is not a valid C identifier", what, name);
+	else if (is_c_keyword(name))
+		diag_error(loc, "%s '%s' is a C or C++ keyword", what, name);
+}
+
+static bool is_pointer(const char *type)
+{
+	size_t len = strlen(type);
+
+	return len && type[len - 1] == '*';
+}
+
+static void check_type(const struct param *p)
+{
+	if (!p->type[0])
+		diag_error(&p->loc, "parameter '%s' has an empty type", p->name);
+	else if (strpbrk(p->type, ";{}()[]#\"'\\"))
+		diag_error(&p->loc, "parameter '%s' has type '%s', which is not a C type",
+			   p->name, p->type);
+}
+
+static struct param *find_param(struct iface *ifc, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ifc->nparams; i++)
+		if (strcmp(ifc->params[i].name, name) == 0)
+			return &ifc->params[i];
+	return NULL;
+}
+
+/* Pointee type: @elemType when given, else the type less its last '*'. */
+static char *pointee(const struct param *p)
+{
+	char *base, *elem;
+
+	if (p->elem_type)
+		return normalize_space(p->elem_type);
+	base = xstrdup(p->type);
+	base[strlen(base) - 1] = '\0';
+	elem = normalize_space(base);
+	free(base);
+	return elem;
+}
+
+static void classify_pointer(struct iface *ifc, struct param *p)
+{
+	char *elem = pointee(p);
+
+	free(p->elem_type);
+	p->elem_type = elem;
+	if (strcmp(elem, "void") == 0 || strcmp(elem, "const void") == 0)
+		diag_error(&p->loc, "parameter '%s' points to void: give its element type in elemType",
+			   p->name);
+	p->buffer = (int)ifc->nbuffers++;
+	p->kind = p->num_elements ? PARAM_VECTOR : PARAM_VARIABLE;
+}
+
+static void check_num_elements(struct iface *ifc, struct param *p)
+{
+	struct param *size;
+
+	if (strchr(p->num_elements, ',')) {
+		diag_error(&p->loc, "parameter '%s': matrix sizes (numElements=\"%s\") are not supported yet",
+			   p->name, p->num_elements);
+		return;
+	}
+	size = find_param(ifc, p->num_elements);
+	if (!size) {
+		diag_error(&p->loc, "numElements of '%s' names '%s', which is not a parameter of '%s'",
+			   p->name, p->num_elements, ifc->name);
+	} else if (size == p || is_pointer(size->type)) {
+		diag_error(&p->loc, "numElements of '%s' names '%s', which is not a by-value size parameter",
+			   p->name, p->num_elements);
+	} else if (size->kind != PARAM_SIZE) {
+		size->kind = PARAM_SIZE;
+		size->size_of = (int)(p - ifc->params);
+	}
+}
+
+static void check_params(struct iface *ifc)
+{
+	size_t i, j;
+
+	for (i = 0; i < ifc->nparams; i++) {
+		struct param *p = &ifc->params[i];
+
+		check_identifier(&p->loc, "parameter name", p->name);
+		for (j = 0; j < i; j++)
+			if (strcmp(ifc->params[j].name, p->name) == 0)
+				diag_error(&p->loc, "parameter '%s' declared twice",
+					   p->name);
+		check_type(p);
+		if (is_pointer(p->type)) {
+			classify_pointer(ifc, p);
+		} else {
+			p->kind = PARAM_VALUE;
+			if (p->num_elements)
+				diag_error(&p->loc, "parameter '%s' has numElements but is not a pointer",
+					   p->name);
+			if (p->access != ACCESS_READ)
+				diag_error(&p->loc, "by-value parameter '%s' cannot be '%s'",
+					   p->name, access_name(p->access));
+		}
+	}
+	for (i = 0; i < ifc->nparams; i++)
+		if (ifc->params[i].kind == PARAM_VECTOR)
+			check_num_elements(ifc, &ifc->params[i]);
+	for (i = 0; i < ifc->nparams; i++)
+		if (ifc->params[i].kind == PARAM_VALUE)
+			ifc->has_args = true;
+}
+
+static void check_sources(const struct impl *impl)
+{
+	size_t i;
+	struct stat st;
+
+	for (i = 0; i < impl->nsources; i++)
+		if (stat(impl->sources[i].path, &st) != 0)
+			diag_error(&impl->sources[i].loc, "source file '%s' not found",
+				   impl->sources[i].path);
+}
+
+static bool impl_name_taken(const struct model *m, const struct impl *impl)
+{
+	size_t i, j;
+
+	for (i = 0; i < m->nifaces; i++)
+		for (j = 0; j < m->ifaces[i]->nimpls; j++) {
+			const struct impl *o = m->ifaces[i]->impls[j];
+
+			if (o == impl)
+				return false;
+			if (strcmp(o->name, impl->name) == 0) {
+				diag_error(&impl->loc, "implementation '%s' defined twice",
+					   impl->name);
+				diag_note(&o->loc, "first defined here");
+				return true;
+			}
+		}
+	return false;
+}
+
+static void check_impls(struct model *m, struct iface *ifc, unsigned platforms)
+{
+	size_t i, enabled = 0;
+
+	for (i = 0; i < ifc->nimpls; i++) {
+		struct impl *impl = ifc->impls[i];
+
+		check_identifier(&impl->loc, "implementation name", impl->name);
+		impl_name_taken(m, impl);
+		check_sources(impl);
+		if (!(platforms & 1u << impl->platform)) {
+			impl->skipped = true;
+			diag_note(&impl->loc, "skipping '%s': this build has no %s",
+				  impl->name, platform_name(impl->platform));
+		}
+		if (!impl->disabled && !impl->skipped)
+			enabled++;
+	}
+	if (!enabled) {
+		diag_error(&ifc->loc, "interface '%s' has no enabled implementation",
+			   ifc->name);
+		for (i = 0; i < ifc->nimpls; i++)
+			diag_note(&ifc->impls[i]->loc, "'%s' is %s", ifc->impls[i]->name,
+				  ifc->impls[i]->disabled ? "disabled" :
+				  "for a platform this build lacks");
+	}
+}
+
+static void check_main(const struct model *m)
+{
+	size_t i;
+	int links = 0;
+
+	check_sources(m->main);
+	for (i = 0; i < m->main->nsources; i++)
+		if (m->main->sources[i].has_link) {
+			const struct compiler *c = &m->main->sources[i].link;
+
+			if (links++)
+				diag_error(&c->loc, "second link step in the main descriptor");
+			else if (!c->output || !c->output[0])
+				diag_error(&c->loc, "the link step names no output program");
+		}
+	if (!links)
+		diag_error(&m->main->loc, "the main module has no link step: add <peppher:compiler type=\"link\" name=\"gcc\" output=\"PROGRAM\"/> to a source file");
+}
+
+/*
+ * Depth-first walk of the required-interfaces graph: an interface is
+ * appended after everything it requires (bottom-up).  mark: 0 unvisited,
+ * 1 on the current path, 2 done.
+ */
+static void visit(struct iface *ifc, struct iface **order, size_t *n,
+		  struct iface **path, size_t depth)
+{
+	size_t i, j;
+
+	if (ifc->mark == 2)
+		return;
+	if (ifc->mark == 1) {
+		char *cycle = xstrdup(ifc->name);
+
+		for (i = depth; path[i - 1] != ifc; i--)
+			;
+		for (; i < depth; i++) {
+			char *longer = xasprintf("%s -> %s", cycle, path[i]->name);
+
+			free(cycle);
+			cycle = longer;
+		}
+		diag_error(&ifc->loc, "required interfaces form a cycle: %s -> %s",
+			   cycle, ifc->name);
+		free(cycle);
+		return;
+	}
+	ifc->mark = 1;
+	path[depth] = ifc;
+	for (i = 0; i < ifc->nimpls; i++)
+		for (j = 0; j < ifc->impls[i]->nrequires; j++)
+			if (ifc->impls[i]->requires[j].iface)
+				visit(ifc->impls[i]->requires[j].iface, order, n,
+				      path, depth + 1);
+	ifc->mark = 2;
+	order[(*n)++] = ifc;
+}
+
+static void order_interfaces(struct model *m)
+{
+	struct iface **order = xcalloc(m->nifaces, sizeof(*order));
+	struct iface **path = xcalloc(m->nifaces + 1, sizeof(*path));
+	size_t i, n = 0;
+
+	for (i = 0; i < m->nifaces; i++)
+		m->ifaces[i]->mark = 0;
+	for (i = 0; i < m->nifaces; i++)
+		visit(m->ifaces[i], order, &n, path, 0);
+	free(m->ifaces);
+	free(path);
+	m->ifaces = order;
+}
+
+unsigned check_model(struct model *m, unsigned platforms)
+{
+	unsigned errors = diag_error_count();
+	size_t i;
+
+	for (i = 0; i < m->nifaces; i++) {
+		struct iface *ifc = m->ifaces[i];
+
+		check_identifier(&ifc->loc, "interface name", ifc->name);
+		check_params(ifc);
+		check_impls(m, ifc, platforms);
+	}
+	if (m->main)
+		check_main(m);
+	order_interfaces(m);
+	return diag_error_count() - errors;
+}

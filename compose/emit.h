@@ -1,0 +1,62 @@
+/*
+ * Code emission.  Every generated file is written into a private temporary
+ * folder through struct out; gen_commit() moves them into the output folder
+ * only after every emitter succeeded, so a failed run changes nothing there.
+ */
+#ifndef COMPOSE_EMIT_H
+#define COMPOSE_EMIT_H
+
+#include <stdio.h>
+
+#include "ir.h"
+
+struct out {
+	FILE *fp;
+	int indent;
+};
+
+struct gen {
+	const struct model *m;
+	const char *outdir;
+	char *tmpdir;
+	char **files; /* names written so far, sorted on commit */
+	size_t nfiles;
+	unsigned errors;
+};
+
+/* Create the temporary folder inside outdir.  Returns 0 or -1 (reported). */
+int gen_begin(struct gen *g, const struct model *m, const char *outdir);
+/* Open name in the temporary folder and write the generated-file stamp,
+ * comment opened by lead (C comment or "#").  Returns 0 or -1 (reported). */
+int gen_open(struct gen *g, struct out *o, const char *name, const char *lead);
+/* Close o; a write error is reported and counted. */
+void gen_close(struct gen *g, struct out *o, const char *name);
+/* Move every file into outdir when nothing failed; always remove the
+ * temporary folder.  Returns 0 or -1. */
+int gen_commit(struct gen *g, int dry_run);
+
+/* One line at the current indentation. */
+void out_line(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+void out_blank(struct out *o);
+
+/* "type name" as a C declaration ("float *x", "int n"). */
+char *c_decl(const char *type, const char *name);
+
+/* "void fname(T1 a, T2 b)" with the interface's parameters. */
+char *c_signature(const struct iface *ifc, const char *fname);
+
+/* File names of the artefacts, shared by the emitters that refer to them. */
+char *backend_file_name(const struct impl *impl);
+char *backend_header_name(const struct iface *ifc);
+char *entry_file_name(const struct iface *ifc);
+/* Implementations that take part in the build (enabled, not skipped). */
+int impl_is_used(const struct impl *impl);
+
+void emit_header(struct gen *g);
+void emit_entry(struct gen *g, const struct iface *ifc);
+void emit_backend_header(struct gen *g, const struct iface *ifc);
+void emit_backend(struct gen *g, const struct impl *impl);
+void emit_makefile(struct gen *g);
+
+#endif

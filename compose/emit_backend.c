@@ -1,0 +1,142 @@
+/*
+ * Backend wrappers: one per implementation, compiled with that
+ * implementation's compiler so that C, C++ and CUDA variants keep their own
+ * linkage.  Each has the task-function signature the runtime calls and
+ * rebuilds the implementation's arguments from the task's data handles (on
+ * the memory node the task runs on) and its argument block.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+
+#include "emit.h"
+#include "util.h"
+
+static char *guard_name(const char *file)
+{
+	char *g = xstrdup(file), *p;
+
+	for (p = g; *p; p++)
+		*p = isalnum((unsigned char)*p) ? (char)toupper((unsigned char)*p) : '_';
+	return g;
+}
+
+void emit_backend_header(struct gen *g, const struct iface *ifc)
+{
+	char *name = backend_header_name(ifc), *guard = guard_name(name);
+	struct out o;
+	size_t i;
+
+	if (gen_open(g, &o, name, "/*") == 0) {
+		out_line(&o, "#ifndef %s", guard);
+		out_line(&o, "#define %s", guard);
+		out_blank(&o);
+		out_line(&o, "#include <peppher/runtime.h>");
+		if (ifc->has_args) {
+			out_blank(&o);
+			out_line(&o, "/* By-value arguments of one %s call. */", ifc->name);
+			out_line(&o, "struct %s_args {", ifc->name);
+			o.indent++;
+			for (i = 0; i < ifc->nparams; i++) {
+				const struct param *p = &ifc->params[i];
+				char *decl;
+
+				if (p->kind != PARAM_VALUE)
+					continue;
+				decl = c_decl(p->type, p->name);
+				out_line(&o, "%s;", decl);
+				free(decl);
+			}
+			o.indent--;
+			out_line(&o, "};");
+		}
+		out_blank(&o);
+		out_line(&o, "#ifdef __cplusplus");
+		out_line(&o, "extern \"C\" {");
+		out_line(&o, "#endif");
+		out_blank(&o);
+		for (i = 0; i < ifc->nimpls; i++)
+			if (impl_is_used(ifc->impls[i]))
+				out_line(&o, "void %s_backend(void *buffers[], void *arg);",
+					 ifc->impls[i]->name);
+		out_blank(&o);
+		out_line(&o, "#ifdef __cplusplus");
+		out_line(&o, "}");
+		out_line(&o, "#endif");
+		out_blank(&o);
+		out_line(&o, "#endif");
+		gen_close(g, &o, name);
+	}
+	free(guard);
+	free(name);
+}
+
+/* The expression that gives parameter p inside the backend wrapper. */
+static char *argument(const struct iface *ifc, const struct param *p)
+{
+	switch (p->kind) {
+	case PARAM_VECTOR:
+		return xasprintf("(%s)PPH_VECTOR_PTR(buffers[%d])", p->type, p->buffer);
+	case PARAM_VARIABLE:
+		return xasprintf("(%s)PPH_VARIABLE_PTR(buffers[%d])", p->type, p->buffer);
+	case PARAM_SIZE:
+		/* from the handle, so it stays right for a sub-task's block */
+		return xasprintf("(%s)PPH_VECTOR_N(buffers[%d])", p->type,
+				 ifc->params[p->size_of].buffer);
+	case PARAM_VALUE:
+	default:
+		return xasprintf("args->%s", p->name);
+	}
+}
+
+static void emit_body(struct out *o, const struct impl *impl)
+{
+	const struct iface *ifc = impl->iface;
+	char *call = xasprintf("%s(", impl->name);
+	size_t i;
+
+	if (ifc->has_args)
+		out_line(o, "struct %s_args *args = (struct %s_args *)arg;",
+			 ifc->name, ifc->name);
+	else
+		out_line(o, "(void)arg;");
+	if (!ifc->nbuffers)
+		out_line(o, "(void)buffers;");
+	out_blank(o);
+	for (i = 0; i < ifc->nparams; i++) {
+		char *a = argument(ifc, &ifc->params[i]);
+		char *longer = xasprintf("%s%s%s", call, i ? ", " : "", a);
+
+		free(a);
+		free(call);
+		call = longer;
+	}
+	out_line(o, "%s);", call);
+	free(call);
+}
+
+void emit_backend(struct gen *g, const struct impl *impl)
+{
+	char *name = backend_file_name(impl);
+	char *header = backend_header_name(impl->iface);
+	char *sig = c_signature(impl->iface, impl->name);
+	struct out o;
+
+	if (gen_open(g, &o, name, "/*") == 0) {
+		out_line(&o, "#include \"%s\"", header);
+		out_blank(&o);
+		out_line(&o, "/* %s, %s variant of %s */", impl->name,
+			 platform_name(impl->platform), impl->iface->name);
+		out_line(&o, "%s;", sig);
+		out_blank(&o);
+		out_line(&o, "void %s_backend(void *buffers[], void *arg)", impl->name);
+		out_line(&o, "{");
+		o.indent++;
+		emit_body(&o, impl);
+		o.indent--;
+		out_line(&o, "}");
+		gen_close(g, &o, name);
+	}
+	free(sig);
+	free(header);
+	free(name);
+}

@@ -1,0 +1,146 @@
+/*
+ * Entry wrappers: one per interface, with the interface's exact C signature.
+ * A call registers each pointer argument as a data handle, packs by-value
+ * arguments, and runs one task synchronously, so host data is valid again
+ * when the call returns.
+ */
+#include <stdlib.h>
+
+#include "emit.h"
+#include "util.h"
+
+static const char *arch_enum(enum platform p)
+{
+	static const char *const names[] = { "PPH_ARCH_CPU", "PPH_ARCH_OPENMP",
+					     "PPH_ARCH_CUDA", "PPH_ARCH_OPENCL" };
+	return names[p];
+}
+
+static const char *access_enum(enum access a)
+{
+	return a == ACCESS_READ ? "PPH_R" : a == ACCESS_WRITE ? "PPH_W" : "PPH_RW";
+}
+
+static void emit_codelet(struct out *o, const struct iface *ifc)
+{
+	size_t i, n = 0;
+
+	out_line(o, "static const struct pph_impl %s_impls[] = {", ifc->name);
+	o->indent++;
+	for (i = 0; i < ifc->nimpls; i++) {
+		const struct impl *impl = ifc->impls[i];
+
+		if (!impl_is_used(impl))
+			continue;
+		out_line(o, "{ %s, %s_backend, \"%s\" },", arch_enum(impl->platform),
+			 impl->name, impl->name);
+		n++;
+	}
+	o->indent--;
+	out_line(o, "};");
+	out_blank(o);
+	out_line(o, "static const struct pph_codelet %s_codelet = {", ifc->name);
+	out_line(o, "\t\"%s\", %zu, %s_impls", ifc->name, n, ifc->name);
+	out_line(o, "};");
+}
+
+static void emit_register(struct out *o, const struct iface *ifc,
+			  const struct param *p)
+{
+	out_line(o, "if (rc == 0)");
+	o->indent++;
+	if (p->kind == PARAM_VECTOR)
+		out_line(o, "rc = pph_vector_register(&handles[%d], (void *)%s, (size_t)%s, sizeof(%s));",
+			 p->buffer, p->name, p->num_elements, p->elem_type);
+	else
+		out_line(o, "rc = pph_variable_register(&handles[%d], (void *)%s, sizeof(%s));",
+			 p->buffer, p->name, p->elem_type);
+	o->indent--;
+	(void)ifc;
+}
+
+static void emit_args(struct out *o, const struct iface *ifc)
+{
+	char *init = xstrdup("");
+	size_t i;
+
+	for (i = 0; i < ifc->nparams; i++) {
+		char *longer;
+
+		if (ifc->params[i].kind != PARAM_VALUE)
+			continue;
+		longer = xasprintf("%s%s%s", init, init[0] ? ", " : "",
+				   ifc->params[i].name);
+		free(init);
+		init = longer;
+	}
+	out_line(o, "struct %s_args args = { %s };", ifc->name, init);
+	free(init);
+}
+
+static void emit_function(struct out *o, const struct iface *ifc)
+{
+	char *sig = c_signature(ifc, ifc->name);
+	size_t i;
+
+	out_line(o, "%s", sig);
+	out_line(o, "{");
+	o->indent++;
+	if (ifc->nbuffers) {
+		char *modes = xstrdup("");
+
+		for (i = 0; i < ifc->nparams; i++) {
+			char *longer;
+
+			if (ifc->params[i].buffer < 0)
+				continue;
+			longer = xasprintf("%s%s%s", modes, modes[0] ? ", " : "",
+					   access_enum(ifc->params[i].access));
+			free(modes);
+			modes = longer;
+		}
+		out_line(o, "static const enum pph_access modes[%zu] = { %s };",
+			 ifc->nbuffers, modes);
+		out_line(o, "pph_data_handle handles[%zu] = { NULL };", ifc->nbuffers);
+		free(modes);
+	}
+	if (ifc->has_args)
+		emit_args(o, ifc);
+	out_line(o, "int rc = 0;");
+	out_blank(o);
+	for (i = 0; i < ifc->nparams; i++)
+		if (ifc->params[i].buffer >= 0)
+			emit_register(o, ifc, &ifc->params[i]);
+	out_line(o, "if (rc == 0)");
+	out_line(o, "\trc = pph_call_sync(&%s_codelet, %zu, %s, %s, %s, %s);",
+		 ifc->name, ifc->nbuffers, ifc->nbuffers ? "handles" : "NULL",
+		 ifc->nbuffers ? "modes" : "NULL", ifc->has_args ? "&args" : "NULL",
+		 ifc->has_args ? "sizeof(args)" : "0");
+	for (i = 0; i < ifc->nbuffers; i++)
+		out_line(o, "pph_data_unregister(handles[%zu]);", i);
+	out_line(o, "if (rc != 0)");
+	out_line(o, "\tpph_call_failed(&%s_codelet, rc);", ifc->name);
+	o->indent--;
+	out_line(o, "}");
+	free(sig);
+}
+
+void emit_entry(struct gen *g, const struct iface *ifc)
+{
+	char *name = entry_file_name(ifc), *backends = backend_header_name(ifc);
+	struct out o;
+
+	if (gen_open(g, &o, name, "/*") == 0) {
+		out_line(&o, "#include <stddef.h>");
+		out_blank(&o);
+		out_line(&o, "#include \"peppher.h\"");
+		out_line(&o, "#include \"%s\"", backends);
+		out_blank(&o);
+		emit_codelet(&o, ifc);
+		out_blank(&o);
+		emit_function(&o, ifc);
+		gen_close(g, &o, name);
+	}
+	free(name);
+	free(backends);
+}

@@ -1,0 +1,226 @@
+/*
+ * The application's Makefile: every source is compiled with its descriptor's
+ * compiler and flags, the program is linked with the main descriptor's link
+ * step, and the runtime is found with pkg-config.  CC, CXX, NVCC and their
+ * flags variables, CPPFLAGS, LDFLAGS and LIBS given to make take effect.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emit.h"
+#include "util.h"
+
+struct tool {
+	const char *command; /* make variable or literal compiler */
+	const char *flags;   /* user flags variable */
+};
+
+static struct tool tool_for(enum toolchain t, const char *compiler)
+{
+	static const struct tool tools[] = {
+		[TOOL_CC] = { "$(CC)", "$(CFLAGS)" },
+		[TOOL_CXX] = { "$(CXX)", "$(CXXFLAGS)" },
+		[TOOL_NVCC] = { "$(NVCC)", "$(NVCCFLAGS)" },
+	};
+	static const char *const defaults[] = { "gcc", "cc", "g++", "c++", "nvcc" };
+	struct tool tool = tools[t];
+	size_t i;
+	int known = !compiler;
+
+	for (i = 0; !known && i < sizeof(defaults) / sizeof(defaults[0]); i++)
+		known = strcmp(compiler, defaults[i]) == 0;
+	/* a compiler the descriptor names explicitly (icc, clang) is used as is */
+	if (!known)
+		tool.command = compiler;
+	return tool;
+}
+
+static char *stem(const char *file)
+{
+	char *s = xstrdup(path_basename(file)), *dot = strrchr(s, '.');
+
+	if (dot && dot != s)
+		*dot = '\0';
+	return s;
+}
+
+static char *object_name(const struct impl *impl, const struct source_file *sf)
+{
+	char *st = stem(sf->name), *obj = xasprintf("%s__%s.o", impl->name, st);
+
+	free(st);
+	return obj;
+}
+
+struct objs {
+	char *list;
+	bool openmp, cuda, opencl, cxx;
+};
+
+static void add_obj(struct objs *objs, const char *obj)
+{
+	char *longer = xasprintf("%s \\\n\t%s", objs->list, obj);
+
+	free(objs->list);
+	objs->list = longer;
+}
+
+static void emit_compile(struct out *o, const char *obj, const char *src,
+			 const char *deps, enum toolchain t,
+			 const struct compiler *c, bool openmp)
+{
+	struct tool tool = tool_for(t, c ? c->name : NULL);
+	const char *flags = c && c->flags ? c->flags : "";
+
+	out_line(o, "%s: %s%s%s", obj, src, deps[0] ? " " : "", deps);
+	out_line(o, "\t%s %s%s$(CPPFLAGS) %s $(PEPPHER_CFLAGS) -I.%s -c %s -o $@",
+		 tool.command, flags, flags[0] ? " " : "", tool.flags,
+		 openmp ? " $(OPENMP_FLAGS)" : "", src);
+	out_blank(o);
+}
+
+static void emit_impl_rules(struct gen *g, struct out *o, const struct impl *impl,
+			    struct objs *objs, const char *deps)
+{
+	const struct compiler *first = impl->nsources ? &impl->sources[0].compile : NULL;
+	enum toolchain first_tool = impl->nsources ? impl->sources[0].tool : TOOL_CC;
+	bool openmp = impl->platform == PLATFORM_OPENMP;
+	size_t i;
+
+	if (impl->iface) {
+		char *backend = backend_file_name(impl);
+		char *header = backend_header_name(impl->iface);
+		char *obj = xasprintf("%s_backend.o", impl->name);
+
+		add_obj(objs, obj);
+		emit_compile(o, obj, backend, header, first_tool, first, openmp);
+		free(obj);
+		free(header);
+		free(backend);
+	}
+	for (i = 0; i < impl->nsources; i++) {
+		const struct source_file *sf = &impl->sources[i];
+		char *obj = object_name(impl, sf);
+		char *src = path_relative(g->outdir, sf->path);
+
+		add_obj(objs, obj);
+		emit_compile(o, obj, src, deps, sf->tool, &sf->compile, openmp);
+		objs->cxx |= sf->tool != TOOL_CC;
+		free(src);
+		free(obj);
+	}
+	objs->openmp |= openmp;
+	objs->cuda |= impl->platform == PLATFORM_CUDA;
+	objs->opencl |= impl->platform == PLATFORM_OPENCL;
+}
+
+static const struct source_file *link_step(const struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->main->nsources; i++)
+		if (m->main->sources[i].has_link)
+			return &m->main->sources[i];
+	return NULL;
+}
+
+static void emit_variables(struct out *o, const struct objs *objs,
+			   const char *program)
+{
+	out_line(o, "ifeq ($(origin CC),default)");
+	out_line(o, "CC = gcc");
+	out_line(o, "endif");
+	out_line(o, "ifeq ($(origin CXX),default)");
+	out_line(o, "CXX = g++");
+	out_line(o, "endif");
+	out_line(o, "PKG_CONFIG ?= pkg-config");
+	out_line(o, "PEPPHER_CFLAGS := $(shell $(PKG_CONFIG) --cflags peppher)");
+	out_line(o, "PEPPHER_LIBS := $(shell $(PKG_CONFIG) --libs peppher)");
+	if (objs->openmp)
+		out_line(o, "OPENMP_FLAGS := $(shell $(PKG_CONFIG) --variable=openmp_flags peppher)");
+	if (objs->cuda) {
+		out_line(o, "NVCC ?= $(shell $(PKG_CONFIG) --variable=nvcc peppher)");
+		out_line(o, "CUDA_LIBS := $(shell $(PKG_CONFIG) --variable=cuda_libs peppher)");
+	}
+	if (objs->opencl)
+		out_line(o, "OPENCL_LIBS := $(shell $(PKG_CONFIG) --variable=opencl_libs peppher)");
+	out_blank(o);
+	out_line(o, "PROGRAM = %s", program);
+	out_line(o, "OBJS =%s", objs->list);
+	out_blank(o);
+	out_line(o, ".PHONY: all clean");
+	out_blank(o);
+	out_line(o, "all: $(PROGRAM)");
+	out_blank(o);
+}
+
+static void emit_link(struct out *o, const struct source_file *sf,
+		      const struct objs *objs)
+{
+	enum toolchain t = strstr(sf->link.name, "nvcc") ? TOOL_NVCC :
+			   strstr(sf->link.name, "++") ? TOOL_CXX : TOOL_CC;
+	struct tool tool = tool_for(t, sf->link.name);
+	const char *flags = sf->link.flags ? sf->link.flags : "";
+
+	/* descriptor link flags go after the objects: they are mostly -l options */
+	out_line(o, "$(PROGRAM): $(OBJS)");
+	out_line(o, "\t%s $(LDFLAGS) -o $@ $(OBJS)%s%s%s $(PEPPHER_LIBS)%s%s%s $(LIBS)",
+		 tool.command, flags[0] ? " " : "", flags,
+		 objs->openmp ? " $(OPENMP_FLAGS)" : "",
+		 objs->cuda ? " $(CUDA_LIBS)" : "",
+		 objs->opencl ? " $(OPENCL_LIBS)" : "",
+		 objs->cxx && strcmp(tool.command, "$(CC)") == 0 ? " -lstdc++" : "");
+	out_blank(o);
+	out_line(o, "clean:");
+	out_line(o, "\trm -f $(PROGRAM) $(OBJS)");
+}
+
+void emit_makefile(struct gen *g)
+{
+	const struct model *m = g->m;
+	const struct source_file *link = link_step(m);
+	struct objs objs = { xstrdup(""), false, false, false, false };
+	char *rules_path = xasprintf("%s/.rules", g->tmpdir);
+	FILE *rules_fp = fopen(rules_path, "w+");
+	struct out rules = { rules_fp, 0 }, o;
+	size_t i, j;
+	int c;
+
+	if (!rules_fp || gen_open(g, &o, "Makefile", "#") != 0) {
+		if (rules_fp)
+			fclose(rules_fp);
+		free(rules_path);
+		free(objs.list);
+		g->errors += !rules_fp;
+		return;
+	}
+	/* rules first, into a scratch file, since they decide the variables */
+	emit_impl_rules(g, &rules, m->main, &objs, "peppher.h");
+	for (i = 0; i < m->nifaces; i++) {
+		const struct iface *ifc = m->ifaces[i];
+		char *entry = entry_file_name(ifc), *header = backend_header_name(ifc);
+		char *obj = xasprintf("%s_entry.o", ifc->name);
+		char *deps = xasprintf("peppher.h %s", header);
+
+		add_obj(&objs, obj);
+		emit_compile(&rules, obj, entry, deps, TOOL_CC, NULL, false);
+		for (j = 0; j < ifc->nimpls; j++)
+			if (impl_is_used(ifc->impls[j]))
+				emit_impl_rules(g, &rules, ifc->impls[j], &objs, "");
+		free(deps);
+		free(obj);
+		free(header);
+		free(entry);
+	}
+	emit_variables(&o, &objs, link->link.output);
+	rewind(rules_fp);
+	while ((c = fgetc(rules_fp)) != EOF)
+		fputc(c, o.fp);
+	fclose(rules_fp);
+	unlink(rules_path);
+	free(rules_path);
+	emit_link(&o, link, &objs);
+	gen_close(g, &o, "Makefile");
+	free(objs.list);
+}

@@ -1,0 +1,91 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+const char *platform_name(enum platform p)
+{
+	static const char *const names[] = { "CPU", "OPENMP", "CUDA", "OPENCL" };
+
+	return names[p];
+}
+
+const char *access_name(enum access a)
+{
+	return a == ACCESS_READ ? "read" : a == ACCESS_WRITE ? "write" : "readwrite";
+}
+
+struct iface *model_find_iface(const struct model *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nifaces; i++)
+		if (strcmp(m->ifaces[i]->name, name) == 0)
+			return m->ifaces[i];
+	return NULL;
+}
+
+static void free_compiler(struct compiler *c)
+{
+	free(c->name);
+	free(c->flags);
+	free(c->output);
+}
+
+void model_free_impl(struct impl *impl)
+{
+	size_t i;
+
+	if (!impl)
+		return;
+	for (i = 0; i < impl->nsources; i++) {
+		free(impl->sources[i].name);
+		free(impl->sources[i].path);
+		free_compiler(&impl->sources[i].compile);
+		free_compiler(&impl->sources[i].link);
+	}
+	for (i = 0; i < impl->nrequires; i++) {
+		free(impl->requires[i].name);
+		free(impl->requires[i].xml_file);
+	}
+	free(impl->sources);
+	free(impl->requires);
+	free(impl->name);
+	free(impl->dir);
+	free(impl->provides);
+	free(impl);
+}
+
+static void free_iface(struct iface *ifc)
+{
+	size_t i;
+
+	for (i = 0; i < ifc->nparams; i++) {
+		free(ifc->params[i].name);
+		free(ifc->params[i].type);
+		free(ifc->params[i].elem_type);
+		free(ifc->params[i].num_elements);
+	}
+	for (i = 0; i < ifc->nimpls; i++)
+		model_free_impl(ifc->impls[i]);
+	free(ifc->params);
+	free(ifc->impls);
+	free(ifc->name);
+	free(ifc->path);
+	free(ifc);
+}
+
+void model_free(struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nifaces; i++)
+		free_iface(m->ifaces[i]);
+	for (i = 0; i < m->nfiles; i++)
+		free(m->files[i]);
+	model_free_impl(m->main);
+	free(m->ifaces);
+	free(m->files);
+	free(m->main_path);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,113 @@
+/*
+ * The composition IR: everything compose knows about an application, built
+ * by load.c from the descriptors, checked by check.c, read by the emitters.
+ * Every node keeps the file and line it came from, for diagnostics.
+ */
+#ifndef COMPOSE_IR_H
+#define COMPOSE_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct loc {
+	const char *file; /* owned by the model's file list */
+	int line;
+};
+
+enum access { ACCESS_READ = 1, ACCESS_WRITE = 2, ACCESS_READWRITE = 3 };
+
+enum param_kind {
+	PARAM_VALUE,	/* by value, packed into the task's argument block */
+	PARAM_SIZE,	/* by value, rebuilt from a vector handle's size */
+	PARAM_VECTOR,	/* pointer with numElements: a vector handle */
+	PARAM_VARIABLE, /* pointer without numElements: one element */
+};
+
+struct param {
+	struct loc loc;
+	char *name;
+	char *type;	    /* C type as written, whitespace normalized */
+	char *elem_type;    /* pointee (or @elemType) for pointer kinds */
+	char *num_elements; /* @numElements or NULL */
+	enum access access;
+	enum param_kind kind;
+	int buffer;	/* handle index for pointer kinds, else -1 */
+	int size_of;	/* PARAM_SIZE: index of the vector param it sizes */
+};
+
+enum platform { PLATFORM_CPU, PLATFORM_OPENMP, PLATFORM_CUDA, PLATFORM_OPENCL };
+
+/* How a source file is compiled; which tool reads it. */
+enum toolchain { TOOL_CC, TOOL_CXX, TOOL_NVCC };
+
+struct compiler {
+	struct loc loc;
+	char *name;
+	char *flags;
+	char *output;
+};
+
+struct source_file {
+	struct loc loc;
+	char *name; /* as written */
+	char *path; /* resolved against the descriptor's folder */
+	enum toolchain tool;
+	struct compiler compile;
+	bool has_link;
+	struct compiler link; /* the main module's link step */
+};
+
+struct required {
+	struct loc loc;
+	char *name;
+	char *xml_file; /* @xmlFile or NULL */
+	struct iface *iface;
+};
+
+struct impl {
+	struct loc loc;
+	char *name;
+	char *dir; /* folder of the descriptor */
+	enum platform platform;
+	bool disabled;
+	struct source_file *sources;
+	size_t nsources;
+	char *provides; /* the one provided interface */
+	struct loc provides_loc;
+	struct required *requires;
+	size_t nrequires;
+	struct iface *iface;
+	bool skipped; /* platform not available in this build */
+};
+
+struct iface {
+	struct loc loc;
+	char *name;
+	char *path; /* the interface descriptor */
+	struct param *params;
+	size_t nparams;
+	size_t nbuffers;
+	bool has_args; /* any PARAM_VALUE */
+	struct impl **impls;
+	size_t nimpls;
+	int mark; /* scratch for graph walks */
+};
+
+struct model {
+	char *main_path;
+	struct impl *main;
+	struct iface **ifaces; /* bottom-up after order_interfaces() */
+	size_t nifaces;
+	char **files; /* every path read; struct loc points here */
+	size_t nfiles;
+};
+
+/* Names of enum values as they appear in descriptors. */
+const char *platform_name(enum platform p);
+const char *access_name(enum access a);
+
+struct iface *model_find_iface(const struct model *m, const char *name);
+void model_free(struct model *m);
+void model_free_impl(struct impl *impl);
+
+#endif

@@ -1,0 +1,542 @@
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <libxml/parser.h>
+#include <libxml/xmlschemas.h>
+
+#include "diag.h"
+#include "load.h"
+#include "util.h"
+
+#define PEPPHER_NS "http://www.peppher.eu/ComponentMetaData0.1"
+
+extern const char compose_schema[]; /* schemas/peppher.xsd, built in */
+
+struct loader {
+	struct model *m;
+	char *const *roots;
+	size_t nroots;
+	xmlSchemaPtr schema;
+};
+
+static const char *intern_file(struct model *m, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfiles; i++)
+		if (strcmp(m->files[i], path) == 0)
+			return m->files[i];
+	*(char **)array_push(&m->files, &m->nfiles, sizeof(char *)) =
+		xstrdup(path);
+	return m->files[m->nfiles - 1];
+}
+
+/* libxml2 reports parse and validation errors here, in our format. */
+static void xml_error(void *data, xmlErrorPtr e)
+{
+	struct model *m = data;
+	struct loc loc = { NULL, e->line };
+	char *msg = normalize_space(e->message ? e->message : "invalid XML");
+	char *ns;
+
+	/* schema messages spell names "{namespace}local": say "peppher:local" */
+	while ((ns = strstr(msg, "{" PEPPHER_NS "}"))) {
+		size_t skip = strlen("{" PEPPHER_NS "}");
+
+		memcpy(ns, "peppher:", 8);
+		memmove(ns + 8, ns + skip, strlen(ns + skip) + 1);
+	}
+
+	if (e->file)
+		loc.file = intern_file(m, e->file);
+	if (loc.line <= 0 && e->node)
+		loc.line = (int)xmlGetLineNo((xmlNodePtr)e->node);
+	if (e->level == XML_ERR_WARNING)
+		diag_warning(&loc, "%s", msg);
+	else
+		diag_error(&loc, "%s", msg);
+	free(msg);
+}
+
+static bool is_elem(const xmlNode *n, const char *name)
+{
+	return n && n->type == XML_ELEMENT_NODE && n->ns &&
+	       strcmp((const char *)n->ns->href, PEPPHER_NS) == 0 &&
+	       strcmp((const char *)n->name, name) == 0;
+}
+
+static xmlNode *first_child(const xmlNode *n, const char *name)
+{
+	xmlNode *c;
+
+	for (c = n ? n->children : NULL; c; c = c->next)
+		if (is_elem(c, name))
+			return c;
+	return NULL;
+}
+
+static xmlNode *next_sibling(const xmlNode *n, const char *name)
+{
+	for (n = n->next; n; n = n->next)
+		if (is_elem(n, name))
+			return (xmlNode *)n;
+	return NULL;
+}
+
+/* Attribute value as a fresh string, or NULL when absent. */
+static char *attr(const xmlNode *n, const char *name)
+{
+	xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+	char *s;
+
+	if (!v)
+		return NULL;
+	s = xstrdup((const char *)v);
+	xmlFree(v);
+	return s;
+}
+
+static bool attr_bool(const xmlNode *n, const char *name)
+{
+	char *v = attr(n, name);
+	bool b = v && (strcasecmp(v, "true") == 0 || strcmp(v, "1") == 0);
+
+	free(v);
+	return b;
+}
+
+static struct loc node_loc(struct loader *l, const xmlNode *n)
+{
+	struct loc loc = { intern_file(l->m, (const char *)n->doc->URL),
+			   (int)xmlGetLineNo((xmlNode *)n) };
+	return loc;
+}
+
+static xmlSchemaPtr schema_load(void)
+{
+	xmlSchemaParserCtxtPtr pc;
+	xmlSchemaPtr schema;
+
+	pc = xmlSchemaNewMemParserCtxt(compose_schema,
+				       (int)strlen(compose_schema));
+	schema = pc ? xmlSchemaParse(pc) : NULL;
+	xmlSchemaFreeParserCtxt(pc);
+	if (!schema)
+		diag_error(NULL, "the built-in descriptor schema is invalid");
+	return schema;
+}
+
+/*
+ * Parse and validate one descriptor.  External entities, DTDs and network
+ * access stay off: a descriptor is data, never a way to read other files.
+ */
+static xmlDoc *read_descriptor(struct loader *l, const char *path,
+			       const struct loc *from)
+{
+	unsigned errors = diag_error_count();
+	xmlSchemaValidCtxtPtr vc;
+	struct stat st;
+	xmlDoc *doc;
+
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+		diag_error(from, "cannot read descriptor '%s': %s", path,
+			   stat(path, &st) != 0 ? strerror(errno) :
+						  "not a regular file");
+		return NULL;
+	}
+	diag_verbose(2, "reading %s", path);
+	intern_file(l->m, path);
+	doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+				      XML_PARSE_NOWARNING);
+	if (!doc) {
+		if (diag_error_count() == errors)
+			diag_error(from, "cannot parse descriptor '%s'", path);
+		return NULL;
+	}
+	vc = xmlSchemaNewValidCtxt(l->schema);
+	xmlSchemaSetValidStructuredErrors(vc, xml_error, l->m);
+	xmlSchemaValidateDoc(vc, doc);
+	xmlSchemaFreeValidCtxt(vc);
+	if (diag_error_count() != errors) {
+		xmlFreeDoc(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+static enum toolchain toolchain_of(const char *compiler, const char *language,
+				   const char *file)
+{
+	const char *ext = strrchr(file, '.');
+
+	if (compiler) {
+		const char *base = path_basename(compiler);
+		size_t len = strlen(base);
+
+		if (strstr(base, "nvcc"))
+			return TOOL_NVCC;
+		if (len >= 2 && strcmp(base + len - 2, "++") == 0)
+			return TOOL_CXX;
+		return TOOL_CC;
+	}
+	if (language && strcasecmp(language, "CUDA") == 0)
+		return TOOL_NVCC;
+	if (language && strcasecmp(language, "C++") == 0)
+		return TOOL_CXX;
+	if (ext && strcmp(ext, ".cu") == 0)
+		return TOOL_NVCC;
+	if (ext && (strcmp(ext, ".cpp") == 0 || strcmp(ext, ".cc") == 0 ||
+		    strcmp(ext, ".cxx") == 0 || strcmp(ext, ".C") == 0))
+		return TOOL_CXX;
+	return TOOL_CC;
+}
+
+static void parse_compiler(struct loader *l, const xmlNode *n,
+			   struct compiler *c)
+{
+	c->loc = node_loc(l, n);
+	c->name = attr(n, "name");
+	c->flags = attr(n, "flags");
+	c->output = attr(n, "output");
+}
+
+static void parse_source(struct loader *l, struct impl *impl, const xmlNode *n)
+{
+	struct source_file *sf = array_push(&impl->sources, &impl->nsources,
+					    sizeof(*sf));
+	xmlNode *comp = first_child(n, "compilation"), *c;
+	char *language = attr(n, "language");
+
+	sf->loc = node_loc(l, n);
+	sf->name = attr(n, "name");
+	sf->path = path_join(impl->dir, sf->name);
+	for (c = first_child(comp, "compiler"); c;
+	     c = next_sibling(c, "compiler")) {
+		char *type = attr(c, "type");
+
+		if (type && strcmp(type, "link") == 0) {
+			sf->has_link = true;
+			parse_compiler(l, c, &sf->link);
+		} else if (!sf->compile.name) {
+			parse_compiler(l, c, &sf->compile);
+		} else {
+			struct loc loc = node_loc(l, c);
+
+			diag_error(&loc, "second compile step for '%s'",
+				   sf->name);
+		}
+		free(type);
+	}
+	sf->tool = toolchain_of(sf->compile.name, language, sf->name);
+	free(language);
+}
+
+static enum platform platform_of(const char *name)
+{
+	if (strcmp(name, "OPENMP") == 0)
+		return PLATFORM_OPENMP;
+	if (strcmp(name, "CUDA") == 0)
+		return PLATFORM_CUDA;
+	if (strcmp(name, "OPENCL") == 0)
+		return PLATFORM_OPENCL;
+	return PLATFORM_CPU;
+}
+
+static struct impl *parse_impl(struct loader *l, const xmlNode *n)
+{
+	struct impl *impl = xcalloc(1, sizeof(*impl));
+	xmlNode *c;
+
+	impl->loc = node_loc(l, n);
+	impl->name = attr(n, "name");
+	impl->dir = path_dirname((const char *)n->doc->URL);
+	impl->disabled = attr_bool(n, "disable");
+	for (c = first_child(first_child(n, "sourceFiles"), "sourceFile"); c;
+	     c = next_sibling(c, "sourceFile"))
+		parse_source(l, impl, c);
+	c = first_child(first_child(n, "providedInterfaces"),
+			"providedInterface");
+	if (c) {
+		impl->provides = attr(c, "name");
+		impl->provides_loc = node_loc(l, c);
+		if (next_sibling(c, "providedInterface")) {
+			struct loc loc = node_loc(l, next_sibling(c, "providedInterface"));
+
+			diag_error(&loc, "implementation '%s' provides more than one interface",
+				   impl->name);
+		}
+	}
+	for (c = first_child(first_child(n, "requiredInterfaces"),
+			     "requiredInterface");
+	     c; c = next_sibling(c, "requiredInterface")) {
+		struct required *r = array_push(&impl->requires,
+						&impl->nrequires, sizeof(*r));
+		r->loc = node_loc(l, c);
+		r->name = attr(c, "name");
+		r->xml_file = attr(c, "xmlFile");
+	}
+	c = first_child(n, "targetPlatform");
+	if (c) {
+		char *p = attr(c, "name");
+
+		impl->platform = platform_of(p);
+		free(p);
+	}
+	c = first_child(n, "constraints");
+	if (first_child(c, "constraint")) {
+		struct loc loc = node_loc(l, c);
+
+		diag_warning(&loc, "constraints are not supported yet; ignored");
+	}
+	return impl;
+}
+
+static void parse_params(struct loader *l, struct iface *ifc, const xmlNode *n)
+{
+	xmlNode *c;
+
+	for (c = first_child(first_child(n, "parameters"), "parameter"); c;
+	     c = next_sibling(c, "parameter")) {
+		struct param *p = array_push(&ifc->params, &ifc->nparams,
+					     sizeof(*p));
+		char *type = attr(c, "type"), *mode = attr(c, "accessMode");
+
+		p->loc = node_loc(l, c);
+		p->name = attr(c, "name");
+		p->type = normalize_type(type);
+		p->elem_type = attr(c, "elemType");
+		p->num_elements = attr(c, "numElements");
+		p->access = strcmp(mode, "read") == 0 ? ACCESS_READ :
+			    strcmp(mode, "write") == 0 ? ACCESS_WRITE :
+							ACCESS_READWRITE;
+		p->buffer = -1;
+		p->size_of = -1;
+		free(type);
+		free(mode);
+	}
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every *.xml file under dir, recursively, sorted: output must not depend
+ * on the order readdir happens to return. */
+static void find_xml_files(const char *dir, char ***files, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t first = *n;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char *path;
+		struct stat st;
+		size_t len = strlen(e->d_name);
+
+		if (e->d_name[0] == '.')
+			continue;
+		path = path_join(dir, e->d_name);
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			find_xml_files(path, files, n);
+			free(path);
+		} else if (len > 4 && strcmp(e->d_name + len - 4, ".xml") == 0) {
+			*(char **)array_push(files, n, sizeof(char *)) = path;
+		} else {
+			free(path);
+		}
+	}
+	closedir(d);
+	qsort(*files + first, *n - first, sizeof(char *), compare_strings);
+}
+
+static struct iface *load_iface(struct loader *l, const char *path,
+				const char *name, const struct loc *from);
+
+static void load_requires(struct loader *l, struct impl *impl);
+
+/* Read the implementations of ifc found under its implementation folder. */
+static void load_impls(struct loader *l, struct iface *ifc, const char *dir)
+{
+	char **files = NULL;
+	size_t nfiles = 0, i;
+
+	find_xml_files(dir, &files, &nfiles);
+	for (i = 0; i < nfiles; i++) {
+		xmlDoc *doc = read_descriptor(l, files[i], &ifc->loc);
+		xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL, *c;
+
+		for (c = first_child(root, "implementation"); c;
+		     c = next_sibling(c, "implementation")) {
+			struct impl *impl = parse_impl(l, c);
+
+			if (!impl->provides || strcmp(impl->provides, ifc->name)) {
+				diag_verbose(1, "%s: '%s' does not provide '%s'; ignored",
+					     files[i], impl->name, ifc->name);
+				model_free_impl(impl);
+				continue;
+			}
+			impl->iface = ifc;
+			*(struct impl **)array_push(&ifc->impls, &ifc->nimpls,
+						    sizeof(impl)) = impl;
+		}
+		xmlFreeDoc(doc);
+		free(files[i]);
+	}
+	free(files);
+	for (i = 0; i < ifc->nimpls; i++)
+		load_requires(l, ifc->impls[i]);
+}
+
+static struct iface *parse_iface(struct loader *l, const xmlNode *n,
+				 const char *path)
+{
+	struct iface *ifc = xcalloc(1, sizeof(*ifc));
+	char *imp_path = attr(n, "impPath");
+	char *dir = path_dirname(path);
+	struct stat st;
+	char *impl_dir;
+
+	ifc->loc = node_loc(l, n);
+	ifc->name = attr(n, "name");
+	ifc->path = xstrdup(path);
+	parse_params(l, ifc, n);
+	impl_dir = path_join(dir, imp_path ? imp_path : ifc->name);
+	*(struct iface **)array_push(&l->m->ifaces, &l->m->nifaces,
+				     sizeof(ifc)) = ifc;
+	if (stat(impl_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		diag_error(&ifc->loc, "implementation folder '%s' of interface '%s' not found",
+			   impl_dir, ifc->name);
+	else
+		load_impls(l, ifc, impl_dir);
+	free(impl_dir);
+	free(imp_path);
+	free(dir);
+	return ifc;
+}
+
+static struct iface *load_iface(struct loader *l, const char *path,
+				const char *name, const struct loc *from)
+{
+	struct iface *ifc = model_find_iface(l->m, name);
+	xmlDoc *doc;
+	xmlNode *n;
+
+	if (ifc)
+		return ifc;
+	doc = read_descriptor(l, path, from);
+	if (!doc)
+		return NULL;
+	n = first_child(xmlDocGetRootElement(doc), "interface");
+	if (!n) {
+		struct loc loc = node_loc(l, xmlDocGetRootElement(doc));
+
+		diag_error(&loc, "expected an interface descriptor for '%s'", name);
+	} else {
+		char *declared = attr(n, "name");
+
+		if (strcmp(declared, name) != 0) {
+			struct loc loc = node_loc(l, n);
+
+			diag_error(&loc, "interface is named '%s' but was required as '%s'",
+				   declared, name);
+			diag_note(from, "required here");
+		} else {
+			ifc = parse_iface(l, n, path);
+		}
+		free(declared);
+	}
+	xmlFreeDoc(doc);
+	return ifc;
+}
+
+/* Where an interface descriptor is when @xmlFile does not say. */
+static char *find_in_roots(struct loader *l, const char *dir, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i <= l->nroots; i++) {
+		const char *root = i == 0 ? dir : l->roots[i - 1];
+		char *flat = xasprintf("%s/%s.xml", root, name);
+		char *nested = xasprintf("%s/%s/%s.xml", root, name, name);
+		struct stat st;
+
+		if (stat(flat, &st) == 0) {
+			free(nested);
+			return flat;
+		}
+		free(flat);
+		if (stat(nested, &st) == 0)
+			return nested;
+		free(nested);
+	}
+	return NULL;
+}
+
+static void load_requires(struct loader *l, struct impl *impl)
+{
+	size_t i;
+
+	for (i = 0; i < impl->nrequires; i++) {
+		struct required *r = &impl->requires[i];
+		char *path;
+
+		if (r->xml_file)
+			path = path_join(impl->dir, r->xml_file);
+		else
+			path = find_in_roots(l, impl->dir, r->name);
+		if (!path) {
+			if (!model_find_iface(l->m, r->name))
+				diag_error(&r->loc, "interface '%s' not found in the repository",
+					   r->name);
+			r->iface = model_find_iface(l->m, r->name);
+			continue;
+		}
+		r->iface = load_iface(l, path, r->name, &r->loc);
+		free(path);
+	}
+}
+
+unsigned load_model(struct model *m, const char *main_path,
+		    char *const *roots, size_t nroots)
+{
+	struct loader l = { m, roots, nroots, NULL };
+	unsigned errors = diag_error_count();
+	xmlDoc *doc;
+	xmlNode *n;
+
+	m->main_path = xstrdup(main_path);
+	xmlSetStructuredErrorFunc(m, xml_error);
+	l.schema = schema_load();
+	if (!l.schema)
+		goto out;
+	doc = read_descriptor(&l, main_path, NULL);
+	if (!doc)
+		goto out;
+	for (n = first_child(xmlDocGetRootElement(doc), "implementation"); n;
+	     n = next_sibling(n, "implementation")) {
+		char *name = attr(n, "name");
+
+		if (strcmp(name, "main") == 0 && !m->main)
+			m->main = parse_impl(&l, n);
+		free(name);
+	}
+	if (!m->main) {
+		struct loc loc = node_loc(&l, xmlDocGetRootElement(doc));
+
+		diag_error(&loc, "no implementation named 'main' in the main descriptor");
+	}
+	xmlFreeDoc(doc);
+	if (m->main)
+		load_requires(&l, m->main);
+out:
+	xmlSchemaFree(l.schema);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	return diag_error_count() - errors;
+}

@@ -1,0 +1,173 @@
+/* compose: the PEPPHER composition tool's command line. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+
+#include "config.h"
+#include "check.h"
+#include "diag.h"
+#include "emit.h"
+#include "load.h"
+#include "util.h"
+
+struct options {
+	const char *main_path;
+	const char *outdir;
+	char **roots;
+	size_t nroots;
+	unsigned platforms;
+	int dry_run;
+};
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"Usage: compose [OPTION]... MAIN.xml\n"
+		"Compose a PEPPHER application: read the main descriptor, the interfaces it\n"
+		"requires and their implementations, and generate entry and backend wrappers,\n"
+		"peppher.h and a Makefile.\n"
+		"\n"
+		"  -o, --output=DIR        write the generated files into DIR (default: .)\n"
+		"  -R, --repository=DIR    also look for interfaces in DIR (repeatable)\n"
+		"      --platforms=LIST    platforms to compose for, comma-separated among\n"
+		"                          CPU,OPENMP,CUDA,OPENCL (default: what this build has)\n"
+		"  -n, --dry-run           list the files that would be written, write nothing\n"
+		"  -v, --verbose           say what is read and written (repeat for more)\n"
+		"  -h, --help              show this help and exit\n"
+		"  -V, --version           show the version and exit\n"
+		"\n"
+		"Interfaces are also looked up in $PEPPHER_REPOSITORY (colon-separated) and in\n"
+		"%s.\n", PPH_REPOSITORY_DIR);
+}
+
+static int parse_platforms(const char *list, unsigned *mask)
+{
+	char *copy = xstrdup(list), *save = NULL, *tok;
+	static const char *const names[] = { "CPU", "OPENMP", "CUDA", "OPENCL" };
+	int rc = 0;
+	size_t i;
+
+	*mask = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < 4 && strcasecmp(tok, names[i]) != 0; i++)
+			;
+		if (i == 4) {
+			diag_error(NULL, "unknown platform '%s' in --platforms", tok);
+			rc = -1;
+		} else {
+			*mask |= 1u << i;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
+static void add_root(struct options *opt, const char *dir)
+{
+	*(char **)array_push(&opt->roots, &opt->nroots, sizeof(char *)) = xstrdup(dir);
+}
+
+static void add_env_roots(struct options *opt)
+{
+	const char *env = getenv("PEPPHER_REPOSITORY");
+	char *copy, *save = NULL, *tok;
+
+	if (env) {
+		copy = xstrdup(env);
+		for (tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save))
+			add_root(opt, tok);
+		free(copy);
+	}
+	add_root(opt, PPH_REPOSITORY_DIR);
+}
+
+/* Returns -1 on bad usage, 1 when done (help, version), 0 to go on. */
+static int parse_args(int argc, char **argv, struct options *opt)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "repository", required_argument, NULL, 'R' },
+		{ "platforms", required_argument, NULL, 'P' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, verbosity = 0;
+
+	opt->outdir = ".";
+	opt->platforms = check_build_platforms();
+	while ((c = getopt_long(argc, argv, "o:R:nvhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': opt->outdir = optarg; break;
+		case 'R': add_root(opt, optarg); break;
+		case 'P':
+			if (parse_platforms(optarg, &opt->platforms) != 0)
+				return -1;
+			break;
+		case 'n': opt->dry_run = 1; break;
+		case 'v': verbosity++; break;
+		case 'h': usage(stdout); return 1;
+		case 'V': printf("compose (PEPPHER-C) %s\n", PACKAGE_VERSION); return 1;
+		default: usage(stderr); return -1;
+		}
+	}
+	diag_set_verbosity(verbosity);
+	if (optind != argc - 1) {
+		diag_error(NULL, "expected one main descriptor (see compose --help)");
+		return -1;
+	}
+	opt->main_path = argv[optind];
+	add_env_roots(opt);
+	return 0;
+}
+
+static int generate(const struct model *m, const struct options *opt)
+{
+	struct gen g;
+	size_t i, j;
+
+	if (gen_begin(&g, m, opt->outdir) != 0)
+		return -1;
+	emit_header(&g);
+	for (i = 0; i < m->nifaces; i++) {
+		const struct iface *ifc = m->ifaces[i];
+
+		emit_backend_header(&g, ifc);
+		emit_entry(&g, ifc);
+		for (j = 0; j < ifc->nimpls; j++)
+			if (impl_is_used(ifc->impls[j]))
+				emit_backend(&g, ifc->impls[j]);
+	}
+	emit_makefile(&g);
+	return gen_commit(&g, opt->dry_run);
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = { 0 };
+	struct model m = { 0 };
+	int rc;
+	size_t i;
+
+	LIBXML_TEST_VERSION
+	rc = parse_args(argc, argv, &opt);
+	if (rc == 0 && load_model(&m, opt.main_path, opt.roots, opt.nroots) == 0 &&
+	    check_model(&m, opt.platforms) == 0)
+		rc = generate(&m, &opt);
+	else if (rc == 0)
+		rc = -1;
+	if (diag_error_count())
+		fprintf(stderr, "compose: %u error%s, nothing written\n",
+			diag_error_count(), diag_error_count() == 1 ? "" : "s");
+	model_free(&m);
+	for (i = 0; i < opt.nroots; i++)
+		free(opt.roots[i]);
+	free(opt.roots);
+	xmlCleanupParser();
+	return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}

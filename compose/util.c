@@ -1,0 +1,194 @@
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void out_of_memory(void)
+{
+	fputs("compose: fatal: out of memory\n", stderr);
+	abort();
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		out_of_memory();
+	p = realloc(p, n && size ? n * size : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+
+	if (!d)
+		out_of_memory();
+	return d;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		out_of_memory();
+	va_end(ap);
+	return s;
+}
+
+void *array_push(void *array_ptr, size_t *n, size_t size)
+{
+	char **array = array_ptr;
+
+	*array = xrealloc(*array, *n + 1, size);
+	memset(*array + *n * size, 0, size);
+	return *array + (*n)++ * size;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+char *normalize_space(const char *s)
+{
+	char *d = xcalloc(strlen(s) + 1, 1), *p = d;
+
+	while (*s) {
+		if (is_blank(*s)) {
+			while (is_blank(*s))
+				s++;
+			if (p != d && *s)
+				*p++ = ' ';
+			continue;
+		}
+		*p++ = *s++;
+	}
+	*p = '\0';
+	return d;
+}
+
+bool is_c_identifier(const char *s)
+{
+	if (!s || !(*s == '_' || (*s >= 'a' && *s <= 'z') ||
+		    (*s >= 'A' && *s <= 'Z')))
+		return false;
+	for (s++; *s; s++)
+		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+			return false;
+	return true;
+}
+
+bool is_c_keyword(const char *s)
+{
+	/* C11 and the C++ keywords that would break the generated C++ view. */
+	static const char *const keywords[] = {
+		"auto", "bool", "break", "case", "catch", "char", "class",
+		"const", "continue", "default", "delete", "do", "double",
+		"else", "enum", "extern", "false", "float", "for", "goto",
+		"if", "inline", "int", "long", "namespace", "new", "operator",
+		"private", "protected", "public", "register", "restrict",
+		"return", "short", "signed", "sizeof", "static", "struct",
+		"switch", "template", "this", "throw", "true", "try",
+		"typedef", "typename", "union", "unsigned", "using",
+		"virtual", "void", "volatile", "while", "_Alignas",
+		"_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic",
+		"_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+		if (strcmp(s, keywords[i]) == 0)
+			return true;
+	return false;
+}
+
+char *path_dirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xasprintf("%.*s", (int)(slash - path), path);
+}
+
+char *path_join(const char *dir, const char *name)
+{
+	if (name[0] == '/' || strcmp(dir, ".") == 0)
+		return xstrdup(name);
+	return xasprintf("%s/%s", dir, name);
+}
+
+const char *path_basename(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+char *path_relative(const char *base, const char *target)
+{
+	char rb[PATH_MAX], rt[PATH_MAX];
+	size_t common = 0, i;
+	char *out;
+	size_t len = 0;
+
+	if (!realpath(base, rb) || !realpath(target, rt))
+		return xstrdup(target);
+	/* longest common prefix ending on a folder boundary */
+	for (i = 0; rb[i] && rb[i] == rt[i]; i++)
+		if (rb[i] == '/')
+			common = i;
+	if (!rb[i] && (rt[i] == '/' || !rt[i]))
+		common = i;
+	out = xcalloc(PATH_MAX * 2, 1);
+	for (i = common; rb[i]; i++)
+		if (rb[i] == '/')
+			len += (size_t)sprintf(out + len, "../");
+	if (strcmp(rb, "/") == 0)
+		len = 0;
+	sprintf(out + len, "%s", rt[common] == '/' ? rt + common + 1 : rt + common);
+	if (!out[0])
+		strcpy(out, ".");
+	else if (out[strlen(out) - 1] == '/')
+		out[strlen(out) - 1] = '\0';
+	return out;
+}
+
+char *normalize_type(const char *type)
+{
+	char *t = normalize_space(type);
+	char *d = xcalloc(strlen(t) * 2 + 1, 1), *p = d;
+	const char *s;
+
+	/* "float*" and "float  *" both become "float *"; "**" stays together */
+	for (s = t; *s; s++) {
+		if (*s == '*' && p != d && p[-1] != ' ' && p[-1] != '*')
+			*p++ = ' ';
+		if (*s == ' ' && s[1] == '*' && p != d && p[-1] == '*')
+			continue;
+		*p++ = *s;
+	}
+	free(t);
+	return d;
+}

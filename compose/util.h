@@ -1,0 +1,35 @@
+/* Small string and path helpers; allocation failure aborts the tool. */
+#ifndef COMPOSE_UTIL_H
+#define COMPOSE_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Append item to *array of *n elements of size bytes; returns the slot. */
+void *array_push(void *array_ptr, size_t *n, size_t size);
+
+/* Copy of s with leading/trailing blanks removed and inner runs of blanks
+ * collapsed to one space ("float  *" -> "float *"). */
+char *normalize_space(const char *s);
+
+/* normalize_space, and pointer stars spelt "T *" / "T **". */
+char *normalize_type(const char *type);
+
+bool is_c_identifier(const char *s);
+bool is_c_keyword(const char *s);
+
+/* Folder part of path ("." when none). */
+char *path_dirname(const char *path);
+/* dir/name, or name itself when absolute. */
+char *path_join(const char *dir, const char *name);
+/* Path of target relative to folder base; both must exist. */
+char *path_relative(const char *base, const char *target);
+/* Last component of path. */
+const char *path_basename(const char *path);
+
+#endif

@@ -1,0 +1,239 @@
+/*
+ * PEPPHER-C runtime: tasks, codelets and data handles.
+ *
+ * Conventions: functions return 0 on success or a negative errno value;
+ * functions returning pointers return NULL on failure.  The runtime never
+ * exits the application.
+ */
+#ifndef PEPPHER_RUNTIME_H
+#define PEPPHER_RUNTIME_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** \defgroup pph_init Initialization */
+/** @{ */
+
+/**
+ * Start the runtime: one CPU worker per core (PEPPHER_NCPU overrides the
+ * count), each bound to its core with hwloc, and the scheduler named by
+ * PEPPHER_SCHED (default "eager").  Returns 0, -EALREADY when the runtime is
+ * already running, -EINVAL for a bad environment value, or another -errno.
+ */
+int pph_init(void);
+
+/**
+ * Wait for every submitted task, print statistics when PEPPHER_STATS=1, stop
+ * the workers and release everything the runtime owns.  Handles still
+ * registered stay valid host memory but must not be used with tasks any more.
+ */
+void pph_shutdown(void);
+
+/** Nonzero between a successful pph_init() and pph_shutdown(). */
+int pph_is_initialized(void);
+
+/** Number of workers that run tasks. */
+unsigned pph_worker_count(void);
+
+/** @} */
+
+/** \defgroup pph_codelet Codelets: the variants of one component */
+/** @{ */
+
+/** Where a variant runs; OPENMP variants run on CPU workers. */
+enum pph_arch {
+	PPH_ARCH_CPU,
+	PPH_ARCH_OPENMP,
+	PPH_ARCH_CUDA,
+	PPH_ARCH_OPENCL,
+	PPH_ARCH_COUNT
+};
+
+/** Name of an architecture ("CPU", "OPENMP", "CUDA", "OPENCL"). */
+const char *pph_arch_name(enum pph_arch arch);
+
+/**
+ * A backend wrapper: buffers[i] is the interface of the i-th data handle on
+ * the memory node the task runs on (see PPH_VECTOR_PTR and friends); arg is
+ * the task's by-value argument block.
+ */
+typedef void (*pph_kernel_fn)(void *buffers[], void *arg);
+
+/** One implementation variant. */
+struct pph_impl {
+	enum pph_arch arch;
+	pph_kernel_fn fn;
+	const char *name; /**< shown in statistics and traces */
+};
+
+/**
+ * A component as the runtime sees it: a name and its variants.  Codelets
+ * are usually static const data emitted by compose; the runtime never
+ * writes to them and keeps pointers to them until pph_shutdown().
+ */
+struct pph_codelet {
+	const char *name;
+	unsigned nimpls;
+	const struct pph_impl *impls;
+};
+
+/** @} */
+
+/** \defgroup pph_data Data handles */
+/** @{ */
+
+/** How a task uses a handle. */
+enum pph_access {
+	PPH_R = 1,
+	PPH_W = 2,
+	PPH_RW = PPH_R | PPH_W
+};
+
+typedef struct pph_data *pph_data_handle;
+
+/** What a kernel receives for a vector handle. */
+struct pph_vector_iface {
+	void *ptr;
+	size_t n;
+	size_t elemsize;
+};
+
+/** What a kernel receives for a variable (single value) handle. */
+struct pph_variable_iface {
+	void *ptr;
+	size_t size;
+};
+
+#define PPH_VECTOR_PTR(buf) (((struct pph_vector_iface *)(buf))->ptr)
+#define PPH_VECTOR_N(buf) (((struct pph_vector_iface *)(buf))->n)
+#define PPH_VECTOR_ELEMSIZE(buf) (((struct pph_vector_iface *)(buf))->elemsize)
+#define PPH_VARIABLE_PTR(buf) (((struct pph_variable_iface *)(buf))->ptr)
+
+/**
+ * Register n elements of elemsize bytes at ptr (host memory the caller
+ * keeps owning) as a vector.  On success *handle is set and 0 returned;
+ * -EINVAL for a NULL handle pointer or a zero elemsize; -ENOMEM.
+ * n may be 0 (ptr may then be NULL).
+ */
+int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n,
+			size_t elemsize);
+
+/** Register size bytes at ptr as a single variable; errors as above. */
+int pph_variable_register(pph_data_handle *handle, void *ptr, size_t size);
+
+/**
+ * Wait for every submitted task that uses the handle, make the host copy
+ * valid, and free the handle (not the memory it describes).  NULL is a no-op.
+ */
+void pph_data_unregister(pph_data_handle handle);
+
+/** @} */
+
+/** \defgroup pph_task Tasks */
+/** @{ */
+
+#define PPH_MAX_BUFFERS 16
+
+struct pph_task;
+
+/**
+ * Create a task running one variant of cl.  The task is owned by the
+ * caller until submitted as detached.  Returns NULL on -ENOMEM or a NULL cl.
+ */
+struct pph_task *pph_task_create(const struct pph_codelet *cl);
+
+/**
+ * Append a data handle used with mode; the variant receives the handles in
+ * the order they were added.  Returns -EINVAL for a bad mode or handle,
+ * -E2BIG past PPH_MAX_BUFFERS, -EBUSY once submitted.
+ */
+int pph_task_add_buffer(struct pph_task *task, pph_data_handle handle,
+			enum pph_access mode);
+
+/**
+ * Copy size bytes at arg into the task: the variant receives a pointer to
+ * this copy.  Returns 0, -ENOMEM, -EBUSY once submitted.
+ */
+int pph_task_set_arg(struct pph_task *task, const void *arg, size_t size);
+
+/**
+ * Run only the variant cl->impls[index] (index < 0: let the scheduler
+ * choose, the default).  Returns -EINVAL for an index out of range.
+ */
+int pph_task_force_impl(struct pph_task *task, int index);
+
+/**
+ * Call fn(data) on the worker right after the variant has run, before the
+ * task counts as finished.
+ */
+void pph_task_set_callback(struct pph_task *task, void (*fn)(void *),
+			   void *data);
+
+/**
+ * A detached task frees itself when it has finished; it must not be waited
+ * for nor destroyed by the caller after submission.
+ */
+void pph_task_set_detached(struct pph_task *task, int detached);
+
+/**
+ * Submit the task.  It starts once every earlier-submitted task it depends
+ * on has finished: dependencies are inferred per handle from access modes in
+ * submission order (read after write, write after read, write after write);
+ * readers of the same handle run concurrently.  Returns 0, -ENODEV when the
+ * runtime is not initialized or no worker can run any of the variants
+ * (the task is then not submitted), -EBUSY when submitted twice.
+ */
+int pph_task_submit(struct pph_task *task);
+
+/** Block until the task has finished.  Returns 0 or -EINVAL (detached). */
+int pph_task_wait(struct pph_task *task);
+
+/** Block until every submitted task has finished. */
+void pph_task_wait_all(void);
+
+/** Index in cl->impls of the variant that ran, or -1 before it ran. */
+int pph_task_impl_ran(const struct pph_task *task);
+
+/** Id of the worker that ran the task, or -1 before it ran. */
+int pph_task_worker_ran(const struct pph_task *task);
+
+/** Free a task that is not detached, waiting for it first if submitted. */
+void pph_task_destroy(struct pph_task *task);
+
+/**
+ * Create, fill, submit, wait for and destroy a task: the synchronous call
+ * an entry wrapper makes for raw-pointer arguments.  Returns as
+ * pph_task_submit, or -ENOMEM / -EINVAL from building the task.
+ */
+int pph_call_sync(const struct pph_codelet *cl, unsigned nbuffers,
+		  const pph_data_handle *handles, const enum pph_access *modes,
+		  const void *arg, size_t arg_size);
+
+/**
+ * Report on stderr that a component call failed with rc (a -errno): an
+ * entry wrapper has the interface's C signature and so no way to return it.
+ */
+void pph_call_failed(const struct pph_codelet *cl, int rc);
+
+/** @} */
+
+/** \defgroup pph_stats Statistics */
+/** @{ */
+
+/**
+ * Print per-worker statistics: tasks run, busy time, and how many times
+ * each variant ran there.  pph_shutdown() calls it when PEPPHER_STATS=1.
+ */
+void pph_stats_print(FILE *fp);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PEPPHER_RUNTIME_H */

@@ -1,0 +1,37 @@
+# PPH_CHECK_REQUIRED_DEPS: libxml2, hwloc and CUnit; each missing one names
+# the Debian package that provides it.
+AC_DEFUN([PPH_CHECK_REQUIRED_DEPS], [
+  PKG_CHECK_MODULES([LIBXML2], [libxml-2.0], [],
+    [AC_MSG_ERROR([libxml2 not found: install the Debian package libxml2-dev])])
+  PKG_CHECK_MODULES([HWLOC], [hwloc], [],
+    [AC_MSG_ERROR([hwloc not found: install the Debian package libhwloc-dev])])
+  PKG_CHECK_MODULES([CUNIT], [cunit], [],
+    [AC_MSG_ERROR([CUnit not found: install the Debian package libcunit1-dev])])
+  AX_PTHREAD_SIMPLE
+])
+
+# AX_PTHREAD_SIMPLE: glibc's pthreads, with -pthread.
+AC_DEFUN([AX_PTHREAD_SIMPLE], [
+  PTHREAD_CFLAGS=-pthread
+  PTHREAD_LIBS=-pthread
+  AC_SUBST([PTHREAD_CFLAGS])
+  AC_SUBST([PTHREAD_LIBS])
+])
+
+# PPH_CHECK_OPENMP: the flag generated Makefiles pass for OPENMP variants.
+AC_DEFUN([PPH_CHECK_OPENMP], [
+  AC_OPENMP
+  AS_IF([test -n "$OPENMP_CFLAGS"], [pph_have_openmp=yes], [pph_have_openmp=no])
+  AC_DEFINE_UNQUOTED([PPH_OPENMP_FLAGS], ["$OPENMP_CFLAGS"],
+    [Compiler flag for OpenMP variants])
+])
+
+# PPH_WARNING_FLAGS: warnings are errors for our own code.
+AC_DEFUN([PPH_WARNING_FLAGS], [
+  AC_ARG_ENABLE([werror],
+    [AS_HELP_STRING([--disable-werror], [do not turn warnings into errors])],
+    [], [enable_werror=yes])
+  PPH_WARN_CFLAGS="-Wall -Wextra"
+  AS_IF([test "x$enable_werror" = xyes], [PPH_WARN_CFLAGS="$PPH_WARN_CFLAGS -Werror"])
+  AC_SUBST([PPH_WARN_CFLAGS])
+])

@@ -1,0 +1,61 @@
+/*
+ * Data handles.  A handle has one replica per memory node; this slice has
+ * host memory (node 0) only, where the registered memory lives.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+static struct pph_data *data_new(enum pph_layout layout)
+{
+	struct pph_data *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->layout = layout;
+	d->replicas[0].state = PPH_MODIFIED; /* the only valid copy */
+	pthread_mutex_init(&d->lock, NULL);
+	return d;
+}
+
+int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n,
+			size_t elemsize)
+{
+	struct pph_data *d;
+
+	if (!handle || !elemsize)
+		return -EINVAL;
+	d = data_new(PPH_LAYOUT_VECTOR);
+	if (!d)
+		return -ENOMEM;
+	d->replicas[0].iface.vector.ptr = ptr;
+	d->replicas[0].iface.vector.n = n;
+	d->replicas[0].iface.vector.elemsize = elemsize;
+	*handle = d;
+	return 0;
+}
+
+int pph_variable_register(pph_data_handle *handle, void *ptr, size_t size)
+{
+	struct pph_data *d;
+
+	if (!handle || !size)
+		return -EINVAL;
+	d = data_new(PPH_LAYOUT_VARIABLE);
+	if (!d)
+		return -ENOMEM;
+	d->replicas[0].iface.variable.ptr = ptr;
+	d->replicas[0].iface.variable.size = size;
+	*handle = d;
+	return 0;
+}
+
+void pph_data_unregister(pph_data_handle handle)
+{
+	if (!handle)
+		return;
+	pph__deps_data_wait(handle);
+	pthread_mutex_destroy(&handle->lock);
+	free(handle);
+}

@@ -1,0 +1,109 @@
+/* Runtime start and stop, configured from the environment. */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct pph_runtime pph__rt = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.done_cond = PTHREAD_COND_INITIALIZER,
+};
+
+const char *pph_arch_name(enum pph_arch arch)
+{
+	static const char *const names[] = { "CPU", "OPENMP", "CUDA", "OPENCL" };
+
+	return (unsigned)arch < PPH_ARCH_COUNT ? names[arch] : "?";
+}
+
+/* PEPPHER_NCPU: a positive count, or 0 when unset (one per core). */
+static int env_ncpu(unsigned *ncpu)
+{
+	const char *s = getenv("PEPPHER_NCPU");
+	char *end;
+	long v;
+
+	*ncpu = 0;
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v <= 0 || v > PPH_MAX_WORKERS) {
+		fprintf(stderr, "peppher: PEPPHER_NCPU=%s: expected a number of CPU workers from 1 to %d\n",
+			s, PPH_MAX_WORKERS);
+		return -EINVAL;
+	}
+	*ncpu = (unsigned)v;
+	return 0;
+}
+
+static int env_sched(const struct pph_sched_policy **policy)
+{
+	const char *name = getenv("PEPPHER_SCHED");
+
+	if (!name || !*name)
+		name = "eager";
+	*policy = pph__sched_find(name);
+	if (!*policy) {
+		fprintf(stderr, "peppher: PEPPHER_SCHED=%s: unknown scheduler; choose one of:\n",
+			name);
+		pph__sched_list(stderr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int pph_init(void)
+{
+	unsigned ncpu;
+	int rc;
+
+	if (pph__rt.initialized)
+		return -EALREADY;
+	rc = env_ncpu(&ncpu);
+	if (rc == 0)
+		rc = env_sched(&pph__rt.sched);
+	if (rc == 0)
+		rc = pph__rt.sched->init();
+	if (rc != 0)
+		return rc;
+	pph__rt.pending = 0;
+	memset(pph__rt.arch_workers, 0, sizeof(pph__rt.arch_workers));
+	rc = pph__workers_start(ncpu);
+	if (rc != 0) {
+		pph__rt.sched->deinit();
+		return rc;
+	}
+	pph__rt.initialized = 1;
+	return 0;
+}
+
+void pph_shutdown(void)
+{
+	const char *stats = getenv("PEPPHER_STATS");
+
+	if (!pph__rt.initialized)
+		return;
+	pph_task_wait_all();
+	pph__workers_stop();
+	if (stats && strcmp(stats, "1") == 0)
+		pph_stats_print(stderr);
+	pph__stats_free();
+	pph__rt.sched->deinit();
+	free(pph__rt.workers);
+	pph__rt.workers = NULL;
+	pph__rt.nworkers = 0;
+	pph__rt.initialized = 0;
+}
+
+int pph_is_initialized(void)
+{
+	return pph__rt.initialized;
+}
+
+unsigned pph_worker_count(void)
+{
+	return pph__rt.nworkers;
+}

@@ -1,0 +1,167 @@
+/*
+ * Private runtime structures shared by the files of libpeppher.  Names
+ * shared across files carry the pph__ prefix.
+ */
+#ifndef PEPPHER_INTERNAL_H
+#define PEPPHER_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include <peppher/runtime.h>
+
+#define PPH_MAX_NODES 8	  /* memory nodes: 0 is host memory */
+#define PPH_MAX_WORKERS 256
+
+struct pph_worker;
+
+/* ---- data ---- */
+
+enum pph_replica_state { PPH_INVALID, PPH_SHARED, PPH_MODIFIED };
+
+union pph_iface {
+	struct pph_vector_iface vector;
+	struct pph_variable_iface variable;
+};
+
+struct pph_replica {
+	enum pph_replica_state state;
+	union pph_iface iface;
+};
+
+enum pph_layout { PPH_LAYOUT_VECTOR, PPH_LAYOUT_VARIABLE };
+
+/* A task that still uses a handle, for dependency inference (deps.c). */
+struct pph_reader {
+	struct pph_task *task;
+	struct pph_reader *next;
+};
+
+struct pph_data {
+	enum pph_layout layout;
+	struct pph_replica replicas[PPH_MAX_NODES];
+	pthread_mutex_t lock; /* protects the dependency fields below */
+	struct pph_task *last_writer;
+	struct pph_reader *readers; /* since last_writer */
+	unsigned nreaders;
+};
+
+/* ---- tasks ---- */
+
+struct pph_successor {
+	struct pph_task *task;
+	struct pph_successor *next;
+};
+
+struct pph_task {
+	const struct pph_codelet *cl;
+	unsigned nbuffers;
+	pph_data_handle handles[PPH_MAX_BUFFERS];
+	enum pph_access modes[PPH_MAX_BUFFERS];
+	void *arg;
+	size_t arg_size;
+	int forced_impl; /* -1: the scheduler chooses */
+	void (*callback)(void *);
+	void *callback_data;
+	int detached;
+	int submitted;
+	uint64_t seq; /* submission number */
+
+	/* set by the worker that runs it */
+	int impl_ran;
+	int worker_ran;
+
+	/* dependencies (deps.c) */
+	atomic_int refs;	  /* owner + handles that remember it */
+	atomic_int ndeps;	  /* unfinished predecessors + 1 until submitted */
+	pthread_mutex_t lock;	  /* protects done and successors */
+	int done;
+	int finished; /* under pph__rt.lock: waiters may return */
+	struct pph_successor *successors;
+
+	struct pph_task *next; /* scheduler queue link */
+};
+
+void pph__task_release(struct pph_task *task);
+/* Block until the task has finished (whoever owns it). */
+void pph__task_wait_finished(struct pph_task *task);
+
+/* deps.c: record the task's accesses; returns how many predecessors it got. */
+void pph__deps_submit(struct pph_task *task);
+/* deps.c: mark done; returns successors made ready through *ready. */
+void pph__deps_complete(struct pph_task *task);
+/* deps.c: wait until no task uses the handle, then drop its references. */
+void pph__deps_data_wait(struct pph_data *data);
+
+/* ---- scheduling ---- */
+
+struct pph_sched_policy {
+	const char *name;
+	const char *description;
+	int (*init)(void);
+	void (*deinit)(void);
+	void (*push)(struct pph_task *task);
+	/* block until a task this worker can run, or NULL at shutdown */
+	struct pph_task *(*pop)(struct pph_worker *worker);
+	void (*wake_all)(void);
+};
+
+extern const struct pph_sched_policy pph__sched_eager;
+
+const struct pph_sched_policy *pph__sched_find(const char *name);
+void pph__sched_list(FILE *fp);
+
+/* Can a worker of this arch run variant impl? */
+int pph__arch_can_run(enum pph_arch worker, enum pph_arch impl);
+/* Index of the variant to run on worker for task (forced, else eager's
+ * round robin over the runnable ones); -1 when none. */
+int pph__choose_impl(const struct pph_task *task, enum pph_arch arch);
+
+/* ---- workers ---- */
+
+struct pph_impl_stat {
+	const struct pph_codelet *cl;
+	unsigned impl;
+	unsigned long count;
+};
+
+struct pph_worker {
+	unsigned id;
+	enum pph_arch arch;
+	unsigned node; /* memory node the worker's variants access */
+	int core;      /* PU bound to, -1 if none */
+	pthread_t thread;
+	/* statistics, written by this worker only */
+	unsigned long ntasks;
+	double busy_ms;
+	struct pph_impl_stat *stats;
+	size_t nstats;
+};
+
+struct pph_runtime {
+	int initialized;
+	const struct pph_sched_policy *sched;
+	struct pph_worker *workers;
+	unsigned nworkers;
+	unsigned arch_workers[PPH_ARCH_COUNT];
+	atomic_uint_fast64_t seq;
+
+	/* tasks submitted and not finished, for pph_task_wait_all */
+	pthread_mutex_t lock;
+	pthread_cond_t done_cond;
+	unsigned long pending;
+};
+
+extern struct pph_runtime pph__rt;
+
+int pph__workers_start(unsigned ncpu);
+void pph__workers_stop(void);
+void pph__worker_record(struct pph_worker *w, const struct pph_task *task,
+			double ms);
+void pph__stats_free(void);
+
+/* a task finished: wake its waiters and successors */
+void pph__task_finished(struct pph_task *task);
+
+#endif

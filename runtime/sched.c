@@ -1,0 +1,57 @@
+/* Scheduling policies, chosen by name, and variant choice. */
+#include <string.h>
+
+#include "internal.h"
+
+static const struct pph_sched_policy *const policies[] = {
+	&pph__sched_eager,
+};
+
+#define NPOLICIES (sizeof(policies) / sizeof(policies[0]))
+
+const struct pph_sched_policy *pph__sched_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NPOLICIES; i++)
+		if (strcmp(policies[i]->name, name) == 0)
+			return policies[i];
+	return NULL;
+}
+
+void pph__sched_list(FILE *fp)
+{
+	size_t i;
+
+	for (i = 0; i < NPOLICIES; i++)
+		fprintf(fp, "  %-8s %s\n", policies[i]->name, policies[i]->description);
+}
+
+int pph__arch_can_run(enum pph_arch worker, enum pph_arch impl)
+{
+	/* OpenMP variants run on CPU workers */
+	if (worker == PPH_ARCH_CPU)
+		return impl == PPH_ARCH_CPU || impl == PPH_ARCH_OPENMP;
+	return worker == impl;
+}
+
+int pph__choose_impl(const struct pph_task *task, enum pph_arch arch)
+{
+	const struct pph_codelet *cl = task->cl;
+	unsigned i, n = 0, k;
+
+	if (task->forced_impl >= 0)
+		return pph__arch_can_run(arch, cl->impls[task->forced_impl].arch) ?
+			       task->forced_impl : -1;
+	for (i = 0; i < cl->nimpls; i++)
+		n += pph__arch_can_run(arch, cl->impls[i].arch);
+	if (!n)
+		return -1;
+	/* No performance model yet: spread calls round robin over the
+	 * runnable variants, so that every variant gets run and measured. */
+	k = (unsigned)(task->seq % n);
+	for (i = 0; i < cl->nimpls; i++)
+		if (pph__arch_can_run(arch, cl->impls[i].arch) && k-- == 0)
+			return (int)i;
+	return -1;
+}

@@ -1,0 +1,56 @@
+/* Per-worker statistics: tasks, busy time, and which variants ran where. */
+#include <stdlib.h>
+
+#include "internal.h"
+
+void pph__worker_record(struct pph_worker *w, const struct pph_task *t,
+			double ms)
+{
+	size_t i;
+	struct pph_impl_stat *s;
+
+	w->ntasks++;
+	w->busy_ms += ms;
+	for (i = 0; i < w->nstats; i++)
+		if (w->stats[i].cl == t->cl && w->stats[i].impl == (unsigned)t->impl_ran) {
+			w->stats[i].count++;
+			return;
+		}
+	s = realloc(w->stats, (w->nstats + 1) * sizeof(*s));
+	if (!s)
+		return; /* statistics are best effort */
+	w->stats = s;
+	s[w->nstats].cl = t->cl;
+	s[w->nstats].impl = (unsigned)t->impl_ran;
+	s[w->nstats].count = 1;
+	w->nstats++;
+}
+
+void pph_stats_print(FILE *fp)
+{
+	unsigned i;
+	size_t j;
+
+	for (i = 0; i < pph__rt.nworkers; i++) {
+		const struct pph_worker *w = &pph__rt.workers[i];
+
+		fprintf(fp, "worker %u (%s", w->id, pph_arch_name(w->arch));
+		if (w->core >= 0)
+			fprintf(fp, ", core %d", w->core);
+		fprintf(fp, "): %lu tasks, busy %.3f ms\n", w->ntasks, w->busy_ms);
+		for (j = 0; j < w->nstats; j++) {
+			const struct pph_impl_stat *s = &w->stats[j];
+
+			fprintf(fp, "    %s/%s: %lu\n", s->cl->name,
+				s->cl->impls[s->impl].name, s->count);
+		}
+	}
+}
+
+void pph__stats_free(void)
+{
+	unsigned i;
+
+	for (i = 0; i < pph__rt.nworkers; i++)
+		free(pph__rt.workers[i].stats);
+}

@@ -1,0 +1,194 @@
+/* Tasks: creation, submission, waiting. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct pph_task *pph_task_create(const struct pph_codelet *cl)
+{
+	struct pph_task *t;
+
+	if (!cl)
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->cl = cl;
+	t->forced_impl = -1;
+	t->impl_ran = -1;
+	t->worker_ran = -1;
+	atomic_init(&t->refs, 1);
+	atomic_init(&t->ndeps, 1);
+	pthread_mutex_init(&t->lock, NULL);
+	return t;
+}
+
+int pph_task_add_buffer(struct pph_task *task, pph_data_handle handle,
+			enum pph_access mode)
+{
+	if (!task || !handle || (mode != PPH_R && mode != PPH_W && mode != PPH_RW))
+		return -EINVAL;
+	if (task->submitted)
+		return -EBUSY;
+	if (task->nbuffers == PPH_MAX_BUFFERS)
+		return -E2BIG;
+	task->handles[task->nbuffers] = handle;
+	task->modes[task->nbuffers++] = mode;
+	return 0;
+}
+
+int pph_task_set_arg(struct pph_task *task, const void *arg, size_t size)
+{
+	void *copy = NULL;
+
+	if (task->submitted)
+		return -EBUSY;
+	if (size) {
+		copy = malloc(size);
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, arg, size);
+	}
+	free(task->arg);
+	task->arg = copy;
+	task->arg_size = size;
+	return 0;
+}
+
+int pph_task_force_impl(struct pph_task *task, int index)
+{
+	if (index >= (int)task->cl->nimpls)
+		return -EINVAL;
+	task->forced_impl = index < 0 ? -1 : index;
+	return 0;
+}
+
+void pph_task_set_callback(struct pph_task *task, void (*fn)(void *), void *data)
+{
+	task->callback = fn;
+	task->callback_data = data;
+}
+
+void pph_task_set_detached(struct pph_task *task, int detached)
+{
+	task->detached = detached;
+}
+
+/* Is there a worker for the forced variant, or for any variant? */
+static int runnable(const struct pph_task *task)
+{
+	unsigned a;
+
+	for (a = 0; a < PPH_ARCH_COUNT; a++)
+		if (pph__rt.arch_workers[a] && pph__choose_impl(task, (enum pph_arch)a) >= 0)
+			return 1;
+	return 0;
+}
+
+int pph_task_submit(struct pph_task *task)
+{
+	if (!task)
+		return -EINVAL;
+	if (task->submitted)
+		return -EBUSY;
+	if (!pph__rt.initialized || !runnable(task))
+		return -ENODEV;
+	task->submitted = 1;
+	task->seq = atomic_fetch_add(&pph__rt.seq, 1);
+	pthread_mutex_lock(&pph__rt.lock);
+	pph__rt.pending++;
+	pthread_mutex_unlock(&pph__rt.lock);
+	pph__deps_submit(task);
+	return 0;
+}
+
+void pph__task_wait_finished(struct pph_task *task)
+{
+	pthread_mutex_lock(&pph__rt.lock);
+	while (!task->finished)
+		pthread_cond_wait(&pph__rt.done_cond, &pph__rt.lock);
+	pthread_mutex_unlock(&pph__rt.lock);
+}
+
+int pph_task_wait(struct pph_task *task)
+{
+	if (!task || task->detached || !task->submitted)
+		return -EINVAL;
+	pph__task_wait_finished(task);
+	return 0;
+}
+
+void pph_task_wait_all(void)
+{
+	pthread_mutex_lock(&pph__rt.lock);
+	while (pph__rt.pending)
+		pthread_cond_wait(&pph__rt.done_cond, &pph__rt.lock);
+	pthread_mutex_unlock(&pph__rt.lock);
+}
+
+void pph__task_finished(struct pph_task *task)
+{
+	int detached = task->detached;
+
+	pph__deps_complete(task);
+	pthread_mutex_lock(&pph__rt.lock);
+	task->finished = 1;
+	pph__rt.pending--;
+	pthread_cond_broadcast(&pph__rt.done_cond);
+	pthread_mutex_unlock(&pph__rt.lock);
+	if (detached)
+		pph__task_release(task);
+}
+
+int pph_task_impl_ran(const struct pph_task *task)
+{
+	return task->impl_ran;
+}
+
+int pph_task_worker_ran(const struct pph_task *task)
+{
+	return task->worker_ran;
+}
+
+void pph__task_release(struct pph_task *task)
+{
+	if (atomic_fetch_sub(&task->refs, 1) != 1)
+		return;
+	pthread_mutex_destroy(&task->lock);
+	free(task->arg);
+	free(task);
+}
+
+void pph_task_destroy(struct pph_task *task)
+{
+	if (!task)
+		return;
+	if (task->submitted)
+		pph__task_wait_finished(task);
+	pph__task_release(task);
+}
+
+int pph_call_sync(const struct pph_codelet *cl, unsigned nbuffers,
+		  const pph_data_handle *handles, const enum pph_access *modes,
+		  const void *arg, size_t arg_size)
+{
+	struct pph_task *task = pph_task_create(cl);
+	unsigned i;
+	int rc = task ? 0 : -ENOMEM;
+
+	for (i = 0; rc == 0 && i < nbuffers; i++)
+		rc = pph_task_add_buffer(task, handles[i], modes[i]);
+	if (rc == 0)
+		rc = pph_task_set_arg(task, arg, arg_size);
+	if (rc == 0)
+		rc = pph_task_submit(task);
+	pph_task_destroy(task);
+	return rc;
+}
+
+void pph_call_failed(const struct pph_codelet *cl, int rc)
+{
+	fprintf(stderr, "peppher: %s: call failed: %s\n", cl ? cl->name : "?",
+		strerror(-rc));
+}

@@ -1,0 +1,118 @@
+/* CPU workers: one thread per core, bound with hwloc. */
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <hwloc.h>
+
+#include "internal.h"
+
+static hwloc_topology_t topology;
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void bind_to_core(struct pph_worker *w)
+{
+	int ncores = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_CORE);
+	hwloc_obj_t core;
+
+	if (ncores <= 0)
+		return;
+	/* more workers than cores: wrap around */
+	core = hwloc_get_obj_by_type(topology, HWLOC_OBJ_CORE,
+				     w->id % (unsigned)ncores);
+	/* binding is an optimization: a failure (containers) is not fatal */
+	if (core && hwloc_set_cpubind(topology, core->cpuset,
+				      HWLOC_CPUBIND_THREAD) == 0)
+		w->core = (int)core->logical_index;
+}
+
+static void run_task(struct pph_worker *w, struct pph_task *t)
+{
+	void *buffers[PPH_MAX_BUFFERS];
+	int impl = pph__choose_impl(t, w->arch);
+	unsigned i;
+	double t0;
+
+	for (i = 0; i < t->nbuffers; i++)
+		buffers[i] = &t->handles[i]->replicas[w->node].iface;
+	t0 = now_ms();
+	t->cl->impls[impl].fn(buffers, t->arg);
+	t->impl_ran = impl;
+	t->worker_ran = (int)w->id;
+	pph__worker_record(w, t, now_ms() - t0);
+	if (t->callback)
+		t->callback(t->callback_data);
+	pph__task_finished(t);
+}
+
+static void *worker_main(void *arg)
+{
+	struct pph_worker *w = arg;
+	struct pph_task *t;
+
+	bind_to_core(w);
+	while ((t = pph__rt.sched->pop(w)))
+		run_task(w, t);
+	return NULL;
+}
+
+static unsigned default_ncpu(void)
+{
+	int n = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_CORE);
+
+	if (n <= 0)
+		n = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_PU);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+int pph__workers_start(unsigned ncpu)
+{
+	unsigned i;
+
+	if (hwloc_topology_init(&topology) != 0 || hwloc_topology_load(topology) != 0)
+		return -ENODEV;
+	if (!ncpu)
+		ncpu = default_ncpu();
+	if (ncpu > PPH_MAX_WORKERS)
+		ncpu = PPH_MAX_WORKERS;
+	pph__rt.workers = calloc(ncpu, sizeof(*pph__rt.workers));
+	if (!pph__rt.workers) {
+		hwloc_topology_destroy(topology);
+		return -ENOMEM;
+	}
+	for (i = 0; i < ncpu; i++) {
+		struct pph_worker *w = &pph__rt.workers[i];
+
+		w->id = i;
+		w->arch = PPH_ARCH_CPU;
+		w->node = 0;
+		w->core = -1;
+		if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
+			break;
+	}
+	pph__rt.nworkers = i;
+	pph__rt.arch_workers[PPH_ARCH_CPU] = i;
+	if (i == 0) {
+		free(pph__rt.workers);
+		hwloc_topology_destroy(topology);
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+void pph__workers_stop(void)
+{
+	unsigned i;
+
+	pph__rt.sched->wake_all();
+	for (i = 0; i < pph__rt.nworkers; i++)
+		pthread_join(pph__rt.workers[i].thread, NULL);
+	hwloc_topology_destroy(topology);
+}

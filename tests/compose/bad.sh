@@ -1,0 +1,35 @@
+#!/bin/sh
+# Failing inputs of compose.  Each folder in tests/compose/data/bad/ holds a
+# main.xml (and what it refers to) that compose must reject with exactly the
+# diagnostics in expected.err, a non-zero exit, and an output folder left as
+# it was.
+set -u
+: "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
+data="$top_srcdir/tests/compose/data/bad"
+work="$top_builddir/tests/out/bad"
+fail=0
+
+for case in "$data"/*/; do
+	name=$(basename "$case")
+	out="$work/$name"
+	rm -rf "${out:?}"
+	mkdir -p "$out"
+	echo "earlier output" > "$out/peppher.h"
+	if (cd "$case" && "$COMPOSE" main.xml -o "$out" 2> "$out.err" > /dev/null); then
+		echo "FAIL: $name: compose succeeded"
+		fail=1
+		continue
+	fi
+	if ! diff -u "$case/expected.err" "$out.err"; then
+		echo "FAIL: $name: diagnostics differ"
+		fail=1
+	elif [ "$(ls -A "$out")" != peppher.h ] ||
+	     [ "$(cat "$out/peppher.h")" != "earlier output" ]; then
+		echo "FAIL: $name: the output folder changed"
+		ls -lA "$out"
+		fail=1
+	else
+		echo "PASS: $name"
+	fi
+done
+exit $fail

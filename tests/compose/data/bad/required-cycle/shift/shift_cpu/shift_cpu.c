@@ -1,0 +1,1 @@
+void shift_cpu(void) {}

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Golden-file test of compose.  Each folder in tests/compose/data/golden/ is a
+# descriptor set (main.xml ...) with the files compose must generate for it in
+# expected/.  The generated C is also compiled, as C and as C++, with
+# warnings as errors.  PEPPHER_REGEN=1 rewrites expected/ from the output.
+set -u
+: "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
+data="$top_srcdir/tests/compose/data/golden"
+work="$top_builddir/tests/out/golden"
+fail=0
+
+compile_check() { # folder
+	for f in "$1"/*.c "$1"/*.cpp; do
+		[ -e "$f" ] || continue
+		case "$f" in
+		*.c) gcc -std=c11 -Wall -Wextra -Werror -fsyntax-only -I"$top_srcdir/include" -I"$1" "$f" || return 1 ;;
+		esac
+		g++ -x c++ -std=c++11 -Wall -Wextra -Werror -fsyntax-only -I"$top_srcdir/include" -I"$1" "$f" || return 1
+	done
+	g++ -x c++ -Wall -Wextra -Werror -fsyntax-only -I"$top_srcdir/include" "$1/peppher.h" || return 1
+}
+
+for case in "$data"/*/; do
+	name=$(basename "$case")
+	rm -rf "${work:?}/$name"
+	mkdir -p "$work/$name"
+	cp -R "$case" "$work/$name/src"
+	chmod -R u+w "$work/$name/src"
+	rm -rf "$work/$name/src/expected"
+	if ! (cd "$work/$name/src" &&
+	      "$COMPOSE" --platforms=CPU,OPENMP,CUDA,OPENCL main.xml -o ../out); then
+		echo "FAIL: $name: compose failed"
+		fail=1
+		continue
+	fi
+	if [ "${PEPPHER_REGEN:-0}" = 1 ]; then
+		rm -rf "$case/expected"
+		cp -R "$work/$name/out" "$case/expected"
+		echo "regenerated $case/expected"
+	fi
+	if ! diff -ru "$case/expected" "$work/$name/out"; then
+		echo "FAIL: $name: generated files differ from expected/"
+		fail=1
+	elif ! compile_check "$work/$name/out"; then
+		echo "FAIL: $name: generated code does not compile"
+		fail=1
+	else
+		echo "PASS: $name"
+	fi
+done
+exit $fail

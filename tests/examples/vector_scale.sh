@@ -1,0 +1,23 @@
+#!/bin/sh
+# Compose examples/vector_scale with the freshly built compose, build it with
+# the generated Makefile against the build tree's libpeppher, run it, and
+# check its result and that every CPU-side variant ran.
+set -u
+: "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
+out="$top_builddir/tests/out/examples/vector_scale"
+rm -rf "$out"
+mkdir -p "$out"
+
+"$COMPOSE" "$top_srcdir/examples/vector_scale/main.xml" -o "$out" || exit 1
+make -s -C "$out" || exit 1
+PEPPHER_NCPU=2 PEPPHER_STATS=1 "$out/vector_scale" > "$out/run.log" 2>&1
+rc=$?
+cat "$out/run.log"
+[ $rc -eq 0 ] || { echo "FAIL: vector_scale exited with $rc"; exit 1; }
+grep -q "calls on 100000 elements: correct" "$out/run.log" ||
+	{ echo "FAIL: wrong result"; exit 1; }
+for variant in vector_scale_cpu_loop vector_scale_cpu_blocked vector_scale_openmp; do
+	grep -q "vector_scale/$variant: [1-9]" "$out/run.log" ||
+		{ echo "FAIL: $variant never ran"; exit 1; }
+done
+echo "PASS: vector_scale"

@@ -1,0 +1,517 @@
+/*
+ * Unit tests of libpeppher, one suite per runtime source file covered.
+ * Every result is checked against a sequential computation.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <CUnit/Basic.h>
+
+#include <peppher/runtime.h>
+
+/* ---- kernels ---- */
+
+static atomic_int impl_a_runs, impl_b_runs;
+
+/* slot[arg] += 1: each task touches its own slot of one shared vector */
+static void k_increment(void *buffers[], void *arg)
+{
+	int *v = PPH_VECTOR_PTR(buffers[0]);
+
+	v[*(int *)arg] += 1;
+}
+
+static void k_mark_a(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&impl_a_runs, 1);
+}
+
+static void k_mark_b(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&impl_b_runs, 1);
+}
+
+/* x = 3x + i: the result depends on the order of the calls */
+static void k_affine(void *buffers[], void *arg)
+{
+	long *x = PPH_VARIABLE_PTR(buffers[0]);
+
+	*x = *x * 3 + *(int *)arg;
+	*x %= 1000003;
+}
+
+/* dst[i] = src[i] */
+static void k_copy(void *buffers[], void *arg)
+{
+	const int *src = PPH_VECTOR_PTR(buffers[0]);
+	int *dst = PPH_VECTOR_PTR(buffers[1]);
+	size_t i;
+
+	(void)arg;
+	for (i = 0; i < PPH_VECTOR_N(buffers[0]); i++)
+		dst[i] = src[i];
+}
+
+/* v[i] = value, after a pause so that a bad schedule would show */
+static void k_fill_slow(void *buffers[], void *arg)
+{
+	int *v = PPH_VECTOR_PTR(buffers[0]);
+	struct timespec ts = { 0, 2000000 };
+	size_t i;
+
+	nanosleep(&ts, NULL);
+	for (i = 0; i < PPH_VECTOR_N(buffers[0]); i++)
+		v[i] = *(int *)arg;
+}
+
+/* two readers that must meet: only possible if they run concurrently */
+static pthread_mutex_t meet_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t meet_cond = PTHREAD_COND_INITIALIZER;
+static int meet_count, meet_ok;
+
+static void k_meet(void *buffers[], void *arg)
+{
+	struct timespec deadline;
+
+	(void)buffers;
+	(void)arg;
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += 5;
+	pthread_mutex_lock(&meet_lock);
+	if (++meet_count == 2) {
+		meet_ok = 1;
+		pthread_cond_broadcast(&meet_cond);
+	}
+	while (meet_count < 2 &&
+	       pthread_cond_timedwait(&meet_cond, &meet_lock, &deadline) == 0)
+		;
+	pthread_mutex_unlock(&meet_lock);
+}
+
+struct args3 {
+	double a;
+	int b;
+	char c[5];
+};
+
+static void k_args(void *buffers[], void *arg)
+{
+	struct args3 *a = arg;
+	double *out = PPH_VARIABLE_PTR(buffers[0]);
+
+	*out = a->a * a->b + (double)strlen(a->c);
+}
+
+static const struct pph_impl increment_impls[] = {
+	{ PPH_ARCH_CPU, k_increment, "increment" },
+};
+static const struct pph_codelet increment_cl = { "increment", 1, increment_impls };
+
+static const struct pph_impl two_impls[] = {
+	{ PPH_ARCH_CPU, k_mark_a, "a" },
+	{ PPH_ARCH_OPENMP, k_mark_b, "b" },
+};
+static const struct pph_codelet two_cl = { "two", 2, two_impls };
+
+static const struct pph_impl affine_impls[] = { { PPH_ARCH_CPU, k_affine, "affine" } };
+static const struct pph_codelet affine_cl = { "affine", 1, affine_impls };
+static const struct pph_impl copy_impls[] = { { PPH_ARCH_CPU, k_copy, "copy" } };
+static const struct pph_codelet copy_cl = { "copy", 1, copy_impls };
+static const struct pph_impl fill_impls[] = { { PPH_ARCH_CPU, k_fill_slow, "fill" } };
+static const struct pph_codelet fill_cl = { "fill", 1, fill_impls };
+static const struct pph_impl meet_impls[] = { { PPH_ARCH_CPU, k_meet, "meet" } };
+static const struct pph_codelet meet_cl = { "meet", 1, meet_impls };
+static const struct pph_impl args_impls[] = { { PPH_ARCH_CPU, k_args, "args" } };
+static const struct pph_codelet args_cl = { "args", 1, args_impls };
+static const struct pph_impl cuda_impls[] = { { PPH_ARCH_CUDA, k_mark_a, "cuda_only" } };
+static const struct pph_codelet cuda_cl = { "cuda_only", 1, cuda_impls };
+
+static int suite_init(void)
+{
+	setenv("PEPPHER_NCPU", "2", 1);
+	unsetenv("PEPPHER_SCHED");
+	return pph_init();
+}
+
+static int suite_clean(void)
+{
+	pph_shutdown();
+	return 0;
+}
+
+/* submit a task with one buffer and an int argument */
+static struct pph_task *task1(const struct pph_codelet *cl, pph_data_handle h,
+			      enum pph_access mode, int arg, int detached)
+{
+	struct pph_task *t = pph_task_create(cl);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_EQUAL(pph_task_add_buffer(t, h, mode), 0);
+	CU_ASSERT_EQUAL(pph_task_set_arg(t, &arg, sizeof(arg)), 0);
+	pph_task_set_detached(t, detached);
+	CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+	return t;
+}
+
+/* ---- task.c ---- */
+
+#define NTASKS 10000
+
+static void test_each_task_once(void)
+{
+	int *slots = calloc(NTASKS, sizeof(int));
+	pph_data_handle h;
+	int i, ok = 1;
+
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, slots, NTASKS, sizeof(int)), 0);
+	/* readers: independent tasks touch distinct slots, so all may overlap */
+	for (i = 0; i < NTASKS; i++)
+		task1(&increment_cl, h, PPH_R, i, 1);
+	pph_task_wait_all();
+	for (i = 0; i < NTASKS; i++)
+		ok &= slots[i] == 1;
+	CU_ASSERT_TRUE(ok);
+	pph_data_unregister(h);
+	free(slots);
+}
+
+static void test_wait_one(void)
+{
+	int v[4] = { 0 }, arg = 7;
+	pph_data_handle h;
+	struct pph_task *t;
+
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, v, 4, sizeof(int)), 0);
+	t = task1(&fill_cl, h, PPH_W, arg, 0);
+	CU_ASSERT_EQUAL(pph_task_wait(t), 0);
+	/* after wait, the task's effect is visible and its record readable */
+	CU_ASSERT_EQUAL(v[3], 7);
+	CU_ASSERT_EQUAL(pph_task_impl_ran(t), 0);
+	CU_ASSERT_TRUE(pph_task_worker_ran(t) >= 0 &&
+		       pph_task_worker_ran(t) < (int)pph_worker_count());
+	pph_task_destroy(t);
+	pph_data_unregister(h);
+}
+
+static void test_sync_call(void)
+{
+	double out = 0;
+	struct args3 a = { 1.5, 4, "abc" };
+	pph_data_handle h;
+	enum pph_access mode = PPH_W;
+
+	CU_ASSERT_EQUAL_FATAL(pph_variable_register(&h, &out, sizeof(out)), 0);
+	CU_ASSERT_EQUAL(pph_call_sync(&args_cl, 1, &h, &mode, &a, sizeof(a)), 0);
+	CU_ASSERT_DOUBLE_EQUAL(out, 9.0, 1e-12);
+	pph_data_unregister(h);
+}
+
+static void test_arg_is_copied(void)
+{
+	double out = 0;
+	struct args3 a = { 2.0, 5, "ab" };
+	pph_data_handle h;
+	struct pph_task *t = pph_task_create(&args_cl);
+
+	CU_ASSERT_EQUAL_FATAL(pph_variable_register(&h, &out, sizeof(out)), 0);
+	pph_task_add_buffer(t, h, PPH_W);
+	pph_task_set_arg(t, &a, sizeof(a));
+	a.b = 1000; /* changing the caller's copy must not matter */
+	CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+	CU_ASSERT_EQUAL(pph_task_submit(t), -EBUSY);
+	pph_task_wait(t);
+	CU_ASSERT_DOUBLE_EQUAL(out, 12.0, 1e-12);
+	pph_task_destroy(t);
+	pph_data_unregister(h);
+}
+
+static void test_forced_impls(void)
+{
+	struct pph_task *t;
+	int i;
+
+	atomic_store(&impl_a_runs, 0);
+	atomic_store(&impl_b_runs, 0);
+	for (i = 0; i < 10; i++) {
+		t = pph_task_create(&two_cl);
+		CU_ASSERT_EQUAL(pph_task_force_impl(t, i % 2), 0);
+		CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+		pph_task_wait(t);
+		CU_ASSERT_EQUAL(pph_task_impl_ran(t), i % 2);
+		pph_task_destroy(t);
+	}
+	CU_ASSERT_EQUAL(atomic_load(&impl_a_runs), 5);
+	CU_ASSERT_EQUAL(atomic_load(&impl_b_runs), 5);
+	t = pph_task_create(&two_cl);
+	CU_ASSERT_EQUAL(pph_task_force_impl(t, 2), -EINVAL);
+	pph_task_destroy(t);
+}
+
+static void test_unforced_uses_all(void)
+{
+	int i;
+
+	atomic_store(&impl_a_runs, 0);
+	atomic_store(&impl_b_runs, 0);
+	for (i = 0; i < 100; i++) {
+		struct pph_task *t = pph_task_create(&two_cl);
+
+		pph_task_set_detached(t, 1);
+		CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+	}
+	pph_task_wait_all();
+	CU_ASSERT_EQUAL(atomic_load(&impl_a_runs) + atomic_load(&impl_b_runs), 100);
+	CU_ASSERT_TRUE(atomic_load(&impl_a_runs) > 0);
+	CU_ASSERT_TRUE(atomic_load(&impl_b_runs) > 0);
+}
+
+static void count_callback(void *data)
+{
+	atomic_fetch_add((atomic_int *)data, 1);
+}
+
+static void test_callbacks(void)
+{
+	atomic_int calls;
+	int i;
+
+	atomic_init(&calls, 0);
+	for (i = 0; i < 50; i++) {
+		struct pph_task *t = pph_task_create(&two_cl);
+
+		pph_task_set_callback(t, count_callback, &calls);
+		pph_task_set_detached(t, 1);
+		pph_task_submit(t);
+	}
+	pph_task_wait_all();
+	CU_ASSERT_EQUAL(atomic_load(&calls), 50);
+}
+
+static void test_no_worker_for_variant(void)
+{
+	struct pph_task *t = pph_task_create(&cuda_cl);
+
+	CU_ASSERT_EQUAL(pph_task_submit(t), -ENODEV);
+	pph_task_destroy(t);
+}
+
+static void test_bad_buffers(void)
+{
+	struct pph_task *t = pph_task_create(&two_cl);
+	int v;
+	pph_data_handle h;
+	int i;
+
+	pph_vector_register(&h, &v, 1, sizeof(v));
+	CU_ASSERT_EQUAL(pph_task_add_buffer(t, NULL, PPH_R), -EINVAL);
+	CU_ASSERT_EQUAL(pph_task_add_buffer(t, h, (enum pph_access)0), -EINVAL);
+	for (i = 0; i < PPH_MAX_BUFFERS; i++)
+		CU_ASSERT_EQUAL(pph_task_add_buffer(t, h, PPH_R), 0);
+	CU_ASSERT_EQUAL(pph_task_add_buffer(t, h, PPH_R), -E2BIG);
+	pph_task_destroy(t);
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(pph_vector_register(&h, &v, 1, 0), -EINVAL);
+	CU_ASSERT_PTR_NULL(pph_task_create(NULL));
+}
+
+/* ---- deps.c ---- */
+
+static void test_raw_chain(void)
+{
+	long x = 1, ref = 1;
+	pph_data_handle h;
+	int i;
+
+	CU_ASSERT_EQUAL_FATAL(pph_variable_register(&h, &x, sizeof(x)), 0);
+	for (i = 0; i < 20000; i++) {
+		task1(&affine_cl, h, PPH_RW, i, 1);
+		ref = (ref * 3 + i) % 1000003;
+	}
+	pph_data_unregister(h); /* waits for the chain */
+	CU_ASSERT_EQUAL(x, ref);
+}
+
+static void test_war(void)
+{
+	enum { N = 64, ROUNDS = 50 };
+	int src[N], copies[ROUNDS][N];
+	pph_data_handle hs, hc[ROUNDS];
+	int r, i, ok = 1;
+
+	for (i = 0; i < N; i++)
+		src[i] = -1;
+	pph_vector_register(&hs, src, N, sizeof(int));
+	for (r = 0; r < ROUNDS; r++) {
+		struct pph_task *t = pph_task_create(&copy_cl);
+
+		pph_vector_register(&hc[r], copies[r], N, sizeof(int));
+		pph_task_add_buffer(t, hs, PPH_R);
+		pph_task_add_buffer(t, hc[r], PPH_W);
+		pph_task_set_detached(t, 1);
+		CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+		/* the next writer must wait for this reader (write after read) */
+		task1(&fill_cl, hs, PPH_W, r, 1);
+	}
+	pph_task_wait_all();
+	for (r = 0; r < ROUNDS; r++) {
+		pph_data_unregister(hc[r]);
+		for (i = 0; i < N; i++)
+			ok &= copies[r][i] == r - 1;
+	}
+	pph_data_unregister(hs);
+	CU_ASSERT_TRUE(ok);
+	CU_ASSERT_EQUAL(src[0], ROUNDS - 1);
+}
+
+static void test_waw(void)
+{
+	int v[8] = { 0 };
+	pph_data_handle h;
+	int r;
+
+	pph_vector_register(&h, v, 8, sizeof(int));
+	for (r = 1; r <= 30; r++)
+		task1(&fill_cl, h, PPH_W, r, 1);
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(v[0], 30);
+	CU_ASSERT_EQUAL(v[7], 30);
+}
+
+static void test_readers_concurrent(void)
+{
+	int v = 0;
+	pph_data_handle h;
+
+	meet_count = meet_ok = 0;
+	pph_vector_register(&h, &v, 1, sizeof(v));
+	task1(&meet_cl, h, PPH_R, 0, 1);
+	task1(&meet_cl, h, PPH_R, 0, 1);
+	pph_task_wait_all();
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(meet_ok, 1);
+}
+
+static void test_same_handle_twice(void)
+{
+	int a[16], b[16];
+	pph_data_handle h;
+	struct pph_task *t = pph_task_create(&copy_cl);
+	int i;
+
+	for (i = 0; i < 16; i++)
+		a[i] = i;
+	memcpy(b, a, sizeof(b));
+	pph_vector_register(&h, a, 16, sizeof(int));
+	/* read and write of one handle: must not wait for itself */
+	pph_task_add_buffer(t, h, PPH_R);
+	pph_task_add_buffer(t, h, PPH_W);
+	CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+	CU_ASSERT_EQUAL(pph_task_wait(t), 0);
+	pph_task_destroy(t);
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(memcmp(a, b, sizeof(a)), 0);
+}
+
+/* ---- init.c ---- */
+
+static void test_init_twice(void)
+{
+	CU_ASSERT_EQUAL(pph_init(), -EALREADY);
+	pph_shutdown();
+	CU_ASSERT_FALSE(pph_is_initialized());
+	CU_ASSERT_EQUAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(pph_worker_count(), 2);
+	pph_shutdown();
+	setenv("PEPPHER_NCPU", "3", 1);
+	CU_ASSERT_EQUAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(pph_worker_count(), 3);
+	pph_shutdown();
+	setenv("PEPPHER_NCPU", "2", 1);
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
+static void test_bad_environment(void)
+{
+	struct pph_task *t;
+
+	pph_shutdown();
+	t = pph_task_create(&two_cl);
+	CU_ASSERT_EQUAL(pph_task_submit(t), -ENODEV); /* not initialized */
+	pph_task_destroy(t);
+	setenv("PEPPHER_SCHED", "bogus", 1);
+	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
+	unsetenv("PEPPHER_SCHED");
+	setenv("PEPPHER_NCPU", "zero", 1);
+	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
+	setenv("PEPPHER_NCPU", "2", 1);
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
+/* ---- stats.c ---- */
+
+static void test_stats(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+	struct pph_task *t;
+
+	pph_shutdown();
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	t = pph_task_create(&two_cl);
+	pph_task_force_impl(t, 1);
+	pph_task_submit(t);
+	pph_task_wait(t);
+	pph_task_destroy(t);
+	fp = open_memstream(&buf, &len);
+	pph_stats_print(fp);
+	fclose(fp);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "worker 0 (CPU"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "worker 1 (CPU"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "    two/b: 1\n"));
+	CU_ASSERT_PTR_NULL(strstr(buf, "two/a"));
+	free(buf);
+}
+
+int main(void)
+{
+	CU_pSuite s;
+	int failed;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("task", suite_init, suite_clean);
+	CU_add_test(s, "each of 10000 tasks runs once", test_each_task_once);
+	CU_add_test(s, "wait for one task", test_wait_one);
+	CU_add_test(s, "synchronous call", test_sync_call);
+	CU_add_test(s, "argument block is copied", test_arg_is_copied);
+	CU_add_test(s, "forced variants", test_forced_impls);
+	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
+	CU_add_test(s, "callbacks", test_callbacks);
+	CU_add_test(s, "no worker for the variant", test_no_worker_for_variant);
+	CU_add_test(s, "bad buffers", test_bad_buffers);
+	s = CU_add_suite("deps", suite_init, suite_clean);
+	CU_add_test(s, "read after write chain", test_raw_chain);
+	CU_add_test(s, "write after read", test_war);
+	CU_add_test(s, "write after write", test_waw);
+	CU_add_test(s, "readers run concurrently", test_readers_concurrent);
+	CU_add_test(s, "same handle twice in a task", test_same_handle_twice);
+	s = CU_add_suite("init", suite_init, suite_clean);
+	CU_add_test(s, "init and shutdown again", test_init_twice);
+	CU_add_test(s, "bad environment", test_bad_environment);
+	s = CU_add_suite("stats", suite_init, suite_clean);
+	CU_add_test(s, "variants per worker", test_stats);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failed = CU_get_number_of_failures() != 0 || CU_get_error() != CUE_SUCCESS;
+	CU_cleanup_registry();
+	return failed;
+}
