@@ -136,7 +136,9 @@ static void emit_variables(struct out *o, const struct objs *objs,
 	out_line(o, "endif");
 	out_line(o, "PKG_CONFIG ?= pkg-config");
 	out_line(o, "PEPPHER_CFLAGS := $(shell $(PKG_CONFIG) --cflags peppher)");
-	out_line(o, "PEPPHER_LIBS := $(shell $(PKG_CONFIG) --libs peppher)");
+	/* the rpath lets the program find libpeppher wherever it was installed */
+	out_line(o, "PEPPHER_LIBS := $(shell $(PKG_CONFIG) --libs peppher) \\");
+	out_line(o, "\t-Wl,-rpath,$(shell $(PKG_CONFIG) --variable=libdir peppher)");
 	if (objs->openmp)
 		out_line(o, "OPENMP_FLAGS := $(shell $(PKG_CONFIG) --variable=openmp_flags peppher)");
 	if (objs->cuda) {
