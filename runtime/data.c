@@ -51,6 +51,27 @@ int pph_variable_register(pph_data_handle *handle, void *ptr, size_t size)
 	return 0;
 }
 
+uint64_t pph__data_size(const struct pph_data *d)
+{
+	const union pph_iface *i = &d->replicas[0].iface;
+
+	switch (d->layout) {
+	case PPH_LAYOUT_VECTOR:
+		return (uint64_t)i->vector.n * i->vector.elemsize;
+	case PPH_LAYOUT_VARIABLE:
+		return i->variable.size;
+	}
+	return 0;
+}
+
+double pph__transfer_estimate(const struct pph_task *task, unsigned node)
+{
+	/* host memory only: the data is always where CPU workers run */
+	(void)task;
+	(void)node;
+	return 0;
+}
+
 void pph_data_unregister(pph_data_handle handle)
 {
 	if (!handle)

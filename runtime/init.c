@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "perfmodel.h"
 
 struct pph_runtime pph__rt = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -43,9 +44,7 @@ static int env_sched(const struct pph_sched_policy **policy)
 {
 	const char *name = getenv("PEPPHER_SCHED");
 
-	if (!name || !*name)
-		name = "eager";
-	*policy = pph__sched_find(name);
+	*policy = name && *name ? pph__sched_find(name) : pph__sched_default();
 	if (!*policy) {
 		fprintf(stderr, "peppher: PEPPHER_SCHED=%s: unknown scheduler; choose one of:\n",
 			name);
@@ -66,7 +65,9 @@ int pph_init(void)
 	if (rc == 0)
 		rc = env_sched(&pph__rt.sched);
 	if (rc == 0)
-		rc = pph__rt.sched->init();
+		rc = pph__perfmodel_init();
+	if (rc == 0 && (rc = pph__rt.sched->init()) != 0)
+		pph__perfmodel_shutdown();
 	if (rc != 0)
 		return rc;
 	pph__rt.pending = 0;
@@ -74,6 +75,7 @@ int pph_init(void)
 	rc = pph__workers_start(ncpu);
 	if (rc != 0) {
 		pph__rt.sched->deinit();
+		pph__perfmodel_shutdown();
 		return rc;
 	}
 	pph__rt.initialized = 1;
@@ -91,6 +93,7 @@ void pph_shutdown(void)
 	if (stats && strcmp(stats, "1") == 0)
 		pph_stats_print(stderr);
 	pph__stats_free();
+	pph__perfmodel_shutdown();
 	pph__rt.sched->deinit();
 	free(pph__rt.workers);
 	pph__rt.workers = NULL;

@@ -47,6 +47,9 @@ struct pph_data {
 	unsigned nreaders;
 };
 
+/* Bytes the handle describes (footprints and transfer estimates). */
+uint64_t pph__data_size(const struct pph_data *d);
+
 /* ---- tasks ---- */
 
 struct pph_successor {
@@ -67,6 +70,10 @@ struct pph_task {
 	int detached;
 	int submitted;
 	uint64_t seq; /* submission number */
+	int sched_impl;	    /* variant the scheduler chose, or -1 */
+	double sched_pred;  /* its predicted microseconds (dmda) */
+	uint32_t footprint; /* of the data sizes, for performance models */
+	double size;	    /* bytes of data accessed */
 
 	/* set by the worker that runs it */
 	int impl_ran;
@@ -108,8 +115,15 @@ struct pph_sched_policy {
 };
 
 extern const struct pph_sched_policy pph__sched_eager;
+extern const struct pph_sched_policy pph__sched_ws;
+extern const struct pph_sched_policy pph__sched_dmda;
+
+/* Predicted microseconds to make the task's data valid on node (the data
+ * layer's estimate; 0 when everything is already there). */
+double pph__transfer_estimate(const struct pph_task *task, unsigned node);
 
 const struct pph_sched_policy *pph__sched_find(const char *name);
+const struct pph_sched_policy *pph__sched_default(void);
 void pph__sched_list(FILE *fp);
 
 /* Can a worker of this arch run variant impl? */
@@ -154,6 +168,9 @@ struct pph_runtime {
 };
 
 extern struct pph_runtime pph__rt;
+
+/* The worker running on this thread, NULL on application threads. */
+extern __thread struct pph_worker *pph__current_worker;
 
 int pph__workers_start(unsigned ncpu);
 void pph__workers_stop(void);

@@ -3,8 +3,11 @@
 
 #include "internal.h"
 
+/* the first is the default */
 static const struct pph_sched_policy *const policies[] = {
+	&pph__sched_dmda,
 	&pph__sched_eager,
+	&pph__sched_ws,
 };
 
 #define NPOLICIES (sizeof(policies) / sizeof(policies[0]))
@@ -17,6 +20,11 @@ const struct pph_sched_policy *pph__sched_find(const char *name)
 		if (strcmp(policies[i]->name, name) == 0)
 			return policies[i];
 	return NULL;
+}
+
+const struct pph_sched_policy *pph__sched_default(void)
+{
+	return policies[0];
 }
 
 void pph__sched_list(FILE *fp)
@@ -40,6 +48,9 @@ int pph__choose_impl(const struct pph_task *task, enum pph_arch arch)
 	const struct pph_codelet *cl = task->cl;
 	unsigned i, n = 0, k;
 
+	if (task->sched_impl >= 0)
+		return pph__arch_can_run(arch, cl->impls[task->sched_impl].arch) ?
+			       task->sched_impl : -1;
 	if (task->forced_impl >= 0)
 		return pph__arch_can_run(arch, cl->impls[task->forced_impl].arch) ?
 			       task->forced_impl : -1;

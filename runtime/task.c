@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "perfmodel.h"
 
 struct pph_task *pph_task_create(const struct pph_codelet *cl)
 {
@@ -16,6 +17,7 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 		return NULL;
 	t->cl = cl;
 	t->forced_impl = -1;
+	t->sched_impl = -1;
 	t->impl_ran = -1;
 	t->worker_ran = -1;
 	atomic_init(&t->refs, 1);
@@ -96,6 +98,7 @@ int pph_task_submit(struct pph_task *task)
 		return -ENODEV;
 	task->submitted = 1;
 	task->seq = atomic_fetch_add(&pph__rt.seq, 1);
+	task->footprint = pph__task_footprint(task, &task->size);
 	pthread_mutex_lock(&pph__rt.lock);
 	pph__rt.pending++;
 	pthread_mutex_unlock(&pph__rt.lock);

@@ -6,8 +6,11 @@
 #include <hwloc.h>
 
 #include "internal.h"
+#include "perfmodel.h"
 
 static hwloc_topology_t topology;
+
+__thread struct pph_worker *pph__current_worker;
 
 static double now_ms(void)
 {
@@ -17,6 +20,8 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* Bind a started worker's thread to a core; the creating thread does it, so
+ * that w->core is written before any other thread reads it. */
 static void bind_to_core(struct pph_worker *w)
 {
 	int ncores = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_CORE);
@@ -28,8 +33,7 @@ static void bind_to_core(struct pph_worker *w)
 	core = hwloc_get_obj_by_type(topology, HWLOC_OBJ_CORE,
 				     w->id % (unsigned)ncores);
 	/* binding is an optimization: a failure (containers) is not fatal */
-	if (core && hwloc_set_cpubind(topology, core->cpuset,
-				      HWLOC_CPUBIND_THREAD) == 0)
+	if (core && hwloc_set_thread_cpubind(topology, w->thread, core->cpuset, 0) == 0)
 		w->core = (int)core->logical_index;
 }
 
@@ -38,7 +42,7 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	void *buffers[PPH_MAX_BUFFERS];
 	int impl = pph__choose_impl(t, w->arch);
 	unsigned i;
-	double t0;
+	double t0, ms;
 
 	for (i = 0; i < t->nbuffers; i++)
 		buffers[i] = &t->handles[i]->replicas[w->node].iface;
@@ -46,7 +50,10 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	t->cl->impls[impl].fn(buffers, t->arg);
 	t->impl_ran = impl;
 	t->worker_ran = (int)w->id;
-	pph__worker_record(w, t, now_ms() - t0);
+	ms = now_ms() - t0;
+	pph__perfmodel_record(t->cl, (unsigned)impl, w->arch, t->footprint,
+			      t->size, ms * 1e3);
+	pph__worker_record(w, t, ms);
 	if (t->callback)
 		t->callback(t->callback_data);
 	pph__task_finished(t);
@@ -57,7 +64,7 @@ static void *worker_main(void *arg)
 	struct pph_worker *w = arg;
 	struct pph_task *t;
 
-	bind_to_core(w);
+	pph__current_worker = w;
 	while ((t = pph__rt.sched->pop(w)))
 		run_task(w, t);
 	return NULL;
@@ -94,14 +101,23 @@ int pph__workers_start(unsigned ncpu)
 		w->arch = PPH_ARCH_CPU;
 		w->node = 0;
 		w->core = -1;
+	}
+	pph__rt.nworkers = ncpu;
+	pph__rt.arch_workers[PPH_ARCH_CPU] = ncpu;
+	for (i = 0; i < ncpu; i++) {
+		struct pph_worker *w = &pph__rt.workers[i];
+
 		if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
 			break;
+		bind_to_core(w);
 	}
-	pph__rt.nworkers = i;
-	pph__rt.arch_workers[PPH_ARCH_CPU] = i;
-	if (i == 0) {
+	if (i < ncpu) {
+		/* stop the workers already running; they saw no task */
+		pph__rt.nworkers = i;
+		pph__workers_stop();
 		free(pph__rt.workers);
-		hwloc_topology_destroy(topology);
+		pph__rt.workers = NULL;
+		pph__rt.nworkers = 0;
 		return -EAGAIN;
 	}
 	return 0;

@@ -9,6 +9,9 @@
 #include <string.h>
 #include <time.h>
 
+#include <ftw.h>
+#include <unistd.h>
+
 #include <CUnit/Basic.h>
 
 #include <peppher/runtime.h>
@@ -134,10 +137,12 @@ static const struct pph_codelet args_cl = { "args", 1, args_impls };
 static const struct pph_impl cuda_impls[] = { { PPH_ARCH_CUDA, k_mark_a, "cuda_only" } };
 static const struct pph_codelet cuda_cl = { "cuda_only", 1, cuda_impls };
 
+static const char *sched_name = "dmda";
+
 static int suite_init(void)
 {
 	setenv("PEPPHER_NCPU", "2", 1);
-	unsetenv("PEPPHER_SCHED");
+	setenv("PEPPHER_SCHED", sched_name, 1);
 	return pph_init();
 }
 
@@ -420,6 +425,137 @@ static void test_same_handle_twice(void)
 	CU_ASSERT_EQUAL(memcmp(a, b, sizeof(a)), 0);
 }
 
+
+/* ---- random task graphs, every scheduler ---- */
+
+#define RG_HANDLES 16
+#define RG_MAXBUF 3
+
+struct rg_arg {
+	unsigned id, n;
+	enum pph_access modes[RG_MAXBUF];
+};
+
+/* reads fold into acc; then every written buffer gets a value of acc */
+static void rg_apply(long *v[], const struct rg_arg *a)
+{
+	long acc = (long)a->id;
+	unsigned i;
+
+	for (i = 0; i < a->n; i++)
+		if (a->modes[i] & PPH_R)
+			acc = (acc * 31 + *v[i]) % 1000003;
+	for (i = 0; i < a->n; i++)
+		if (a->modes[i] & PPH_W)
+			*v[i] = (acc + 7 * (long)i) % 1000003;
+}
+
+static void k_rg(void *buffers[], void *arg)
+{
+	const struct rg_arg *a = arg;
+	long *v[RG_MAXBUF];
+	unsigned i;
+
+	for (i = 0; i < a->n; i++)
+		v[i] = PPH_VARIABLE_PTR(buffers[i]);
+	rg_apply(v, a);
+}
+
+static const struct pph_impl rg_impls[] = {
+	{ PPH_ARCH_CPU, k_rg, "rg_a" },
+	{ PPH_ARCH_CPU, k_rg, "rg_b" },
+};
+static const struct pph_codelet rg_cl = { "random_graph", 2, rg_impls };
+
+static void test_random_graph(void)
+{
+	const char *quick = getenv("PEPPHER_QUICK");
+	unsigned ntasks = quick && *quick == '1' ? 20000 : 100000;
+	long val[RG_HANDLES], ref[RG_HANDLES];
+	pph_data_handle h[RG_HANDLES];
+	unsigned t, i, j, seed = 12345;
+
+	for (i = 0; i < RG_HANDLES; i++) {
+		val[i] = ref[i] = i;
+		pph_variable_register(&h[i], &val[i], sizeof(long));
+	}
+	for (t = 0; t < ntasks; t++) {
+		struct rg_arg a = { t, 1 + rand_r(&seed) % RG_MAXBUF, { 0 } };
+		unsigned pick[RG_MAXBUF];
+		long *r[RG_MAXBUF];
+		struct pph_task *task = pph_task_create(&rg_cl);
+
+		for (i = 0; i < a.n; i++) {
+			do {
+				pick[i] = (unsigned)rand_r(&seed) % RG_HANDLES;
+				for (j = 0; j < i && pick[j] != pick[i]; j++)
+					;
+			} while (j < i);
+			a.modes[i] = (enum pph_access)(1 + rand_r(&seed) % 3);
+			pph_task_add_buffer(task, h[pick[i]], a.modes[i]);
+			r[i] = &ref[pick[i]];
+		}
+		rg_apply(r, &a);
+		pph_task_set_arg(task, &a, sizeof(a));
+		pph_task_set_detached(task, 1);
+		CU_ASSERT_EQUAL_FATAL(pph_task_submit(task), 0);
+	}
+	pph_task_wait_all();
+	for (i = 0; i < RG_HANDLES; i++)
+		pph_data_unregister(h[i]);
+	CU_ASSERT_EQUAL(memcmp(val, ref, sizeof(val)), 0);
+}
+
+/* ---- dmda: the faster variant wins once calibrated ---- */
+
+static void k_sleep_slow(void *buffers[], void *arg)
+{
+	struct timespec ts = { 0, 3000000 };
+
+	(void)buffers;
+	(void)arg;
+	nanosleep(&ts, NULL);
+	atomic_fetch_add(&impl_a_runs, 1);
+}
+
+static void k_sleep_fast(void *buffers[], void *arg)
+{
+	struct timespec ts = { 0, 200000 };
+
+	(void)buffers;
+	(void)arg;
+	nanosleep(&ts, NULL);
+	atomic_fetch_add(&impl_b_runs, 1);
+}
+
+static const struct pph_impl pair_impls[] = {
+	{ PPH_ARCH_CPU, k_sleep_slow, "slow" },
+	{ PPH_ARCH_CPU, k_sleep_fast, "fast" },
+};
+static const struct pph_codelet pair_cl = { "slow_fast_pair", 2, pair_impls };
+
+static void test_dmda_picks_faster(void)
+{
+	int v = 0, i, fast_after = 0;
+	pph_data_handle h;
+
+	pph_vector_register(&h, &v, 1, sizeof(v));
+	atomic_store(&impl_a_runs, 0);
+	atomic_store(&impl_b_runs, 0);
+	for (i = 0; i < 40; i++) {
+		struct pph_task *t = task1(&pair_cl, h, PPH_RW, i, 0);
+
+		pph_task_wait(t);
+		if (i >= 20)
+			fast_after += pph_task_impl_ran(t) == 1;
+		pph_task_destroy(t);
+	}
+	pph_data_unregister(h);
+	/* each variant was calibrated, then only the fast one ran */
+	CU_ASSERT_EQUAL(atomic_load(&impl_a_runs), 3);
+	CU_ASSERT_EQUAL(fast_after, 20);
+}
+
 /* ---- init.c ---- */
 
 static void test_init_twice(void)
@@ -448,7 +584,7 @@ static void test_bad_environment(void)
 	pph_task_destroy(t);
 	setenv("PEPPHER_SCHED", "bogus", 1);
 	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
-	unsetenv("PEPPHER_SCHED");
+	setenv("PEPPHER_SCHED", sched_name, 1);
 	setenv("PEPPHER_NCPU", "zero", 1);
 	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
 	setenv("PEPPHER_NCPU", "2", 1);
@@ -481,37 +617,89 @@ static void test_stats(void)
 	free(buf);
 }
 
-int main(void)
-{
-	CU_pSuite s;
-	int failed;
+static int init_eager(void) { sched_name = "eager"; return suite_init(); }
+static int init_ws(void) { sched_name = "ws"; return suite_init(); }
+static int init_dmda(void) { sched_name = "dmda"; return suite_init(); }
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("task", suite_init, suite_clean);
+/* PEPPHER_CALIBRATE=2: start from empty performance models */
+static int init_fresh_dmda(void)
+{
+	setenv("PEPPHER_CALIBRATE", "2", 1);
+	sched_name = "dmda";
+	return suite_init();
+}
+
+static int clean_fresh(void)
+{
+	pph_shutdown();
+	unsetenv("PEPPHER_CALIBRATE");
+	return 0;
+}
+
+/* The task and dependency suites, under one scheduler. */
+static void add_scheduler_suites(const char *name, int (*init)(void))
+{
+	char title[64];
+	CU_pSuite s;
+
+	snprintf(title, sizeof(title), "task [%s]", name);
+	s = CU_add_suite(strdup(title), init, suite_clean);
 	CU_add_test(s, "each of 10000 tasks runs once", test_each_task_once);
 	CU_add_test(s, "wait for one task", test_wait_one);
 	CU_add_test(s, "synchronous call", test_sync_call);
 	CU_add_test(s, "argument block is copied", test_arg_is_copied);
 	CU_add_test(s, "forced variants", test_forced_impls);
-	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
 	CU_add_test(s, "callbacks", test_callbacks);
 	CU_add_test(s, "no worker for the variant", test_no_worker_for_variant);
 	CU_add_test(s, "bad buffers", test_bad_buffers);
-	s = CU_add_suite("deps", suite_init, suite_clean);
+	snprintf(title, sizeof(title), "deps [%s]", name);
+	s = CU_add_suite(strdup(title), init, suite_clean);
 	CU_add_test(s, "read after write chain", test_raw_chain);
 	CU_add_test(s, "write after read", test_war);
 	CU_add_test(s, "write after write", test_waw);
 	CU_add_test(s, "readers run concurrently", test_readers_concurrent);
 	CU_add_test(s, "same handle twice in a task", test_same_handle_twice);
-	s = CU_add_suite("init", suite_init, suite_clean);
+	CU_add_test(s, "random graph equals sequential run", test_random_graph);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+int main(void)
+{
+	char home[] = "/tmp/peppher-test-XXXXXX";
+	CU_pSuite s;
+	int failed;
+
+	/* performance models of this run only, whatever PEPPHER_HOME says */
+	if (!mkdtemp(home))
+		return 1;
+	setenv("PEPPHER_HOME", home, 1);
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	add_scheduler_suites("eager", init_eager);
+	add_scheduler_suites("ws", init_ws);
+	add_scheduler_suites("dmda", init_dmda);
+	s = CU_add_suite("sched_eager", init_eager, suite_clean);
+	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
+	s = CU_add_suite("sched_dmda", init_fresh_dmda, clean_fresh);
+	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
+	CU_add_test(s, "faster variant chosen after calibration", test_dmda_picks_faster);
+	s = CU_add_suite("init", init_dmda, suite_clean);
 	CU_add_test(s, "init and shutdown again", test_init_twice);
 	CU_add_test(s, "bad environment", test_bad_environment);
-	s = CU_add_suite("stats", suite_init, suite_clean);
+	s = CU_add_suite("stats", init_dmda, suite_clean);
 	CU_add_test(s, "variants per worker", test_stats);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures() != 0 || CU_get_error() != CUE_SUCCESS;
 	CU_cleanup_registry();
+	nftw(home, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
 	return failed;
 }

@@ -1,0 +1,570 @@
+/*
+ * History-based and regression performance models.
+ *
+ * File format (one file per codelet, CODELET.model, text, '#' comments):
+ *
+ *     peppher-perfmodel 1
+ *     codelet NAME
+ *     variant NAME ARCH
+ *     entry FOOTPRINT SIZE COUNT MEAN M2 OUTLIERS
+ *     ...
+ *
+ * FOOTPRINT is 8 hex digits, SIZE bytes, MEAN microseconds and M2 the sum of
+ * squared deviations (Welford); entries follow their variant line.  Files
+ * are written to a temporary name and renamed, under an flock on
+ * CODELET.lock, after merging this process's samples into what is on disk
+ * then, so concurrent processes lose nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "perfmodel.h"
+
+static struct {
+	pthread_mutex_t lock;
+	enum pph_calibrate calibrate;
+	struct pph_pm_model *models;
+	char *dir;
+} pm = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* ---- statistics ---- */
+
+/* Welford's running mean and sum of squared deviations. */
+static void welford_add(unsigned long *n, double *mean, double *m2, double x)
+{
+	double d;
+
+	(*n)++;
+	d = x - *mean;
+	*mean += d / (double)*n;
+	*m2 += d * (x - *mean);
+}
+
+static void welford_merge(unsigned long *n, double *mean, double *m2,
+			  unsigned long nb, double meanb, double m2b)
+{
+	unsigned long na = *n, total = na + nb;
+	double d = meanb - *mean;
+
+	if (!nb)
+		return;
+	*mean += d * (double)nb / (double)total;
+	*m2 += m2b + d * d * (double)na * (double)nb / (double)total;
+	*n = total;
+}
+
+/* A sample far slower than everything seen (preemption, page faults)
+ * would drag the mean: once the history is long enough, leave it out. */
+static int is_outlier(const struct pph_pm_entry *e, double x)
+{
+	double sd;
+
+	if (e->count < 10)
+		return 0;
+	sd = sqrt(e->m2 / (double)(e->count - 1));
+	return x > 2.0 * e->mean && x > e->mean + 4.0 * sd;
+}
+
+/* ---- regression ---- */
+
+/* Least squares of log t = log a + b log s, with t reduced by c. */
+static double fit_power(const struct pph_pm_variant *v, double c, double *a,
+			double *b)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0, sse = 0;
+	const struct pph_pm_entry *e;
+
+	for (e = v->entries; e; e = e->next) {
+		double x, y;
+
+		if (e->count < PPH_CALIBRATION_MIN || e->size <= 0 || e->mean <= c)
+			continue;
+		x = log(e->size);
+		y = log(e->mean - c);
+		sx += x;
+		sy += y;
+		sxx += x * x;
+		sxy += x * y;
+		n++;
+	}
+	if (n < 3 || n * sxx - sx * sx <= 0)
+		return INFINITY;
+	*b = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+	*a = exp((sy - *b * sx) / n);
+	for (e = v->entries; e; e = e->next) {
+		double d;
+
+		if (e->count < PPH_CALIBRATION_MIN || e->size <= 0)
+			continue;
+		d = *a * pow(e->size, *b) + c - e->mean;
+		sse += d * d;
+	}
+	return sse;
+}
+
+void pph__perfmodel_fit(struct pph_pm_variant *v)
+{
+	double best = INFINITY, tmin = INFINITY, a = 0, b = 0;
+	const struct pph_pm_entry *e;
+	unsigned npoints = 0, i;
+
+	v->reg_dirty = 0;
+	v->reg.valid = 0;
+	for (e = v->entries; e; e = e->next)
+		if (e->count >= PPH_CALIBRATION_MIN && e->size > 0) {
+			npoints++;
+			if (e->mean < tmin)
+				tmin = e->mean;
+		}
+	v->reg.npoints = npoints;
+	if (npoints < 3)
+		return;
+	/* a*n^b, then a*n^b+c for a constant overhead c below the fastest run */
+	for (i = 0; i < 10; i++) {
+		double c = tmin * 0.1 * i, sse = fit_power(v, c, &a, &b);
+
+		if (sse < best) {
+			best = sse;
+			v->reg.a = a;
+			v->reg.b = b;
+			v->reg.c = c;
+			v->reg.valid = 1;
+		}
+	}
+}
+
+/* ---- lookup ---- */
+
+static struct pph_pm_model *model_new(const char *codelet)
+{
+	struct pph_pm_model *m = calloc(1, sizeof(*m));
+
+	if (m && !(m->codelet = strdup(codelet))) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static struct pph_pm_variant *variant_get(struct pph_pm_model *m,
+					  const char *name, enum pph_arch arch,
+					  int create)
+{
+	struct pph_pm_variant *v;
+
+	for (v = m->variants; v; v = v->next)
+		if (v->arch == arch && strcmp(v->name, name) == 0)
+			return v;
+	if (!create || !(v = calloc(1, sizeof(*v))))
+		return NULL;
+	if (!(v->name = strdup(name))) {
+		free(v);
+		return NULL;
+	}
+	v->arch = arch;
+	v->next = m->variants;
+	m->variants = v;
+	return v;
+}
+
+static struct pph_pm_entry *entry_get(struct pph_pm_variant *v, uint32_t fp,
+				      double size, int create)
+{
+	struct pph_pm_entry *e;
+
+	for (e = v->entries; e; e = e->next)
+		if (e->footprint == fp)
+			return e;
+	if (!create || !(e = calloc(1, sizeof(*e))))
+		return NULL;
+	e->footprint = fp;
+	e->size = size;
+	e->next = v->entries;
+	v->entries = e;
+	return e;
+}
+
+static char *model_path(const char *dir, const char *codelet, const char *ext)
+{
+	char *path;
+	size_t i, len = strlen(dir);
+
+	if (asprintf(&path, "%s/%s.%s", dir, codelet, ext) < 0)
+		return NULL;
+	/* a codelet name is a C identifier, but keep the path a plain file */
+	for (i = len + 1; path[i] && path[i] != '.'; i++)
+		if (path[i] == '/')
+			path[i] = '_';
+	return path;
+}
+
+/* The model of a codelet, read from its file at first use.  pm.lock held. */
+static struct pph_pm_model *model_get(const char *codelet)
+{
+	struct pph_pm_model *m;
+	char *path;
+
+	for (m = pm.models; m; m = m->next)
+		if (strcmp(m->codelet, codelet) == 0)
+			return m;
+	m = NULL;
+	if (pm.dir && pm.calibrate != PPH_CALIBRATE_RESET &&
+	    (path = model_path(pm.dir, codelet, "model"))) {
+		m = pph__perfmodel_read(path);
+		free(path);
+	}
+	if (!m)
+		m = model_new(codelet);
+	if (!m)
+		return NULL;
+	m->next = pm.models;
+	pm.models = m;
+	return m;
+}
+
+/* ---- recording and prediction ---- */
+
+uint32_t pph__task_footprint(const struct pph_task *task, double *size)
+{
+	uint32_t h = 2166136261u; /* FNV-1a over the buffers' sizes */
+	unsigned i, k;
+
+	*size = 0;
+	for (i = 0; i < task->nbuffers; i++) {
+		uint64_t bytes = pph__data_size(task->handles[i]);
+
+		*size += (double)bytes;
+		for (k = 0; k < 8; k++) {
+			h ^= (uint32_t)(bytes >> (8 * k)) & 0xffu;
+			h *= 16777619u;
+		}
+	}
+	return h;
+}
+
+void pph__perfmodel_record(const struct pph_codelet *cl, unsigned impl,
+			   enum pph_arch arch, uint32_t footprint, double size,
+			   double us)
+{
+	struct pph_pm_model *m;
+	struct pph_pm_variant *v;
+	struct pph_pm_entry *e;
+
+	pthread_mutex_lock(&pm.lock);
+	if ((m = model_get(cl->name)) &&
+	    (v = variant_get(m, cl->impls[impl].name, arch, 1)) &&
+	    (e = entry_get(v, footprint, size, 1))) {
+		if (is_outlier(e, us)) {
+			e->outliers++;
+		} else {
+			welford_add(&e->count, &e->mean, &e->m2, us);
+			welford_add(&e->dcount, &e->dmean, &e->dm2, us);
+			if (e->count == PPH_CALIBRATION_MIN)
+				v->reg_dirty = 1;
+		}
+	}
+	pthread_mutex_unlock(&pm.lock);
+}
+
+double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
+			      enum pph_arch arch, uint32_t footprint,
+			      double size)
+{
+	struct pph_pm_model *m;
+	struct pph_pm_variant *v;
+	struct pph_pm_entry *e;
+	double t = -1;
+
+	pthread_mutex_lock(&pm.lock);
+	m = model_get(cl->name);
+	v = m ? variant_get(m, cl->impls[impl].name, arch, 0) : NULL;
+	e = v ? entry_get(v, footprint, size, 0) : NULL;
+	if (e && (pm.calibrate == PPH_CALIBRATE_FORCE ? e->dcount : e->count) >=
+			 PPH_CALIBRATION_MIN) {
+		t = e->mean;
+	} else if (v && !e && pm.calibrate != PPH_CALIBRATE_FORCE) {
+		if (v->reg_dirty)
+			pph__perfmodel_fit(v);
+		if (v->reg.valid)
+			t = v->reg.a * pow(size, v->reg.b) + v->reg.c;
+	}
+	pthread_mutex_unlock(&pm.lock);
+	return t;
+}
+
+/* ---- files ---- */
+
+static int parse_arch(const char *s, enum pph_arch *arch)
+{
+	unsigned a;
+
+	for (a = 0; a < PPH_ARCH_COUNT; a++)
+		if (strcmp(s, pph_arch_name((enum pph_arch)a)) == 0) {
+			*arch = (enum pph_arch)a;
+			return 0;
+		}
+	return -1;
+}
+
+/* Parse one line into m; returns -1 if malformed. */
+static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
+		      const char *line, int lineno)
+{
+	char word[16], name[256], arch[16];
+	struct pph_pm_entry e = { 0 };
+	unsigned fp;
+
+	if (sscanf(line, "%15s", word) != 1 || word[0] == '#')
+		return 0;
+	if (lineno == 1)
+		return strcmp(line, "peppher-perfmodel 1\n") == 0 ? 0 : -1;
+	if (strcmp(word, "codelet") == 0)
+		return sscanf(line, "codelet %255s", name) == 1 &&
+		       (m->codelet = strdup(name)) ? 0 : -1;
+	if (strcmp(word, "variant") == 0) {
+		enum pph_arch a;
+
+		if (sscanf(line, "variant %255s %15s", name, arch) != 2 ||
+		    parse_arch(arch, &a) != 0)
+			return -1;
+		*cur = variant_get(m, name, a, 1);
+		if (!*cur)
+			return -1;
+		(*cur)->reg_dirty = 1;
+		return 0;
+	}
+	if (strcmp(word, "entry") == 0 && *cur) {
+		struct pph_pm_entry *n;
+
+		if (sscanf(line, "entry %x %lf %lu %lf %lf %lu", &fp, &e.size,
+			   &e.count, &e.mean, &e.m2, &e.outliers) != 6 ||
+		    !isfinite(e.mean) || e.mean < 0 || !isfinite(e.m2) || e.m2 < 0 ||
+		    e.size < 0 || !(n = entry_get(*cur, fp, e.size, 1)))
+			return -1;
+		n->count = e.count;
+		n->mean = e.mean;
+		n->m2 = e.m2;
+		n->outliers = e.outliers;
+		return 0;
+	}
+	return -1;
+}
+
+struct pph_pm_model *pph__perfmodel_read(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	struct pph_pm_model *m;
+	struct pph_pm_variant *cur = NULL;
+	char line[1024];
+	int lineno = 0;
+
+	if (!fp)
+		return NULL;
+	m = calloc(1, sizeof(*m));
+	while (m && fgets(line, sizeof(line), fp)) {
+		if (parse_line(m, &cur, line, ++lineno) != 0) {
+			fprintf(stderr, "peppher: warning: %s:%d: corrupt performance model; starting a fresh one\n",
+				path, lineno);
+			pph__perfmodel_free(m);
+			m = NULL;
+		}
+	}
+	fclose(fp);
+	if (m && !m->codelet) {
+		fprintf(stderr, "peppher: warning: %s: corrupt performance model; starting a fresh one\n",
+			path);
+		pph__perfmodel_free(m);
+		m = NULL;
+	}
+	return m;
+}
+
+void pph__perfmodel_write(FILE *fp, const struct pph_pm_model *m)
+{
+	const struct pph_pm_variant *v;
+	const struct pph_pm_entry *e;
+
+	fprintf(fp, "peppher-perfmodel 1\n");
+	fprintf(fp, "# entry FOOTPRINT SIZE_BYTES COUNT MEAN_US M2 OUTLIERS\n");
+	fprintf(fp, "codelet %s\n", m->codelet);
+	for (v = m->variants; v; v = v->next) {
+		fprintf(fp, "variant %s %s\n", v->name, pph_arch_name(v->arch));
+		for (e = v->entries; e; e = e->next)
+			fprintf(fp, "entry %08x %.17g %lu %.17g %.17g %lu\n",
+				e->footprint, e->size, e->count, e->mean, e->m2,
+				e->outliers);
+	}
+}
+
+void pph__perfmodel_free(struct pph_pm_model *m)
+{
+	struct pph_pm_variant *v, *vn;
+	struct pph_pm_entry *e, *en;
+
+	if (!m)
+		return;
+	for (v = m->variants; v; v = vn) {
+		vn = v->next;
+		for (e = v->entries; e; e = en) {
+			en = e->next;
+			free(e);
+		}
+		free(v->name);
+		free(v);
+	}
+	free(m->codelet);
+	free(m);
+}
+
+/* Fold this process's samples of ours into disk (what is on disk now). */
+static void merge_into(struct pph_pm_model *disk, const struct pph_pm_model *ours)
+{
+	const struct pph_pm_variant *v;
+	const struct pph_pm_entry *e;
+
+	for (v = ours->variants; v; v = v->next) {
+		struct pph_pm_variant *dv = variant_get(disk, v->name, v->arch, 1);
+
+		for (e = v->entries; dv && e; e = e->next) {
+			struct pph_pm_entry *de;
+
+			if (!e->dcount && pm.calibrate != PPH_CALIBRATE_RESET)
+				continue;
+			de = entry_get(dv, e->footprint, e->size, 1);
+			if (de)
+				welford_merge(&de->count, &de->mean, &de->m2,
+					      e->dcount, e->dmean, e->dm2);
+		}
+	}
+}
+
+static int write_atomically(const char *path, const struct pph_pm_model *m)
+{
+	char *tmp;
+	FILE *fp;
+	int rc = 0;
+
+	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
+		return -ENOMEM;
+	fp = fopen(tmp, "w");
+	if (!fp) {
+		free(tmp);
+		return -errno;
+	}
+	pph__perfmodel_write(fp, m);
+	if (ferror(fp) | fclose(fp) || rename(tmp, path) != 0) {
+		rc = -errno;
+		unlink(tmp);
+	}
+	free(tmp);
+	return rc;
+}
+
+static void flush_model(const struct pph_pm_model *m)
+{
+	char *path = model_path(pm.dir, m->codelet, "model");
+	char *lock = model_path(pm.dir, m->codelet, "lock");
+	struct pph_pm_model *disk = NULL;
+	int fd = -1;
+
+	if (!path || !lock)
+		goto out;
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		flock(fd, LOCK_EX);
+	if (pm.calibrate != PPH_CALIBRATE_RESET)
+		disk = pph__perfmodel_read(path);
+	if (!disk)
+		disk = model_new(m->codelet);
+	if (disk) {
+		merge_into(disk, m);
+		if (write_atomically(path, disk) != 0)
+			fprintf(stderr, "peppher: warning: cannot write %s: %s\n",
+				path, strerror(errno));
+	}
+	pph__perfmodel_free(disk);
+	if (fd >= 0)
+		close(fd); /* releases the lock */
+out:
+	free(path);
+	free(lock);
+}
+
+static int mkdir_p(char *path)
+{
+	char *p;
+
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+			*p = '/';
+			return -errno;
+		}
+		*p = '/';
+	}
+	return mkdir(path, 0755) != 0 && errno != EEXIST ? -errno : 0;
+}
+
+char *pph__perfmodel_dir(void)
+{
+	const char *home = getenv("PEPPHER_HOME"), *user = getenv("HOME");
+	char host[256] = "localhost", *dir;
+
+	gethostname(host, sizeof(host) - 1);
+	if (home && *home)
+		return asprintf(&dir, "%s/perfmodels/%s", home, host) < 0 ? NULL : dir;
+	return asprintf(&dir, "%s/.peppher/perfmodels/%s", user ? user : ".", host) < 0 ?
+		       NULL : dir;
+}
+
+int pph__perfmodel_init(void)
+{
+	const char *cal = getenv("PEPPHER_CALIBRATE");
+
+	if (!cal || !*cal || strcmp(cal, "0") == 0)
+		pm.calibrate = PPH_CALIBRATE_KEEP;
+	else if (strcmp(cal, "1") == 0)
+		pm.calibrate = PPH_CALIBRATE_FORCE;
+	else if (strcmp(cal, "2") == 0)
+		pm.calibrate = PPH_CALIBRATE_RESET;
+	else {
+		fprintf(stderr, "peppher: PEPPHER_CALIBRATE=%s: expected 0 (keep), 1 (force) or 2 (reset)\n",
+			cal);
+		return -EINVAL;
+	}
+	pm.dir = pph__perfmodel_dir();
+	if (pm.dir && mkdir_p(pm.dir) != 0) {
+		fprintf(stderr, "peppher: warning: cannot create %s: performance models will not be saved\n",
+			pm.dir);
+		free(pm.dir);
+		pm.dir = NULL;
+	}
+	return 0;
+}
+
+void pph__perfmodel_shutdown(void)
+{
+	struct pph_pm_model *m, *next;
+
+	pthread_mutex_lock(&pm.lock);
+	for (m = pm.models; m; m = next) {
+		next = m->next;
+		if (pm.dir)
+			flush_model(m);
+		pph__perfmodel_free(m);
+	}
+	pm.models = NULL;
+	free(pm.dir);
+	pm.dir = NULL;
+	pthread_mutex_unlock(&pm.lock);
+}

@@ -1,0 +1,90 @@
+/*
+ * Performance models: the history of each (codelet, variant, architecture,
+ * data-size footprint) as count, mean and deviation of run times, plus
+ * regressions a*n^b and a*n^b+c over the sizes seen, to predict sizes not
+ * seen yet.  Models are kept per codelet in text files under
+ * $PEPPHER_HOME/perfmodels/HOST/ (format in perfmodel.c), read at first
+ * use and merged back at shutdown.
+ */
+#ifndef PEPPHER_PERFMODEL_H
+#define PEPPHER_PERFMODEL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <peppher/runtime.h>
+
+/* Samples at a footprint before its mean is trusted. */
+#define PPH_CALIBRATION_MIN 3
+
+enum pph_calibrate {
+	PPH_CALIBRATE_KEEP,  /* use stored models, keep learning (default) */
+	PPH_CALIBRATE_FORCE, /* explore every variant again in this process */
+	PPH_CALIBRATE_RESET, /* ignore stored models and replace them */
+};
+
+struct pph_pm_entry {
+	uint32_t footprint;
+	double size; /* bytes of data the task accessed */
+	unsigned long count;
+	double mean, m2;	 /* Welford: microseconds */
+	unsigned long outliers;	 /* samples left out of the mean */
+	unsigned long dcount;	 /* samples of this process, merged at flush */
+	double dmean, dm2;
+	struct pph_pm_entry *next;
+};
+
+struct pph_pm_regression {
+	int valid;
+	double a, b, c; /* t = a * size^b + c, microseconds */
+	unsigned npoints;
+};
+
+struct pph_pm_variant {
+	char *name;
+	enum pph_arch arch;
+	struct pph_pm_entry *entries;
+	struct pph_pm_regression reg;
+	int reg_dirty;
+	struct pph_pm_variant *next;
+};
+
+struct pph_pm_model {
+	char *codelet;
+	struct pph_pm_variant *variants;
+	struct pph_pm_model *next;
+};
+
+/* Set up from PEPPHER_HOME and PEPPHER_CALIBRATE.  Returns 0 or -EINVAL. */
+int pph__perfmodel_init(void);
+/* Merge this process's samples into the files, then free everything. */
+void pph__perfmodel_shutdown(void);
+
+/* Footprint of the data sizes a task accesses, and their total bytes. */
+uint32_t pph__task_footprint(const struct pph_task *task, double *size);
+
+/* Record one run of microseconds. */
+void pph__perfmodel_record(const struct pph_codelet *cl, unsigned impl,
+			   enum pph_arch arch, uint32_t footprint, double size,
+			   double us);
+
+/* Expected microseconds, or a negative value when the variant still needs
+ * calibration at this footprint (the scheduler should try it). */
+double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
+			      enum pph_arch arch, uint32_t footprint,
+			      double size);
+
+/* ---- file format, shared with the peppher-perfmodel tool ---- */
+
+/* Folder holding this host's models (malloc'ed), from PEPPHER_HOME. */
+char *pph__perfmodel_dir(void);
+/* Parse a model file; NULL with a warning on stderr if it is corrupt,
+ * NULL silently if it does not exist. */
+struct pph_pm_model *pph__perfmodel_read(const char *path);
+/* Write a model in the text format. */
+void pph__perfmodel_write(FILE *fp, const struct pph_pm_model *m);
+void pph__perfmodel_free(struct pph_pm_model *m);
+/* Refit the regression of v from its calibrated entries. */
+void pph__perfmodel_fit(struct pph_pm_variant *v);
+
+#endif

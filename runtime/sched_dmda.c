@@ -1,0 +1,168 @@
+/*
+ * dmda (deque model data aware): each task goes to the worker, and runs the
+ * variant, with the earliest expected completion: when the worker's queue
+ * drains, plus the variant's predicted run time there, plus the predicted
+ * time to bring the task's data to the worker's memory.  Variants that are
+ * not calibrated at the task's data size are tried first, on the least
+ * loaded worker that can run them, until their history predicts them.
+ */
+#include <math.h>
+#include <time.h>
+
+#include "internal.h"
+#include "perfmodel.h"
+
+struct queue {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct pph_task *head, *tail;
+	double queued_us;   /* predicted work waiting in the queue */
+	double running_end; /* expected end of the task running now */
+	int stopping;
+};
+
+static struct {
+	struct queue q[PPH_MAX_WORKERS];
+} d;
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int dmda_init(void)
+{
+	unsigned i;
+
+	for (i = 0; i < PPH_MAX_WORKERS; i++) {
+		d.q[i].stopping = 0;
+		pthread_mutex_init(&d.q[i].lock, NULL);
+		pthread_cond_init(&d.q[i].cond, NULL);
+		d.q[i].head = d.q[i].tail = NULL;
+		d.q[i].queued_us = d.q[i].running_end = 0;
+	}
+	return 0;
+}
+
+static void dmda_deinit(void)
+{
+	unsigned i;
+
+	for (i = 0; i < PPH_MAX_WORKERS; i++) {
+		pthread_cond_destroy(&d.q[i].cond);
+		pthread_mutex_destroy(&d.q[i].lock);
+	}
+}
+
+/* When worker w is expected to be free, in microseconds. */
+static double available_at(unsigned w, double now)
+{
+	struct queue *q = &d.q[w];
+	double end;
+
+	pthread_mutex_lock(&q->lock);
+	end = fmax(now, q->running_end) + q->queued_us;
+	pthread_mutex_unlock(&q->lock);
+	return end;
+}
+
+struct choice {
+	int worker, impl;
+	double end, pred;
+};
+
+/* Try every (worker, variant) pair; an uncalibrated one wins outright. */
+static struct choice choose(const struct pph_task *t)
+{
+	const struct pph_codelet *cl = t->cl;
+	struct choice best = { -1, -1, INFINITY, 0 }, explore = best;
+	double now = now_us();
+	unsigned w, i;
+
+	for (w = 0; w < pph__rt.nworkers; w++) {
+		const struct pph_worker *wk = &pph__rt.workers[w];
+		double avail = available_at(w, now);
+
+		for (i = 0; i < cl->nimpls; i++) {
+			double pred, end;
+
+			if ((t->forced_impl >= 0 && (int)i != t->forced_impl) ||
+			    !pph__arch_can_run(wk->arch, cl->impls[i].arch))
+				continue;
+			pred = pph__perfmodel_predict(cl, i, wk->arch, t->footprint,
+						      t->size);
+			if (pred < 0) {
+				/* spread simultaneous explorations over variants */
+				if (explore.impl < 0 || avail < explore.end ||
+				    (avail == explore.end && (t->seq + i) % 2))
+					explore = (struct choice){ (int)w, (int)i, avail, 0 };
+				continue;
+			}
+			end = avail + pred + pph__transfer_estimate(t, wk->node);
+			if (end < best.end)
+				best = (struct choice){ (int)w, (int)i, end, pred };
+		}
+	}
+	return explore.impl >= 0 ? explore : best;
+}
+
+static void dmda_push(struct pph_task *t)
+{
+	struct choice c = choose(t);
+	struct queue *q;
+
+	/* submit checked that some worker can run the task */
+	t->sched_impl = c.impl;
+	t->sched_pred = c.pred;
+	q = &d.q[c.worker];
+	pthread_mutex_lock(&q->lock);
+	t->next = NULL;
+	if (q->tail)
+		q->tail->next = t;
+	else
+		q->head = t;
+	q->tail = t;
+	q->queued_us += c.pred;
+	pthread_cond_signal(&q->cond);
+	pthread_mutex_unlock(&q->lock);
+}
+
+static struct pph_task *dmda_pop(struct pph_worker *w)
+{
+	struct queue *q = &d.q[w->id];
+	struct pph_task *t;
+
+	pthread_mutex_lock(&q->lock);
+	while (!q->head && !q->stopping)
+		pthread_cond_wait(&q->cond, &q->lock);
+	t = q->head;
+	if (t) {
+		q->head = t->next;
+		if (!q->head)
+			q->tail = NULL;
+		q->queued_us = q->head ? fmax(0, q->queued_us - t->sched_pred) : 0;
+		q->running_end = now_us() + t->sched_pred;
+	}
+	pthread_mutex_unlock(&q->lock);
+	return t;
+}
+
+static void dmda_wake_all(void)
+{
+	unsigned i;
+
+	for (i = 0; i < PPH_MAX_WORKERS; i++) {
+		pthread_mutex_lock(&d.q[i].lock);
+		d.q[i].stopping = 1;
+		pthread_cond_broadcast(&d.q[i].cond);
+		pthread_mutex_unlock(&d.q[i].lock);
+	}
+}
+
+const struct pph_sched_policy pph__sched_dmda = {
+	"dmda", "earliest expected completion from performance models (default)",
+	dmda_init, dmda_deinit, dmda_push, dmda_pop, dmda_wake_all,
+};
