@@ -138,6 +138,7 @@ struct pph_impl_stat {
 	const struct pph_codelet *cl;
 	unsigned impl;
 	unsigned long count;
+	double ms;
 };
 
 struct pph_worker {

@@ -62,7 +62,8 @@ static void welford_merge(unsigned long *n, double *mean, double *m2,
 }
 
 /* A sample far slower than everything seen (preemption, page faults)
- * would drag the mean: once the history is long enough, leave it out. */
+ * would drag the mean: once the history is long enough, leave it out.
+ * The absolute floor keeps the jitter of tiny kernels in the mean. */
 static int is_outlier(const struct pph_pm_entry *e, double x)
 {
 	double sd;
@@ -70,7 +71,7 @@ static int is_outlier(const struct pph_pm_entry *e, double x)
 	if (e->count < 10)
 		return 0;
 	sd = sqrt(e->m2 / (double)(e->count - 1));
-	return x > 2.0 * e->mean && x > e->mean + 4.0 * sd;
+	return x > 3.0 * e->mean && x > e->mean + 4.0 * sd && x > e->mean + 50.0;
 }
 
 /* ---- regression ---- */

@@ -14,6 +14,7 @@ void pph__worker_record(struct pph_worker *w, const struct pph_task *t,
 	for (i = 0; i < w->nstats; i++)
 		if (w->stats[i].cl == t->cl && w->stats[i].impl == (unsigned)t->impl_ran) {
 			w->stats[i].count++;
+			w->stats[i].ms += ms;
 			return;
 		}
 	s = realloc(w->stats, (w->nstats + 1) * sizeof(*s));
@@ -23,6 +24,7 @@ void pph__worker_record(struct pph_worker *w, const struct pph_task *t,
 	s[w->nstats].cl = t->cl;
 	s[w->nstats].impl = (unsigned)t->impl_ran;
 	s[w->nstats].count = 1;
+	s[w->nstats].ms = ms;
 	w->nstats++;
 }
 
@@ -41,8 +43,8 @@ void pph_stats_print(FILE *fp)
 		for (j = 0; j < w->nstats; j++) {
 			const struct pph_impl_stat *s = &w->stats[j];
 
-			fprintf(fp, "    %s/%s: %lu\n", s->cl->name,
-				s->cl->impls[s->impl].name, s->count);
+			fprintf(fp, "    %s/%s: %lu tasks, %.3f ms\n", s->cl->name,
+				s->cl->impls[s->impl].name, s->count, s->ms);
 		}
 	}
 }

@@ -1,0 +1,269 @@
+/*
+ * Unit tests of runtime/perfmodel.c: the file format, corrupt files,
+ * concurrent writers, outliers and regression.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CUnit/Basic.h>
+
+#include <peppher/runtime.h>
+
+#include "internal.h"
+#include "perfmodel.h"
+
+static char home[] = "/tmp/peppher-pm-XXXXXX";
+
+static void k_noop(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+}
+
+static const struct pph_impl impls[] = {
+	{ PPH_ARCH_CPU, k_noop, "noop_a" },
+	{ PPH_ARCH_CPU, k_noop, "noop_b" },
+};
+static const struct pph_codelet cl = { "pm_test", 2, impls };
+
+static char *model_file(const char *codelet)
+{
+	char *dir = pph__perfmodel_dir(), *path;
+
+	CU_ASSERT_FATAL(asprintf(&path, "%s/%s.model", dir, codelet) > 0);
+	free(dir);
+	return path;
+}
+
+static void test_round_trip(void)
+{
+	const char *path = "pm_round_trip.model";
+	struct pph_pm_model m = { (char *)"rt", NULL, NULL }, *back;
+	struct pph_pm_variant v = { (char *)"rt_cpu", PPH_ARCH_OPENMP, NULL, { 0 }, 0, NULL };
+	struct pph_pm_entry e1 = { 0xdeadbeef, 4096, 12, 33.25, 7.5, 2, 0, 0, 0, NULL };
+	struct pph_pm_entry e2 = { 0x1, 1e9, 3, 1.0 / 3.0, 0.125, 0, 0, 0, 0, &e1 };
+	FILE *fp = fopen(path, "w");
+
+	v.entries = &e2;
+	m.variants = &v;
+	pph__perfmodel_write(fp, &m);
+	fclose(fp);
+	back = pph__perfmodel_read(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+	CU_ASSERT_STRING_EQUAL(back->codelet, "rt");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(back->variants);
+	CU_ASSERT_STRING_EQUAL(back->variants->name, "rt_cpu");
+	CU_ASSERT_EQUAL(back->variants->arch, PPH_ARCH_OPENMP);
+	CU_ASSERT_PTR_NULL(back->variants->next);
+	{
+		const struct pph_pm_entry *e;
+		int seen = 0;
+
+		for (e = back->variants->entries; e; e = e->next) {
+			if (e->footprint == 0xdeadbeef) {
+				seen |= 1;
+				CU_ASSERT_EQUAL(e->count, 12);
+				CU_ASSERT_EQUAL(e->mean, 33.25);
+				CU_ASSERT_EQUAL(e->m2, 7.5);
+				CU_ASSERT_EQUAL(e->outliers, 2);
+				CU_ASSERT_EQUAL(e->size, 4096);
+			} else if (e->footprint == 1) {
+				seen |= 2;
+				CU_ASSERT_EQUAL(e->mean, 1.0 / 3.0); /* exact: %.17g */
+				CU_ASSERT_EQUAL(e->size, 1e9);
+			}
+		}
+		CU_ASSERT_EQUAL(seen, 3);
+	}
+	pph__perfmodel_free(back);
+	unlink(path);
+}
+
+static void test_corrupt(void)
+{
+	static const char *const bad[] = {
+		"garbage\n",
+		"peppher-perfmodel 1\ncodelet x\nentry 1 2 3 4 5 6\n", /* entry before variant */
+		"peppher-perfmodel 1\ncodelet x\nvariant v GPU9\n",
+		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry zz 1 1 1 1 0\n",
+		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 1 1 nan 1 0\n",
+		"peppher-perfmodel 1\nvariant v CPU\n", /* no codelet */
+		"peppher-perfmodel 2\ncodelet x\n",
+	};
+	const char *path = "pm_corrupt.model";
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		FILE *fp = fopen(path, "w");
+
+		fputs(bad[i], fp);
+		fclose(fp);
+		CU_ASSERT_PTR_NULL(pph__perfmodel_read(path));
+	}
+	unlink(path);
+	CU_ASSERT_PTR_NULL(pph__perfmodel_read("no-such-file.model"));
+}
+
+/* A corrupt stored model gives a warning and a fresh model, never a crash. */
+static void test_corrupt_at_init(void)
+{
+	char *path = model_file("pm_test");
+	FILE *fp;
+	struct pph_task *t;
+
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0); /* creates the folder */
+	pph_shutdown();
+	fp = fopen(path, "w");
+	fputs("peppher-perfmodel 1\ncodelet pm_test\nvariant noop_a CPU\nentry 12 oops\n", fp);
+	fclose(fp);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	t = pph_task_create(&cl);
+	CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+	pph_task_wait(t);
+	pph_task_destroy(t);
+	pph_shutdown();
+	/* the corrupt file was replaced by a valid one */
+	{
+		struct pph_pm_model *m = pph__perfmodel_read(path);
+
+		CU_ASSERT_PTR_NOT_NULL(m);
+		pph__perfmodel_free(m);
+	}
+	unlink(path);
+	free(path);
+}
+
+/* Samples stored for variant, outliers included. */
+static unsigned long total_count(const char *path, const char *variant)
+{
+	struct pph_pm_model *m = pph__perfmodel_read(path);
+	const struct pph_pm_variant *v;
+	const struct pph_pm_entry *e;
+	unsigned long n = 0;
+
+	for (v = m ? m->variants : NULL; v; v = v->next)
+		if (strcmp(v->name, variant) == 0)
+			for (e = v->entries; e; e = e->next)
+				n += e->count + e->outliers;
+	pph__perfmodel_free(m);
+	return n;
+}
+
+static void run_calls(int n, int impl)
+{
+	int i;
+
+	if (pph_init() != 0)
+		_exit(2);
+	for (i = 0; i < n; i++) {
+		struct pph_task *t = pph_task_create(&cl);
+
+		pph_task_force_impl(t, impl);
+		pph_task_submit(t);
+		pph_task_wait(t);
+		pph_task_destroy(t);
+	}
+	pph_shutdown();
+}
+
+/* Two processes writing the same model at once: every sample is kept. */
+static void test_concurrent_writers(void)
+{
+	char *path = model_file("pm_test");
+	pid_t pids[2];
+	int i, status;
+
+	unlink(path);
+	for (i = 0; i < 2; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			run_calls(200, i);
+			_exit(0);
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		CU_ASSERT_EQUAL(waitpid(pids[i], &status, 0), pids[i]);
+		CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	CU_ASSERT_EQUAL(total_count(path, "noop_a"), 200);
+	CU_ASSERT_EQUAL(total_count(path, "noop_b"), 200);
+	/* a later run adds to both */
+	run_calls(10, 0);
+	CU_ASSERT_EQUAL(total_count(path, "noop_a"), 210);
+	CU_ASSERT_EQUAL(total_count(path, "noop_b"), 200);
+	free(path);
+}
+
+static void test_outliers(void)
+{
+	int i;
+
+	for (i = 0; i < 20; i++)
+		pph__perfmodel_record(&cl, 0, PPH_ARCH_CPU, 42, 100, 10.0 + (i % 2));
+	pph__perfmodel_record(&cl, 0, PPH_ARCH_CPU, 42, 100, 5000.0);
+	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&cl, 0, PPH_ARCH_CPU, 42, 100),
+			       10.5, 1e-9);
+	/* not calibrated: another variant, another footprint */
+	CU_ASSERT_TRUE(pph__perfmodel_predict(&cl, 1, PPH_ARCH_CPU, 42, 100) < 0);
+	CU_ASSERT_TRUE(pph__perfmodel_predict(&cl, 0, PPH_ARCH_CPU, 43, 100) < 0 ||
+		       pph__perfmodel_predict(&cl, 0, PPH_ARCH_CPU, 43, 100) > 0);
+}
+
+static void test_regression(void)
+{
+	static const struct pph_impl ri[] = { { PPH_ARCH_CPU, k_noop, "reg" } };
+	static const struct pph_codelet rc = { "pm_regression", 1, ri };
+	double sizes[] = { 1e3, 4e3, 1.6e4, 6.4e4, 2.56e5 };
+	unsigned i, k;
+	double want, got;
+
+	/* t = 0.02 * s^1.1 + 5 */
+	for (i = 0; i < 5; i++)
+		for (k = 0; k < PPH_CALIBRATION_MIN; k++)
+			pph__perfmodel_record(&rc, 0, PPH_ARCH_CPU, 100 + i, sizes[i],
+					      0.02 * pow(sizes[i], 1.1) + 5);
+	want = 0.02 * pow(1e6, 1.1) + 5;
+	got = pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 999, 1e6);
+	CU_ASSERT_TRUE(fabs(got - want) < 0.05 * want);
+	want = 0.02 * pow(2e3, 1.1) + 5;
+	got = pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 998, 2e3);
+	CU_ASSERT_TRUE(fabs(got - want) < 0.05 * want);
+}
+
+int main(void)
+{
+	CU_pSuite s;
+	int failed;
+
+	if (!mkdtemp(home))
+		return 1;
+	setenv("PEPPHER_HOME", home, 1);
+	setenv("PEPPHER_NCPU", "2", 1);
+	unsetenv("PEPPHER_CALIBRATE");
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("perfmodel", NULL, NULL);
+	CU_add_test(s, "file round trip", test_round_trip);
+	CU_add_test(s, "corrupt files are refused", test_corrupt);
+	CU_add_test(s, "corrupt stored model at init", test_corrupt_at_init);
+	CU_add_test(s, "concurrent writers", test_concurrent_writers);
+	CU_add_test(s, "outliers leave the mean alone", test_outliers);
+	CU_add_test(s, "regression predicts unseen sizes", test_regression);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failed = CU_get_number_of_failures() != 0 || CU_get_error() != CUE_SUCCESS;
+	CU_cleanup_registry();
+	pph__perfmodel_shutdown();
+	{
+		char *cmd;
+
+		if (asprintf(&cmd, "rm -rf '%s'", home) > 0 && system(cmd) != 0)
+			failed = 1;
+		free(cmd);
+	}
+	return failed;
+}
