@@ -70,7 +70,7 @@ int pph_init(void)
 		pph__perfmodel_shutdown();
 	if (rc != 0)
 		return rc;
-	pph__rt.pending = 0;
+	atomic_store(&pph__rt.pending, 0);
 	memset(pph__rt.arch_workers, 0, sizeof(pph__rt.arch_workers));
 	rc = pph__workers_start(ncpu);
 	if (rc != 0) {
@@ -94,6 +94,7 @@ void pph_shutdown(void)
 		pph_stats_print(stderr);
 	pph__stats_free();
 	pph__perfmodel_shutdown();
+	pph__task_cache_free();
 	pph__rt.sched->deinit();
 	free(pph__rt.workers);
 	pph__rt.workers = NULL;

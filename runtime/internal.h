@@ -62,8 +62,9 @@ struct pph_task {
 	unsigned nbuffers;
 	pph_data_handle handles[PPH_MAX_BUFFERS];
 	enum pph_access modes[PPH_MAX_BUFFERS];
-	void *arg;
+	void *arg;	/* arg_inline, or malloc'ed when larger */
 	size_t arg_size;
+	max_align_t arg_inline[4];
 	int forced_impl; /* -1: the scheduler chooses */
 	void (*callback)(void *);
 	void *callback_data;
@@ -84,13 +85,15 @@ struct pph_task {
 	atomic_int ndeps;	  /* unfinished predecessors + 1 until submitted */
 	pthread_mutex_t lock;	  /* protects done and successors */
 	int done;
-	int finished; /* under pph__rt.lock: waiters may return */
+	atomic_int finished; /* waiters may return (see pph__task_finished) */
 	struct pph_successor *successors;
 
 	struct pph_task *next; /* scheduler queue link */
 };
 
 void pph__task_release(struct pph_task *task);
+/* Free the recycled task structures (at shutdown). */
+void pph__task_cache_free(void);
 /* Block until the task has finished (whoever owns it). */
 void pph__task_wait_finished(struct pph_task *task);
 
@@ -132,6 +135,9 @@ int pph__arch_can_run(enum pph_arch worker, enum pph_arch impl);
  * round robin over the runnable ones); -1 when none. */
 int pph__choose_impl(const struct pph_task *task, enum pph_arch arch);
 
+/* Poll *p for a short while (a few microseconds) until it is not NULL. */
+void pph__spin_until_nonnull(void *_Atomic *p);
+
 /* ---- workers ---- */
 
 struct pph_impl_stat {
@@ -165,7 +171,8 @@ struct pph_runtime {
 	/* tasks submitted and not finished, for pph_task_wait_all */
 	pthread_mutex_t lock;
 	pthread_cond_t done_cond;
-	unsigned long pending;
+	atomic_ulong pending;
+	atomic_uint waiters; /* threads in pph_task_wait*: finishers signal them */
 };
 
 extern struct pph_runtime pph__rt;

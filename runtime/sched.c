@@ -22,6 +22,18 @@ const struct pph_sched_policy *pph__sched_find(const char *name)
 	return NULL;
 }
 
+void pph__spin_until_nonnull(void *_Atomic *p)
+{
+	unsigned i;
+
+	for (i = 0; i < 4000 && !atomic_load_explicit(p, memory_order_relaxed); i++)
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#else
+		;
+#endif
+}
+
 const struct pph_sched_policy *pph__sched_default(void)
 {
 	return policies[0];

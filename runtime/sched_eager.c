@@ -1,11 +1,17 @@
 /*
  * eager: one central FIFO queue; an idle worker takes the oldest task it
  * can run.
+ *
+ * Pushes never take the lock: tasks go onto an atomic stack (push only, so
+ * no ABA), and a worker moves the whole stack, reversed, to the end of the
+ * FIFO under the lock.  Only sleeping workers are signalled.
  */
 #include "internal.h"
 
 static struct {
-	pthread_mutex_t lock;
+	struct pph_task *_Atomic incoming; /* newest first */
+	atomic_uint sleepers;		   /* workers in cond_wait */
+	pthread_mutex_t lock;		   /* the FIFO, stopping, cond */
 	pthread_cond_t cond;
 	struct pph_task *head, *tail;
 	int stopping;
@@ -13,6 +19,8 @@ static struct {
 
 static int eager_init(void)
 {
+	atomic_store(&q.incoming, NULL);
+	atomic_store(&q.sleepers, 0);
 	pthread_mutex_init(&q.lock, NULL);
 	pthread_cond_init(&q.cond, NULL);
 	q.head = q.tail = NULL;
@@ -28,22 +36,45 @@ static void eager_deinit(void)
 
 static void eager_push(struct pph_task *task)
 {
-	pthread_mutex_lock(&q.lock);
-	task->next = NULL;
-	if (q.tail)
-		q.tail->next = task;
-	else
-		q.head = task;
-	q.tail = task;
-	pthread_cond_signal(&q.cond);
-	pthread_mutex_unlock(&q.lock);
+	struct pph_task *old = atomic_load(&q.incoming);
+
+	do
+		task->next = old;
+	while (!atomic_compare_exchange_weak(&q.incoming, &old, task));
+	/* seq_cst push, then read sleepers: see eager_pop */
+	if (atomic_load(&q.sleepers)) {
+		pthread_mutex_lock(&q.lock);
+		pthread_cond_signal(&q.cond);
+		pthread_mutex_unlock(&q.lock);
+	}
 }
 
-/* Unlink the first task this worker can run, if any. */
+/* Append the incoming stack to the FIFO, oldest first.  Lock held. */
+static void drain_incoming(void)
+{
+	struct pph_task *t = atomic_exchange(&q.incoming, NULL), *rev = NULL, *next;
+	struct pph_task *last = t;
+
+	for (; t; t = next) {
+		next = t->next;
+		t->next = rev;
+		rev = t;
+	}
+	if (!rev)
+		return;
+	if (q.tail)
+		q.tail->next = rev;
+	else
+		q.head = rev;
+	q.tail = last;
+}
+
+/* Unlink the first task this worker can run, if any.  Lock held. */
 static struct pph_task *take(const struct pph_worker *w)
 {
 	struct pph_task *t, *prev = NULL;
 
+	drain_incoming();
 	for (t = q.head; t; prev = t, t = t->next) {
 		if (pph__choose_impl(t, w->arch) < 0)
 			continue;
@@ -63,8 +94,21 @@ static struct pph_task *eager_pop(struct pph_worker *w)
 	struct pph_task *t;
 
 	pthread_mutex_lock(&q.lock);
-	while (!(t = take(w)) && !q.stopping)
-		pthread_cond_wait(&q.cond, &q.lock);
+	while (!(t = take(w)) && !q.stopping) {
+		pthread_mutex_unlock(&q.lock);
+		/* a short spin catches a task about to be pushed, without the
+		 * cost of sleeping and being woken */
+		pph__spin_until_nonnull((void *_Atomic *)&q.incoming);
+		pthread_mutex_lock(&q.lock);
+		if ((t = take(w)) || q.stopping)
+			break;
+		/* announce the sleep, then look again: a push either is seen
+		 * here or sees the sleeper and signals under the lock */
+		atomic_fetch_add(&q.sleepers, 1);
+		if (!atomic_load(&q.incoming))
+			pthread_cond_wait(&q.cond, &q.lock);
+		atomic_fetch_sub(&q.sleepers, 1);
+	}
 	pthread_mutex_unlock(&q.lock);
 	return t;
 }

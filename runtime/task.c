@@ -6,13 +6,59 @@
 #include "internal.h"
 #include "perfmodel.h"
 
+/*
+ * Finished tasks are recycled rather than freed: a task is usually created
+ * by the application thread and released by a worker, and malloc's arenas
+ * make that round trip costly.  Any thread pushes onto an atomic stack; the
+ * creating thread takes the whole stack at once into its own cache, so the
+ * stack is never popped concurrently (no ABA).
+ */
+static struct pph_task *_Atomic recycled;
+static __thread struct pph_task *cache;
+
+static struct pph_task *task_alloc(void)
+{
+	struct pph_task *t = cache;
+
+	if (!t)
+		t = cache = atomic_exchange(&recycled, NULL);
+	if (!t)
+		return calloc(1, sizeof(*t));
+	cache = t->next;
+	memset(t, 0, sizeof(*t));
+	return t;
+}
+
+static void task_recycle(struct pph_task *t)
+{
+	struct pph_task *old = atomic_load(&recycled);
+
+	do
+		t->next = old;
+	while (!atomic_compare_exchange_weak(&recycled, &old, t));
+}
+
+void pph__task_cache_free(void)
+{
+	struct pph_task *t = atomic_exchange(&recycled, NULL), *next;
+
+	for (; t; t = next) {
+		next = t->next;
+		free(t);
+	}
+	for (t = cache, cache = NULL; t; t = next) {
+		next = t->next;
+		free(t);
+	}
+}
+
 struct pph_task *pph_task_create(const struct pph_codelet *cl)
 {
 	struct pph_task *t;
 
 	if (!cl)
 		return NULL;
-	t = calloc(1, sizeof(*t));
+	t = task_alloc();
 	if (!t)
 		return NULL;
 	t->cl = cl;
@@ -40,19 +86,31 @@ int pph_task_add_buffer(struct pph_task *task, pph_data_handle handle,
 	return 0;
 }
 
+static void free_arg(struct pph_task *task)
+{
+	if (task->arg != (void *)task->arg_inline)
+		free(task->arg);
+	task->arg = NULL;
+	task->arg_size = 0;
+}
+
 int pph_task_set_arg(struct pph_task *task, const void *arg, size_t size)
 {
 	void *copy = NULL;
 
 	if (task->submitted)
 		return -EBUSY;
-	if (size) {
+	if (size > sizeof(task->arg_inline)) {
 		copy = malloc(size);
 		if (!copy)
 			return -ENOMEM;
-		memcpy(copy, arg, size);
+	} else if (size) {
+		copy = task->arg_inline;
 	}
-	free(task->arg);
+	if (size)
+		memcpy(copy, arg, size);
+	if (copy != task->arg)
+		free_arg(task);
 	task->arg = copy;
 	task->arg_size = size;
 	return 0;
@@ -99,19 +157,44 @@ int pph_task_submit(struct pph_task *task)
 	task->submitted = 1;
 	task->seq = atomic_fetch_add(&pph__rt.seq, 1);
 	task->footprint = pph__task_footprint(task, &task->size);
-	pthread_mutex_lock(&pph__rt.lock);
-	pph__rt.pending++;
-	pthread_mutex_unlock(&pph__rt.lock);
+	atomic_fetch_add(&pph__rt.pending, 1);
 	pph__deps_submit(task);
 	return 0;
 }
 
+/*
+ * Waiting without a lock on the finishing side: a waiter announces itself in
+ * rt.waiters before it checks its condition under rt.lock, and a finisher
+ * publishes its result before it reads rt.waiters (both sequentially
+ * consistent), so either the waiter sees the result or the finisher sees
+ * the waiter and broadcasts under the lock.  No waiter, no syscall.
+ */
+static void wait_until(int (*done)(const struct pph_task *), const struct pph_task *task)
+{
+	if (done(task))
+		return;
+	pthread_mutex_lock(&pph__rt.lock);
+	atomic_fetch_add(&pph__rt.waiters, 1);
+	while (!done(task))
+		pthread_cond_wait(&pph__rt.done_cond, &pph__rt.lock);
+	atomic_fetch_sub(&pph__rt.waiters, 1);
+	pthread_mutex_unlock(&pph__rt.lock);
+}
+
+static int task_finished(const struct pph_task *task)
+{
+	return atomic_load(&task->finished);
+}
+
+static int all_finished(const struct pph_task *task)
+{
+	(void)task;
+	return atomic_load(&pph__rt.pending) == 0;
+}
+
 void pph__task_wait_finished(struct pph_task *task)
 {
-	pthread_mutex_lock(&pph__rt.lock);
-	while (!task->finished)
-		pthread_cond_wait(&pph__rt.done_cond, &pph__rt.lock);
-	pthread_mutex_unlock(&pph__rt.lock);
+	wait_until(task_finished, task);
 }
 
 int pph_task_wait(struct pph_task *task)
@@ -124,10 +207,7 @@ int pph_task_wait(struct pph_task *task)
 
 void pph_task_wait_all(void)
 {
-	pthread_mutex_lock(&pph__rt.lock);
-	while (pph__rt.pending)
-		pthread_cond_wait(&pph__rt.done_cond, &pph__rt.lock);
-	pthread_mutex_unlock(&pph__rt.lock);
+	wait_until(all_finished, NULL);
 }
 
 void pph__task_finished(struct pph_task *task)
@@ -135,11 +215,13 @@ void pph__task_finished(struct pph_task *task)
 	int detached = task->detached;
 
 	pph__deps_complete(task);
-	pthread_mutex_lock(&pph__rt.lock);
-	task->finished = 1;
-	pph__rt.pending--;
-	pthread_cond_broadcast(&pph__rt.done_cond);
-	pthread_mutex_unlock(&pph__rt.lock);
+	atomic_store(&task->finished, 1);
+	atomic_fetch_sub(&pph__rt.pending, 1);
+	if (atomic_load(&pph__rt.waiters)) {
+		pthread_mutex_lock(&pph__rt.lock);
+		pthread_cond_broadcast(&pph__rt.done_cond);
+		pthread_mutex_unlock(&pph__rt.lock);
+	}
 	if (detached)
 		pph__task_release(task);
 }
@@ -159,8 +241,8 @@ void pph__task_release(struct pph_task *task)
 	if (atomic_fetch_sub(&task->refs, 1) != 1)
 		return;
 	pthread_mutex_destroy(&task->lock);
-	free(task->arg);
-	free(task);
+	free_arg(task);
+	task_recycle(task);
 }
 
 void pph_task_destroy(struct pph_task *task)

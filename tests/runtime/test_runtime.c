@@ -639,11 +639,14 @@ static int clean_fresh(void)
 /* The task and dependency suites, under one scheduler. */
 static void add_scheduler_suites(const char *name, int (*init)(void))
 {
-	char title[64];
+	static char titles[8][32]; /* CUnit keeps the names */
+	static unsigned ntitles;
+	char *title;
 	CU_pSuite s;
 
-	snprintf(title, sizeof(title), "task [%s]", name);
-	s = CU_add_suite(strdup(title), init, suite_clean);
+	title = titles[ntitles++];
+	snprintf(title, sizeof(titles[0]), "task [%s]", name);
+	s = CU_add_suite(title, init, suite_clean);
 	CU_add_test(s, "each of 10000 tasks runs once", test_each_task_once);
 	CU_add_test(s, "wait for one task", test_wait_one);
 	CU_add_test(s, "synchronous call", test_sync_call);
@@ -652,8 +655,9 @@ static void add_scheduler_suites(const char *name, int (*init)(void))
 	CU_add_test(s, "callbacks", test_callbacks);
 	CU_add_test(s, "no worker for the variant", test_no_worker_for_variant);
 	CU_add_test(s, "bad buffers", test_bad_buffers);
-	snprintf(title, sizeof(title), "deps [%s]", name);
-	s = CU_add_suite(strdup(title), init, suite_clean);
+	title = titles[ntitles++];
+	snprintf(title, sizeof(titles[0]), "deps [%s]", name);
+	s = CU_add_suite(title, init, suite_clean);
 	CU_add_test(s, "read after write chain", test_raw_chain);
 	CU_add_test(s, "write after read", test_war);
 	CU_add_test(s, "write after write", test_waw);
