@@ -135,8 +135,11 @@ int pph__arch_can_run(enum pph_arch worker, enum pph_arch impl);
  * round robin over the runnable ones); -1 when none. */
 int pph__choose_impl(const struct pph_task *task, enum pph_arch arch);
 
-/* Poll *p for a short while (a few microseconds) until it is not NULL. */
+/* Poll *p for a short while (some microseconds) until it is not NULL:
+ * cheaper than sleeping and being woken when the wait is short. */
 void pph__spin_until_nonnull(void *_Atomic *p);
+/* The same, until done(arg) is true; returns done(arg). */
+int pph__spin_until(int (*done)(const void *), const void *arg);
 
 /* ---- workers ---- */
 

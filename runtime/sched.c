@@ -22,16 +22,33 @@ const struct pph_sched_policy *pph__sched_find(const char *name)
 	return NULL;
 }
 
+#define SPIN_ROUNDS 4000
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
 void pph__spin_until_nonnull(void *_Atomic *p)
 {
 	unsigned i;
 
-	for (i = 0; i < 4000 && !atomic_load_explicit(p, memory_order_relaxed); i++)
-#if defined(__x86_64__) || defined(__i386__)
-		__builtin_ia32_pause();
-#else
-		;
-#endif
+	for (i = 0; i < SPIN_ROUNDS && !atomic_load_explicit(p, memory_order_relaxed); i++)
+		cpu_relax();
+}
+
+int pph__spin_until(int (*done)(const void *), const void *arg)
+{
+	unsigned i;
+
+	for (i = 0; i < SPIN_ROUNDS; i++) {
+		if (done(arg))
+			return 1;
+		cpu_relax();
+	}
+	return done(arg);
 }
 
 const struct pph_sched_policy *pph__sched_default(void)

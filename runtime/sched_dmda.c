@@ -15,7 +15,8 @@
 struct queue {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	struct pph_task *head, *tail;
+	struct pph_task *_Atomic head; /* read unlocked only to spin on it */
+	struct pph_task *tail;
 	double queued_us;   /* predicted work waiting in the queue */
 	double running_end; /* expected end of the task running now */
 	int stopping;
@@ -136,6 +137,11 @@ static struct pph_task *dmda_pop(struct pph_worker *w)
 	struct pph_task *t;
 
 	pthread_mutex_lock(&q->lock);
+	if (!q->head && !q->stopping) {
+		pthread_mutex_unlock(&q->lock);
+		pph__spin_until_nonnull((void *_Atomic *)&q->head);
+		pthread_mutex_lock(&q->lock);
+	}
 	while (!q->head && !q->stopping)
 		pthread_cond_wait(&q->cond, &q->lock);
 	t = q->head;

@@ -169,9 +169,9 @@ int pph_task_submit(struct pph_task *task)
  * consistent), so either the waiter sees the result or the finisher sees
  * the waiter and broadcasts under the lock.  No waiter, no syscall.
  */
-static void wait_until(int (*done)(const struct pph_task *), const struct pph_task *task)
+static void wait_until(int (*done)(const void *), const struct pph_task *task)
 {
-	if (done(task))
+	if (pph__spin_until(done, task))
 		return;
 	pthread_mutex_lock(&pph__rt.lock);
 	atomic_fetch_add(&pph__rt.waiters, 1);
@@ -181,14 +181,14 @@ static void wait_until(int (*done)(const struct pph_task *), const struct pph_ta
 	pthread_mutex_unlock(&pph__rt.lock);
 }
 
-static int task_finished(const struct pph_task *task)
+static int task_finished(const void *task)
 {
-	return atomic_load(&task->finished);
+	return atomic_load(&((const struct pph_task *)task)->finished);
 }
 
-static int all_finished(const struct pph_task *task)
+static int all_finished(const void *unused)
 {
-	(void)task;
+	(void)unused;
 	return atomic_load(&pph__rt.pending) == 0;
 }
 
