@@ -28,11 +28,24 @@
 #include "internal.h"
 #include "perfmodel.h"
 
+/*
+ * The scheduler asks for predictions on every push: the variant of a
+ * (codelet, variant index, arch) is found through a table keyed by the
+ * codelet's address instead of by names.
+ */
+#define CACHE_SLOTS 256
+
+struct cache_slot {
+	const struct pph_codelet *cl;
+	struct pph_pm_variant **variants; /* [impl * PPH_ARCH_COUNT + arch] */
+};
+
 static struct {
 	pthread_mutex_t lock;
 	enum pph_calibrate calibrate;
 	struct pph_pm_model *models;
 	char *dir;
+	struct cache_slot cache[CACHE_SLOTS];
 } pm = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* ---- statistics ---- */
@@ -231,6 +244,51 @@ static struct pph_pm_model *model_get(const char *codelet)
 	return m;
 }
 
+/* The model of (cl, impl, arch), created if create; pm.lock held. */
+static struct pph_pm_variant *lookup(const struct pph_codelet *cl, unsigned impl,
+				     enum pph_arch arch, int create)
+{
+	size_t h = ((uintptr_t)cl >> 4) % CACHE_SLOTS, probe;
+	struct cache_slot *slot = NULL;
+	struct pph_pm_variant **pv;
+	struct pph_pm_model *m;
+
+	for (probe = 0; probe < CACHE_SLOTS; probe++) {
+		slot = &pm.cache[(h + probe) % CACHE_SLOTS];
+		if (slot->cl == cl || !slot->cl)
+			break;
+	}
+	if (probe == CACHE_SLOTS)
+		slot = NULL; /* table full: look up by name every time */
+	else if (!slot->cl) {
+		slot->variants = calloc((size_t)cl->nimpls * PPH_ARCH_COUNT,
+					sizeof(*slot->variants));
+		slot->cl = slot->variants ? cl : NULL;
+		if (!slot->cl)
+			slot = NULL;
+	}
+	pv = slot ? &slot->variants[impl * PPH_ARCH_COUNT + arch] : NULL;
+	if (pv && *pv)
+		return *pv;
+	m = model_get(cl->name);
+	if (!m)
+		return NULL;
+	if (pv) /* with create, cache the new variant; without, only a hit */
+		return *pv = variant_get(m, cl->impls[impl].name, arch, create);
+	return variant_get(m, cl->impls[impl].name, arch, create);
+}
+
+static void cache_clear(void)
+{
+	size_t i;
+
+	for (i = 0; i < CACHE_SLOTS; i++) {
+		free(pm.cache[i].variants);
+		pm.cache[i].variants = NULL;
+		pm.cache[i].cl = NULL;
+	}
+}
+
 /* ---- recording and prediction ---- */
 
 uint32_t pph__task_footprint(const struct pph_task *task, double *size)
@@ -255,14 +313,11 @@ void pph__perfmodel_record(const struct pph_codelet *cl, unsigned impl,
 			   enum pph_arch arch, uint32_t footprint, double size,
 			   double us)
 {
-	struct pph_pm_model *m;
 	struct pph_pm_variant *v;
 	struct pph_pm_entry *e;
 
 	pthread_mutex_lock(&pm.lock);
-	if ((m = model_get(cl->name)) &&
-	    (v = variant_get(m, cl->impls[impl].name, arch, 1)) &&
-	    (e = entry_get(v, footprint, size, 1))) {
+	if ((v = lookup(cl, impl, arch, 1)) && (e = entry_get(v, footprint, size, 1))) {
 		if (is_outlier(e, us)) {
 			e->outliers++;
 		} else {
@@ -279,14 +334,12 @@ double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
 			      enum pph_arch arch, uint32_t footprint,
 			      double size)
 {
-	struct pph_pm_model *m;
 	struct pph_pm_variant *v;
 	struct pph_pm_entry *e;
 	double t = -1;
 
 	pthread_mutex_lock(&pm.lock);
-	m = model_get(cl->name);
-	v = m ? variant_get(m, cl->impls[impl].name, arch, 0) : NULL;
+	v = lookup(cl, impl, arch, 0);
 	e = v ? entry_get(v, footprint, size, 0) : NULL;
 	if (e && (pm.calibrate == PPH_CALIBRATE_FORCE ? e->dcount : e->count) >=
 			 PPH_CALIBRATION_MIN) {
@@ -565,6 +618,7 @@ void pph__perfmodel_shutdown(void)
 		pph__perfmodel_free(m);
 	}
 	pm.models = NULL;
+	cache_clear();
 	free(pm.dir);
 	pm.dir = NULL;
 	pthread_mutex_unlock(&pm.lock);

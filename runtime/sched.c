@@ -1,4 +1,5 @@
 /* Scheduling policies, chosen by name, and variant choice. */
+#include <sched.h>
 #include <string.h>
 
 #include "internal.h"
@@ -22,10 +23,20 @@ const struct pph_sched_policy *pph__sched_find(const char *name)
 	return NULL;
 }
 
-#define SPIN_ROUNDS 4000
+/*
+ * Spinning: a few hundred pauses, then yields, so that a spinning worker
+ * gives its core to the application thread (often one more thread than
+ * cores) instead of taking it.
+ */
+#define SPIN_PAUSES 200
+#define SPIN_YIELDS 20
 
-static inline void cpu_relax(void)
+static inline void cpu_relax(unsigned round)
 {
+	if (round >= SPIN_PAUSES) {
+		sched_yield();
+		return;
+	}
 #if defined(__x86_64__) || defined(__i386__)
 	__builtin_ia32_pause();
 #endif
@@ -35,18 +46,19 @@ void pph__spin_until_nonnull(void *_Atomic *p)
 {
 	unsigned i;
 
-	for (i = 0; i < SPIN_ROUNDS && !atomic_load_explicit(p, memory_order_relaxed); i++)
-		cpu_relax();
+	for (i = 0; i < SPIN_PAUSES + SPIN_YIELDS &&
+		    !atomic_load_explicit(p, memory_order_relaxed); i++)
+		cpu_relax(i);
 }
 
 int pph__spin_until(int (*done)(const void *), const void *arg)
 {
 	unsigned i;
 
-	for (i = 0; i < SPIN_ROUNDS; i++) {
+	for (i = 0; i < SPIN_PAUSES + SPIN_YIELDS; i++) {
 		if (done(arg))
 			return 1;
-		cpu_relax();
+		cpu_relax(i);
 	}
 	return done(arg);
 }

@@ -70,41 +70,53 @@ static double available_at(unsigned w, double now)
 	return end;
 }
 
+/* Variants whose predictions are kept per push (more are asked per worker). */
+#define PPH_CHOICE_IMPLS 16
+
 struct choice {
 	int worker, impl;
 	double end, pred;
 };
 
-/* Try every (worker, variant) pair; an uncalibrated one wins outright. */
+#define NOT_ASKED (-2.0)
+
+/* Try every (worker, variant) pair; an uncalibrated one wins outright.
+ * Predictions depend on the architecture, not the worker: ask once each. */
 static struct choice choose(const struct pph_task *t)
 {
 	const struct pph_codelet *cl = t->cl;
 	struct choice best = { -1, -1, INFINITY, 0 }, explore = best;
-	double now = now_us();
-	unsigned w, i;
+	double now = now_us(), pred[PPH_ARCH_COUNT][PPH_CHOICE_IMPLS];
+	unsigned w, i, a;
 
+	for (a = 0; a < PPH_ARCH_COUNT; a++)
+		for (i = 0; i < PPH_CHOICE_IMPLS; i++)
+			pred[a][i] = NOT_ASKED;
 	for (w = 0; w < pph__rt.nworkers; w++) {
 		const struct pph_worker *wk = &pph__rt.workers[w];
 		double avail = available_at(w, now);
 
 		for (i = 0; i < cl->nimpls; i++) {
-			double pred, end;
+			double p, end;
 
 			if ((t->forced_impl >= 0 && (int)i != t->forced_impl) ||
 			    !pph__arch_can_run(wk->arch, cl->impls[i].arch))
 				continue;
-			pred = pph__perfmodel_predict(cl, i, wk->arch, t->footprint,
-						      t->size);
-			if (pred < 0) {
+			if (i >= PPH_CHOICE_IMPLS)
+				p = pph__perfmodel_predict(cl, i, wk->arch, t->footprint, t->size);
+			else if ((p = pred[wk->arch][i]) == NOT_ASKED)
+				p = pred[wk->arch][i] = pph__perfmodel_predict(
+					cl, i, wk->arch, t->footprint, t->size);
+			if (p < 0) {
 				/* spread simultaneous explorations over variants */
 				if (explore.impl < 0 || avail < explore.end ||
 				    (avail == explore.end && (t->seq + i) % 2))
 					explore = (struct choice){ (int)w, (int)i, avail, 0 };
 				continue;
 			}
-			end = avail + pred + pph__transfer_estimate(t, wk->node);
+			end = avail + p + pph__transfer_estimate(t, wk->node);
 			if (end < best.end)
-				best = (struct choice){ (int)w, (int)i, end, pred };
+				best = (struct choice){ (int)w, (int)i, end, p };
 		}
 	}
 	return explore.impl >= 0 ? explore : best;

@@ -1,25 +1,25 @@
 /*
- * ws (work stealing): one deque per worker.  A task made ready by a worker
- * goes to that worker's deque (its data is likely warm there); tasks from
- * the application go round robin.  A worker takes its newest task first and,
- * when its deque is empty, steals the oldest task of another worker.
+ * ws (work stealing): one queue per worker.  A task made ready by a worker
+ * goes to that worker's queue (its data is likely warm there); tasks from
+ * the application go round robin.  A worker takes the oldest task of its own
+ * queue and, when that is empty, steals the oldest task of another worker.
  */
-#include <time.h>
-
 #include "internal.h"
 
 struct deque {
 	pthread_mutex_t lock;
-	struct pph_task *head, *tail; /* steal at head, own work at tail */
+	struct pph_task *_Atomic head;
+	struct pph_task *tail;
 };
 
 static struct {
 	struct deque dq[PPH_MAX_WORKERS];
+	atomic_long ready;	/* tasks in the queues (briefly -1: taken before counted) */
+	atomic_uint sleepers;	/* workers in cond_wait */
+	atomic_uint next;	/* round robin for application pushes */
 	pthread_mutex_t idle_lock;
 	pthread_cond_t idle_cond;
-	unsigned long ready; /* tasks in all deques, under idle_lock */
-	unsigned next;	     /* round robin for application pushes */
-	int stopping;
+	int stopping;		/* under idle_lock */
 } s;
 
 static int ws_init(void)
@@ -32,8 +32,9 @@ static int ws_init(void)
 	}
 	pthread_mutex_init(&s.idle_lock, NULL);
 	pthread_cond_init(&s.idle_cond, NULL);
-	s.ready = 0;
-	s.next = 0;
+	atomic_store(&s.ready, 0);
+	atomic_store(&s.sleepers, 0);
+	atomic_store(&s.next, 0);
 	s.stopping = 0;
 	return 0;
 }
@@ -48,28 +49,26 @@ static void ws_deinit(void)
 	pthread_mutex_destroy(&s.idle_lock);
 }
 
-static void ws_push(struct pph_task *t)
+/* The deque a task goes to: the pushing worker's own if it can run it,
+ * else the next worker, round robin, that can. */
+static unsigned target(struct pph_task *t)
 {
 	struct pph_worker *self = pph__current_worker;
-	unsigned w;
-	struct deque *q;
+	unsigned w, tries;
 
-	unsigned tries;
+	if (self && pph__choose_impl(t, self->arch) >= 0)
+		return self->id;
+	w = atomic_fetch_add(&s.next, 1) % pph__rt.nworkers;
+	for (tries = 0; tries < pph__rt.nworkers &&
+			pph__choose_impl(t, pph__rt.workers[w].arch) < 0; tries++)
+		w = (w + 1) % pph__rt.nworkers;
+	return w;
+}
 
-	pthread_mutex_lock(&s.idle_lock);
-	if (self && pph__choose_impl(t, self->arch) >= 0) {
-		w = self->id;
-	} else {
-		/* round robin over the workers that can run the task */
-		for (tries = 0, w = s.next++ % pph__rt.nworkers;
-		     tries < pph__rt.nworkers &&
-		     pph__choose_impl(t, pph__rt.workers[w].arch) < 0;
-		     tries++)
-			w = (w + 1) % pph__rt.nworkers;
-	}
-	s.ready++;
-	pthread_mutex_unlock(&s.idle_lock);
-	q = &s.dq[w];
+static void ws_push(struct pph_task *t)
+{
+	struct deque *q = &s.dq[target(t)];
+
 	pthread_mutex_lock(&q->lock);
 	t->next = NULL;
 	if (q->tail)
@@ -78,72 +77,92 @@ static void ws_push(struct pph_task *t)
 		q->head = t;
 	q->tail = t;
 	pthread_mutex_unlock(&q->lock);
-	pthread_mutex_lock(&s.idle_lock);
-	pthread_cond_signal(&s.idle_cond);
-	pthread_mutex_unlock(&s.idle_lock);
+	/* count, then read sleepers (both seq_cst): see ws_pop */
+	atomic_fetch_add(&s.ready, 1);
+	if (atomic_load(&s.sleepers)) {
+		/* wake all: the task may suit only some kinds of worker */
+		pthread_mutex_lock(&s.idle_lock);
+		pthread_cond_broadcast(&s.idle_cond);
+		pthread_mutex_unlock(&s.idle_lock);
+	}
 }
 
-/* Unlink a task of q that worker w can run: the newest if q is w's own. */
-static struct pph_task *take(struct deque *q, const struct pph_worker *w,
-			     int own)
+/* Unlink the oldest task of q that worker w can run. */
+static struct pph_task *take(struct deque *q, const struct pph_worker *w)
 {
-	struct pph_task *t, *prev = NULL, *found = NULL, *found_prev = NULL;
+	struct pph_task *t, *prev = NULL;
 
+	/* skip empty queues without their lock */
+	if (!atomic_load_explicit(&q->head, memory_order_relaxed))
+		return NULL;
 	pthread_mutex_lock(&q->lock);
-	for (t = q->head; t; prev = t, t = t->next)
-		if (pph__choose_impl(t, w->arch) >= 0) {
-			found = t;
-			found_prev = prev;
-			if (!own)
-				break;
-		}
-	if (found) {
-		if (found_prev)
-			found_prev->next = found->next;
+	for (t = q->head; t && pph__choose_impl(t, w->arch) < 0; prev = t, t = t->next)
+		;
+	if (t) {
+		if (prev)
+			prev->next = t->next;
 		else
-			q->head = found->next;
-		if (q->tail == found)
-			q->tail = found_prev;
+			q->head = t->next;
+		if (q->tail == t)
+			q->tail = prev;
 	}
 	pthread_mutex_unlock(&q->lock);
-	return found;
+	return t;
+}
+
+static struct pph_task *find_work(const struct pph_worker *w)
+{
+	unsigned i, n = pph__rt.nworkers;
+	struct pph_task *t = take(&s.dq[w->id], w);
+
+	for (i = 1; !t && i < n; i++)
+		t = take(&s.dq[(w->id + i) % n], w);
+	if (t)
+		atomic_fetch_sub(&s.ready, 1);
+	return t;
+}
+
+static int any_ready(const void *unused)
+{
+	(void)unused;
+	return atomic_load_explicit(&s.ready, memory_order_relaxed) > 0;
 }
 
 static struct pph_task *ws_pop(struct pph_worker *w)
 {
 	struct pph_task *t;
-	unsigned i, n = pph__rt.nworkers;
+	long seen;
 
 	for (;;) {
-		t = take(&s.dq[w->id], w, 1);
-		for (i = 1; !t && i < n; i++)
-			t = take(&s.dq[(w->id + i) % n], w, 0);
-		pthread_mutex_lock(&s.idle_lock);
-		if (t) {
-			s.ready--;
-			pthread_mutex_unlock(&s.idle_lock);
+		if ((t = find_work(w)))
 			return t;
-		}
+		pph__spin_until(any_ready, NULL);
+		if ((t = find_work(w)))
+			return t;
+		pthread_mutex_lock(&s.idle_lock);
 		if (s.stopping) {
 			pthread_mutex_unlock(&s.idle_lock);
 			return NULL;
 		}
-		/* sleep while nothing is ready (a push in between is seen);
-		 * ready tasks only other kinds of worker can run: nap briefly */
-		if (!s.ready) {
+		/* announce the sleep, then look again: a push either is seen
+		 * here or sees the sleeper and broadcasts under the lock */
+		atomic_fetch_add(&s.sleepers, 1);
+		seen = atomic_load(&s.ready);
+		if (seen <= 0)
 			pthread_cond_wait(&s.idle_cond, &s.idle_lock);
-		} else {
-			struct timespec ts;
-
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_nsec += 200000;
-			if (ts.tv_nsec >= 1000000000) {
-				ts.tv_sec++;
-				ts.tv_nsec -= 1000000000;
-			}
-			pthread_cond_timedwait(&s.idle_cond, &s.idle_lock, &ts);
-		}
+		atomic_fetch_sub(&s.sleepers, 1);
 		pthread_mutex_unlock(&s.idle_lock);
+		if (seen > 0 && !(t = find_work(w))) {
+			/* ready tasks only other kinds of worker can run */
+			pthread_mutex_lock(&s.idle_lock);
+			atomic_fetch_add(&s.sleepers, 1);
+			if (!s.stopping && atomic_load(&s.ready) == seen)
+				pthread_cond_wait(&s.idle_cond, &s.idle_lock);
+			atomic_fetch_sub(&s.sleepers, 1);
+			pthread_mutex_unlock(&s.idle_lock);
+		}
+		if (t)
+			return t;
 	}
 }
 
