@@ -65,6 +65,8 @@ int pph_init(void)
 	if (rc == 0)
 		rc = env_sched(&pph__rt.sched);
 	if (rc == 0)
+		rc = pph__trace_init();
+	if (rc == 0)
 		rc = pph__perfmodel_init();
 	if (rc == 0 && (rc = pph__rt.sched->init()) != 0)
 		pph__perfmodel_shutdown();
@@ -92,6 +94,7 @@ void pph_shutdown(void)
 	pph__workers_stop();
 	if (stats && strcmp(stats, "1") == 0)
 		pph_stats_print(stderr);
+	pph__trace_shutdown();
 	pph__stats_free();
 	pph__perfmodel_shutdown();
 	pph__task_cache_free();

@@ -150,6 +150,13 @@ struct pph_impl_stat {
 	double ms;
 };
 
+struct pph_trace_event {
+	const struct pph_codelet *cl;
+	unsigned impl;
+	const char *cat; /* "task", "transfer", ... */
+	double start, dur; /* microseconds since the trace began */
+};
+
 struct pph_worker {
 	unsigned id;
 	enum pph_arch arch;
@@ -161,6 +168,9 @@ struct pph_worker {
 	double busy_ms;
 	struct pph_impl_stat *stats;
 	size_t nstats;
+	/* trace events, written by this worker only (trace.c) */
+	struct pph_trace_event *trace;
+	size_t ntrace, trace_cap;
 };
 
 struct pph_runtime {
@@ -188,6 +198,16 @@ void pph__workers_stop(void);
 void pph__worker_record(struct pph_worker *w, const struct pph_task *task,
 			double ms);
 void pph__stats_free(void);
+
+/* Microseconds of CLOCK_MONOTONIC. */
+double pph__now_us(void);
+
+/* trace.c: PEPPHER_TRACE */
+int pph__trace_init(void);
+int pph__trace_enabled(void);
+void pph__trace_slice(struct pph_worker *w, const struct pph_codelet *cl,
+		      unsigned impl, const char *cat, double start_us, double dur_us);
+void pph__trace_shutdown(void);
 
 /* a task finished: wake its waiters and successors */
 void pph__task_finished(struct pph_task *task);

@@ -7,7 +7,6 @@
  * loaded worker that can run them, until their history predicts them.
  */
 #include <math.h>
-#include <time.h>
 
 #include "internal.h"
 #include "perfmodel.h"
@@ -25,14 +24,6 @@ struct queue {
 static struct {
 	struct queue q[PPH_MAX_WORKERS];
 } d;
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
 
 static int dmda_init(void)
 {
@@ -86,7 +77,7 @@ static struct choice choose(const struct pph_task *t)
 {
 	const struct pph_codelet *cl = t->cl;
 	struct choice best = { -1, -1, INFINITY, 0 }, explore = best;
-	double now = now_us(), pred[PPH_ARCH_COUNT][PPH_CHOICE_IMPLS];
+	double now = pph__now_us(), pred[PPH_ARCH_COUNT][PPH_CHOICE_IMPLS];
 	unsigned w, i, a;
 
 	for (a = 0; a < PPH_ARCH_COUNT; a++)
@@ -162,7 +153,7 @@ static struct pph_task *dmda_pop(struct pph_worker *w)
 		if (!q->head)
 			q->tail = NULL;
 		q->queued_us = q->head ? fmax(0, q->queued_us - t->sched_pred) : 0;
-		q->running_end = now_us() + t->sched_pred;
+		q->running_end = pph__now_us() + t->sched_pred;
 	}
 	pthread_mutex_unlock(&q->lock);
 	return t;

@@ -1,7 +1,6 @@
 /* CPU workers: one thread per core, bound with hwloc. */
 #include <errno.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <hwloc.h>
 
@@ -11,14 +10,6 @@
 static hwloc_topology_t topology;
 
 __thread struct pph_worker *pph__current_worker;
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* Bind a started worker's thread to a core; the creating thread does it, so
  * that w->core is written before any other thread reads it. */
@@ -42,18 +33,20 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	void *buffers[PPH_MAX_BUFFERS];
 	int impl = pph__choose_impl(t, w->arch);
 	unsigned i;
-	double t0, ms;
+	double t0, us;
 
 	for (i = 0; i < t->nbuffers; i++)
 		buffers[i] = &t->handles[i]->replicas[w->node].iface;
-	t0 = now_ms();
+	t0 = pph__now_us();
 	t->cl->impls[impl].fn(buffers, t->arg);
 	t->impl_ran = impl;
 	t->worker_ran = (int)w->id;
-	ms = now_ms() - t0;
+	us = pph__now_us() - t0;
 	pph__perfmodel_record(t->cl, (unsigned)impl, w->arch, t->footprint,
-			      t->size, ms * 1e3);
-	pph__worker_record(w, t, ms);
+			      t->size, us);
+	pph__worker_record(w, t, us / 1e3);
+	if (pph__trace_enabled())
+		pph__trace_slice(w, t->cl, (unsigned)impl, "task", t0, us);
 	if (t->callback)
 		t->callback(t->callback_data);
 	pph__task_finished(t);

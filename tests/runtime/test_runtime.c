@@ -675,6 +675,56 @@ static int remove_entry(const char *path, const struct stat *st, int flag,
 	return remove(path);
 }
 
+/* ---- trace.c ---- */
+
+static unsigned count_substr(const char *s, const char *sub)
+{
+	unsigned n = 0;
+
+	while ((s = strstr(s, sub))) {
+		n++;
+		s += strlen(sub);
+	}
+	return n;
+}
+
+static void test_trace(void)
+{
+	char path[] = "/tmp/peppher-trace-XXXXXX";
+	int fd = mkstemp(path), i;
+	char buf[65536];
+	size_t len;
+	FILE *fp;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	pph_shutdown();
+	setenv("PEPPHER_TRACE", path, 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	for (i = 0; i < 5; i++) {
+		struct pph_task *t = pph_task_create(&two_cl);
+
+		pph_task_force_impl(t, 1);
+		pph_task_set_detached(t, 1);
+		pph_task_submit(t);
+	}
+	pph_shutdown();
+	unsetenv("PEPPHER_TRACE");
+	fp = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	len = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[len] = '\0';
+	fclose(fp);
+	unlink(path);
+	CU_ASSERT_EQUAL(strncmp(buf, "{\"traceEvents\":[\n", 17), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n],\"displayTimeUnit\":\"ms\"}\n"));
+	CU_ASSERT_EQUAL(count_substr(buf, "\"ph\":\"X\""), 5);
+	CU_ASSERT_EQUAL(count_substr(buf, "\"name\":\"two/b\""), 5);
+	CU_ASSERT_EQUAL(count_substr(buf, "\"name\":\"thread_name\""), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"args\":{\"name\":\"worker 1 (CPU)\"}"));
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
 int main(void)
 {
 	char home[] = "/tmp/peppher-test-XXXXXX";
@@ -700,6 +750,8 @@ int main(void)
 	CU_add_test(s, "bad environment", test_bad_environment);
 	s = CU_add_suite("stats", init_dmda, suite_clean);
 	CU_add_test(s, "variants per worker", test_stats);
+	s = CU_add_suite("trace", init_dmda, suite_clean);
+	CU_add_test(s, "Chrome trace events", test_trace);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures() != 0 || CU_get_error() != CUE_SUCCESS;
