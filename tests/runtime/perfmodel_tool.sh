@@ -1,0 +1,32 @@
+#!/bin/sh
+# peppher-perfmodel on a model written by hand: list, show, plot, reset.
+set -u
+: "${top_builddir:?}"
+tool="$top_builddir/tools/peppher-perfmodel"
+dir="$top_builddir/tests/out/perfmodel-tool"
+rm -rf "$dir"
+mkdir -p "$dir"
+cat > "$dir/sort.model" <<'MODEL'
+peppher-perfmodel 1
+codelet sort
+variant sort_merge CPU
+entry 00000001 1000 4 10 2 0
+entry 00000002 2000 4 20 2 0
+entry 00000003 4000 4 40 2 1
+MODEL
+fail() { echo "FAIL: $*"; exit 1; }
+out=$("$tool" -d "$dir" list) || fail "list"
+echo "$out"
+echo "$out" | grep -Eq '^sort +1 +3 +12$' || fail "list output"
+out=$("$tool" -d "$dir" show sort) || fail "show"
+echo "$out"
+echo "$out" | grep -q "variant sort_merge on CPU" || fail "show variant"
+echo "$out" | grep -Eq "00000003 +4000 +4 +40.000 +0.816 +1" || fail "show entry"
+echo "$out" | grep -Eq "regression: t = .* \* size\^1.0000" || fail "show regression"
+(cd "$dir" && "$tool" -d "$dir" plot sort) || fail "plot"
+grep -q "index 0 with yerrorbars title 'sort_merge (CPU)'" "$dir/sort.gp" || fail "plot script"
+[ "$(grep -c '^[0-9]' "$dir/sort.dat")" -eq 3 ] || fail "plot data"
+"$tool" -d "$dir" reset sort || fail "reset"
+[ ! -e "$dir/sort.model" ] || fail "reset left the model"
+"$tool" -d "$dir" show sort 2>/dev/null && fail "show of a removed model"
+echo "PASS: peppher-perfmodel"
