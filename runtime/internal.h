@@ -66,6 +66,7 @@ struct pph_task {
 	size_t arg_size;
 	max_align_t arg_inline[4];
 	int forced_impl; /* -1: the scheduler chooses */
+	int priority;	 /* higher runs first among ready tasks */
 	void (*callback)(void *);
 	void *callback_data;
 	int detached;
@@ -105,6 +106,20 @@ void pph__deps_complete(struct pph_task *task);
 void pph__deps_data_wait(struct pph_data *data);
 
 /* ---- scheduling ---- */
+
+/*
+ * A queue of ready tasks ordered by priority, first in first out within a
+ * priority.  The head may be read without the owner's lock, to spin on it or
+ * skip an empty queue.
+ */
+struct pph_fifo {
+	struct pph_task *_Atomic head;
+	struct pph_task *tail;
+};
+
+void pph__fifo_push(struct pph_fifo *f, struct pph_task *t);
+/* Unlink the first task a worker of arch can run, or NULL. */
+struct pph_task *pph__fifo_take(struct pph_fifo *f, enum pph_arch arch);
 
 struct pph_sched_policy {
 	const char *name;

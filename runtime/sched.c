@@ -63,6 +63,46 @@ int pph__spin_until(int (*done)(const void *), const void *arg)
 	return done(arg);
 }
 
+void pph__fifo_push(struct pph_fifo *f, struct pph_task *t)
+{
+	struct pph_task *p, *prev = NULL;
+
+	/* common case in O(1): not above the last task's priority */
+	if (!f->tail || f->tail->priority >= t->priority) {
+		t->next = NULL;
+		if (f->tail)
+			f->tail->next = t;
+		else
+			f->head = t;
+		f->tail = t;
+		return;
+	}
+	for (p = f->head; p && p->priority >= t->priority; prev = p, p = p->next)
+		;
+	t->next = p;
+	if (prev)
+		prev->next = t;
+	else
+		f->head = t;
+}
+
+struct pph_task *pph__fifo_take(struct pph_fifo *f, enum pph_arch arch)
+{
+	struct pph_task *t, *prev = NULL;
+
+	for (t = f->head; t && pph__choose_impl(t, arch) < 0; prev = t, t = t->next)
+		;
+	if (!t)
+		return NULL;
+	if (prev)
+		prev->next = t->next;
+	else
+		f->head = t->next;
+	if (f->tail == t)
+		f->tail = prev;
+	return t;
+}
+
 const struct pph_sched_policy *pph__sched_default(void)
 {
 	return policies[0];

@@ -14,8 +14,7 @@
 struct queue {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	struct pph_task *_Atomic head; /* read unlocked only to spin on it */
-	struct pph_task *tail;
+	struct pph_fifo fifo;
 	double queued_us;   /* predicted work waiting in the queue */
 	double running_end; /* expected end of the task running now */
 	int stopping;
@@ -33,7 +32,7 @@ static int dmda_init(void)
 		d.q[i].stopping = 0;
 		pthread_mutex_init(&d.q[i].lock, NULL);
 		pthread_cond_init(&d.q[i].cond, NULL);
-		d.q[i].head = d.q[i].tail = NULL;
+		d.q[i].fifo.head = d.q[i].fifo.tail = NULL;
 		d.q[i].queued_us = d.q[i].running_end = 0;
 	}
 	return 0;
@@ -123,12 +122,7 @@ static void dmda_push(struct pph_task *t)
 	t->sched_pred = c.pred;
 	q = &d.q[c.worker];
 	pthread_mutex_lock(&q->lock);
-	t->next = NULL;
-	if (q->tail)
-		q->tail->next = t;
-	else
-		q->head = t;
-	q->tail = t;
+	pph__fifo_push(&q->fifo, t);
 	q->queued_us += c.pred;
 	pthread_cond_signal(&q->cond);
 	pthread_mutex_unlock(&q->lock);
@@ -140,19 +134,17 @@ static struct pph_task *dmda_pop(struct pph_worker *w)
 	struct pph_task *t;
 
 	pthread_mutex_lock(&q->lock);
-	if (!q->head && !q->stopping) {
+	if (!q->fifo.head && !q->stopping) {
 		pthread_mutex_unlock(&q->lock);
-		pph__spin_until_nonnull((void *_Atomic *)&q->head);
+		pph__spin_until_nonnull((void *_Atomic *)&q->fifo.head);
 		pthread_mutex_lock(&q->lock);
 	}
-	while (!q->head && !q->stopping)
+	while (!q->fifo.head && !q->stopping)
 		pthread_cond_wait(&q->cond, &q->lock);
-	t = q->head;
+	/* every task in this queue was placed here for this worker */
+	t = pph__fifo_take(&q->fifo, w->arch);
 	if (t) {
-		q->head = t->next;
-		if (!q->head)
-			q->tail = NULL;
-		q->queued_us = q->head ? fmax(0, q->queued_us - t->sched_pred) : 0;
+		q->queued_us = q->fifo.head ? fmax(0, q->queued_us - t->sched_pred) : 0;
 		q->running_end = pph__now_us() + t->sched_pred;
 	}
 	pthread_mutex_unlock(&q->lock);

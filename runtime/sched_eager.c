@@ -13,7 +13,7 @@ static struct {
 	atomic_uint sleepers;		   /* workers in cond_wait */
 	pthread_mutex_t lock;		   /* the FIFO, stopping, cond */
 	pthread_cond_t cond;
-	struct pph_task *head, *tail;
+	struct pph_fifo fifo;
 	int stopping;
 } q;
 
@@ -23,7 +23,7 @@ static int eager_init(void)
 	atomic_store(&q.sleepers, 0);
 	pthread_mutex_init(&q.lock, NULL);
 	pthread_cond_init(&q.cond, NULL);
-	q.head = q.tail = NULL;
+	q.fifo.head = q.fifo.tail = NULL;
 	q.stopping = 0;
 	return 0;
 }
@@ -49,44 +49,27 @@ static void eager_push(struct pph_task *task)
 	}
 }
 
-/* Append the incoming stack to the FIFO, oldest first.  Lock held. */
+/* Move the incoming stack to the FIFO, oldest first.  Lock held. */
 static void drain_incoming(void)
 {
 	struct pph_task *t = atomic_exchange(&q.incoming, NULL), *rev = NULL, *next;
-	struct pph_task *last = t;
 
 	for (; t; t = next) {
 		next = t->next;
 		t->next = rev;
 		rev = t;
 	}
-	if (!rev)
-		return;
-	if (q.tail)
-		q.tail->next = rev;
-	else
-		q.head = rev;
-	q.tail = last;
+	for (t = rev; t; t = next) {
+		next = t->next;
+		pph__fifo_push(&q.fifo, t);
+	}
 }
 
-/* Unlink the first task this worker can run, if any.  Lock held. */
+/* The first task this worker can run, if any.  Lock held. */
 static struct pph_task *take(const struct pph_worker *w)
 {
-	struct pph_task *t, *prev = NULL;
-
 	drain_incoming();
-	for (t = q.head; t; prev = t, t = t->next) {
-		if (pph__choose_impl(t, w->arch) < 0)
-			continue;
-		if (prev)
-			prev->next = t->next;
-		else
-			q.head = t->next;
-		if (q.tail == t)
-			q.tail = prev;
-		return t;
-	}
-	return NULL;
+	return pph__fifo_take(&q.fifo, w->arch);
 }
 
 static struct pph_task *eager_pop(struct pph_worker *w)

@@ -8,8 +8,7 @@
 
 struct deque {
 	pthread_mutex_t lock;
-	struct pph_task *_Atomic head;
-	struct pph_task *tail;
+	struct pph_fifo fifo;
 };
 
 static struct {
@@ -28,7 +27,7 @@ static int ws_init(void)
 
 	for (i = 0; i < PPH_MAX_WORKERS; i++) {
 		pthread_mutex_init(&s.dq[i].lock, NULL);
-		s.dq[i].head = s.dq[i].tail = NULL;
+		s.dq[i].fifo.head = s.dq[i].fifo.tail = NULL;
 	}
 	pthread_mutex_init(&s.idle_lock, NULL);
 	pthread_cond_init(&s.idle_cond, NULL);
@@ -70,12 +69,7 @@ static void ws_push(struct pph_task *t)
 	struct deque *q = &s.dq[target(t)];
 
 	pthread_mutex_lock(&q->lock);
-	t->next = NULL;
-	if (q->tail)
-		q->tail->next = t;
-	else
-		q->head = t;
-	q->tail = t;
+	pph__fifo_push(&q->fifo, t);
 	pthread_mutex_unlock(&q->lock);
 	/* count, then read sleepers (both seq_cst): see ws_pop */
 	atomic_fetch_add(&s.ready, 1);
@@ -87,25 +81,16 @@ static void ws_push(struct pph_task *t)
 	}
 }
 
-/* Unlink the oldest task of q that worker w can run. */
+/* Unlink the first task of q that worker w can run. */
 static struct pph_task *take(struct deque *q, const struct pph_worker *w)
 {
-	struct pph_task *t, *prev = NULL;
+	struct pph_task *t;
 
 	/* skip empty queues without their lock */
-	if (!atomic_load_explicit(&q->head, memory_order_relaxed))
+	if (!atomic_load_explicit(&q->fifo.head, memory_order_relaxed))
 		return NULL;
 	pthread_mutex_lock(&q->lock);
-	for (t = q->head; t && pph__choose_impl(t, w->arch) < 0; prev = t, t = t->next)
-		;
-	if (t) {
-		if (prev)
-			prev->next = t->next;
-		else
-			q->head = t->next;
-		if (q->tail == t)
-			q->tail = prev;
-	}
+	t = pph__fifo_take(&q->fifo, w->arch);
 	pthread_mutex_unlock(&q->lock);
 	return t;
 }

@@ -124,6 +124,11 @@ int pph_task_force_impl(struct pph_task *task, int index)
 	return 0;
 }
 
+void pph_task_set_priority(struct pph_task *task, int priority)
+{
+	task->priority = priority;
+}
+
 void pph_task_set_callback(struct pph_task *task, void (*fn)(void *), void *data)
 {
 	task->callback = fn;

@@ -167,6 +167,12 @@ int pph_task_set_arg(struct pph_task *task, const void *arg, size_t size);
 int pph_task_force_impl(struct pph_task *task, int index);
 
 /**
+ * Among tasks ready at the same time on the same queue, those of higher
+ * priority start first (default 0; negative is allowed).
+ */
+void pph_task_set_priority(struct pph_task *task, int priority);
+
+/**
  * Call fn(data) on the worker right after the variant has run, before the
  * task counts as finished.
  */

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,6 +326,63 @@ static void test_bad_buffers(void)
 	pph_data_unregister(h);
 	CU_ASSERT_EQUAL(pph_vector_register(&h, &v, 1, 0), -EINVAL);
 	CU_ASSERT_PTR_NULL(pph_task_create(NULL));
+}
+
+/* priorities: a gate holds the only worker while tasks queue up */
+static atomic_int gate_open, order_len;
+static int order[16];
+
+static void k_gate(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	while (!atomic_load(&gate_open))
+		sched_yield();
+}
+
+static void k_log(void *buffers[], void *arg)
+{
+	(void)buffers;
+	order[atomic_fetch_add(&order_len, 1)] = *(int *)arg;
+}
+
+static const struct pph_impl gate_impls[] = { { PPH_ARCH_CPU, k_gate, "gate" } };
+static const struct pph_codelet gate_cl = { "gate", 1, gate_impls };
+static const struct pph_impl log_impls[] = { { PPH_ARCH_CPU, k_log, "log" } };
+static const struct pph_codelet log_cl = { "log", 1, log_impls };
+
+static void test_priorities(void)
+{
+	struct pph_task *t;
+	int i;
+
+	pph_shutdown();
+	setenv("PEPPHER_NCPU", "1", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	atomic_store(&gate_open, 0);
+	atomic_store(&order_len, 0);
+	t = pph_task_create(&gate_cl);
+	pph_task_set_detached(t, 1);
+	pph_task_submit(t);
+	for (i = 0; i < 8; i++) {
+		t = pph_task_create(&log_cl);
+		pph_task_set_arg(t, &i, sizeof(i));
+		/* 1, 4 and 7 are urgent, 6 is less urgent than the rest */
+		pph_task_set_priority(t, i % 3 == 1 ? 5 : i == 6 ? -1 : 0);
+		pph_task_set_detached(t, 1);
+		pph_task_submit(t);
+	}
+	atomic_store(&gate_open, 1);
+	pph_task_wait_all();
+	CU_ASSERT_EQUAL(atomic_load(&order_len), 8);
+	{
+		static const int expected[8] = { 1, 4, 7, 0, 2, 3, 5, 6 };
+
+		CU_ASSERT_EQUAL(memcmp(order, expected, sizeof(expected)), 0);
+	}
+	pph_shutdown();
+	setenv("PEPPHER_NCPU", "2", 1);
+	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
 /* ---- deps.c ---- */
@@ -655,6 +713,7 @@ static void add_scheduler_suites(const char *name, int (*init)(void))
 	CU_add_test(s, "callbacks", test_callbacks);
 	CU_add_test(s, "no worker for the variant", test_no_worker_for_variant);
 	CU_add_test(s, "bad buffers", test_bad_buffers);
+	CU_add_test(s, "priorities", test_priorities);
 	title = titles[ntitles++];
 	snprintf(title, sizeof(titles[0]), "deps [%s]", name);
 	s = CU_add_suite(title, init, suite_clean);
