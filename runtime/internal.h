@@ -121,6 +121,28 @@ void pph__fifo_push(struct pph_fifo *f, struct pph_task *t);
 /* Unlink the first task a worker of arch can run, or NULL. */
 struct pph_task *pph__fifo_take(struct pph_fifo *f, enum pph_arch arch);
 
+/*
+ * A ready queue that any thread pushes to without a lock: tasks go onto an
+ * atomic stack (push only, so no ABA) that a popping worker moves, in
+ * order, into the priority FIFO under the lock.  Only sleeping workers are
+ * signalled.  Used whole by eager, one per worker by dmda.
+ */
+struct pph_readyq {
+	struct pph_task *_Atomic incoming; /* newest first */
+	atomic_uint sleepers;		   /* workers in cond_wait */
+	pthread_mutex_t lock;		   /* fifo, stopping, cond */
+	pthread_cond_t cond;
+	struct pph_fifo fifo;
+	int stopping;
+};
+
+void pph__readyq_init(struct pph_readyq *q);
+void pph__readyq_deinit(struct pph_readyq *q);
+void pph__readyq_push(struct pph_readyq *q, struct pph_task *t);
+/* Block until a task a worker of arch can run, or NULL once stopped. */
+struct pph_task *pph__readyq_pop(struct pph_readyq *q, enum pph_arch arch);
+void pph__readyq_stop(struct pph_readyq *q);
+
 struct pph_sched_policy {
 	const char *name;
 	const char *description;

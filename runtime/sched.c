@@ -103,6 +103,89 @@ struct pph_task *pph__fifo_take(struct pph_fifo *f, enum pph_arch arch)
 	return t;
 }
 
+void pph__readyq_init(struct pph_readyq *q)
+{
+	atomic_store(&q->incoming, NULL);
+	atomic_store(&q->sleepers, 0);
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_cond_init(&q->cond, NULL);
+	q->fifo.head = q->fifo.tail = NULL;
+	q->stopping = 0;
+}
+
+void pph__readyq_deinit(struct pph_readyq *q)
+{
+	pthread_cond_destroy(&q->cond);
+	pthread_mutex_destroy(&q->lock);
+}
+
+void pph__readyq_push(struct pph_readyq *q, struct pph_task *t)
+{
+	struct pph_task *old = atomic_load(&q->incoming);
+
+	do
+		t->next = old;
+	while (!atomic_compare_exchange_weak(&q->incoming, &old, t));
+	/* seq_cst push, then read sleepers: see pph__readyq_pop */
+	if (atomic_load(&q->sleepers)) {
+		pthread_mutex_lock(&q->lock);
+		pthread_cond_broadcast(&q->cond);
+		pthread_mutex_unlock(&q->lock);
+	}
+}
+
+/* Move the incoming stack into the FIFO, oldest first.  Lock held. */
+static void drain_incoming(struct pph_readyq *q)
+{
+	struct pph_task *t = atomic_exchange(&q->incoming, NULL), *rev = NULL, *next;
+
+	for (; t; t = next) {
+		next = t->next;
+		t->next = rev;
+		rev = t;
+	}
+	for (t = rev; t; t = next) {
+		next = t->next;
+		pph__fifo_push(&q->fifo, t);
+	}
+}
+
+struct pph_task *pph__readyq_pop(struct pph_readyq *q, enum pph_arch arch)
+{
+	struct pph_task *t;
+
+	pthread_mutex_lock(&q->lock);
+	for (;;) {
+		drain_incoming(q);
+		if ((t = pph__fifo_take(&q->fifo, arch)) || q->stopping)
+			break;
+		pthread_mutex_unlock(&q->lock);
+		/* a short spin catches a task about to be pushed, without the
+		 * cost of sleeping and being woken */
+		pph__spin_until_nonnull((void *_Atomic *)&q->incoming);
+		pthread_mutex_lock(&q->lock);
+		drain_incoming(q);
+		if ((t = pph__fifo_take(&q->fifo, arch)) || q->stopping)
+			break;
+		/* announce the sleep, then look again: a push either is seen
+		 * here or sees the sleeper and signals under the lock */
+		atomic_fetch_add(&q->sleepers, 1);
+		if (!atomic_load(&q->incoming))
+			pthread_cond_wait(&q->cond, &q->lock);
+		atomic_fetch_sub(&q->sleepers, 1);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return t;
+}
+
+void pph__readyq_stop(struct pph_readyq *q)
+{
+	pthread_mutex_lock(&q->lock);
+	q->stopping = 1;
+	pthread_cond_broadcast(&q->cond);
+	pthread_mutex_unlock(&q->lock);
+}
+
 const struct pph_sched_policy *pph__sched_default(void)
 {
 	return policies[0];

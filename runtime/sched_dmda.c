@@ -11,29 +11,25 @@
 #include "internal.h"
 #include "perfmodel.h"
 
+/* Per worker: its ready queue and what it is expected to be busy with.
+ * The estimates are read without a lock: a stale value only makes one
+ * placement slightly worse. */
 struct queue {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	struct pph_fifo fifo;
-	double queued_us;   /* predicted work waiting in the queue */
-	double running_end; /* expected end of the task running now */
-	int stopping;
+	struct pph_readyq ready;
+	_Atomic double queued_us;   /* predicted work waiting in the queue */
+	_Atomic double running_end; /* expected end of the task running now */
 };
 
-static struct {
-	struct queue q[PPH_MAX_WORKERS];
-} d;
+static struct queue q[PPH_MAX_WORKERS];
 
 static int dmda_init(void)
 {
 	unsigned i;
 
 	for (i = 0; i < PPH_MAX_WORKERS; i++) {
-		d.q[i].stopping = 0;
-		pthread_mutex_init(&d.q[i].lock, NULL);
-		pthread_cond_init(&d.q[i].cond, NULL);
-		d.q[i].fifo.head = d.q[i].fifo.tail = NULL;
-		d.q[i].queued_us = d.q[i].running_end = 0;
+		pph__readyq_init(&q[i].ready);
+		atomic_store(&q[i].queued_us, 0);
+		atomic_store(&q[i].running_end, 0);
 	}
 	return 0;
 }
@@ -42,22 +38,22 @@ static void dmda_deinit(void)
 {
 	unsigned i;
 
-	for (i = 0; i < PPH_MAX_WORKERS; i++) {
-		pthread_cond_destroy(&d.q[i].cond);
-		pthread_mutex_destroy(&d.q[i].lock);
-	}
+	for (i = 0; i < PPH_MAX_WORKERS; i++)
+		pph__readyq_deinit(&q[i].ready);
+}
+
+static void add_queued(struct queue *qu, double us)
+{
+	double old = atomic_load(&qu->queued_us);
+
+	while (!atomic_compare_exchange_weak(&qu->queued_us, &old, fmax(0, old + us)))
+		;
 }
 
 /* When worker w is expected to be free, in microseconds. */
 static double available_at(unsigned w, double now)
 {
-	struct queue *q = &d.q[w];
-	double end;
-
-	pthread_mutex_lock(&q->lock);
-	end = fmax(now, q->running_end) + q->queued_us;
-	pthread_mutex_unlock(&q->lock);
-	return end;
+	return fmax(now, atomic_load(&q[w].running_end)) + atomic_load(&q[w].queued_us);
 }
 
 /* Variants whose predictions are kept per push (more are asked per worker). */
@@ -115,39 +111,22 @@ static struct choice choose(const struct pph_task *t)
 static void dmda_push(struct pph_task *t)
 {
 	struct choice c = choose(t);
-	struct queue *q;
 
 	/* submit checked that some worker can run the task */
 	t->sched_impl = c.impl;
 	t->sched_pred = c.pred;
-	q = &d.q[c.worker];
-	pthread_mutex_lock(&q->lock);
-	pph__fifo_push(&q->fifo, t);
-	q->queued_us += c.pred;
-	pthread_cond_signal(&q->cond);
-	pthread_mutex_unlock(&q->lock);
+	add_queued(&q[c.worker], c.pred);
+	pph__readyq_push(&q[c.worker].ready, t);
 }
 
 static struct pph_task *dmda_pop(struct pph_worker *w)
 {
-	struct queue *q = &d.q[w->id];
-	struct pph_task *t;
+	struct pph_task *t = pph__readyq_pop(&q[w->id].ready, w->arch);
 
-	pthread_mutex_lock(&q->lock);
-	if (!q->fifo.head && !q->stopping) {
-		pthread_mutex_unlock(&q->lock);
-		pph__spin_until_nonnull((void *_Atomic *)&q->fifo.head);
-		pthread_mutex_lock(&q->lock);
-	}
-	while (!q->fifo.head && !q->stopping)
-		pthread_cond_wait(&q->cond, &q->lock);
-	/* every task in this queue was placed here for this worker */
-	t = pph__fifo_take(&q->fifo, w->arch);
 	if (t) {
-		q->queued_us = q->fifo.head ? fmax(0, q->queued_us - t->sched_pred) : 0;
-		q->running_end = pph__now_us() + t->sched_pred;
+		add_queued(&q[w->id], -t->sched_pred);
+		atomic_store(&q[w->id].running_end, pph__now_us() + t->sched_pred);
 	}
-	pthread_mutex_unlock(&q->lock);
 	return t;
 }
 
@@ -155,12 +134,8 @@ static void dmda_wake_all(void)
 {
 	unsigned i;
 
-	for (i = 0; i < PPH_MAX_WORKERS; i++) {
-		pthread_mutex_lock(&d.q[i].lock);
-		d.q[i].stopping = 1;
-		pthread_cond_broadcast(&d.q[i].cond);
-		pthread_mutex_unlock(&d.q[i].lock);
-	}
+	for (i = 0; i < PPH_MAX_WORKERS; i++)
+		pph__readyq_stop(&q[i].ready);
 }
 
 const struct pph_sched_policy pph__sched_dmda = {
