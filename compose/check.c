@@ -82,26 +82,51 @@ static void classify_pointer(struct iface *ifc, struct param *p)
 	p->kind = p->num_elements ? PARAM_VECTOR : PARAM_VARIABLE;
 }
 
+/* Mark the by-value parameter named name as dimension dim of p. */
+static void bind_size(struct iface *ifc, struct param *p, const char *name, int dim)
+{
+	struct param *size = find_param(ifc, name);
+
+	if (!size) {
+		diag_error(&p->loc, "numElements of '%s' names '%s', which is not a parameter of '%s'",
+			   p->name, name, ifc->name);
+	} else if (size == p || size->buffer >= 0) {
+		diag_error(&p->loc, "numElements of '%s' names '%s', which is not a by-value size parameter",
+			   p->name, name);
+	} else if (size->kind != PARAM_SIZE) {
+		/* the first pointer it sizes gives its value inside the backend */
+		size->kind = PARAM_SIZE;
+		size->size_of = (int)(p - ifc->params);
+		size->size_dim = dim;
+	}
+}
+
 static void check_num_elements(struct iface *ifc, struct param *p)
 {
-	struct param *size;
+	char *comma = strchr(p->num_elements, ',');
 
-	if (strchr(p->num_elements, ',')) {
-		diag_error(&p->loc, "parameter '%s': matrix sizes (numElements=\"%s\") are not supported yet",
+	if (!comma) {
+		bind_size(ifc, p, p->num_elements, 0);
+		return;
+	}
+	p->kind = PARAM_MATRIX;
+	p->dims[0] = xasprintf("%.*s", (int)(comma - p->num_elements), p->num_elements);
+	p->dims[1] = xstrdup(comma + 1);
+	{
+		char *rows = normalize_space(p->dims[0]), *cols = normalize_space(p->dims[1]);
+
+		free(p->dims[0]);
+		free(p->dims[1]);
+		p->dims[0] = rows;
+		p->dims[1] = cols;
+	}
+	if (strchr(p->dims[1], ',')) {
+		diag_error(&p->loc, "numElements of '%s' is \"%s\": give one size (vector) or rows,cols (matrix)",
 			   p->name, p->num_elements);
 		return;
 	}
-	size = find_param(ifc, p->num_elements);
-	if (!size) {
-		diag_error(&p->loc, "numElements of '%s' names '%s', which is not a parameter of '%s'",
-			   p->name, p->num_elements, ifc->name);
-	} else if (size == p || is_pointer(size->type)) {
-		diag_error(&p->loc, "numElements of '%s' names '%s', which is not a by-value size parameter",
-			   p->name, p->num_elements);
-	} else if (size->kind != PARAM_SIZE) {
-		size->kind = PARAM_SIZE;
-		size->size_of = (int)(p - ifc->params);
-	}
+	bind_size(ifc, p, p->dims[0], 0);
+	bind_size(ifc, p, p->dims[1], 1);
 }
 
 static void check_params(struct iface *ifc)

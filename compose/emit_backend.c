@@ -78,8 +78,14 @@ static char *argument(const struct iface *ifc, const struct param *p)
 		return xasprintf("(%s)PPH_VECTOR_PTR(buffers[%d])", p->type, p->buffer);
 	case PARAM_VARIABLE:
 		return xasprintf("(%s)PPH_VARIABLE_PTR(buffers[%d])", p->type, p->buffer);
+	case PARAM_MATRIX:
+		return xasprintf("(%s)PPH_MATRIX_PTR(buffers[%d])", p->type, p->buffer);
 	case PARAM_SIZE:
 		/* from the handle, so it stays right for a sub-task's block */
+		if (ifc->params[p->size_of].kind == PARAM_MATRIX)
+			return xasprintf("(%s)PPH_MATRIX_%s(buffers[%d])", p->type,
+					 p->size_dim ? "COLS" : "ROWS",
+					 ifc->params[p->size_of].buffer);
 		return xasprintf("(%s)PPH_VECTOR_N(buffers[%d])", p->type,
 				 ifc->params[p->size_of].buffer);
 	case PARAM_VALUE:

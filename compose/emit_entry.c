@@ -52,6 +52,9 @@ static void emit_register(struct out *o, const struct iface *ifc,
 	if (p->kind == PARAM_VECTOR)
 		out_line(o, "rc = pph_vector_register(&handles[%d], (void *)%s, (size_t)%s, sizeof(%s));",
 			 p->buffer, p->name, p->num_elements, p->elem_type);
+	else if (p->kind == PARAM_MATRIX)
+		out_line(o, "rc = pph_matrix_register(&handles[%d], (void *)%s, (size_t)%s, (size_t)%s, (size_t)%s, sizeof(%s));",
+			 p->buffer, p->name, p->dims[0], p->dims[1], p->dims[1], p->elem_type);
 	else
 		out_line(o, "rc = pph_variable_register(&handles[%d], (void *)%s, sizeof(%s));",
 			 p->buffer, p->name, p->elem_type);

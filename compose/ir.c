@@ -65,6 +65,8 @@ static void free_iface(struct iface *ifc)
 		free(ifc->params[i].type);
 		free(ifc->params[i].elem_type);
 		free(ifc->params[i].num_elements);
+		free(ifc->params[i].dims[0]);
+		free(ifc->params[i].dims[1]);
 	}
 	for (i = 0; i < ifc->nimpls; i++)
 		model_free_impl(ifc->impls[i]);

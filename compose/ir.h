@@ -21,6 +21,7 @@ enum param_kind {
 	PARAM_SIZE,	/* by value, rebuilt from a vector handle's size */
 	PARAM_VECTOR,	/* pointer with numElements: a vector handle */
 	PARAM_VARIABLE, /* pointer without numElements: one element */
+	PARAM_MATRIX,	/* pointer with numElements="rows,cols": row major */
 };
 
 struct param {
@@ -32,7 +33,9 @@ struct param {
 	enum access access;
 	enum param_kind kind;
 	int buffer;	/* handle index for pointer kinds, else -1 */
-	int size_of;	/* PARAM_SIZE: index of the vector param it sizes */
+	int size_of;	/* PARAM_SIZE: index of the vector or matrix it sizes */
+	int size_dim;	/* PARAM_SIZE of a matrix: 0 rows, 1 columns */
+	char *dims[2];	/* PARAM_MATRIX: names of the rows and columns params */
 };
 
 enum platform { PLATFORM_CPU, PLATFORM_OPENMP, PLATFORM_CUDA, PLATFORM_OPENCL };

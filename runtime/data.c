@@ -36,6 +36,25 @@ int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n,
 	return 0;
 }
 
+int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows,
+			size_t cols, size_t ld, size_t elemsize)
+{
+	struct pph_data *d;
+
+	if (!handle || !elemsize || ld < cols)
+		return -EINVAL;
+	d = data_new(PPH_LAYOUT_MATRIX);
+	if (!d)
+		return -ENOMEM;
+	d->replicas[0].iface.matrix.ptr = ptr;
+	d->replicas[0].iface.matrix.rows = rows;
+	d->replicas[0].iface.matrix.cols = cols;
+	d->replicas[0].iface.matrix.ld = ld;
+	d->replicas[0].iface.matrix.elemsize = elemsize;
+	*handle = d;
+	return 0;
+}
+
 int pph_variable_register(pph_data_handle *handle, void *ptr, size_t size)
 {
 	struct pph_data *d;
@@ -60,6 +79,8 @@ uint64_t pph__data_size(const struct pph_data *d)
 		return (uint64_t)i->vector.n * i->vector.elemsize;
 	case PPH_LAYOUT_VARIABLE:
 		return i->variable.size;
+	case PPH_LAYOUT_MATRIX:
+		return (uint64_t)i->matrix.rows * i->matrix.cols * i->matrix.elemsize;
 	}
 	return 0;
 }

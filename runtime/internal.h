@@ -23,6 +23,7 @@ enum pph_replica_state { PPH_INVALID, PPH_SHARED, PPH_MODIFIED };
 union pph_iface {
 	struct pph_vector_iface vector;
 	struct pph_variable_iface variable;
+	struct pph_matrix_iface matrix;
 };
 
 struct pph_replica {
@@ -30,7 +31,7 @@ struct pph_replica {
 	union pph_iface iface;
 };
 
-enum pph_layout { PPH_LAYOUT_VECTOR, PPH_LAYOUT_VARIABLE };
+enum pph_layout { PPH_LAYOUT_VECTOR, PPH_LAYOUT_VARIABLE, PPH_LAYOUT_MATRIX };
 
 /* A task that still uses a handle, for dependency inference (deps.c). */
 struct pph_reader {

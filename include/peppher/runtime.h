@@ -108,10 +108,25 @@ struct pph_variable_iface {
 	size_t size;
 };
 
+/**
+ * What a kernel receives for a matrix handle: rows x cols elements, row
+ * major, element (i, j) at ptr + (i * ld + j) * elemsize.
+ */
+struct pph_matrix_iface {
+	void *ptr;
+	size_t rows, cols, ld;
+	size_t elemsize;
+};
+
 #define PPH_VECTOR_PTR(buf) (((struct pph_vector_iface *)(buf))->ptr)
 #define PPH_VECTOR_N(buf) (((struct pph_vector_iface *)(buf))->n)
 #define PPH_VECTOR_ELEMSIZE(buf) (((struct pph_vector_iface *)(buf))->elemsize)
 #define PPH_VARIABLE_PTR(buf) (((struct pph_variable_iface *)(buf))->ptr)
+#define PPH_MATRIX_PTR(buf) (((struct pph_matrix_iface *)(buf))->ptr)
+#define PPH_MATRIX_ROWS(buf) (((struct pph_matrix_iface *)(buf))->rows)
+#define PPH_MATRIX_COLS(buf) (((struct pph_matrix_iface *)(buf))->cols)
+#define PPH_MATRIX_LD(buf) (((struct pph_matrix_iface *)(buf))->ld)
+#define PPH_MATRIX_ELEMSIZE(buf) (((struct pph_matrix_iface *)(buf))->elemsize)
 
 /**
  * Register n elements of elemsize bytes at ptr (host memory the caller
@@ -121,6 +136,15 @@ struct pph_variable_iface {
  */
 int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n,
 			size_t elemsize);
+
+/**
+ * Register a rows x cols row-major matrix whose rows start ld elements
+ * apart (ld >= cols; ld > cols describes a block of a larger matrix without
+ * copying it).  Returns 0, -EINVAL (NULL handle, zero elemsize, ld < cols),
+ * -ENOMEM.
+ */
+int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows,
+			size_t cols, size_t ld, size_t elemsize);
 
 /** Register size bytes at ptr as a single variable; errors as above. */
 int pph_variable_register(pph_data_handle *handle, void *ptr, size_t size);

@@ -385,6 +385,44 @@ static void test_priorities(void)
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
+/* ---- data.c ---- */
+
+/* m[i][j] += 100 * i + j over the rows x cols block */
+static void k_matrix(void *buffers[], void *arg)
+{
+	int *m = PPH_MATRIX_PTR(buffers[0]);
+	size_t i, j, ld = PPH_MATRIX_LD(buffers[0]);
+
+	(void)arg;
+	for (i = 0; i < PPH_MATRIX_ROWS(buffers[0]); i++)
+		for (j = 0; j < PPH_MATRIX_COLS(buffers[0]); j++)
+			m[i * ld + j] += (int)(100 * i + j);
+}
+
+static const struct pph_impl matrix_impls[] = { { PPH_ARCH_CPU, k_matrix, "matrix" } };
+static const struct pph_codelet matrix_cl = { "matrix", 1, matrix_impls };
+
+static void test_matrix_block(void)
+{
+	int m[6][8] = { { 0 } }, ok = 1;
+	pph_data_handle h;
+	enum pph_access mode = PPH_RW;
+	size_t i, j;
+
+	CU_ASSERT_EQUAL(pph_matrix_register(&h, m, 3, 9, 8, sizeof(int)), -EINVAL);
+	/* the 3 x 4 block at row 2, column 3 of a 6 x 8 matrix */
+	CU_ASSERT_EQUAL_FATAL(pph_matrix_register(&h, &m[2][3], 3, 4, 8, sizeof(int)), 0);
+	CU_ASSERT_EQUAL(pph_call_sync(&matrix_cl, 1, &h, &mode, NULL, 0), 0);
+	pph_data_unregister(h);
+	for (i = 0; i < 6; i++)
+		for (j = 0; j < 8; j++) {
+			int in = i >= 2 && i < 5 && j >= 3 && j < 7;
+
+			ok &= m[i][j] == (in ? (int)(100 * (i - 2) + (j - 3)) : 0);
+		}
+	CU_ASSERT_TRUE(ok);
+}
+
 /* ---- deps.c ---- */
 
 static void test_raw_chain(void)
@@ -714,6 +752,7 @@ static void add_scheduler_suites(const char *name, int (*init)(void))
 	CU_add_test(s, "no worker for the variant", test_no_worker_for_variant);
 	CU_add_test(s, "bad buffers", test_bad_buffers);
 	CU_add_test(s, "priorities", test_priorities);
+	CU_add_test(s, "matrix block with a leading dimension", test_matrix_block);
 	title = titles[ntitles++];
 	snprintf(title, sizeof(titles[0]), "deps [%s]", name);
 	s = CU_add_suite(title, init, suite_clean);
