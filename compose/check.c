@@ -193,7 +193,29 @@ static bool impl_name_taken(const struct model *m, const struct impl *impl)
 	return false;
 }
 
-static void check_impls(struct model *m, struct iface *ifc, unsigned platforms)
+/* Why impl takes no part in the build (a fresh string), or NULL. */
+static char *exclusion(const struct iface *ifc, const struct impl *impl,
+		       const struct narrowing *nw)
+{
+	const char *p = platform_name(impl->platform);
+	size_t i;
+
+	if (impl->disabled)
+		return xstrdup("disabled in its descriptor");
+	for (i = 0; i < nw->ndisabled_impls; i++)
+		if (strcmp(nw->disabled_impls[i], impl->name) == 0)
+			return xstrdup("disabled by --disable-impls");
+	if (ifc->disabled_platforms & 1u << impl->platform)
+		return xasprintf("%s disabled by interface '%s'", p, ifc->name);
+	if (nw->disabled_platforms & 1u << impl->platform)
+		return xasprintf("%s disabled on the command line", p);
+	if (!(nw->build_platforms & 1u << impl->platform))
+		return xasprintf("this build has no %s", p);
+	return NULL;
+}
+
+static void check_impls(struct model *m, struct iface *ifc,
+			const struct narrowing *nw)
 {
 	size_t i, enabled = 0;
 
@@ -203,22 +225,16 @@ static void check_impls(struct model *m, struct iface *ifc, unsigned platforms)
 		check_identifier(&impl->loc, "implementation name", impl->name);
 		impl_name_taken(m, impl);
 		check_sources(impl);
-		if (!(platforms & 1u << impl->platform)) {
-			impl->skipped = true;
-			diag_note(&impl->loc, "skipping '%s': this build has no %s",
-				  impl->name, platform_name(impl->platform));
-		}
-		if (!impl->disabled && !impl->skipped)
+		impl->excluded = exclusion(ifc, impl, nw);
+		if (impl->excluded)
+			diag_note(&impl->loc, "skipping '%s': %s", impl->name,
+				  impl->excluded);
+		else
 			enabled++;
 	}
-	if (!enabled) {
-		diag_error(&ifc->loc, "interface '%s' has no enabled implementation",
-			   ifc->name);
-		for (i = 0; i < ifc->nimpls; i++)
-			diag_note(&ifc->impls[i]->loc, "'%s' is %s", ifc->impls[i]->name,
-				  ifc->impls[i]->disabled ? "disabled" :
-				  "for a platform this build lacks");
-	}
+	if (!enabled)
+		diag_error(&ifc->loc, "interface '%s' has no enabled implementation%s",
+			   ifc->name, ifc->nimpls ? " (see the notes above)" : "");
 }
 
 static void check_main(const struct model *m)
@@ -294,7 +310,7 @@ static void order_interfaces(struct model *m)
 	m->ifaces = order;
 }
 
-unsigned check_model(struct model *m, unsigned platforms)
+unsigned check_model(struct model *m, const struct narrowing *nw)
 {
 	unsigned errors = diag_error_count();
 	size_t i;
@@ -304,7 +320,7 @@ unsigned check_model(struct model *m, unsigned platforms)
 
 		check_identifier(&ifc->loc, "interface name", ifc->name);
 		check_params(ifc);
-		check_impls(m, ifc, platforms);
+		check_impls(m, ifc, nw);
 	}
 	if (m->main)
 		check_main(m);

@@ -7,12 +7,20 @@
 /* Bit per enum platform: the platforms this build can compile for. */
 unsigned check_build_platforms(void);
 
+/* What the command line narrows the composition to. */
+struct narrowing {
+	unsigned build_platforms;    /* this build, or --platforms */
+	unsigned disabled_platforms; /* --disable-cpu, --disable-cuda, ... */
+	char **disabled_impls;	     /* --disable-impls */
+	size_t ndisabled_impls;
+};
+
 /*
- * Check names, parameters and implementations; classify parameters; mark
- * implementations for platforms outside the platforms mask as skipped; and
- * order the interfaces bottom-up (required ones first), reporting cycles.
- * Returns the number of errors reported.
+ * Check names, parameters and implementations; classify parameters; exclude
+ * implementations as the descriptors and the narrowing say (each with its
+ * reason, as a note); and order the interfaces bottom-up (required ones
+ * first), reporting cycles.  Returns the number of errors reported.
  */
-unsigned check_model(struct model *m, unsigned platforms);
+unsigned check_model(struct model *m, const struct narrowing *nw);
 
 #endif

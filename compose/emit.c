@@ -153,7 +153,7 @@ char *entry_file_name(const struct iface *ifc)
 
 int impl_is_used(const struct impl *impl)
 {
-	return !impl->disabled && !impl->skipped;
+	return !impl->excluded;
 }
 
 char *c_signature(const struct iface *ifc, const char *fname)

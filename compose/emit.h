@@ -50,7 +50,7 @@ char *c_signature(const struct iface *ifc, const char *fname);
 char *backend_file_name(const struct impl *impl);
 char *backend_header_name(const struct iface *ifc);
 char *entry_file_name(const struct iface *ifc);
-/* Implementations that take part in the build (enabled, not skipped). */
+/* Implementations that take part in the build (not excluded). */
 int impl_is_used(const struct impl *impl);
 
 void emit_header(struct gen *g);
@@ -58,5 +58,7 @@ void emit_entry(struct gen *g, const struct iface *ifc);
 void emit_backend_header(struct gen *g, const struct iface *ifc);
 void emit_backend(struct gen *g, const struct impl *impl);
 void emit_makefile(struct gen *g);
+/* Write the composition graph to path (atomically).  Returns 0 or -1. */
+int emit_graph(const struct model *m, const char *path);
 
 #endif

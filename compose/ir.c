@@ -53,6 +53,7 @@ void model_free_impl(struct impl *impl)
 	free(impl->name);
 	free(impl->dir);
 	free(impl->provides);
+	free(impl->excluded);
 	free(impl);
 }
 

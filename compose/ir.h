@@ -72,7 +72,7 @@ struct impl {
 	char *name;
 	char *dir; /* folder of the descriptor */
 	enum platform platform;
-	bool disabled;
+	bool disabled; /* disable="true" in its descriptor */
 	struct source_file *sources;
 	size_t nsources;
 	char *provides; /* the one provided interface */
@@ -80,7 +80,7 @@ struct impl {
 	struct required *requires;
 	size_t nrequires;
 	struct iface *iface;
-	bool skipped; /* platform not available in this build */
+	char *excluded; /* why it takes no part in the build, or NULL */
 };
 
 struct iface {
@@ -91,6 +91,7 @@ struct iface {
 	size_t nparams;
 	size_t nbuffers;
 	bool has_args; /* any PARAM_VALUE */
+	unsigned disabled_platforms; /* bit per enum platform: @disableCPU... */
 	struct impl **impls;
 	size_t nimpls;
 	int mark; /* scratch for graph walks */

@@ -406,6 +406,13 @@ static struct iface *parse_iface(struct loader *l, const xmlNode *n,
 	ifc->loc = node_loc(l, n);
 	ifc->name = attr(n, "name");
 	ifc->path = xstrdup(path);
+	/* disableCPU also covers OpenMP variants: both run on the CPU cores */
+	if (attr_bool(n, "disableCPU"))
+		ifc->disabled_platforms |= 1u << PLATFORM_CPU | 1u << PLATFORM_OPENMP;
+	if (attr_bool(n, "disableCUDA"))
+		ifc->disabled_platforms |= 1u << PLATFORM_CUDA;
+	if (attr_bool(n, "disableOpenCL"))
+		ifc->disabled_platforms |= 1u << PLATFORM_OPENCL;
 	parse_params(l, ifc, n);
 	impl_dir = path_join(dir, imp_path ? imp_path : ifc->name);
 	*(struct iface **)array_push(&l->m->ifaces, &l->m->nifaces,

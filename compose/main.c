@@ -16,9 +16,10 @@
 struct options {
 	const char *main_path;
 	const char *outdir;
+	const char *graph; /* --graph=FILE.dot */
 	char **roots;
 	size_t nroots;
-	unsigned platforms;
+	struct narrowing nw;
 	int dry_run;
 };
 
@@ -34,11 +35,18 @@ static void usage(FILE *fp)
 		"  -R, --repository=DIR    also look for interfaces in DIR (repeatable)\n"
 		"      --platforms=LIST    platforms to compose for, comma-separated among\n"
 		"                          CPU,OPENMP,CUDA,OPENCL (default: what this build has)\n"
+		"      --disable-impls=LIST  leave out these implementations (comma-separated)\n"
+		"      --disable-cpu       leave out CPU and OpenMP implementations\n"
+		"      --disable-cuda      leave out CUDA implementations\n"
+		"      --disable-opencl    leave out OpenCL implementations\n"
+		"      --graph=FILE.dot    write the composition as a Graphviz graph\n"
 		"  -n, --dry-run           list the files that would be written, write nothing\n"
-		"  -v, --verbose           say what is read and written (repeat for more)\n"
+		"  -v, --verbose[=N]       say what is read and written (N: 0..3; repeatable)\n"
 		"  -h, --help              show this help and exit\n"
 		"  -V, --version           show the version and exit\n"
 		"\n"
+		"The original PEPPHER spellings -disableImpls=LIST, -disableCPU, -disableCUDA,\n"
+		"-disableOpenCL and -v=N are accepted too.\n"
 		"Interfaces are also looked up in $PEPPHER_REPOSITORY (colon-separated) and in\n"
 		"%s.\n", PPH_REPOSITORY_DIR);
 }
@@ -84,6 +92,36 @@ static void add_env_roots(struct options *opt)
 	add_root(opt, PPH_REPOSITORY_DIR);
 }
 
+static void split_list(const char *list, char ***items, size_t *n)
+{
+	char *copy = xstrdup(list), *save = NULL, *tok;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		*(char **)array_push(items, n, sizeof(char *)) = normalize_space(tok);
+	free(copy);
+}
+
+/* The original PEPPHER tool's single-dash options, as GNU long options. */
+static char *gnu_spelling(const char *arg)
+{
+	static const char *const map[][2] = {
+		{ "-disableImpls=", "--disable-impls=" },
+		{ "-disableCPU", "--disable-cpu" },
+		{ "-disableCUDA", "--disable-cuda" },
+		{ "-disableOpenCL", "--disable-opencl" },
+		{ "-v=", "--verbose=" },
+	};
+	size_t i, len;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		len = strlen(map[i][0]);
+		if (strncmp(arg, map[i][0], len) == 0 &&
+		    (map[i][0][len - 1] == '=' || arg[len] == '\0'))
+			return xasprintf("%s%s", map[i][1], arg + len);
+	}
+	return NULL;
+}
+
 /* Returns -1 on bad usage, 1 when done (help, version), 0 to go on. */
 static int parse_args(int argc, char **argv, struct options *opt)
 {
@@ -91,26 +129,55 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		{ "output", required_argument, NULL, 'o' },
 		{ "repository", required_argument, NULL, 'R' },
 		{ "platforms", required_argument, NULL, 'P' },
+		{ "disable-impls", required_argument, NULL, 'I' },
+		{ "disable-cpu", no_argument, NULL, 'C' },
+		{ "disable-cuda", no_argument, NULL, 'U' },
+		{ "disable-opencl", no_argument, NULL, 'L' },
+		{ "graph", required_argument, NULL, 'G' },
 		{ "dry-run", no_argument, NULL, 'n' },
-		{ "verbose", no_argument, NULL, 'v' },
+		{ "verbose", optional_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, verbosity = 0;
+	int c, verbosity = 0, i;
 
+	for (i = 1; i < argc; i++) {
+		char *gnu = gnu_spelling(argv[i]);
+
+		if (gnu)
+			argv[i] = gnu; /* lives as long as the run */
+	}
 	opt->outdir = ".";
-	opt->platforms = check_build_platforms();
+	opt->nw.build_platforms = check_build_platforms();
 	while ((c = getopt_long(argc, argv, "o:R:nvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': opt->outdir = optarg; break;
 		case 'R': add_root(opt, optarg); break;
 		case 'P':
-			if (parse_platforms(optarg, &opt->platforms) != 0)
+			if (parse_platforms(optarg, &opt->nw.build_platforms) != 0)
 				return -1;
 			break;
+		case 'I':
+			split_list(optarg, &opt->nw.disabled_impls, &opt->nw.ndisabled_impls);
+			break;
+		case 'C':
+			opt->nw.disabled_platforms |= 1u << PLATFORM_CPU | 1u << PLATFORM_OPENMP;
+			break;
+		case 'U': opt->nw.disabled_platforms |= 1u << PLATFORM_CUDA; break;
+		case 'L': opt->nw.disabled_platforms |= 1u << PLATFORM_OPENCL; break;
+		case 'G': opt->graph = optarg; break;
 		case 'n': opt->dry_run = 1; break;
-		case 'v': verbosity++; break;
+		case 'v':
+			if (!optarg)
+				verbosity++;
+			else if (optarg[0] >= '0' && optarg[0] <= '3' && !optarg[1])
+				verbosity = optarg[0] - '0';
+			else {
+				diag_error(NULL, "--verbose=%s: expected 0 to 3", optarg);
+				return -1;
+			}
+			break;
 		case 'h': usage(stdout); return 1;
 		case 'V': printf("compose (PEPPHER-C) %s\n", PACKAGE_VERSION); return 1;
 		default: usage(stderr); return -1;
@@ -157,8 +224,11 @@ int main(int argc, char **argv)
 	LIBXML_TEST_VERSION
 	rc = parse_args(argc, argv, &opt);
 	if (rc == 0 && load_model(&m, opt.main_path, opt.roots, opt.nroots) == 0 &&
-	    check_model(&m, opt.platforms) == 0)
+	    check_model(&m, &opt.nw) == 0) {
 		rc = generate(&m, &opt);
+		if (rc == 0 && opt.graph && emit_graph(&m, opt.graph) != 0)
+			rc = -1;
+	}
 	else if (rc == 0)
 		rc = -1;
 	if (diag_error_count())
@@ -168,6 +238,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < opt.nroots; i++)
 		free(opt.roots[i]);
 	free(opt.roots);
+	for (i = 0; i < opt.nw.ndisabled_impls; i++)
+		free(opt.nw.disabled_impls[i]);
+	free(opt.nw.disabled_impls);
 	xmlCleanupParser();
 	return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
