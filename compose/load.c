@@ -131,6 +131,60 @@ static xmlSchemaPtr schema_load(void)
 }
 
 /*
+ * A descriptor never needs a DOCTYPE; refusing it outright keeps entity
+ * expansion bombs and external entities out, whatever libxml2's own limits.
+ */
+struct parse_state {
+	struct model *m;
+	int refused; /* later errors are consequences: stay quiet */
+};
+
+static void refuse_doctype(void *ctx, const xmlChar *name, const xmlChar *public_id,
+			   const xmlChar *system_id)
+{
+	xmlParserCtxtPtr ctxt = ctx;
+	struct parse_state *st = ctxt->_private;
+	struct loc loc = { intern_file(st->m, ctxt->input->filename), ctxt->input->line };
+
+	(void)name;
+	(void)public_id;
+	(void)system_id;
+	diag_error(&loc, "DOCTYPE declarations (DTDs, entities) are not allowed in descriptors");
+	st->refused = 1;
+	xmlStopParser(ctxt);
+}
+
+static void parse_error(void *data, xmlErrorPtr e)
+{
+	struct parse_state *st = data;
+
+	if (!st->refused)
+		xml_error(st->m, e);
+}
+
+static xmlDoc *parse_file(struct model *m, const char *path)
+{
+	struct parse_state st = { m, 0 };
+	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+	xmlDoc *doc;
+
+	if (!ctxt)
+		return NULL;
+	ctxt->_private = &st;
+	ctxt->sax->internalSubset = refuse_doctype;
+	xmlSetStructuredErrorFunc(&st, parse_error);
+	doc = xmlCtxtReadFile(ctxt, path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+				       XML_PARSE_NOWARNING);
+	xmlSetStructuredErrorFunc(m, xml_error);
+	if (doc && (!ctxt->wellFormed || st.refused)) {
+		xmlFreeDoc(doc);
+		doc = NULL;
+	}
+	xmlFreeParserCtxt(ctxt);
+	return doc;
+}
+
+/*
  * Parse and validate one descriptor.  External entities, DTDs and network
  * access stay off: a descriptor is data, never a way to read other files.
  */
@@ -150,8 +204,7 @@ static xmlDoc *read_descriptor(struct loader *l, const char *path,
 	}
 	diag_verbose(2, "reading %s", path);
 	intern_file(l->m, path);
-	doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
-				      XML_PARSE_NOWARNING);
+	doc = parse_file(l->m, path);
 	if (!doc) {
 		if (diag_error_count() == errors)
 			diag_error(from, "cannot parse descriptor '%s'", path);
