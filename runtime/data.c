@@ -16,6 +16,7 @@ static struct pph_data *data_new(enum pph_layout layout)
 	d->layout = layout;
 	d->replicas[0].state = PPH_MODIFIED; /* the only valid copy */
 	pthread_mutex_init(&d->lock, NULL);
+	pthread_mutex_init(&d->coh_lock, NULL);
 	return d;
 }
 
@@ -85,12 +86,32 @@ uint64_t pph__data_size(const struct pph_data *d)
 	return 0;
 }
 
+/* Until transfers are calibrated per host: a PCIe-like link. */
+#define LATENCY_US 10.0
+#define BYTES_PER_US 5000.0
+
 double pph__transfer_estimate(const struct pph_task *task, unsigned node)
 {
-	/* host memory only: the data is always where CPU workers run */
-	(void)task;
-	(void)node;
-	return 0;
+	double us = 0;
+	unsigned i;
+
+	/* a racy look at the states: an estimate needs no lock */
+	for (i = 0; i < task->nbuffers; i++) {
+		const struct pph_data *d = task->handles[i];
+
+		if ((task->modes[i] & PPH_R) && d->replicas[node].state == PPH_INVALID)
+			us += (node && d->replicas[0].state == PPH_INVALID ? 2 : 1) *
+			      (LATENCY_US + (double)pph__data_size(d) / BYTES_PER_US);
+	}
+	return us;
+}
+
+int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
+{
+	if (!handle || (mode != PPH_R && mode != PPH_W && mode != PPH_RW))
+		return -EINVAL;
+	pph__deps_host_wait(handle, mode);
+	return pph__coherence_acquire(handle, 0, mode);
 }
 
 void pph_data_unregister(pph_data_handle handle)
@@ -98,6 +119,8 @@ void pph_data_unregister(pph_data_handle handle)
 	if (!handle)
 		return;
 	pph__deps_data_wait(handle);
+	pph__coherence_drop_devices(handle);
+	pthread_mutex_destroy(&handle->coh_lock);
 	pthread_mutex_destroy(&handle->lock);
 	free(handle);
 }

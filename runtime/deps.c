@@ -144,6 +144,35 @@ void pph__deps_complete(struct pph_task *task)
 	}
 }
 
+void pph__deps_host_wait(struct pph_data *d, enum pph_access mode)
+{
+	struct pph_task *writer, **readers = NULL;
+	struct pph_reader *r;
+	unsigned n = 0, i;
+
+	/* take references under the lock, wait without it */
+	pthread_mutex_lock(&d->lock);
+	writer = d->last_writer;
+	if (writer)
+		atomic_fetch_add(&writer->refs, 1);
+	if ((mode & PPH_W) && d->nreaders &&
+	    (readers = malloc(d->nreaders * sizeof(*readers))))
+		for (r = d->readers; r; r = r->next) {
+			atomic_fetch_add(&r->task->refs, 1);
+			readers[n++] = r->task;
+		}
+	pthread_mutex_unlock(&d->lock);
+	if (writer) {
+		pph__task_wait_finished(writer);
+		pph__task_release(writer);
+	}
+	for (i = 0; i < n; i++) {
+		pph__task_wait_finished(readers[i]);
+		pph__task_release(readers[i]);
+	}
+	free(readers);
+}
+
 void pph__deps_data_wait(struct pph_data *d)
 {
 	struct pph_task *writer;

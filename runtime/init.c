@@ -73,6 +73,10 @@ int pph_init(void)
 	if (rc != 0)
 		return rc;
 	atomic_store(&pph__rt.pending, 0);
+	pph__rt.nnodes = 1; /* host memory */
+	pph__rt.nodes[0].arch = PPH_ARCH_CPU;
+	pph__rt.nodes[0].ops = NULL;
+	pph_transfer_stats_reset();
 	memset(pph__rt.arch_workers, 0, sizeof(pph__rt.arch_workers));
 	rc = pph__workers_start(ncpu);
 	if (rc != 0) {

@@ -28,6 +28,7 @@ union pph_iface {
 
 struct pph_replica {
 	enum pph_replica_state state;
+	int allocated; /* device replicas: iface.*.ptr is a device buffer */
 	union pph_iface iface;
 };
 
@@ -41,12 +42,54 @@ struct pph_reader {
 
 struct pph_data {
 	enum pph_layout layout;
+	pthread_mutex_t coh_lock; /* replica states and transfers (coherence.c) */
 	struct pph_replica replicas[PPH_MAX_NODES];
 	pthread_mutex_t lock; /* protects the dependency fields below */
 	struct pph_task *last_writer;
 	struct pph_reader *readers; /* since last_writer */
 	unsigned nreaders;
 };
+
+/* ---- memory nodes and coherence ---- */
+
+/*
+ * How a kind of memory allocates and copies.  A device replica's interface
+ * has the host replica's shape, packed (matrix ld == cols), with ptr the
+ * device buffer (a cl_mem for OpenCL).
+ */
+struct pph_node_ops {
+	int (*alloc)(unsigned node, size_t bytes, void **buf);
+	void (*free)(unsigned node, void *buf);
+	/* copy between the host replica and the device replica */
+	int (*to_device)(unsigned node, enum pph_layout layout,
+			 const union pph_iface *host, union pph_iface *dev);
+	int (*to_host)(unsigned node, enum pph_layout layout,
+		       const union pph_iface *dev, union pph_iface *host);
+	/* wait until the work a variant enqueued on the device is done */
+	void (*sync)(unsigned node);
+};
+
+/* driver_opencl.c: add one node per device; returns how many. */
+unsigned pph__opencl_start(void);
+void pph__opencl_stop(void);
+/* Make the calling thread the worker of this device (pph_opencl_queue). */
+void pph__opencl_bind_thread(void *driver);
+
+struct pph_node {
+	enum pph_arch arch;
+	const struct pph_node_ops *ops; /* NULL for host memory */
+	void *driver;			/* the driver's per-device state */
+};
+
+/* Register a device memory node; returns its number, or -ENOSPC. */
+int pph__node_add(enum pph_arch arch, const struct pph_node_ops *ops, void *driver);
+
+/* Make the replica on node valid for mode (transferring only if it is
+ * invalid and mode reads), and invalidate the others if mode writes.
+ * Returns 0 or -errno (allocation or copy failure). */
+int pph__coherence_acquire(struct pph_data *d, unsigned node, enum pph_access mode);
+/* Make the host replica valid and free every device replica. */
+void pph__coherence_drop_devices(struct pph_data *d);
 
 /* Bytes the handle describes (footprints and transfer estimates). */
 uint64_t pph__data_size(const struct pph_data *d);
@@ -103,6 +146,9 @@ void pph__task_wait_finished(struct pph_task *task);
 void pph__deps_submit(struct pph_task *task);
 /* deps.c: mark done; returns successors made ready through *ready. */
 void pph__deps_complete(struct pph_task *task);
+/* deps.c: wait for the submitted tasks the host must wait for before it
+ * accesses the handle with mode (writers for a read, all for a write). */
+void pph__deps_host_wait(struct pph_data *data, enum pph_access mode);
 /* deps.c: wait until no task uses the handle, then drop its references. */
 void pph__deps_data_wait(struct pph_data *data);
 
@@ -218,6 +264,11 @@ struct pph_runtime {
 	unsigned nworkers;
 	unsigned arch_workers[PPH_ARCH_COUNT];
 	atomic_uint_fast64_t seq;
+
+	struct pph_node nodes[PPH_MAX_NODES]; /* [0] is host memory */
+	unsigned nnodes;
+	atomic_ulong transfers[2];	/* to device, to host */
+	atomic_ullong transfer_bytes[2];
 
 	/* tasks submitted and not finished, for pph_task_wait_all */
 	pthread_mutex_t lock;

@@ -1,6 +1,7 @@
 /* CPU workers: one thread per core, bound with hwloc. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <hwloc.h>
 
@@ -35,10 +36,22 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	unsigned i;
 	double t0, us;
 
-	for (i = 0; i < t->nbuffers; i++)
+	for (i = 0; i < t->nbuffers; i++) {
+		int rc = pph__coherence_acquire(t->handles[i], w->node, t->modes[i]);
+
+		if (rc) {
+			/* the data stays as it was: the task does not run */
+			fprintf(stderr, "peppher: %s: cannot bring data to worker %u: %s\n",
+				t->cl->name, w->id, strerror(-rc));
+			pph__task_finished(t);
+			return;
+		}
 		buffers[i] = &t->handles[i]->replicas[w->node].iface;
+	}
 	t0 = pph__now_us();
 	t->cl->impls[impl].fn(buffers, t->arg);
+	if (w->node)
+		pph__rt.nodes[w->node].ops->sync(w->node);
 	t->impl_ran = impl;
 	t->worker_ran = (int)w->id;
 	us = pph__now_us() - t0;
@@ -58,6 +71,8 @@ static void *worker_main(void *arg)
 	struct pph_task *t;
 
 	pph__current_worker = w;
+	if (w->arch == PPH_ARCH_OPENCL)
+		pph__opencl_bind_thread(pph__rt.nodes[w->node].driver);
 	while ((t = pph__rt.sched->pop(w)))
 		run_task(w, t);
 	return NULL;
@@ -72,21 +87,11 @@ static unsigned default_ncpu(void)
 	return n > 0 ? (unsigned)n : 1;
 }
 
-int pph__workers_start(unsigned ncpu)
+/* Describe the workers: CPU cores first, then one per device node. */
+static void describe_workers(unsigned ncpu)
 {
-	unsigned i;
+	unsigned i, n;
 
-	if (hwloc_topology_init(&topology) != 0 || hwloc_topology_load(topology) != 0)
-		return -ENODEV;
-	if (!ncpu)
-		ncpu = default_ncpu();
-	if (ncpu > PPH_MAX_WORKERS)
-		ncpu = PPH_MAX_WORKERS;
-	pph__rt.workers = calloc(ncpu, sizeof(*pph__rt.workers));
-	if (!pph__rt.workers) {
-		hwloc_topology_destroy(topology);
-		return -ENOMEM;
-	}
 	for (i = 0; i < ncpu; i++) {
 		struct pph_worker *w = &pph__rt.workers[i];
 
@@ -95,16 +100,46 @@ int pph__workers_start(unsigned ncpu)
 		w->node = 0;
 		w->core = -1;
 	}
-	pph__rt.nworkers = ncpu;
 	pph__rt.arch_workers[PPH_ARCH_CPU] = ncpu;
-	for (i = 0; i < ncpu; i++) {
+	for (n = 1; n < pph__rt.nnodes; n++, i++) {
+		struct pph_worker *w = &pph__rt.workers[i];
+
+		w->id = i;
+		w->arch = pph__rt.nodes[n].arch;
+		w->node = n;
+		w->core = -1;
+		pph__rt.arch_workers[w->arch]++;
+	}
+	pph__rt.nworkers = i;
+}
+
+int pph__workers_start(unsigned ncpu)
+{
+	unsigned i, ndev;
+
+	if (hwloc_topology_init(&topology) != 0 || hwloc_topology_load(topology) != 0)
+		return -ENODEV;
+	if (!ncpu)
+		ncpu = default_ncpu();
+	ndev = pph__opencl_start();
+	if (ncpu + ndev > PPH_MAX_WORKERS)
+		ncpu = PPH_MAX_WORKERS - ndev;
+	pph__rt.workers = calloc(ncpu + ndev, sizeof(*pph__rt.workers));
+	if (!pph__rt.workers) {
+		pph__opencl_stop();
+		hwloc_topology_destroy(topology);
+		return -ENOMEM;
+	}
+	describe_workers(ncpu);
+	for (i = 0; i < pph__rt.nworkers; i++) {
 		struct pph_worker *w = &pph__rt.workers[i];
 
 		if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
 			break;
-		bind_to_core(w);
+		if (w->arch == PPH_ARCH_CPU)
+			bind_to_core(w);
 	}
-	if (i < ncpu) {
+	if (i < pph__rt.nworkers) {
 		/* stop the workers already running; they saw no task */
 		pph__rt.nworkers = i;
 		pph__workers_stop();
@@ -123,5 +158,7 @@ void pph__workers_stop(void)
 	pph__rt.sched->wake_all();
 	for (i = 0; i < pph__rt.nworkers; i++)
 		pthread_join(pph__rt.workers[i].thread, NULL);
+	pph__opencl_stop();
+	pph__rt.nnodes = 1;
 	hwloc_topology_destroy(topology);
 }

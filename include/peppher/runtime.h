@@ -150,6 +150,15 @@ int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows,
 int pph_variable_register(pph_data_handle *handle, void *ptr, size_t size);
 
 /**
+ * Give the application access to the handle's host memory: wait for the
+ * submitted tasks that write it (mode PPH_R) or use it at all (PPH_W,
+ * PPH_RW), then make the host copy valid (transferring it back from a
+ * device if needed) and, when mode writes, invalidate the device copies.
+ * Returns 0, -EINVAL, or -errno from a failed transfer.
+ */
+int pph_data_acquire(pph_data_handle handle, enum pph_access mode);
+
+/**
  * Wait for every submitted task that uses the handle, make the host copy
  * valid, and free the handle (not the memory it describes).  NULL is a no-op.
  */
@@ -253,6 +262,18 @@ void pph_call_failed(const struct pph_codelet *cl, int rc);
 
 /** \defgroup pph_stats Statistics */
 /** @{ */
+
+/** Data transfers between host memory and devices since pph_init(). */
+struct pph_transfer_stats {
+	unsigned long to_device, to_host;		/**< transfers */
+	unsigned long long bytes_to_device, bytes_to_host;
+};
+
+/** Read the transfer counters. */
+void pph_transfer_stats_get(struct pph_transfer_stats *stats);
+
+/** Zero the transfer counters. */
+void pph_transfer_stats_reset(void);
 
 /**
  * Print per-worker statistics: tasks run, busy time, and how many times

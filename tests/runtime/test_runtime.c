@@ -833,6 +833,7 @@ int main(void)
 	if (!mkdtemp(home))
 		return 1;
 	setenv("PEPPHER_HOME", home, 1);
+	setenv("PEPPHER_NOPENCL", "0", 1); /* CPU workers only: see test_data */
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 1;
 	add_scheduler_suites("eager", init_eager);

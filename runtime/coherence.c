@@ -1,0 +1,155 @@
+/*
+ * Coherence: each handle has one replica per memory node in MSI state
+ * (modified: the only valid copy; shared: valid, others may be too;
+ * invalid).  Data moves only when a task or the host needs an invalid
+ * replica; a write invalidates every other replica.  Devices exchange data
+ * through host memory.  The copies themselves are the nodes' operations.
+ */
+#include <errno.h>
+
+#include "internal.h"
+
+int pph__node_add(enum pph_arch arch, const struct pph_node_ops *ops, void *driver)
+{
+	unsigned n = pph__rt.nnodes;
+
+	if (n >= PPH_MAX_NODES)
+		return -ENOSPC;
+	pph__rt.nodes[n].arch = arch;
+	pph__rt.nodes[n].ops = ops;
+	pph__rt.nodes[n].driver = driver;
+	pph__rt.nnodes = n + 1;
+	return (int)n;
+}
+
+static const struct pph_node_ops *ops_of(unsigned node)
+{
+	return pph__rt.nodes[node].ops;
+}
+
+static void count(int to_host, uint64_t bytes)
+{
+	atomic_fetch_add(&pph__rt.transfers[to_host], 1);
+	atomic_fetch_add(&pph__rt.transfer_bytes[to_host], bytes);
+}
+
+/* Give node a device buffer of the handle's shape, if it has none. */
+static int ensure_allocated(struct pph_data *d, unsigned node)
+{
+	struct pph_replica *r = &d->replicas[node], *host = &d->replicas[0];
+	void *buf;
+	int rc;
+
+	if (r->allocated)
+		return 0;
+	rc = ops_of(node)->alloc(node, (size_t)pph__data_size(d), &buf);
+	if (rc)
+		return rc;
+	r->iface = host->iface;
+	if (d->layout == PPH_LAYOUT_MATRIX)
+		r->iface.matrix.ld = r->iface.matrix.cols; /* packed */
+	r->iface.vector.ptr = buf; /* ptr is the first member of every iface */
+	r->allocated = 1;
+	return 0;
+}
+
+/* Make the host replica valid.  Lock held. */
+static int fetch_to_host(struct pph_data *d)
+{
+	unsigned n;
+	int rc;
+
+	if (d->replicas[0].state != PPH_INVALID)
+		return 0;
+	for (n = 1; n < pph__rt.nnodes; n++) {
+		struct pph_replica *r = &d->replicas[n];
+
+		if (r->state == PPH_INVALID)
+			continue;
+		rc = ops_of(n)->to_host(n, d->layout, &r->iface, &d->replicas[0].iface);
+		if (rc)
+			return rc;
+		count(1, pph__data_size(d));
+		d->replicas[0].state = PPH_SHARED;
+		r->state = PPH_SHARED;
+		return 0;
+	}
+	return -EIO; /* no valid replica anywhere: cannot happen */
+}
+
+static int make_valid(struct pph_data *d, unsigned node)
+{
+	int rc;
+
+	if (d->replicas[node].state != PPH_INVALID)
+		return 0;
+	rc = fetch_to_host(d);
+	if (rc || node == 0)
+		return rc;
+	rc = ops_of(node)->to_device(node, d->layout, &d->replicas[0].iface,
+				     &d->replicas[node].iface);
+	if (rc)
+		return rc;
+	count(0, pph__data_size(d));
+	d->replicas[node].state = PPH_SHARED;
+	if (d->replicas[0].state == PPH_MODIFIED)
+		d->replicas[0].state = PPH_SHARED;
+	return 0;
+}
+
+int pph__coherence_acquire(struct pph_data *d, unsigned node, enum pph_access mode)
+{
+	unsigned n;
+	int rc = 0;
+
+	pthread_mutex_lock(&d->coh_lock);
+	if (node != 0)
+		rc = ensure_allocated(d, node);
+	if (!rc && (mode & PPH_R))
+		rc = make_valid(d, node);
+	if (!rc && (mode & PPH_W)) {
+		for (n = 0; n < pph__rt.nnodes; n++)
+			if (n != node)
+				d->replicas[n].state = PPH_INVALID;
+		d->replicas[node].state = PPH_MODIFIED;
+	}
+	pthread_mutex_unlock(&d->coh_lock);
+	return rc;
+}
+
+void pph__coherence_drop_devices(struct pph_data *d)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&d->coh_lock);
+	if (fetch_to_host(d) != 0)
+		fprintf(stderr, "peppher: warning: could not copy data back to the host\n");
+	for (n = 1; n < PPH_MAX_NODES; n++) {
+		struct pph_replica *r = &d->replicas[n];
+
+		if (r->allocated && n < pph__rt.nnodes)
+			ops_of(n)->free(n, r->iface.vector.ptr);
+		r->allocated = 0;
+		r->state = PPH_INVALID;
+	}
+	d->replicas[0].state = PPH_MODIFIED;
+	pthread_mutex_unlock(&d->coh_lock);
+}
+
+void pph_transfer_stats_get(struct pph_transfer_stats *s)
+{
+	s->to_device = atomic_load(&pph__rt.transfers[0]);
+	s->to_host = atomic_load(&pph__rt.transfers[1]);
+	s->bytes_to_device = atomic_load(&pph__rt.transfer_bytes[0]);
+	s->bytes_to_host = atomic_load(&pph__rt.transfer_bytes[1]);
+}
+
+void pph_transfer_stats_reset(void)
+{
+	unsigned i;
+
+	for (i = 0; i < 2; i++) {
+		atomic_store(&pph__rt.transfers[i], 0);
+		atomic_store(&pph__rt.transfer_bytes[i], 0);
+	}
+}

@@ -1,0 +1,320 @@
+/*
+ * The OpenCL driver: one memory node and one worker per OpenCL device
+ * (PEPPHER_NOPENCL limits the count; 0 turns OpenCL off), buffers and copies
+ * on the device's queue, and programs built once per device per process.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <peppher/opencl.h>
+
+#include "internal.h"
+
+struct kernel_entry {
+	char *key; /* path or source, then '\n', then the kernel name */
+	cl_program program;
+	cl_kernel kernel;
+	struct kernel_entry *next;
+};
+
+struct ocl_device {
+	cl_device_id device;
+	cl_context context;
+	cl_command_queue queue;
+	struct kernel_entry *kernels; /* only its worker thread touches it */
+};
+
+static struct ocl_device devices[PPH_MAX_NODES];
+static unsigned ndevices;
+static __thread struct ocl_device *current;
+
+static int check(cl_int err, const char *what)
+{
+	if (err == CL_SUCCESS)
+		return 0;
+	fprintf(stderr, "peppher: OpenCL: %s failed (error %d)\n", what, (int)err);
+	return err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ?
+		       -ENOMEM : -EIO;
+}
+
+static struct ocl_device *dev_of(unsigned node)
+{
+	return pph__rt.nodes[node].driver;
+}
+
+static int ocl_alloc(unsigned node, size_t bytes, void **buf)
+{
+	cl_int err;
+	cl_mem mem = clCreateBuffer(dev_of(node)->context, CL_MEM_READ_WRITE,
+				    bytes ? bytes : 1, NULL, &err);
+
+	*buf = mem;
+	return check(err, "clCreateBuffer");
+}
+
+static void ocl_free(unsigned node, void *buf)
+{
+	(void)node;
+	clReleaseMemObject((cl_mem)buf);
+}
+
+/* Matrices whose host rows are ld apart go through the rectangle copies. */
+static int copy(unsigned node, enum pph_layout layout, const union pph_iface *host,
+		const union pph_iface *dev, int to_device)
+{
+	cl_command_queue q = dev_of(node)->queue;
+	cl_mem mem = (cl_mem)dev->vector.ptr;
+	size_t bytes;
+	cl_int err;
+
+	if (layout == PPH_LAYOUT_MATRIX && host->matrix.ld != host->matrix.cols) {
+		const struct pph_matrix_iface *m = &host->matrix;
+		size_t origin[3] = { 0, 0, 0 };
+		size_t region[3] = { m->cols * m->elemsize, m->rows, 1 };
+
+		if (!m->rows || !m->cols)
+			return 0;
+		err = to_device ?
+			clEnqueueWriteBufferRect(q, mem, CL_TRUE, origin, origin, region,
+						 region[0], 0, m->ld * m->elemsize, 0,
+						 m->ptr, 0, NULL, NULL) :
+			clEnqueueReadBufferRect(q, mem, CL_TRUE, origin, origin, region,
+						region[0], 0, m->ld * m->elemsize, 0,
+						m->ptr, 0, NULL, NULL);
+		return check(err, to_device ? "clEnqueueWriteBufferRect" :
+					      "clEnqueueReadBufferRect");
+	}
+	bytes = layout == PPH_LAYOUT_VARIABLE ? host->variable.size :
+		layout == PPH_LAYOUT_VECTOR ? host->vector.n * host->vector.elemsize :
+		host->matrix.rows * host->matrix.cols * host->matrix.elemsize;
+	if (!bytes)
+		return 0;
+	err = to_device ?
+		clEnqueueWriteBuffer(q, mem, CL_TRUE, 0, bytes, host->vector.ptr, 0, NULL, NULL) :
+		clEnqueueReadBuffer(q, mem, CL_TRUE, 0, bytes, host->vector.ptr, 0, NULL, NULL);
+	return check(err, to_device ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
+}
+
+static int ocl_to_device(unsigned node, enum pph_layout layout,
+			 const union pph_iface *host, union pph_iface *dev)
+{
+	return copy(node, layout, host, dev, 1);
+}
+
+static int ocl_to_host(unsigned node, enum pph_layout layout,
+		       const union pph_iface *dev, union pph_iface *host)
+{
+	return copy(node, layout, host, dev, 0);
+}
+
+static void ocl_sync(unsigned node)
+{
+	clFinish(dev_of(node)->queue);
+}
+
+static const struct pph_node_ops ocl_ops = {
+	ocl_alloc, ocl_free, ocl_to_device, ocl_to_host, ocl_sync,
+};
+
+static unsigned env_max_devices(void)
+{
+	const char *s = getenv("PEPPHER_NOPENCL");
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return PPH_MAX_NODES;
+	v = strtol(s, &end, 10);
+	if (*end || v < 0) {
+		fprintf(stderr, "peppher: PEPPHER_NOPENCL=%s: expected a count; using all devices\n", s);
+		return PPH_MAX_NODES;
+	}
+	return (unsigned)v;
+}
+
+static int open_device(cl_device_id id)
+{
+	struct ocl_device *d = &devices[ndevices];
+	cl_int err;
+	int node;
+
+	d->device = id;
+	d->context = clCreateContext(NULL, 1, &id, NULL, NULL, &err);
+	if (check(err, "clCreateContext"))
+		return -1;
+	d->queue = clCreateCommandQueue(d->context, id, 0, &err);
+	if (check(err, "clCreateCommandQueue")) {
+		clReleaseContext(d->context);
+		return -1;
+	}
+	node = pph__node_add(PPH_ARCH_OPENCL, &ocl_ops, d);
+	if (node < 0) {
+		clReleaseCommandQueue(d->queue);
+		clReleaseContext(d->context);
+		return -1;
+	}
+	d->kernels = NULL;
+	ndevices++;
+	return node;
+}
+
+unsigned pph__opencl_start(void)
+{
+	unsigned max = env_max_devices(), p;
+	cl_platform_id platforms[8];
+	cl_uint nplatforms = 0;
+
+	ndevices = 0;
+	/* no ICD, no platform: simply no OpenCL workers */
+	if (!max || clGetPlatformIDs(8, platforms, &nplatforms) != CL_SUCCESS)
+		return 0;
+	for (p = 0; p < nplatforms && ndevices < max; p++) {
+		cl_device_id ids[PPH_MAX_NODES];
+		cl_uint n = 0, i;
+
+		if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, PPH_MAX_NODES, ids, &n) !=
+		    CL_SUCCESS)
+			continue;
+		for (i = 0; i < n && ndevices < max && pph__rt.nnodes < PPH_MAX_NODES; i++)
+			open_device(ids[i]);
+	}
+	return ndevices;
+}
+
+void pph__opencl_stop(void)
+{
+	unsigned i;
+
+	for (i = 0; i < ndevices; i++) {
+		struct ocl_device *d = &devices[i];
+		struct kernel_entry *k, *next;
+
+		for (k = d->kernels; k; k = next) {
+			next = k->next;
+			clReleaseKernel(k->kernel);
+			clReleaseProgram(k->program);
+			free(k->key);
+			free(k);
+		}
+		clReleaseCommandQueue(d->queue);
+		clReleaseContext(d->context);
+	}
+	ndevices = 0;
+}
+
+void pph__opencl_bind_thread(void *driver)
+{
+	current = driver;
+}
+
+cl_device_id pph_opencl_device(void)
+{
+	return current ? current->device : NULL;
+}
+
+cl_context pph_opencl_context(void)
+{
+	return current ? current->context : NULL;
+}
+
+cl_command_queue pph_opencl_queue(void)
+{
+	return current ? current->queue : NULL;
+}
+
+static void print_build_log(cl_program program, const char *what)
+{
+	size_t len = 0;
+	char *log;
+
+	clGetProgramBuildInfo(program, current->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
+	log = malloc(len + 1);
+	if (log && clGetProgramBuildInfo(program, current->device, CL_PROGRAM_BUILD_LOG,
+					 len, log, NULL) == CL_SUCCESS) {
+		log[len] = '\0';
+		fprintf(stderr, "peppher: OpenCL: building %s failed:\n%s\n", what, log);
+	}
+	free(log);
+}
+
+static cl_kernel build(const char *key, const char *source, const char *what,
+		       const char *name)
+{
+	struct kernel_entry *k;
+	cl_program program;
+	cl_kernel kernel;
+	cl_int err;
+
+	program = clCreateProgramWithSource(current->context, 1, &source, NULL, &err);
+	if (check(err, "clCreateProgramWithSource"))
+		return NULL;
+	if (clBuildProgram(program, 1, &current->device, NULL, NULL, NULL) != CL_SUCCESS) {
+		print_build_log(program, what);
+		clReleaseProgram(program);
+		return NULL;
+	}
+	kernel = clCreateKernel(program, name, &err);
+	if (check(err, "clCreateKernel") || !(k = calloc(1, sizeof(*k))) ||
+	    !(k->key = strdup(key))) {
+		if (kernel)
+			clReleaseKernel(kernel);
+		clReleaseProgram(program);
+		return NULL;
+	}
+	k->program = program;
+	k->kernel = kernel;
+	k->next = current->kernels;
+	current->kernels = k;
+	return kernel;
+}
+
+static cl_kernel cached(const char *key)
+{
+	struct kernel_entry *k;
+
+	for (k = current->kernels; k; k = k->next)
+		if (strcmp(k->key, key) == 0)
+			return k->kernel;
+	return NULL;
+}
+
+cl_kernel pph_opencl_kernel_source(const char *source, const char *name)
+{
+	cl_kernel kernel;
+	char *key;
+
+	if (!current || !source || !name || asprintf(&key, "%s\n%s", source, name) < 0)
+		return NULL;
+	kernel = cached(key);
+	if (!kernel)
+		kernel = build(key, source, name, name);
+	free(key);
+	return kernel;
+}
+
+cl_kernel pph_opencl_kernel(const char *path, const char *name)
+{
+	cl_kernel kernel = NULL;
+	char *key, *source = NULL;
+	FILE *fp;
+	long len;
+
+	if (!current || !path || !name || asprintf(&key, "file:%s\n%s", path, name) < 0)
+		return NULL;
+	kernel = cached(key);
+	if (!kernel && (fp = fopen(path, "rb"))) {
+		if (fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 &&
+		    fseek(fp, 0, SEEK_SET) == 0 && (source = malloc((size_t)len + 1)) &&
+		    fread(source, 1, (size_t)len, fp) == (size_t)len) {
+			source[len] = '\0';
+			kernel = build(key, source, path, name);
+		}
+		fclose(fp);
+	} else if (!kernel) {
+		fprintf(stderr, "peppher: OpenCL: cannot read %s: %s\n", path, strerror(errno));
+	}
+	free(source);
+	free(key);
+	return kernel;
+}
