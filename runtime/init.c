@@ -114,6 +114,13 @@ int pph_is_initialized(void)
 	return pph__rt.initialized;
 }
 
+unsigned pph_worker_count_arch(enum pph_arch arch)
+{
+	if (arch == PPH_ARCH_OPENMP)
+		arch = PPH_ARCH_CPU;
+	return (unsigned)arch < PPH_ARCH_COUNT ? pph__rt.arch_workers[arch] : 0;
+}
+
 unsigned pph_worker_count(void)
 {
 	return pph__rt.nworkers;

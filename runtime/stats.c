@@ -47,6 +47,17 @@ void pph_stats_print(FILE *fp)
 				s->cl->impls[s->impl].name, s->count, s->ms);
 		}
 	}
+	if (pph__rt.nnodes > 1)
+		print_transfers(fp);
+}
+
+static void print_transfers(FILE *fp)
+{
+	struct pph_transfer_stats s;
+
+	pph_transfer_stats_get(&s);
+	fprintf(fp, "transfers: %lu to devices (%llu bytes), %lu to host (%llu bytes)\n",
+		s.to_device, s.bytes_to_device, s.to_host, s.bytes_to_host);
 }
 
 void pph__stats_free(void)

@@ -53,6 +53,9 @@ enum pph_arch {
 	PPH_ARCH_COUNT
 };
 
+/** Number of workers of an architecture (CPU workers also run OPENMP). */
+unsigned pph_worker_count_arch(enum pph_arch arch);
+
 /** Name of an architecture ("CPU", "OPENMP", "CUDA", "OPENCL"). */
 const char *pph_arch_name(enum pph_arch arch);
 

@@ -1,0 +1,353 @@
+/*
+ * Data layer tests on a real separate device memory (PoCL's OpenCL CPU
+ * device): exact transfer counts and bytes for the coherence scenarios, and
+ * a random mix of CPU and OpenCL tasks equal to a sequential run.  Skipped
+ * (77) without an OpenCL device.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/Basic.h>
+
+#include <peppher/opencl.h>
+#include <peppher/runtime.h>
+
+static const char *const kernels_src =
+	"__kernel void fill(__global int *v, uint n, int x)\n"
+	"{ size_t i = get_global_id(0); if (i < n) v[i] = x + (int)i; }\n"
+	"__kernel void add(__global int *v, uint n, int x)\n"
+	"{ size_t i = get_global_id(0); if (i < n) v[i] += x; }\n"
+	"__kernel void sum(__global const int *v, uint n, __global int *out)\n"
+	"{ if (get_global_id(0) == 0) { int s = 0; for (uint i = 0; i < n; i++) s += v[i]; out[0] = s; } }\n";
+
+static void run_kernel_n(const char *name, void *buffers[], cl_uint n, int x,
+			 int with_out)
+{
+	cl_kernel k = pph_opencl_kernel_source(kernels_src, name);
+	cl_mem m = PPH_OPENCL_MEM(buffers[0]);
+	size_t global = n ? n : 1;
+
+	if (!k)
+		return;
+	clSetKernelArg(k, 0, sizeof(m), &m);
+	clSetKernelArg(k, 1, sizeof(n), &n);
+	if (with_out) {
+		cl_mem out = PPH_OPENCL_MEM(buffers[1]);
+
+		clSetKernelArg(k, 2, sizeof(out), &out);
+	} else {
+		clSetKernelArg(k, 2, sizeof(x), &x);
+	}
+	clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &global, NULL, 0, NULL, NULL);
+}
+
+static void run_kernel(const char *name, void *buffers[], int x, int with_out)
+{
+	run_kernel_n(name, buffers, (cl_uint)PPH_VECTOR_N(buffers[0]), x, with_out);
+}
+
+/* a matrix is packed on the device: rows * cols elements */
+static void add_matrix_ocl(void *b[], void *arg)
+{
+	run_kernel_n("add", b, (cl_uint)(PPH_MATRIX_ROWS(b[0]) * PPH_MATRIX_COLS(b[0])),
+		     *(int *)arg, 0);
+}
+
+static void fill_ocl(void *b[], void *arg) { run_kernel("fill", b, *(int *)arg, 0); }
+static void add_ocl(void *b[], void *arg) { run_kernel("add", b, *(int *)arg, 0); }
+static void sum_ocl(void *b[], void *arg) { (void)arg; run_kernel("sum", b, 0, 1); }
+
+static void fill_cpu(void *b[], void *arg)
+{
+	int *v = PPH_VECTOR_PTR(b[0]);
+	size_t i;
+
+	for (i = 0; i < PPH_VECTOR_N(b[0]); i++)
+		v[i] = *(int *)arg + (int)i;
+}
+
+static void add_cpu(void *b[], void *arg)
+{
+	int *v = PPH_VECTOR_PTR(b[0]);
+	size_t i;
+
+	for (i = 0; i < PPH_VECTOR_N(b[0]); i++)
+		v[i] += *(int *)arg;
+}
+
+static void sum_cpu(void *b[], void *arg)
+{
+	const int *v = PPH_VECTOR_PTR(b[0]);
+	int *out = PPH_VECTOR_PTR(b[1]), s = 0;
+	size_t i;
+
+	(void)arg;
+	for (i = 0; i < PPH_VECTOR_N(b[0]); i++)
+		s += v[i];
+	out[0] = s;
+}
+
+/* variant 0 runs on CPU workers, variant 1 on OpenCL workers */
+static const struct pph_impl fill_impls[] = { { PPH_ARCH_CPU, fill_cpu, "fill_cpu" },
+					      { PPH_ARCH_OPENCL, fill_ocl, "fill_ocl" } };
+static const struct pph_codelet fill_cl = { "data_fill", 2, fill_impls };
+static const struct pph_impl add_impls[] = { { PPH_ARCH_CPU, add_cpu, "add_cpu" },
+					     { PPH_ARCH_OPENCL, add_ocl, "add_ocl" } };
+static const struct pph_codelet add_cl = { "data_add", 2, add_impls };
+static const struct pph_impl sum_impls[] = { { PPH_ARCH_CPU, sum_cpu, "sum_cpu" },
+					     { PPH_ARCH_OPENCL, sum_ocl, "sum_ocl" } };
+static const struct pph_codelet sum_cl = { "data_sum", 2, sum_impls };
+static const struct pph_impl add_matrix_impls[] = {
+	{ PPH_ARCH_OPENCL, add_matrix_ocl, "add_matrix_ocl" } };
+static const struct pph_codelet add_matrix_cl = { "data_add_matrix", 1, add_matrix_impls };
+
+enum { CPU = 0, GPU = 1 };
+#define N 1000
+#define BYTES (N * sizeof(int))
+
+/* Submit cl on a's variant with (h, mode) [+ (out, PPH_W)], value x. */
+static void call(const struct pph_codelet *cl, int variant, pph_data_handle h,
+		 enum pph_access mode, pph_data_handle out, int x)
+{
+	struct pph_task *t = pph_task_create(cl);
+
+	pph_task_add_buffer(t, h, mode);
+	if (out)
+		pph_task_add_buffer(t, out, PPH_W);
+	pph_task_set_arg(t, &x, sizeof(x));
+	pph_task_force_impl(t, variant);
+	pph_task_set_detached(t, 1);
+	CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+}
+
+static void expect(unsigned long to_dev, unsigned long long bytes_to_dev,
+		   unsigned long to_host, unsigned long long bytes_to_host, int line)
+{
+	struct pph_transfer_stats s;
+
+	pph_transfer_stats_get(&s);
+	if (s.to_device != to_dev || s.bytes_to_device != bytes_to_dev ||
+	    s.to_host != to_host || s.bytes_to_host != bytes_to_host)
+		fprintf(stderr, "line %d: transfers %lu (%llu B) to device, %lu (%llu B) to host\n",
+			line, s.to_device, s.bytes_to_device, s.to_host, s.bytes_to_host);
+	CU_ASSERT_EQUAL(s.to_device, to_dev);
+	CU_ASSERT_EQUAL(s.bytes_to_device, bytes_to_dev);
+	CU_ASSERT_EQUAL(s.to_host, to_host);
+	CU_ASSERT_EQUAL(s.bytes_to_host, bytes_to_host);
+}
+
+/* The paper's Fig. 3: 2 transfers, not 7. */
+static void test_fig3(void)
+{
+	int v[N], s1 = 0, s2 = 0, i, ok = 1;
+	pph_data_handle h, o1, o2;
+
+	pph_vector_register(&h, v, N, sizeof(int));
+	pph_vector_register(&o1, &s1, 1, sizeof(int));
+	pph_vector_register(&o2, &s2, 1, sizeof(int));
+	pph_transfer_stats_reset();
+	call(&fill_cl, GPU, h, PPH_W, NULL, 5);		/* write on the device */
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);	/* host read */
+	for (i = 0; i < N; i++)
+		ok &= v[i] == 5 + i;
+	CU_ASSERT_TRUE(ok);
+	call(&add_cl, GPU, h, PPH_RW, NULL, 1);		/* readwrite on the device */
+	call(&sum_cl, GPU, h, PPH_R, o1, 0);		/* two reads on the device */
+	call(&sum_cl, GPU, h, PPH_R, o2, 0);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_RW), 0);	/* host write */
+	v[0] = -1;
+	expect(0, 0, 2, 2 * BYTES, __LINE__);
+	for (ok = 1, i = 1; i < N; i++)
+		ok &= v[i] == 6 + i;
+	CU_ASSERT_TRUE(ok);
+	pph_data_unregister(h);
+	expect(0, 0, 2, 2 * BYTES, __LINE__); /* the host copy was valid */
+	pph_data_unregister(o1);
+	pph_data_unregister(o2);
+	CU_ASSERT_EQUAL(s1, N * 6 + N * (N - 1) / 2);
+	CU_ASSERT_EQUAL(s1, s2);
+	expect(0, 0, 4, 2 * BYTES + 2 * sizeof(int), __LINE__);
+}
+
+static void test_read_twice_on_device(void)
+{
+	int v[N] = { 0 }, s = 0;
+	pph_data_handle h, o;
+
+	pph_vector_register(&h, v, N, sizeof(int));
+	pph_vector_register(&o, &s, 1, sizeof(int));
+	pph_transfer_stats_reset();
+	call(&sum_cl, GPU, h, PPH_R, o, 0);
+	call(&sum_cl, GPU, h, PPH_R, o, 0);
+	pph_task_wait_all();
+	expect(1, BYTES, 0, 0, __LINE__);
+	pph_data_unregister(h); /* host still valid: nothing to copy back */
+	pph_data_unregister(o);
+	expect(1, BYTES, 1, sizeof(int), __LINE__);
+}
+
+static void test_cpu_after_device_write(void)
+{
+	int v[N], i, ok = 1;
+	pph_data_handle h;
+
+	pph_vector_register(&h, v, N, sizeof(int));
+	pph_transfer_stats_reset();
+	call(&fill_cl, GPU, h, PPH_W, NULL, 3);	/* no transfer in: mode W */
+	call(&add_cl, CPU, h, PPH_RW, NULL, 10);	/* one transfer back */
+	pph_task_wait_all();
+	expect(0, 0, 1, BYTES, __LINE__);
+	pph_data_unregister(h);
+	expect(0, 0, 1, BYTES, __LINE__);
+	for (i = 0; i < N; i++)
+		ok &= v[i] == 13 + i;
+	CU_ASSERT_TRUE(ok);
+}
+
+static void test_unregister_after_device_write(void)
+{
+	int v[N], i, ok = 1;
+	pph_data_handle h;
+
+	for (i = 0; i < N; i++)
+		v[i] = i;
+	pph_vector_register(&h, v, N, sizeof(int));
+	pph_transfer_stats_reset();
+	call(&add_cl, GPU, h, PPH_RW, NULL, 7);
+	call(&add_cl, GPU, h, PPH_RW, NULL, 1);
+	pph_data_unregister(h);
+	expect(1, BYTES, 1, BYTES, __LINE__);
+	for (i = 0; i < N; i++)
+		ok &= v[i] == i + 8;
+	CU_ASSERT_TRUE(ok);
+}
+
+static void test_host_write_invalidates(void)
+{
+	int v[N], s = 0, i;
+	pph_data_handle h, o;
+
+	for (i = 0; i < N; i++)
+		v[i] = 1;
+	pph_vector_register(&h, v, N, sizeof(int));
+	pph_vector_register(&o, &s, 1, sizeof(int));
+	pph_transfer_stats_reset();
+	call(&sum_cl, GPU, h, PPH_R, o, 0);		/* 1 to device */
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_W), 0); /* overwrite: no copy */
+	for (i = 0; i < N; i++)
+		v[i] = 2;
+	call(&sum_cl, GPU, h, PPH_R, o, 0);		/* stale on device: 1 more */
+	CU_ASSERT_EQUAL(pph_data_acquire(o, PPH_R), 0);	/* 1 back */
+	CU_ASSERT_EQUAL(s, 2 * N);
+	expect(2, 2 * BYTES, 1, sizeof(int), __LINE__);
+	pph_data_unregister(h);
+	pph_data_unregister(o);
+	expect(2, 2 * BYTES, 1, sizeof(int), __LINE__);
+}
+
+static void test_matrix_block_on_device(void)
+{
+	int m[6][8], i, j, ok = 1;
+	pph_data_handle h;
+
+	for (i = 0; i < 6; i++)
+		for (j = 0; j < 8; j++)
+			m[i][j] = 100 * i + j;
+	/* the 3 x 4 block at (2, 3), rows 8 elements apart on the host */
+	CU_ASSERT_EQUAL_FATAL(pph_matrix_register(&h, &m[2][3], 3, 4, 8, sizeof(int)), 0);
+	pph_transfer_stats_reset();
+	{
+		struct pph_task *t = pph_task_create(&add_matrix_cl);
+		int x = 1000;
+
+		pph_task_add_buffer(t, h, PPH_RW);
+		pph_task_set_arg(t, &x, sizeof(x));
+		CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+		pph_task_wait(t);
+		pph_task_destroy(t);
+	}
+	pph_data_unregister(h);
+	expect(1, 12 * sizeof(int), 1, 12 * sizeof(int), __LINE__);
+	for (i = 0; i < 6; i++)
+		for (j = 0; j < 8; j++) {
+			int in = i >= 2 && i < 5 && j >= 3 && j < 7;
+
+			ok &= m[i][j] == 100 * i + j + (in ? 1000 : 0);
+		}
+	CU_ASSERT_TRUE(ok);
+}
+
+/* Random tasks on CPU and OpenCL workers over shared vectors. */
+static void test_stress(void)
+{
+	enum { H = 6, M = 64, T = 400 };
+	int val[H][M], ref[H][M], h, i, t;
+	pph_data_handle hd[H];
+	unsigned seed = 99;
+
+	for (h = 0; h < H; h++) {
+		for (i = 0; i < M; i++)
+			val[h][i] = ref[h][i] = h * i;
+		pph_vector_register(&hd[h], val[h], M, sizeof(int));
+	}
+	for (t = 0; t < T; t++) {
+		int which = rand_r(&seed) % H, x = rand_r(&seed) % 100;
+		int variant = rand_r(&seed) % 3 == 0 ? CPU : rand_r(&seed) % 2 ? GPU : -1;
+		int fill = rand_r(&seed) % 5 == 0;
+
+		call(fill ? &fill_cl : &add_cl, variant, hd[which],
+		     fill ? PPH_W : PPH_RW, NULL, x);
+		for (i = 0; i < M; i++)
+			ref[which][i] = fill ? x + i : ref[which][i] + x;
+		if (rand_r(&seed) % 40 == 0) /* the host looks now and then */
+			CU_ASSERT_EQUAL(pph_data_acquire(hd[which], PPH_R), 0);
+	}
+	for (h = 0; h < H; h++)
+		pph_data_unregister(hd[h]);
+	CU_ASSERT_EQUAL(memcmp(val, ref, sizeof(val)), 0);
+}
+
+static int suite_init(void)
+{
+	setenv("PEPPHER_NCPU", "1", 1);
+	return pph_init();
+}
+
+static int suite_clean(void)
+{
+	pph_shutdown();
+	return 0;
+}
+
+int main(void)
+{
+	CU_pSuite s;
+	int failed;
+
+	setenv("PEPPHER_NCPU", "1", 1);
+	if (pph_init() != 0)
+		return 1;
+	/* no OpenCL device (or no OpenCL build): nothing to test here */
+	failed = pph_worker_count_arch(PPH_ARCH_OPENCL) == 0;
+	pph_shutdown();
+	if (failed) {
+		printf("no OpenCL device: skipped\n");
+		return 77;
+	}
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("coherence", suite_init, suite_clean);
+	CU_add_test(s, "Fig. 3: 2 transfers, not 7", test_fig3);
+	CU_add_test(s, "two reads on the device: one transfer", test_read_twice_on_device);
+	CU_add_test(s, "CPU task after a device write", test_cpu_after_device_write);
+	CU_add_test(s, "unregister after device writes", test_unregister_after_device_write);
+	CU_add_test(s, "host write invalidates the device copy", test_host_write_invalidates);
+	CU_add_test(s, "matrix block with a leading dimension", test_matrix_block_on_device);
+	s = CU_add_suite("driver_opencl", suite_init, suite_clean);
+	CU_add_test(s, "random CPU and OpenCL tasks equal a sequential run", test_stress);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failed = CU_get_number_of_failures() != 0 || CU_get_error() != CUE_SUCCESS;
+	CU_cleanup_registry();
+	return failed;
+}
