@@ -28,6 +28,15 @@ void pph__worker_record(struct pph_worker *w, const struct pph_task *t,
 	w->nstats++;
 }
 
+static void print_transfers(FILE *fp)
+{
+	struct pph_transfer_stats s;
+
+	pph_transfer_stats_get(&s);
+	fprintf(fp, "transfers: %lu to devices (%llu bytes), %lu to host (%llu bytes)\n",
+		s.to_device, s.bytes_to_device, s.to_host, s.bytes_to_host);
+}
+
 void pph_stats_print(FILE *fp)
 {
 	unsigned i;
@@ -49,15 +58,6 @@ void pph_stats_print(FILE *fp)
 	}
 	if (pph__rt.nnodes > 1)
 		print_transfers(fp);
-}
-
-static void print_transfers(FILE *fp)
-{
-	struct pph_transfer_stats s;
-
-	pph_transfer_stats_get(&s);
-	fprintf(fp, "transfers: %lu to devices (%llu bytes), %lu to host (%llu bytes)\n",
-		s.to_device, s.bytes_to_device, s.to_host, s.bytes_to_host);
 }
 
 void pph__stats_free(void)
