@@ -7,12 +7,21 @@
 
 #include "internal.h"
 
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pph_data *registry;
+
 static struct pph_data *data_new(enum pph_layout layout)
 {
 	struct pph_data *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return NULL;
+	pthread_mutex_lock(&registry_lock);
+	d->next = registry;
+	if (registry)
+		registry->prev = d;
+	registry = d;
+	pthread_mutex_unlock(&registry_lock);
 	d->layout = layout;
 	d->replicas[0].state = PPH_MODIFIED; /* the only valid copy */
 	pthread_mutex_init(&d->lock, NULL);
@@ -106,6 +115,16 @@ double pph__transfer_estimate(const struct pph_task *task, unsigned node)
 	return us;
 }
 
+void pph__data_flush_all(void)
+{
+	struct pph_data *d;
+
+	pthread_mutex_lock(&registry_lock);
+	for (d = registry; d; d = d->next)
+		pph__coherence_drop_devices(d);
+	pthread_mutex_unlock(&registry_lock);
+}
+
 int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
 {
 	if (!handle || (mode != PPH_R && mode != PPH_W && mode != PPH_RW))
@@ -120,6 +139,14 @@ void pph_data_unregister(pph_data_handle handle)
 		return;
 	pph__deps_data_wait(handle);
 	pph__coherence_drop_devices(handle);
+	pthread_mutex_lock(&registry_lock);
+	if (handle->prev)
+		handle->prev->next = handle->next;
+	else
+		registry = handle->next;
+	if (handle->next)
+		handle->next->prev = handle->prev;
+	pthread_mutex_unlock(&registry_lock);
 	pthread_mutex_destroy(&handle->coh_lock);
 	pthread_mutex_destroy(&handle->lock);
 	free(handle);

@@ -95,6 +95,7 @@ void pph_shutdown(void)
 	if (!pph__rt.initialized)
 		return;
 	pph_task_wait_all();
+	pph__data_flush_all();
 	pph__workers_stop();
 	if (stats && strcmp(stats, "1") == 0)
 		pph_stats_print(stderr);
@@ -102,6 +103,7 @@ void pph_shutdown(void)
 	pph__stats_free();
 	pph__perfmodel_shutdown();
 	pph__task_cache_free();
+	pph__rt.nnodes = 1; /* the devices are gone */
 	pph__rt.sched->deinit();
 	free(pph__rt.workers);
 	pph__rt.workers = NULL;

@@ -48,6 +48,7 @@ struct pph_data {
 	struct pph_task *last_writer;
 	struct pph_reader *readers; /* since last_writer */
 	unsigned nreaders;
+	struct pph_data *prev, *next; /* all registered handles (data.c) */
 };
 
 /* ---- memory nodes and coherence ---- */
@@ -90,6 +91,10 @@ int pph__node_add(enum pph_arch arch, const struct pph_node_ops *ops, void *driv
 int pph__coherence_acquire(struct pph_data *d, unsigned node, enum pph_access mode);
 /* Make the host replica valid and free every device replica. */
 void pph__coherence_drop_devices(struct pph_data *d);
+
+/* At shutdown: bring every registered handle back to host memory and free
+ * its device replicas, so handles outlive the devices' drivers. */
+void pph__data_flush_all(void);
 
 /* Bytes the handle describes (footprints and transfer estimates). */
 uint64_t pph__data_size(const struct pph_data *d);

@@ -159,6 +159,5 @@ void pph__workers_stop(void)
 	for (i = 0; i < pph__rt.nworkers; i++)
 		pthread_join(pph__rt.workers[i].thread, NULL);
 	pph__opencl_stop();
-	pph__rt.nnodes = 1;
 	hwloc_topology_destroy(topology);
 }

@@ -9,7 +9,7 @@ main="$top_srcdir/examples/vector_scale/main.xml"
 fail() { echo "FAIL: $*"; exit 1; }
 
 # PEPPHER spellings: only the blocked CPU variant is left
-"$COMPOSE" -disableImpls=vector_scale_cpu_loop,vector_scale_openmp -disableCUDA \
+"$COMPOSE" -disableImpls=vector_scale_cpu_loop,vector_scale_openmp -disableCUDA -disableOpenCL \
 	--graph="$out/g.dot" "$main" -o "$out/a" 2> "$out/a.err" || fail "compose a"
 grep -c '{ PPH_ARCH_' "$out/a/vector_scale_entry.c" | grep -qx 1 || fail "a: impls"
 grep -q 'vector_scale_cpu_blocked_backend, "vector_scale_cpu_blocked"' "$out/a/vector_scale_entry.c" ||
@@ -24,7 +24,7 @@ grep -q '"impl:vector_scale_cuda" \[shape=box, style=dashed, color=gray, fontcol
 grep -q '"main" -> "iface:vector_scale";' "$out/g.dot" || fail "graph: main edge"
 
 # GNU spellings give the same files
-"$COMPOSE" --disable-impls=vector_scale_cpu_loop,vector_scale_openmp --disable-cuda \
+"$COMPOSE" --disable-impls=vector_scale_cpu_loop,vector_scale_openmp --disable-cuda --disable-opencl \
 	"$main" -o "$out/b" 2> /dev/null || fail "compose b"
 diff -r "$out/a" "$out/b" || fail "spellings differ"
 

@@ -277,6 +277,22 @@ static void test_matrix_block_on_device(void)
 	CU_ASSERT_TRUE(ok);
 }
 
+/* Data left on the device comes home at shutdown; the handle outlives it. */
+static void test_shutdown_flushes(void)
+{
+	int v[N], i, ok = 1;
+	pph_data_handle h;
+
+	pph_vector_register(&h, v, N, sizeof(int));
+	call(&fill_cl, GPU, h, PPH_W, NULL, 42);
+	pph_shutdown();
+	for (i = 0; i < N; i++)
+		ok &= v[i] == 42 + i;
+	CU_ASSERT_TRUE(ok);
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
 /* Random tasks on CPU and OpenCL workers over shared vectors. */
 static void test_stress(void)
 {
@@ -343,6 +359,7 @@ int main(void)
 	CU_add_test(s, "unregister after device writes", test_unregister_after_device_write);
 	CU_add_test(s, "host write invalidates the device copy", test_host_write_invalidates);
 	CU_add_test(s, "matrix block with a leading dimension", test_matrix_block_on_device);
+	CU_add_test(s, "shutdown brings device data home", test_shutdown_flushes);
 	s = CU_add_suite("driver_opencl", suite_init, suite_clean);
 	CU_add_test(s, "random CPU and OpenCL tasks equal a sequential run", test_stress);
 	CU_basic_set_mode(CU_BRM_VERBOSE);

@@ -1,0 +1,33 @@
+/*
+ * The OpenCL variant.  As every OpenCL variant (see peppher/opencl.h), it
+ * receives the cl_mem of x on the worker's device in place of the pointer,
+ * and enqueues its kernel on the worker's queue.
+ */
+#include <stdio.h>
+
+#include <peppher/opencl.h>
+
+static const char *const source =
+	"__kernel void scale(__global float *x, int n, float factor, float offset)\n"
+	"{\n"
+	"	int i = get_global_id(0);\n"
+	"	if (i < n)\n"
+	"		x[i] = factor * x[i] + offset;\n"
+	"}\n";
+
+void vector_scale_opencl(float *x, int n, float factor, float offset)
+{
+	cl_kernel k = pph_opencl_kernel_source(source, "scale");
+	cl_mem mem = (cl_mem)(void *)x;
+	size_t global = (size_t)n;
+
+	if (!k || n <= 0)
+		return;
+	clSetKernelArg(k, 0, sizeof(mem), &mem);
+	clSetKernelArg(k, 1, sizeof(n), &n);
+	clSetKernelArg(k, 2, sizeof(factor), &factor);
+	clSetKernelArg(k, 3, sizeof(offset), &offset);
+	if (clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &global, NULL, 0,
+				   NULL, NULL) != CL_SUCCESS)
+		fprintf(stderr, "vector_scale_opencl: kernel launch failed\n");
+}
