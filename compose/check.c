@@ -69,9 +69,49 @@ static char *pointee(const struct param *p)
 	return elem;
 }
 
+/* "pph_vector *" (or "struct pph_vector *"): which container, if any. */
+static enum param_kind container_kind(const char *type)
+{
+	static const struct { const char *type; enum param_kind kind; } map[] = {
+		{ "pph_vector *", PARAM_CVECTOR }, { "struct pph_vector *", PARAM_CVECTOR },
+		{ "pph_matrix *", PARAM_CMATRIX }, { "struct pph_matrix *", PARAM_CMATRIX },
+		{ "pph_scalar *", PARAM_CSCALAR }, { "struct pph_scalar *", PARAM_CSCALAR },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(type, map[i].type) == 0)
+			return map[i].kind;
+	return PARAM_VALUE;
+}
+
+static void classify_container(struct iface *ifc, struct param *p, enum param_kind kind)
+{
+	p->kind = kind;
+	p->buffer = (int)ifc->nbuffers++;
+	if (!p->elem_type)
+		diag_error(&p->loc, "container parameter '%s' needs elemType (its element type)",
+			   p->name);
+	else {
+		char *e = normalize_type(p->elem_type);
+
+		free(p->elem_type);
+		p->elem_type = e;
+	}
+	if (kind == PARAM_CSCALAR && p->num_elements)
+		diag_error(&p->loc, "scalar container '%s' cannot have numElements", p->name);
+}
+
 static void classify_pointer(struct iface *ifc, struct param *p)
 {
-	char *elem = pointee(p);
+	enum param_kind ck = container_kind(p->type);
+	char *elem;
+
+	if (ck != PARAM_VALUE) {
+		classify_container(ifc, p, ck);
+		return;
+	}
+	elem = pointee(p);
 
 	free(p->elem_type);
 	p->elem_type = elem;
@@ -105,11 +145,16 @@ static void check_num_elements(struct iface *ifc, struct param *p)
 {
 	char *comma = strchr(p->num_elements, ',');
 
-	if (!comma) {
-		bind_size(ifc, p, p->num_elements, 0);
+	if (!comma || p->kind == PARAM_CVECTOR) {
+		if (comma)
+			diag_error(&p->loc, "vector container '%s' has one size, not \"%s\"",
+				   p->name, p->num_elements);
+		else
+			bind_size(ifc, p, p->num_elements, 0);
 		return;
 	}
-	p->kind = PARAM_MATRIX;
+	if (p->kind == PARAM_VECTOR)
+		p->kind = PARAM_MATRIX;
 	p->dims[0] = xasprintf("%.*s", (int)(comma - p->num_elements), p->num_elements);
 	p->dims[1] = xstrdup(comma + 1);
 	{
@@ -155,8 +200,13 @@ static void check_params(struct iface *ifc)
 		}
 	}
 	for (i = 0; i < ifc->nparams; i++)
-		if (ifc->params[i].kind == PARAM_VECTOR)
+		if (ifc->params[i].num_elements && ifc->params[i].buffer >= 0 &&
+		    ifc->params[i].kind != PARAM_CSCALAR)
 			check_num_elements(ifc, &ifc->params[i]);
+	ifc->async = ifc->nbuffers > 0;
+	for (i = 0; i < ifc->nparams; i++)
+		if (ifc->params[i].buffer >= 0 && !PARAM_IS_CONTAINER(&ifc->params[i]))
+			ifc->async = false;
 	for (i = 0; i < ifc->nparams; i++)
 		if (ifc->params[i].kind == PARAM_VALUE)
 			ifc->has_args = true;

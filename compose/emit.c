@@ -156,13 +156,18 @@ int impl_is_used(const struct impl *impl)
 	return !impl->excluded;
 }
 
-char *c_signature(const struct iface *ifc, const char *fname)
+char *c_signature(const struct iface *ifc, const char *fname, int for_impl)
 {
 	char *sig = xasprintf("void %s(", fname);
 	size_t i;
 
 	for (i = 0; i < ifc->nparams; i++) {
-		char *decl = c_decl(ifc->params[i].type, ifc->params[i].name);
+		const struct param *p = &ifc->params[i];
+		char *type = for_impl && PARAM_IS_CONTAINER(p) ?
+				     xasprintf("%s *", p->elem_type) : xstrdup(p->type);
+		char *decl = c_decl(type, p->name);
+
+		free(type);
 		char *longer = xasprintf("%s%s%s", sig, i ? ", " : "", decl);
 
 		free(decl);

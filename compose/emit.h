@@ -43,8 +43,9 @@ void out_blank(struct out *o);
 /* "type name" as a C declaration ("float *x", "int n"). */
 char *c_decl(const char *type, const char *name);
 
-/* "void fname(T1 a, T2 b)" with the interface's parameters. */
-char *c_signature(const struct iface *ifc, const char *fname);
+/* "void fname(T1 a, T2 b)" with the interface's parameters; for_impl: as
+ * implementations see them (a container becomes a pointer to elemType). */
+char *c_signature(const struct iface *ifc, const char *fname, int for_impl);
 
 /* File names of the artefacts, shared by the emitters that refer to them. */
 char *backend_file_name(const struct impl *impl);

@@ -80,9 +80,16 @@ static char *argument(const struct iface *ifc, const struct param *p)
 		return xasprintf("(%s)PPH_VARIABLE_PTR(buffers[%d])", p->type, p->buffer);
 	case PARAM_MATRIX:
 		return xasprintf("(%s)PPH_MATRIX_PTR(buffers[%d])", p->type, p->buffer);
+	case PARAM_CVECTOR:
+		return xasprintf("(%s *)PPH_VECTOR_PTR(buffers[%d])", p->elem_type, p->buffer);
+	case PARAM_CMATRIX:
+		return xasprintf("(%s *)PPH_MATRIX_PTR(buffers[%d])", p->elem_type, p->buffer);
+	case PARAM_CSCALAR:
+		return xasprintf("(%s *)PPH_VARIABLE_PTR(buffers[%d])", p->elem_type, p->buffer);
 	case PARAM_SIZE:
 		/* from the handle, so it stays right for a sub-task's block */
-		if (ifc->params[p->size_of].kind == PARAM_MATRIX)
+		if (ifc->params[p->size_of].kind == PARAM_MATRIX ||
+		    ifc->params[p->size_of].kind == PARAM_CMATRIX)
 			return xasprintf("(%s)PPH_MATRIX_%s(buffers[%d])", p->type,
 					 p->size_dim ? "COLS" : "ROWS",
 					 ifc->params[p->size_of].buffer);
@@ -124,7 +131,7 @@ void emit_backend(struct gen *g, const struct impl *impl)
 {
 	char *name = backend_file_name(impl);
 	char *header = backend_header_name(impl->iface);
-	char *sig = c_signature(impl->iface, impl->name);
+	char *sig = c_signature(impl->iface, impl->name, 1);
 	struct out o;
 
 	if (gen_open(g, &o, name, "/*") == 0) {

@@ -47,6 +47,12 @@ static void emit_codelet(struct out *o, const struct iface *ifc)
 static void emit_register(struct out *o, const struct iface *ifc,
 			  const struct param *p)
 {
+	if (PARAM_IS_CONTAINER(p)) {
+		/* the container's own handle: device copies live across calls */
+		out_line(o, "handles[%d] = pph_container_use(&%s->c, %s);", p->buffer,
+			 p->name, access_enum(p->access));
+		return;
+	}
 	out_line(o, "if (rc == 0)");
 	o->indent++;
 	if (p->kind == PARAM_VECTOR)
@@ -83,7 +89,7 @@ static void emit_args(struct out *o, const struct iface *ifc)
 
 static void emit_function(struct out *o, const struct iface *ifc)
 {
-	char *sig = c_signature(ifc, ifc->name);
+	char *sig = c_signature(ifc, ifc->name, 0);
 	size_t i;
 
 	out_line(o, "%s", sig);
@@ -114,13 +120,15 @@ static void emit_function(struct out *o, const struct iface *ifc)
 	for (i = 0; i < ifc->nparams; i++)
 		if (ifc->params[i].buffer >= 0)
 			emit_register(o, ifc, &ifc->params[i]);
+	/* containers only: return at once; raw pointers: wait, copy back */
 	out_line(o, "if (rc == 0)");
-	out_line(o, "\trc = pph_call_sync(&%s_codelet, %zu, %s, %s, %s, %s);",
-		 ifc->name, ifc->nbuffers, ifc->nbuffers ? "handles" : "NULL",
-		 ifc->nbuffers ? "modes" : "NULL", ifc->has_args ? "&args" : "NULL",
-		 ifc->has_args ? "sizeof(args)" : "0");
-	for (i = 0; i < ifc->nbuffers; i++)
-		out_line(o, "pph_data_unregister(handles[%zu]);", i);
+	out_line(o, "\trc = pph_call_%s(&%s_codelet, %zu, %s, %s, %s, %s);",
+		 ifc->async ? "async" : "sync", ifc->name, ifc->nbuffers,
+		 ifc->nbuffers ? "handles" : "NULL", ifc->nbuffers ? "modes" : "NULL",
+		 ifc->has_args ? "&args" : "NULL", ifc->has_args ? "sizeof(args)" : "0");
+	for (i = 0; i < ifc->nparams; i++)
+		if (ifc->params[i].buffer >= 0 && !PARAM_IS_CONTAINER(&ifc->params[i]))
+			out_line(o, "pph_data_unregister(handles[%d]);", ifc->params[i].buffer);
 	out_line(o, "if (rc != 0)");
 	out_line(o, "\tpph_call_failed(&%s_codelet, rc);", ifc->name);
 	o->indent--;

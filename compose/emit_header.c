@@ -18,13 +18,14 @@ void emit_header(struct gen *g)
 	out_line(&o, "#include <string.h>");
 	out_blank(&o);
 	out_line(&o, "#include <peppher/runtime.h>");
+	out_line(&o, "#include <peppher/containers.h>");
 	out_blank(&o);
 	out_line(&o, "#ifdef __cplusplus");
 	out_line(&o, "extern \"C\" {");
 	out_line(&o, "#endif");
 	for (i = 0; i < g->m->nifaces; i++) {
 		const struct iface *ifc = g->m->ifaces[i];
-		char *sig = c_signature(ifc, ifc->name);
+		char *sig = c_signature(ifc, ifc->name, 0);
 
 		out_blank(&o);
 		out_line(&o, "/* %s */", path_basename(ifc->path));

@@ -22,7 +22,14 @@ enum param_kind {
 	PARAM_VECTOR,	/* pointer with numElements: a vector handle */
 	PARAM_VARIABLE, /* pointer without numElements: one element */
 	PARAM_MATRIX,	/* pointer with numElements="rows,cols": row major */
+	/* smart containers (peppher/containers.h): implementations get elemType * */
+	PARAM_CVECTOR,	/* pph_vector * */
+	PARAM_CMATRIX,	/* pph_matrix * */
+	PARAM_CSCALAR,	/* pph_scalar * */
 };
+
+/* Is the parameter a smart container? */
+#define PARAM_IS_CONTAINER(p) ((p)->kind >= PARAM_CVECTOR)
 
 struct param {
 	struct loc loc;
@@ -91,6 +98,7 @@ struct iface {
 	size_t nparams;
 	size_t nbuffers;
 	bool has_args; /* any PARAM_VALUE */
+	bool async;    /* every pointer is a container: the call returns at once */
 	unsigned disabled_platforms; /* bit per enum platform: @disableCPU... */
 	struct impl **impls;
 	size_t nimpls;

@@ -259,9 +259,9 @@ void pph_task_destroy(struct pph_task *task)
 	pph__task_release(task);
 }
 
-int pph_call_sync(const struct pph_codelet *cl, unsigned nbuffers,
-		  const pph_data_handle *handles, const enum pph_access *modes,
-		  const void *arg, size_t arg_size)
+static int call(const struct pph_codelet *cl, unsigned nbuffers,
+		const pph_data_handle *handles, const enum pph_access *modes,
+		const void *arg, size_t arg_size, int sync)
 {
 	struct pph_task *task = pph_task_create(cl);
 	unsigned i;
@@ -271,10 +271,27 @@ int pph_call_sync(const struct pph_codelet *cl, unsigned nbuffers,
 		rc = pph_task_add_buffer(task, handles[i], modes[i]);
 	if (rc == 0)
 		rc = pph_task_set_arg(task, arg, arg_size);
+	if (rc == 0 && !sync)
+		pph_task_set_detached(task, 1);
 	if (rc == 0)
 		rc = pph_task_submit(task);
-	pph_task_destroy(task);
+	if (sync || rc != 0)
+		pph_task_destroy(task); /* waits when submitted */
 	return rc;
+}
+
+int pph_call_sync(const struct pph_codelet *cl, unsigned nbuffers,
+		  const pph_data_handle *handles, const enum pph_access *modes,
+		  const void *arg, size_t arg_size)
+{
+	return call(cl, nbuffers, handles, modes, arg, arg_size, 1);
+}
+
+int pph_call_async(const struct pph_codelet *cl, unsigned nbuffers,
+		   const pph_data_handle *handles, const enum pph_access *modes,
+		   const void *arg, size_t arg_size)
+{
+	return call(cl, nbuffers, handles, modes, arg, arg_size, 0);
 }
 
 void pph_call_failed(const struct pph_codelet *cl, int rc)

@@ -256,6 +256,15 @@ int pph_call_sync(const struct pph_codelet *cl, unsigned nbuffers,
 		  const void *arg, size_t arg_size);
 
 /**
+ * The same, without waiting: the task is detached and runs when its
+ * dependencies allow (the call an entry wrapper makes when every pointer
+ * argument is a container).  Returns as pph_call_sync.
+ */
+int pph_call_async(const struct pph_codelet *cl, unsigned nbuffers,
+		   const pph_data_handle *handles, const enum pph_access *modes,
+		   const void *arg, size_t arg_size);
+
+/**
  * Report on stderr that a component call failed with rc (a -errno): an
  * entry wrapper has the interface's C signature and so no way to return it.
  */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <peppher/runtime.h>
+#include <peppher/containers.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,201 @@
+/*
+ * Smart containers over runtime data handles.  Each one records what the
+ * host may do without asking the runtime (read, write); any component call
+ * that uses it resets that, so the next host access goes through
+ * pph_data_acquire, which waits for the tasks concerned and makes the host
+ * copy valid.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <peppher/containers.h>
+
+static int init(struct pph_container *c, void *data, size_t elemsize, int owned)
+{
+	c->data = data;
+	c->elemsize = elemsize;
+	c->owned = owned;
+	c->host = PPH_HOST_WRITE; /* the host has the only copy */
+	return 0;
+}
+
+/* A container of bytes bytes: owned fresh memory, or data. */
+static void *alloc_data(void *data, size_t bytes, int *owned)
+{
+	*owned = !data;
+	return data ? data : calloc(1, bytes ? bytes : 1);
+}
+
+static void release(struct pph_container *c)
+{
+	pph_data_unregister(c->handle);
+	if (c->owned)
+		free(c->data);
+}
+
+static pph_vector *vector_new(void *data, size_t n, size_t elemsize)
+{
+	pph_vector *v = calloc(1, sizeof(*v));
+	int owned, rc;
+
+	if (!v || !elemsize || !(data = alloc_data(data, n * elemsize, &owned))) {
+		free(v);
+		errno = elemsize ? ENOMEM : EINVAL;
+		return NULL;
+	}
+	init(&v->c, data, elemsize, owned);
+	v->n = n;
+	rc = pph_vector_register(&v->c.handle, data, n, elemsize);
+	if (rc) {
+		if (owned)
+			free(data);
+		free(v);
+		errno = -rc;
+		return NULL;
+	}
+	return v;
+}
+
+pph_vector *pph_vector_create(size_t n, size_t elemsize)
+{
+	return vector_new(NULL, n, elemsize);
+}
+
+pph_vector *pph_vector_wrap(void *data, size_t n, size_t elemsize)
+{
+	if (!data && n) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return vector_new(data ? data : (void *)"", n, elemsize);
+}
+
+void pph_vector_destroy(pph_vector *v)
+{
+	if (!v)
+		return;
+	release(&v->c);
+	free(v);
+}
+
+size_t pph_vector_size(const pph_vector *v)
+{
+	return v->n;
+}
+
+static pph_matrix *matrix_new(void *data, size_t rows, size_t cols, size_t elemsize)
+{
+	pph_matrix *m = calloc(1, sizeof(*m));
+	int owned, rc;
+
+	if (!m || !elemsize || !(data = alloc_data(data, rows * cols * elemsize, &owned))) {
+		free(m);
+		errno = elemsize ? ENOMEM : EINVAL;
+		return NULL;
+	}
+	init(&m->c, data, elemsize, owned);
+	m->rows = rows;
+	m->cols = cols;
+	rc = pph_matrix_register(&m->c.handle, data, rows, cols, cols, elemsize);
+	if (rc) {
+		if (owned)
+			free(data);
+		free(m);
+		errno = -rc;
+		return NULL;
+	}
+	return m;
+}
+
+pph_matrix *pph_matrix_create(size_t rows, size_t cols, size_t elemsize)
+{
+	return matrix_new(NULL, rows, cols, elemsize);
+}
+
+pph_matrix *pph_matrix_wrap(void *data, size_t rows, size_t cols, size_t elemsize)
+{
+	if (!data) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return matrix_new(data, rows, cols, elemsize);
+}
+
+void pph_matrix_destroy(pph_matrix *m)
+{
+	if (!m)
+		return;
+	release(&m->c);
+	free(m);
+}
+
+pph_scalar *pph_scalar_create(size_t elemsize)
+{
+	pph_scalar *s = calloc(1, sizeof(*s));
+	int owned, rc;
+	void *data;
+
+	if (!s || !elemsize || !(data = alloc_data(NULL, elemsize, &owned))) {
+		free(s);
+		errno = elemsize ? ENOMEM : EINVAL;
+		return NULL;
+	}
+	init(&s->c, data, elemsize, owned);
+	rc = pph_variable_register(&s->c.handle, data, elemsize);
+	if (rc) {
+		free(data);
+		free(s);
+		errno = -rc;
+		return NULL;
+	}
+	return s;
+}
+
+void pph_scalar_destroy(pph_scalar *s)
+{
+	if (!s)
+		return;
+	release(&s->c);
+	free(s);
+}
+
+const void *pph_container_read(struct pph_container *c)
+{
+	int rc;
+
+	if (c->host != PPH_HOST_NONE)
+		return c->data;
+	rc = pph_data_acquire(c->handle, PPH_R);
+	if (rc) {
+		errno = -rc;
+		return NULL;
+	}
+	c->host = PPH_HOST_READ;
+	return c->data;
+}
+
+void *pph_container_write(struct pph_container *c)
+{
+	int rc;
+
+	if (c->host == PPH_HOST_WRITE)
+		return c->data;
+	rc = pph_data_acquire(c->handle, PPH_RW);
+	if (rc) {
+		errno = -rc;
+		return NULL;
+	}
+	c->host = PPH_HOST_WRITE;
+	return c->data;
+}
+
+pph_data_handle pph_container_use(struct pph_container *c, enum pph_access mode)
+{
+	/* a task that writes makes the host copy stale; one that reads makes
+	 * host writes wait for it */
+	if (mode & PPH_W)
+		c->host = PPH_HOST_NONE;
+	else if (c->host == PPH_HOST_WRITE)
+		c->host = PPH_HOST_READ;
+	return c->handle;
+}

@@ -1,0 +1,109 @@
+/*
+ * Smart containers: a vector, a matrix and a scalar that own (or wrap) host
+ * memory and one runtime data handle for their whole life, so that component
+ * calls reuse device copies and data moves only when needed.
+ *
+ * Host access goes through pph_*_read() (the host copy is made valid first,
+ * after the tasks that write the data) and pph_*_write() (also waits for the
+ * tasks that read it, and invalidates device copies).  The element macros
+ * cost one branch when the host copy is already valid.  Passing a container
+ * to a composed component makes the call asynchronous.
+ *
+ * Functions returning pointers return NULL on failure (errno is set);
+ * destroy functions accept NULL.
+ */
+#ifndef PEPPHER_CONTAINERS_H
+#define PEPPHER_CONTAINERS_H
+
+#include <stddef.h>
+
+#include <peppher/runtime.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the host may do with the data without asking the runtime. */
+enum pph_host_access { PPH_HOST_NONE, PPH_HOST_READ, PPH_HOST_WRITE };
+
+/** A container's shared part; fields are private to the runtime. */
+struct pph_container {
+	pph_data_handle handle;
+	void *data;
+	size_t elemsize;
+	int owned;
+	enum pph_host_access host; /* valid until the next component call */
+};
+
+typedef struct pph_vector {
+	struct pph_container c;
+	size_t n;
+} pph_vector;
+
+typedef struct pph_matrix {
+	struct pph_container c;
+	size_t rows, cols;
+} pph_matrix;
+
+typedef struct pph_scalar {
+	struct pph_container c;
+} pph_scalar;
+
+/** A zeroed vector of n elements of elemsize bytes, owning its memory. */
+pph_vector *pph_vector_create(size_t n, size_t elemsize);
+/** A vector over existing memory, which the caller keeps owning. */
+pph_vector *pph_vector_wrap(void *data, size_t n, size_t elemsize);
+/** Wait for the tasks using it, bring the data home, free the container
+ *  (and the memory when created by pph_vector_create). */
+void pph_vector_destroy(pph_vector *v);
+size_t pph_vector_size(const pph_vector *v);
+
+/** rows x cols, row major. */
+pph_matrix *pph_matrix_create(size_t rows, size_t cols, size_t elemsize);
+pph_matrix *pph_matrix_wrap(void *data, size_t rows, size_t cols, size_t elemsize);
+void pph_matrix_destroy(pph_matrix *m);
+
+pph_scalar *pph_scalar_create(size_t elemsize);
+void pph_scalar_destroy(pph_scalar *s);
+
+/** Host data valid for reading (NULL on a failed transfer). */
+const void *pph_container_read(struct pph_container *c);
+/** Host data valid for reading and writing; device copies invalidated. */
+void *pph_container_write(struct pph_container *c);
+
+/** For generated entry wrappers: the container is used by a task. */
+pph_data_handle pph_container_use(struct pph_container *c, enum pph_access mode);
+
+#define pph_vector_read(v) pph_container_read(&(v)->c)
+#define pph_vector_write(v) pph_container_write(&(v)->c)
+#define pph_matrix_read(m) pph_container_read(&(m)->c)
+#define pph_matrix_write(m) pph_container_write(&(m)->c)
+#define pph_scalar_read(s) pph_container_read(&(s)->c)
+#define pph_scalar_write(s) pph_container_write(&(s)->c)
+
+/* Element access: one branch when the host copy is already valid. */
+#define PPH_HOST_R(c) ((c)->host != PPH_HOST_NONE ? (const void *)(c)->data : pph_container_read(c))
+#define PPH_HOST_W(c) ((c)->host == PPH_HOST_WRITE ? (c)->data : pph_container_write(c))
+#define PPH_VECTOR_GET(v, T, i) (((const T *)PPH_HOST_R(&(v)->c))[i])
+#define PPH_VECTOR_SET(v, T, i, x) (((T *)PPH_HOST_W(&(v)->c))[i] = (x))
+#define PPH_MATRIX_GET(m, T, i, j) (((const T *)PPH_HOST_R(&(m)->c))[(i) * (m)->cols + (j)])
+#define PPH_MATRIX_SET(m, T, i, j, x) (((T *)PPH_HOST_W(&(m)->c))[(i) * (m)->cols + (j)] = (x))
+#define PPH_SCALAR_GET(s, T) (*(const T *)PPH_HOST_R(&(s)->c))
+#define PPH_SCALAR_SET(s, T, x) (*(T *)PPH_HOST_W(&(s)->c) = (x))
+
+/* Typed conveniences. */
+#define pph_vector_create_float(n) pph_vector_create((n), sizeof(float))
+#define pph_vector_create_double(n) pph_vector_create((n), sizeof(double))
+#define pph_vector_create_int(n) pph_vector_create((n), sizeof(int))
+#define pph_matrix_create_float(r, c) pph_matrix_create((r), (c), sizeof(float))
+#define pph_matrix_create_double(r, c) pph_matrix_create((r), (c), sizeof(double))
+#define pph_matrix_create_int(r, c) pph_matrix_create((r), (c), sizeof(int))
+#define pph_scalar_create_float() pph_scalar_create(sizeof(float))
+#define pph_scalar_create_double() pph_scalar_create(sizeof(double))
+#define pph_scalar_create_int() pph_scalar_create(sizeof(int))
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
