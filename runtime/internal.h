@@ -75,6 +75,10 @@ unsigned pph__opencl_start(void);
 void pph__opencl_stop(void);
 /* Make the calling thread the worker of this device (pph_opencl_queue). */
 void pph__opencl_bind_thread(void *driver);
+/* driver_cuda.c: the same for CUDA devices. */
+unsigned pph__cuda_start(void);
+void pph__cuda_stop(void);
+void pph__cuda_bind_thread(void *driver);
 
 struct pph_node {
 	enum pph_arch arch;

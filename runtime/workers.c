@@ -73,6 +73,8 @@ static void *worker_main(void *arg)
 	pph__current_worker = w;
 	if (w->arch == PPH_ARCH_OPENCL)
 		pph__opencl_bind_thread(pph__rt.nodes[w->node].driver);
+	else if (w->arch == PPH_ARCH_CUDA)
+		pph__cuda_bind_thread(pph__rt.nodes[w->node].driver);
 	while ((t = pph__rt.sched->pop(w)))
 		run_task(w, t);
 	return NULL;
@@ -121,12 +123,14 @@ int pph__workers_start(unsigned ncpu)
 		return -ENODEV;
 	if (!ncpu)
 		ncpu = default_ncpu();
-	ndev = pph__opencl_start();
+	ndev = pph__cuda_start();
+	ndev += pph__opencl_start();
 	if (ncpu + ndev > PPH_MAX_WORKERS)
 		ncpu = PPH_MAX_WORKERS - ndev;
 	pph__rt.workers = calloc(ncpu + ndev, sizeof(*pph__rt.workers));
 	if (!pph__rt.workers) {
 		pph__opencl_stop();
+		pph__cuda_stop();
 		hwloc_topology_destroy(topology);
 		return -ENOMEM;
 	}
@@ -159,5 +163,6 @@ void pph__workers_stop(void)
 	for (i = 0; i < pph__rt.nworkers; i++)
 		pthread_join(pph__rt.workers[i].thread, NULL);
 	pph__opencl_stop();
+	pph__cuda_stop();
 	hwloc_topology_destroy(topology);
 }

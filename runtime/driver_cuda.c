@@ -1,0 +1,166 @@
+/*
+ * The CUDA driver: one memory node and one worker per CUDA device
+ * (PEPPHER_NCUDA limits the count; 0 turns CUDA off).  When the CUDA
+ * runtime finds no usable device (no GPU, no driver), there are simply no
+ * CUDA workers.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <peppher/cuda.h>
+
+#include "internal.h"
+
+struct cuda_device {
+	int id;
+	cudaStream_t stream;
+};
+
+static struct cuda_device devices[PPH_MAX_NODES];
+static unsigned ndevices;
+static __thread struct cuda_device *current;
+
+static int check(cudaError_t err, const char *what)
+{
+	if (err == cudaSuccess)
+		return 0;
+	fprintf(stderr, "peppher: CUDA: %s failed: %s\n", what, cudaGetErrorString(err));
+	return err == cudaErrorMemoryAllocation ? -ENOMEM : -EIO;
+}
+
+static struct cuda_device *dev_of(unsigned node)
+{
+	return pph__rt.nodes[node].driver;
+}
+
+static int cu_alloc(unsigned node, size_t bytes, void **buf)
+{
+	cudaSetDevice(dev_of(node)->id);
+	return check(cudaMalloc(buf, bytes ? bytes : 1), "cudaMalloc");
+}
+
+static void cu_free(unsigned node, void *buf)
+{
+	cudaSetDevice(dev_of(node)->id);
+	cudaFree(buf);
+}
+
+static int copy(unsigned node, enum pph_layout layout, const union pph_iface *host,
+		const union pph_iface *dev, int to_device)
+{
+	struct cuda_device *d = dev_of(node);
+	enum cudaMemcpyKind kind = to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+	size_t bytes;
+	cudaError_t err;
+
+	cudaSetDevice(d->id);
+	if (layout == PPH_LAYOUT_MATRIX) {
+		const struct pph_matrix_iface *m = &host->matrix;
+		size_t width = m->cols * m->elemsize;
+
+		if (!m->rows || !m->cols)
+			return 0;
+		err = to_device ?
+			cudaMemcpy2DAsync(dev->matrix.ptr, width, m->ptr, m->ld * m->elemsize,
+					  width, m->rows, kind, d->stream) :
+			cudaMemcpy2DAsync(m->ptr, m->ld * m->elemsize, dev->matrix.ptr, width,
+					  width, m->rows, kind, d->stream);
+	} else {
+		bytes = layout == PPH_LAYOUT_VARIABLE ? host->variable.size :
+							host->vector.n * host->vector.elemsize;
+		if (!bytes)
+			return 0;
+		err = to_device ?
+			cudaMemcpyAsync(dev->vector.ptr, host->vector.ptr, bytes, kind, d->stream) :
+			cudaMemcpyAsync(host->vector.ptr, dev->vector.ptr, bytes, kind, d->stream);
+	}
+	if (err == cudaSuccess)
+		err = cudaStreamSynchronize(d->stream);
+	return check(err, to_device ? "copy to device" : "copy to host");
+}
+
+static int cu_to_device(unsigned node, enum pph_layout layout,
+			const union pph_iface *host, union pph_iface *dev)
+{
+	return copy(node, layout, host, dev, 1);
+}
+
+static int cu_to_host(unsigned node, enum pph_layout layout,
+		      const union pph_iface *dev, union pph_iface *host)
+{
+	return copy(node, layout, host, dev, 0);
+}
+
+static void cu_sync(unsigned node)
+{
+	cudaSetDevice(dev_of(node)->id);
+	check(cudaDeviceSynchronize(), "a CUDA variant");
+}
+
+static const struct pph_node_ops cuda_ops = {
+	cu_alloc, cu_free, cu_to_device, cu_to_host, cu_sync,
+};
+
+static unsigned env_max_devices(void)
+{
+	const char *s = getenv("PEPPHER_NCUDA");
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return PPH_MAX_NODES;
+	v = strtol(s, &end, 10);
+	if (*end || v < 0) {
+		fprintf(stderr, "peppher: PEPPHER_NCUDA=%s: expected a count; using all devices\n", s);
+		return PPH_MAX_NODES;
+	}
+	return (unsigned)v;
+}
+
+unsigned pph__cuda_start(void)
+{
+	unsigned max = env_max_devices();
+	int n = 0, i;
+
+	ndevices = 0;
+	/* no GPU or no driver: an error here just means no CUDA workers */
+	if (!max || cudaGetDeviceCount(&n) != cudaSuccess)
+		return 0;
+	for (i = 0; i < n && ndevices < max && pph__rt.nnodes < PPH_MAX_NODES; i++) {
+		struct cuda_device *d = &devices[ndevices];
+
+		d->id = i;
+		if (cudaSetDevice(i) != cudaSuccess ||
+		    check(cudaStreamCreate(&d->stream), "cudaStreamCreate"))
+			continue;
+		if (pph__node_add(PPH_ARCH_CUDA, &cuda_ops, d) < 0) {
+			cudaStreamDestroy(d->stream);
+			break;
+		}
+		ndevices++;
+	}
+	return ndevices;
+}
+
+void pph__cuda_stop(void)
+{
+	unsigned i;
+
+	for (i = 0; i < ndevices; i++) {
+		cudaSetDevice(devices[i].id);
+		cudaStreamDestroy(devices[i].stream);
+	}
+	ndevices = 0;
+}
+
+void pph__cuda_bind_thread(void *driver)
+{
+	current = driver;
+	if (current)
+		cudaSetDevice(current->id);
+}
+
+cudaStream_t pph_cuda_stream(void)
+{
+	return current ? current->stream : 0;
+}

@@ -1,0 +1,96 @@
+/*
+ * The CUDA driver on a real GPU: exact transfer counts and results with
+ * variants that use the CUDA runtime API on the worker's device pointers.
+ * Returns 77 (skipped) where there is no CUDA device, as on machines
+ * without a GPU or driver.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/Basic.h>
+
+#include <peppher/cuda.h>
+#include <peppher/runtime.h>
+
+#define N 4096
+
+/* v[i] bytes = 0x01 on the device: every int becomes 0x01010101 */
+static void memset_cuda(void *b[], void *arg)
+{
+	(void)arg;
+	cudaMemsetAsync(PPH_VECTOR_PTR(b[0]), 1, PPH_VECTOR_N(b[0]) * sizeof(int),
+			pph_cuda_stream());
+}
+
+/* dst = src on the device */
+static void copy_cuda(void *b[], void *arg)
+{
+	(void)arg;
+	cudaMemcpyAsync(PPH_VECTOR_PTR(b[1]), PPH_VECTOR_PTR(b[0]),
+			PPH_VECTOR_N(b[0]) * sizeof(int), cudaMemcpyDeviceToDevice,
+			pph_cuda_stream());
+}
+
+static const struct pph_impl memset_impls[] = { { PPH_ARCH_CUDA, memset_cuda, "memset_cuda" } };
+static const struct pph_codelet memset_cl = { "cuda_memset", 1, memset_impls };
+static const struct pph_impl copy_impls[] = { { PPH_ARCH_CUDA, copy_cuda, "copy_cuda" } };
+static const struct pph_codelet copy_cl = { "cuda_copy", 1, copy_impls };
+
+static void test_transfers(void)
+{
+	static int src[N], dst[N];
+	pph_data_handle hs, hd;
+	struct pph_transfer_stats st;
+	pph_data_handle both[2];
+	enum pph_access modes[2] = { PPH_R, PPH_W };
+	enum pph_access w = PPH_W;
+	int i, ok = 1;
+
+	pph_vector_register(&hs, src, N, sizeof(int));
+	pph_vector_register(&hd, dst, N, sizeof(int));
+	both[0] = hs;
+	both[1] = hd;
+	pph_transfer_stats_reset();
+	CU_ASSERT_EQUAL(pph_call_sync(&memset_cl, 1, &hs, &w, NULL, 0), 0); /* no copy in */
+	CU_ASSERT_EQUAL(pph_call_sync(&copy_cl, 2, both, modes, NULL, 0), 0); /* none either */
+	pph_transfer_stats_get(&st);
+	CU_ASSERT_EQUAL(st.to_device, 0);
+	CU_ASSERT_EQUAL(st.to_host, 0);
+	CU_ASSERT_EQUAL(pph_data_acquire(hd, PPH_R), 0); /* one copy back */
+	for (i = 0; i < N; i++)
+		ok &= dst[i] == 0x01010101;
+	CU_ASSERT_TRUE(ok);
+	pph_data_unregister(hd);
+	pph_data_unregister(hs); /* src comes back too */
+	pph_transfer_stats_get(&st);
+	CU_ASSERT_EQUAL(st.to_device, 0);
+	CU_ASSERT_EQUAL(st.to_host, 2);
+	CU_ASSERT_EQUAL(st.bytes_to_host, 2 * N * sizeof(int));
+	CU_ASSERT_EQUAL(src[N - 1], 0x01010101);
+}
+
+int main(void)
+{
+	CU_pSuite s;
+	int failed;
+
+	setenv("PEPPHER_NCPU", "1", 1);
+	setenv("PEPPHER_NOPENCL", "0", 1);
+	if (pph_init() != 0)
+		return 1;
+	if (pph_worker_count_arch(PPH_ARCH_CUDA) == 0) {
+		pph_shutdown();
+		printf("no CUDA device: skipped\n");
+		return 77;
+	}
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("driver_cuda", NULL, NULL);
+	CU_add_test(s, "device-only work moves nothing until the host reads", test_transfers);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failed = CU_get_number_of_failures() != 0 || CU_get_error() != CUE_SUCCESS;
+	CU_cleanup_registry();
+	pph_shutdown();
+	return failed;
+}
