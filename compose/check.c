@@ -174,6 +174,35 @@ static void check_num_elements(struct iface *ifc, struct param *p)
 	bind_size(ifc, p, p->dims[1], 1);
 }
 
+/* @partition: how many blocks one call is split into along p. */
+static void check_partition(struct iface *ifc, struct param *p)
+{
+	char *end;
+	long n;
+
+	p->parts = -1;
+	if (!p->partition)
+		return;
+	if (p->kind != PARAM_VECTOR && p->kind != PARAM_MATRIX &&
+	    p->kind != PARAM_CVECTOR && p->kind != PARAM_CMATRIX) {
+		diag_error(&p->loc, "only vectors and matrices can be partitioned, not '%s'",
+			   p->name);
+		return;
+	}
+	if (strcmp(p->partition, "auto") == 0) {
+		p->parts = 0;
+	} else {
+		n = strtol(p->partition, &end, 10);
+		if (*end || end == p->partition || n < 1 || n > 256) {
+			diag_error(&p->loc, "partition of '%s' is \"%s\": give a block count from 1 to 256, or \"auto\"",
+				   p->name, p->partition);
+			return;
+		}
+		p->parts = (int)n;
+	}
+	ifc->partitioned = true;
+}
+
 static void check_params(struct iface *ifc)
 {
 	size_t i, j;
@@ -203,7 +232,10 @@ static void check_params(struct iface *ifc)
 		if (ifc->params[i].num_elements && ifc->params[i].buffer >= 0 &&
 		    ifc->params[i].kind != PARAM_CSCALAR)
 			check_num_elements(ifc, &ifc->params[i]);
-	ifc->async = ifc->nbuffers > 0;
+	for (i = 0; i < ifc->nparams; i++)
+		check_partition(ifc, &ifc->params[i]);
+	/* a partitioned call waits to gather its blocks */
+	ifc->async = ifc->nbuffers > 0 && !ifc->partitioned;
 	for (i = 0; i < ifc->nparams; i++)
 		if (ifc->params[i].buffer >= 0 && !PARAM_IS_CONTAINER(&ifc->params[i]))
 			ifc->async = false;

@@ -87,6 +87,25 @@ static void emit_args(struct out *o, const struct iface *ifc)
 	free(init);
 }
 
+/* Blocks per buffer for pph_call_partitioned: -1 whole, 0 auto, n. */
+static void emit_parts(struct out *o, const struct iface *ifc)
+{
+	char *parts = xstrdup("");
+	size_t i;
+
+	for (i = 0; i < ifc->nparams; i++) {
+		char *longer;
+
+		if (ifc->params[i].buffer < 0)
+			continue;
+		longer = xasprintf("%s%s%d", parts, parts[0] ? ", " : "", ifc->params[i].parts);
+		free(parts);
+		parts = longer;
+	}
+	out_line(o, "static const int parts[%zu] = { %s };", ifc->nbuffers, parts);
+	free(parts);
+}
+
 static void emit_function(struct out *o, const struct iface *ifc)
 {
 	char *sig = c_signature(ifc, ifc->name, 0);
@@ -110,6 +129,8 @@ static void emit_function(struct out *o, const struct iface *ifc)
 		}
 		out_line(o, "static const enum pph_access modes[%zu] = { %s };",
 			 ifc->nbuffers, modes);
+		if (ifc->partitioned)
+			emit_parts(o, ifc);
 		out_line(o, "pph_data_handle handles[%zu] = { NULL };", ifc->nbuffers);
 		free(modes);
 	}
@@ -122,10 +143,15 @@ static void emit_function(struct out *o, const struct iface *ifc)
 			emit_register(o, ifc, &ifc->params[i]);
 	/* containers only: return at once; raw pointers: wait, copy back */
 	out_line(o, "if (rc == 0)");
-	out_line(o, "\trc = pph_call_%s(&%s_codelet, %zu, %s, %s, %s, %s);",
-		 ifc->async ? "async" : "sync", ifc->name, ifc->nbuffers,
-		 ifc->nbuffers ? "handles" : "NULL", ifc->nbuffers ? "modes" : "NULL",
-		 ifc->has_args ? "&args" : "NULL", ifc->has_args ? "sizeof(args)" : "0");
+	if (ifc->partitioned)
+		out_line(o, "\trc = pph_call_partitioned(&%s_codelet, %zu, handles, modes, parts, %s, %s);",
+			 ifc->name, ifc->nbuffers, ifc->has_args ? "&args" : "NULL",
+			 ifc->has_args ? "sizeof(args)" : "0");
+	else
+		out_line(o, "\trc = pph_call_%s(&%s_codelet, %zu, %s, %s, %s, %s);",
+			 ifc->async ? "async" : "sync", ifc->name, ifc->nbuffers,
+			 ifc->nbuffers ? "handles" : "NULL", ifc->nbuffers ? "modes" : "NULL",
+			 ifc->has_args ? "&args" : "NULL", ifc->has_args ? "sizeof(args)" : "0");
 	for (i = 0; i < ifc->nparams; i++)
 		if (ifc->params[i].buffer >= 0 && !PARAM_IS_CONTAINER(&ifc->params[i]))
 			out_line(o, "pph_data_unregister(handles[%d]);", ifc->params[i].buffer);

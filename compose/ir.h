@@ -43,6 +43,8 @@ struct param {
 	int size_of;	/* PARAM_SIZE: index of the vector or matrix it sizes */
 	int size_dim;	/* PARAM_SIZE of a matrix: 0 rows, 1 columns */
 	char *dims[2];	/* PARAM_MATRIX: names of the rows and columns params */
+	char *partition; /* @partition: a block count, "auto", or NULL */
+	int parts;	 /* -1 whole, 0 one block per worker, n blocks */
 };
 
 enum platform { PLATFORM_CPU, PLATFORM_OPENMP, PLATFORM_CUDA, PLATFORM_OPENCL };
@@ -99,6 +101,7 @@ struct iface {
 	size_t nbuffers;
 	bool has_args; /* any PARAM_VALUE */
 	bool async;    /* every pointer is a container: the call returns at once */
+	bool partitioned; /* some parameter has @partition: one call, sub-tasks */
 	unsigned disabled_platforms; /* bit per enum platform: @disableCPU... */
 	struct impl **impls;
 	size_t nimpls;

@@ -363,6 +363,7 @@ static void parse_params(struct loader *l, struct iface *ifc, const xmlNode *n)
 		p->type = normalize_type(type);
 		p->elem_type = attr(c, "elemType");
 		p->num_elements = attr(c, "numElements");
+		p->partition = attr(c, "partition");
 		p->access = strcmp(mode, "read") == 0 ? ACCESS_READ :
 			    strcmp(mode, "write") == 0 ? ACCESS_WRITE :
 							ACCESS_READWRITE;

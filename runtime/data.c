@@ -115,6 +115,51 @@ double pph__transfer_estimate(const struct pph_task *task, unsigned node)
 	return us;
 }
 
+int pph_data_partition(pph_data_handle parent, unsigned nparts,
+		       pph_data_handle *children)
+{
+	const union pph_iface *p;
+	size_t total, first = 0, i;
+	int rc;
+
+	if (!parent || !nparts || parent->layout == PPH_LAYOUT_VARIABLE)
+		return -EINVAL;
+	p = &parent->replicas[0].iface;
+	total = parent->layout == PPH_LAYOUT_VECTOR ? p->vector.n : p->matrix.rows;
+	if (nparts > total)
+		return -EINVAL;
+	rc = pph_data_acquire(parent, PPH_RW);
+	for (i = 0; rc == 0 && i < nparts; i++) {
+		/* block sizes differ by at most one */
+		size_t len = total / nparts + (i < total % nparts);
+
+		if (parent->layout == PPH_LAYOUT_VECTOR)
+			rc = pph_vector_register(&children[i],
+						 (char *)p->vector.ptr + first * p->vector.elemsize,
+						 len, p->vector.elemsize);
+		else
+			rc = pph_matrix_register(&children[i],
+						 (char *)p->matrix.ptr +
+							 first * p->matrix.ld * p->matrix.elemsize,
+						 len, p->matrix.cols, p->matrix.ld,
+						 p->matrix.elemsize);
+		first += len;
+	}
+	if (rc)
+		pph_data_unpartition(parent, (unsigned)(i ? i - 1 : 0), children);
+	return rc;
+}
+
+void pph_data_unpartition(pph_data_handle parent, unsigned nparts,
+			  pph_data_handle *children)
+{
+	unsigned i;
+
+	(void)parent; /* its host replica stayed the valid one */
+	for (i = 0; i < nparts; i++)
+		pph_data_unregister(children[i]);
+}
+
 void pph__data_flush_all(void)
 {
 	struct pph_data *d;

@@ -294,6 +294,53 @@ int pph_call_async(const struct pph_codelet *cl, unsigned nbuffers,
 	return call(cl, nbuffers, handles, modes, arg, arg_size, 0);
 }
 
+/* The common number of parts of the partitioned buffers, or -EINVAL. */
+static int part_count(unsigned nbuffers, const int *parts)
+{
+	int n = -1;
+	unsigned i;
+
+	for (i = 0; i < nbuffers; i++) {
+		if (parts[i] < 0)
+			continue;
+		if (n >= 0 && parts[i] != n)
+			return -EINVAL;
+		n = parts[i];
+	}
+	if (n == 0) /* the runtime chooses: one block per worker */
+		n = (int)pph__rt.nworkers;
+	return n;
+}
+
+int pph_call_partitioned(const struct pph_codelet *cl, unsigned nbuffers,
+			 const pph_data_handle *handles, const enum pph_access *modes,
+			 const int *parts, const void *arg, size_t arg_size)
+{
+	pph_data_handle blocks[PPH_MAX_BUFFERS][PPH_MAX_WORKERS];
+	pph_data_handle sub[PPH_MAX_BUFFERS];
+	int n = part_count(nbuffers, parts), rc = 0, k;
+	unsigned i, done = 0;
+
+	if (n < 0 || nbuffers > PPH_MAX_BUFFERS)
+		return -EINVAL;
+	if (n <= 1)
+		return pph_call_sync(cl, nbuffers, handles, modes, arg, arg_size);
+	if (n > PPH_MAX_WORKERS)
+		n = PPH_MAX_WORKERS;
+	for (i = 0; rc == 0 && i < nbuffers; i++, done = i)
+		if (parts[i] >= 0)
+			rc = pph_data_partition(handles[i], (unsigned)n, blocks[i]);
+	for (k = 0; rc == 0 && k < n; k++) {
+		for (i = 0; i < nbuffers; i++)
+			sub[i] = parts[i] >= 0 ? blocks[i][k] : handles[i];
+		rc = pph_call_async(cl, nbuffers, sub, modes, arg, arg_size);
+	}
+	for (i = 0; i < done; i++) /* waits for the sub-tasks */
+		if (parts[i] >= 0)
+			pph_data_unpartition(handles[i], (unsigned)n, blocks[i]);
+	return rc;
+}
+
 void pph_call_failed(const struct pph_codelet *cl, int rc)
 {
 	fprintf(stderr, "peppher: %s: call failed: %s\n", cl ? cl->name : "?",

@@ -153,6 +153,21 @@ int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows,
 int pph_variable_register(pph_data_handle *handle, void *ptr, size_t size);
 
 /**
+ * Split a vector into nparts contiguous blocks, or a matrix into nparts
+ * blocks of rows, each a new handle over the parent's host memory (no
+ * copy).  First waits for the tasks using the parent and brings its data
+ * home.  The parent must not be used until pph_data_unpartition().
+ * Returns 0, -EINVAL (nparts 0 or more than the elements, a variable), or
+ * -errno.
+ */
+int pph_data_partition(pph_data_handle parent, unsigned nparts,
+		       pph_data_handle *children);
+
+/** Wait for the tasks using the blocks, gather them home, free them. */
+void pph_data_unpartition(pph_data_handle parent, unsigned nparts,
+			  pph_data_handle *children);
+
+/**
  * Give the application access to the handle's host memory: wait for the
  * submitted tasks that write it (mode PPH_R) or use it at all (PPH_W,
  * PPH_RW), then make the host copy valid (transferring it back from a
@@ -263,6 +278,18 @@ int pph_call_sync(const struct pph_codelet *cl, unsigned nbuffers,
 int pph_call_async(const struct pph_codelet *cl, unsigned nbuffers,
 		   const pph_data_handle *handles, const enum pph_access *modes,
 		   const void *arg, size_t arg_size);
+
+/**
+ * One call split into sub-tasks: buffer i is partitioned into parts[i]
+ * blocks when parts[i] > 0, into one block per worker when parts[i] == 0,
+ * and passed whole when parts[i] < 0 (every partitioned buffer must have
+ * the same count).  Sub-task k gets block k of each partitioned buffer and
+ * the whole of the others.  Waits for every sub-task and gathers the blocks.  Returns as
+ * pph_call_sync, or -EINVAL for unequal part counts.
+ */
+int pph_call_partitioned(const struct pph_codelet *cl, unsigned nbuffers,
+			 const pph_data_handle *handles, const enum pph_access *modes,
+			 const int *parts, const void *arg, size_t arg_size);
 
 /**
  * Report on stderr that a component call failed with rc (a -errno): an
