@@ -1,0 +1,41 @@
+/*
+ * libFuzzer target: any bytes as a main descriptor, loaded and checked the
+ * way compose does (the output stage is left out: it only writes what the
+ * IR says).  Built and run by scripts/fuzz.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+
+#include "check.h"
+#include "diag.h"
+#include "load.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static FILE *devnull;
+	static char path[64];
+	struct narrowing nw = { 0xf, 0, NULL, 0 };
+	struct model m = { 0 };
+	FILE *fp;
+
+	if (!devnull) {
+		devnull = fopen("/dev/null", "w");
+		snprintf(path, sizeof(path), "/tmp/fuzz-main-%ld.xml", (long)getpid());
+	}
+	fp = fopen(path, "wb");
+	if (!fp)
+		return 0;
+	fwrite(data, 1, size, fp);
+	fclose(fp);
+	diag_reset(devnull);
+	if (load_model(&m, path, NULL, 0) == 0)
+		check_model(&m, &nw);
+	model_free(&m);
+	return 0;
+}
