@@ -23,6 +23,9 @@ int gen_begin(struct gen *g, const struct model *m, const char *outdir)
 			   strerror(errno));
 		return -1;
 	}
+	g->outdir_real = realpath(outdir, NULL);
+	if (!g->outdir_real)
+		g->outdir_real = xstrdup(outdir);
 	g->tmpdir = xasprintf("%s/.compose-XXXXXX", outdir);
 	if (!mkdtemp(g->tmpdir)) {
 		diag_error(NULL, "cannot create a temporary folder in '%s': %s",
@@ -100,6 +103,8 @@ int gen_commit(struct gen *g, int dry_run)
 		free(to);
 	}
 	remove_tmpdir(g);
+	free(g->outdir_real);
+	g->outdir_real = NULL;
 	return g->errors ? -1 : 0;
 }
 

@@ -18,6 +18,7 @@ struct out {
 struct gen {
 	const struct model *m;
 	const char *outdir;
+	char *outdir_real; /* resolved once, for relative source paths */
 	char *tmpdir;
 	char **files; /* names written so far, sorted on commit */
 	size_t nfiles;

@@ -54,16 +54,13 @@ static char *object_name(const struct impl *impl, const struct source_file *sf)
 }
 
 struct objs {
-	char *list;
+	struct strbuf list;
 	bool openmp, cuda, opencl, cxx;
 };
 
 static void add_obj(struct objs *objs, const char *obj)
 {
-	char *longer = xasprintf("%s \\\n\t%s", objs->list, obj);
-
-	free(objs->list);
-	objs->list = longer;
+	strbuf_append(&objs->list, " \\\n\t%s", obj);
 }
 
 static void emit_compile(struct out *o, const char *obj, const char *src,
@@ -102,7 +99,7 @@ static void emit_impl_rules(struct gen *g, struct out *o, const struct impl *imp
 	for (i = 0; i < impl->nsources; i++) {
 		const struct source_file *sf = &impl->sources[i];
 		char *obj = object_name(impl, sf);
-		char *src = path_relative(g->outdir, sf->path);
+		char *src = path_relative(g->outdir_real, sf->path);
 
 		add_obj(objs, obj);
 		emit_compile(o, obj, src, deps, sf->tool, &sf->compile, openmp);
@@ -149,7 +146,7 @@ static void emit_variables(struct out *o, const struct objs *objs,
 		out_line(o, "OPENCL_LIBS := $(shell $(PKG_CONFIG) --variable=opencl_libs peppher)");
 	out_blank(o);
 	out_line(o, "PROGRAM = %s", program);
-	out_line(o, "OBJS =%s", objs->list);
+	out_line(o, "OBJS =%s", objs->list.s ? objs->list.s : "");
 	out_blank(o);
 	out_line(o, ".PHONY: all clean");
 	out_blank(o);
@@ -182,7 +179,7 @@ void emit_makefile(struct gen *g)
 {
 	const struct model *m = g->m;
 	const struct source_file *link = link_step(m);
-	struct objs objs = { xstrdup(""), false, false, false, false };
+	struct objs objs = { { NULL, 0, 0 }, false, false, false, false };
 	char *rules_path = xasprintf("%s/.rules", g->tmpdir);
 	FILE *rules_fp = fopen(rules_path, "w+");
 	struct out rules = { rules_fp, 0 }, o;
@@ -193,7 +190,6 @@ void emit_makefile(struct gen *g)
 		if (rules_fp)
 			fclose(rules_fp);
 		free(rules_path);
-		free(objs.list);
 		g->errors += !rules_fp;
 		return;
 	}
@@ -224,5 +220,5 @@ void emit_makefile(struct gen *g)
 	free(rules_path);
 	emit_link(&o, link, &objs);
 	gen_close(g, &o, "Makefile");
-	free(objs.list);
+	free(objs.list.s);
 }

@@ -27,6 +27,9 @@ static const char *intern_file(struct model *m, const char *path)
 {
 	size_t i;
 
+	/* the nodes of one document ask in a row: try the newest first */
+	if (m->nfiles && strcmp(m->files[m->nfiles - 1], path) == 0)
+		return m->files[m->nfiles - 1];
 	for (i = 0; i < m->nfiles; i++)
 		if (strcmp(m->files[i], path) == 0)
 			return m->files[i];
@@ -397,7 +400,9 @@ static void find_xml_files(const char *dir, char ***files, size_t *n)
 		if (e->d_name[0] == '.')
 			continue;
 		path = path_join(dir, e->d_name);
-		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		/* d_type saves a stat per entry where the file system gives it */
+		if (e->d_type == DT_DIR ||
+		    (e->d_type == DT_UNKNOWN && stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
 			find_xml_files(path, files, n);
 			free(path);
 		} else if (len > 4 && strcmp(e->d_name + len - 4, ".xml") == 0) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -60,6 +61,26 @@ void *array_push(void *array_ptr, size_t *n, size_t size)
 	*array = xrealloc(*array, *n + 1, size);
 	memset(*array + *n * size, 0, size);
 	return *array + (*n)++ * size;
+}
+
+void strbuf_append(struct strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (b->len + (size_t)n + 1 > b->cap) {
+		b->cap = (b->len + (size_t)n + 1) * 2;
+		b->s = xrealloc(b->s, b->cap, 1);
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
 }
 
 static bool is_blank(char c)
@@ -146,14 +167,45 @@ const char *path_basename(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-char *path_relative(const char *base, const char *target)
+/* Absolute form of path without "." and ".." components, done lexically:
+ * a realpath() per source file costs a readlink per component. */
+static char *absolute_lexical(const char *path)
 {
-	char rb[PATH_MAX], rt[PATH_MAX];
-	size_t common = 0, i;
-	char *out;
+	char cwd[PATH_MAX], *full, *out, *tok, *save = NULL;
 	size_t len = 0;
 
-	if (!realpath(base, rb) || !realpath(target, rt))
+	if (path[0] == '/')
+		full = xstrdup(path);
+	else if (getcwd(cwd, sizeof(cwd)))
+		full = xasprintf("%s/%s", cwd, path);
+	else
+		return NULL;
+	out = xcalloc(strlen(full) + 2, 1);
+	for (tok = strtok_r(full, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+		if (strcmp(tok, ".") == 0)
+			continue;
+		if (strcmp(tok, "..") == 0) {
+			while (len > 0 && out[--len] != '/')
+				;
+			out[len] = '\0';
+			continue;
+		}
+		len += (size_t)sprintf(out + len, "/%s", tok);
+	}
+	if (!len)
+		strcpy(out, "/");
+	free(full);
+	return out;
+}
+
+char *path_relative(const char *base_real, const char *target)
+{
+	const char *rb = base_real;
+	char *rt, *out, *p;
+	size_t common = 0, i, ups = 0;
+
+	rt = absolute_lexical(target);
+	if (!rt)
 		return xstrdup(target);
 	/* longest common prefix ending on a folder boundary */
 	for (i = 0; rb[i] && rb[i] == rt[i]; i++)
@@ -161,17 +213,18 @@ char *path_relative(const char *base, const char *target)
 			common = i;
 	if (!rb[i] && (rt[i] == '/' || !rt[i]))
 		common = i;
-	out = xcalloc(PATH_MAX * 2, 1);
-	for (i = common; rb[i]; i++)
-		if (rb[i] == '/')
-			len += (size_t)sprintf(out + len, "../");
-	if (strcmp(rb, "/") == 0)
-		len = 0;
-	sprintf(out + len, "%s", rt[common] == '/' ? rt + common + 1 : rt + common);
+	if (strcmp(rb, "/") != 0)
+		for (i = common; rb[i]; i++)
+			ups += rb[i] == '/';
+	out = p = xcalloc(3 * ups + strlen(rt) + 2, 1);
+	for (i = 0; i < ups; i++)
+		p += sprintf(p, "../");
+	sprintf(p, "%s", rt[common] == '/' ? rt + common + 1 : rt + common);
 	if (!out[0])
 		strcpy(out, ".");
 	else if (out[strlen(out) - 1] == '/')
 		out[strlen(out) - 1] = '\0';
+	free(rt);
 	return out;
 }
 

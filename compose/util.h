@@ -13,6 +13,14 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Append item to *array of *n elements of size bytes; returns the slot. */
 void *array_push(void *array_ptr, size_t *n, size_t size);
 
+/* A growing string: appends are amortized O(1). */
+struct strbuf {
+	char *s;
+	size_t len, cap;
+};
+
+void strbuf_append(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Copy of s with leading/trailing blanks removed and inner runs of blanks
  * collapsed to one space ("float  *" -> "float *"). */
 char *normalize_space(const char *s);
@@ -27,8 +35,9 @@ bool is_c_keyword(const char *s);
 char *path_dirname(const char *path);
 /* dir/name, or name itself when absolute. */
 char *path_join(const char *dir, const char *name);
-/* Path of target relative to folder base; both must exist. */
-char *path_relative(const char *base, const char *target);
+/* Path of target relative to the folder base_real, which realpath()
+ * already resolved; target as given when it does not exist. */
+char *path_relative(const char *base_real, const char *target);
 /* Last component of path. */
 const char *path_basename(const char *path);
 

@@ -1,0 +1,70 @@
+#!/bin/sh
+# compose time against the number of components: synthetic repositories of
+# 10, 100 and 1000 interfaces with 4 variants each; prints the time per size
+# and the growth ratio per 10x (linear growth: about 10).  Target: < 1 s
+# for 1000 interfaces.
+set -eu
+compose=${COMPOSE:-$(dirname "$0")/../build/compose/compose}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+ns='xmlns:peppher="http://www.peppher.eu/ComponentMetaData0.1"'
+
+make_repo() { # dir count
+	dir=$1 n=$2
+	mkdir -p "$dir"
+	{
+		echo "<peppher:component $ns><peppher:implementation name=\"main\"><peppher:sourceFiles>"
+		echo "<peppher:sourceFile name=\"main.c\"><peppher:compilation>"
+		echo "<peppher:compiler type=\"link\" name=\"gcc\" output=\"app\"/></peppher:compilation></peppher:sourceFile>"
+		echo "</peppher:sourceFiles><peppher:requiredInterfaces>"
+		i=0
+		while [ $i -lt "$n" ]; do
+			echo "<peppher:requiredInterface name=\"f$i\" xmlFile=\"f$i.xml\"/>"
+			i=$((i + 1))
+		done
+		echo "</peppher:requiredInterfaces></peppher:implementation></peppher:component>"
+	} > "$dir/main.xml"
+	touch "$dir/main.c"
+	i=0
+	while [ $i -lt "$n" ]; do
+		cat > "$dir/f$i.xml" <<XML
+<peppher:component $ns><peppher:interface name="f$i"><peppher:parameters>
+<peppher:parameter name="x" type="float *" accessMode="readwrite" numElements="n"/>
+<peppher:parameter name="n" type="int" accessMode="read"/>
+<peppher:parameter name="a" type="float" accessMode="read"/>
+</peppher:parameters></peppher:interface></peppher:component>
+XML
+		for v in 0 1 2 3; do
+			mkdir -p "$dir/f$i/v$v"
+			touch "$dir/f$i/v$v/f${i}_v$v.c"
+			cat > "$dir/f$i/v$v/f${i}_v$v.xml" <<XML
+<peppher:component $ns><peppher:implementation name="f${i}_v$v"><peppher:sourceFiles>
+<peppher:sourceFile name="f${i}_v$v.c"/></peppher:sourceFiles><peppher:providedInterfaces>
+<peppher:providedInterface name="f$i"/></peppher:providedInterfaces>
+<peppher:targetPlatform name="CPU"/></peppher:implementation></peppher:component>
+XML
+		done
+		i=$((i + 1))
+	done
+}
+
+now() { date +%s.%N; }
+echo "compose_scale: interfaces x 4 variants, seconds per compose (best of 3)"
+prev=
+for n in 10 100 1000; do
+	make_repo "$work/r$n" $n
+	best=
+	for run in 1 2 3; do
+		t0=$(now)
+		"$compose" "$work/r$n/main.xml" -o "$work/out$n" > /dev/null
+		t=$(echo "$(now) - $t0" | bc)
+		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then best=$t; fi
+	done
+	if [ -n "$prev" ]; then
+		printf "%6d interfaces: %8.3f s   growth x%.1f for 10x\n" $n "$best" "$(echo "$best / $prev" | bc -l)"
+	else
+		printf "%6d interfaces: %8.3f s\n" $n "$best"
+	fi
+	prev=$best
+done
+echo "target: < 1 s for 1000 interfaces, growth about 10 per 10x"
