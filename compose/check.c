@@ -348,6 +348,12 @@ static void visit(struct iface *ifc, struct iface **order, size_t *n,
 {
 	size_t i, j;
 
+	if (ifc->template_type && !ifc->generic_name) {
+		/* a generic interface stands for its instances */
+		for (i = 0; i < ifc->ninstances; i++)
+			visit(ifc->instances[i], order, n, path, depth);
+		return;
+	}
 	if (ifc->mark == 2)
 		return;
 	if (ifc->mark == 1) {
@@ -380,7 +386,7 @@ static void visit(struct iface *ifc, struct iface **order, size_t *n,
 static void order_interfaces(struct model *m)
 {
 	struct iface **order = xcalloc(m->nifaces, sizeof(*order));
-	struct iface **path = xcalloc(m->nifaces + 1, sizeof(*path));
+	struct iface **path = xcalloc(m->nifaces + m->ngenerics + 1, sizeof(*path));
 	size_t i, n = 0;
 
 	for (i = 0; i < m->nifaces; i++)

@@ -1,8 +1,104 @@
 /* peppher.h: the one header the application includes. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "emit.h"
 #include "util.h"
+
+/* The parameter a generic call dispatches on: the first that mentions T. */
+static size_t dispatch_param(const struct iface *generic)
+{
+	size_t i;
+
+	for (i = 0; i < generic->nparams; i++)
+		if (strstr(generic->params[i].type, generic->template_type))
+			return i;
+	return 0;
+}
+
+/* C11: NAME(...) picks NAME_X by the type of the dispatching argument. */
+static void emit_generic_macro(struct out *o, const struct iface *generic)
+{
+	size_t d = dispatch_param(generic), i;
+	char *assoc = xstrdup("");
+
+	for (i = 0; i < generic->ninstances; i++) {
+		const struct iface *inst = generic->instances[i];
+		const char *type = inst->params[d].type;
+		char *more;
+
+		/* a const T * parameter also takes a T * argument */
+		if (strncmp(type, "const ", 6) == 0 && strchr(type, '*'))
+			more = xasprintf("%s%s%s: %s, %s: %s", assoc, assoc[0] ? ", " : "",
+					 type + 6, inst->name, type, inst->name);
+		else
+			more = xasprintf("%s%s%s: %s", assoc, assoc[0] ? ", " : "", type,
+					 inst->name);
+		free(assoc);
+		assoc = more;
+	}
+	if (generic->nparams == 1)
+		out_line(o, "#define %s(a) _Generic((a), %s)(a)", generic->name, assoc);
+	else
+		out_line(o, "#define %s(...) _Generic((PPH_ARG%zu_(__VA_ARGS__, 0)), %s)(__VA_ARGS__)",
+			 generic->name, d, assoc);
+	free(assoc);
+}
+
+/* C++: NAME overloads that forward to the instances. */
+static void emit_generic_overloads(struct out *o, const struct iface *generic)
+{
+	size_t i, j;
+
+	for (i = 0; i < generic->ninstances; i++) {
+		const struct iface *inst = generic->instances[i];
+		char *sig = c_signature(inst, generic->name, 0), *args = xstrdup("");
+
+		for (j = 0; j < inst->nparams; j++) {
+			char *more = xasprintf("%s%s%s", args, j ? ", " : "", inst->params[j].name);
+
+			free(args);
+			args = more;
+		}
+		out_line(o, "static inline %s", sig);
+		out_line(o, "{");
+		out_line(o, "\t%s(%s);", inst->name, args);
+		out_line(o, "}");
+		free(args);
+		free(sig);
+	}
+}
+
+static void emit_generics(struct out *o, const struct model *m)
+{
+	size_t i, k;
+
+	if (!m->ngenerics)
+		return;
+	out_blank(o);
+	out_line(o, "/* Generic interfaces: one name for every instance. */");
+	out_line(o, "#ifdef __cplusplus");
+	for (i = 0; i < m->ngenerics; i++)
+		emit_generic_overloads(o, m->generics[i]);
+	out_line(o, "#else");
+	/* PPH_ARGk_(...): the k-th argument, to dispatch on */
+	for (k = 0; k < 8; k++) {
+		char *params = xstrdup("");
+		size_t j;
+
+		for (j = 0; j < k; j++) {
+			char *more = xasprintf("%s_%zu, ", params, j);
+
+			free(params);
+			params = more;
+		}
+		out_line(o, "#define PPH_ARG%zu_(%sa, ...) a", k, params);
+		free(params);
+	}
+	for (i = 0; i < m->ngenerics; i++)
+		emit_generic_macro(o, m->generics[i]);
+	out_line(o, "#endif");
+}
 
 void emit_header(struct gen *g)
 {
@@ -36,6 +132,7 @@ void emit_header(struct gen *g)
 	out_line(&o, "#ifdef __cplusplus");
 	out_line(&o, "}");
 	out_line(&o, "#endif");
+	emit_generics(&o, g->m);
 	out_blank(&o);
 	out_line(&o, "/* Start the runtime; component calls fail (and say so) if it did not. */");
 	out_line(&o, "#define PEPPHER_INITIALIZE() \\");

@@ -65,15 +65,15 @@ static void add_obj(struct objs *objs, const char *obj)
 
 static void emit_compile(struct out *o, const char *obj, const char *src,
 			 const char *deps, enum toolchain t,
-			 const struct compiler *c, bool openmp)
+			 const struct compiler *c, bool openmp, const char *defines)
 {
 	struct tool tool = tool_for(t, c ? c->name : NULL);
 	const char *flags = c && c->flags ? c->flags : "";
 
 	out_line(o, "%s: %s%s%s", obj, src, deps[0] ? " " : "", deps);
-	out_line(o, "\t%s %s%s$(CPPFLAGS) %s $(PEPPHER_CFLAGS) -I.%s -c %s -o $@",
-		 tool.command, flags, flags[0] ? " " : "", tool.flags,
-		 openmp ? " $(OPENMP_FLAGS)" : "", src);
+	out_line(o, "\t%s %s%s%s%s$(CPPFLAGS) %s $(PEPPHER_CFLAGS) -I.%s -c %s -o $@",
+		 tool.command, flags, flags[0] ? " " : "", defines ? defines : "",
+		 defines ? " " : "", tool.flags, openmp ? " $(OPENMP_FLAGS)" : "", src);
 	out_blank(o);
 }
 
@@ -91,7 +91,7 @@ static void emit_impl_rules(struct gen *g, struct out *o, const struct impl *imp
 		char *obj = xasprintf("%s_backend.o", impl->name);
 
 		add_obj(objs, obj);
-		emit_compile(o, obj, backend, header, first_tool, first, openmp);
+		emit_compile(o, obj, backend, header, first_tool, first, openmp, NULL);
 		free(obj);
 		free(header);
 		free(backend);
@@ -102,7 +102,7 @@ static void emit_impl_rules(struct gen *g, struct out *o, const struct impl *imp
 		char *src = path_relative(g->outdir_real, sf->path);
 
 		add_obj(objs, obj);
-		emit_compile(o, obj, src, deps, sf->tool, &sf->compile, openmp);
+		emit_compile(o, obj, src, deps, sf->tool, &sf->compile, openmp, impl->defines);
 		objs->cxx |= sf->tool != TOOL_CC;
 		free(src);
 		free(obj);
@@ -202,7 +202,7 @@ void emit_makefile(struct gen *g)
 		char *deps = xasprintf("peppher.h %s", header);
 
 		add_obj(&objs, obj);
-		emit_compile(&rules, obj, entry, deps, TOOL_CC, NULL, false);
+		emit_compile(&rules, obj, entry, deps, TOOL_CC, NULL, false, NULL);
 		for (j = 0; j < ifc->nimpls; j++)
 			if (impl_is_used(ifc->impls[j]))
 				emit_impl_rules(g, &rules, ifc->impls[j], &objs, "");

@@ -47,6 +47,7 @@ void model_free_impl(struct impl *impl)
 	for (i = 0; i < impl->nrequires; i++) {
 		free(impl->requires[i].name);
 		free(impl->requires[i].xml_file);
+		free(impl->requires[i].template_args);
 	}
 	free(impl->sources);
 	free(impl->requires);
@@ -54,6 +55,7 @@ void model_free_impl(struct impl *impl)
 	free(impl->dir);
 	free(impl->provides);
 	free(impl->excluded);
+	free(impl->defines);
 	free(impl);
 }
 
@@ -74,6 +76,10 @@ static void free_iface(struct iface *ifc)
 		model_free_impl(ifc->impls[i]);
 	free(ifc->params);
 	free(ifc->impls);
+	free(ifc->template_type);
+	free(ifc->generic_name);
+	free(ifc->type_arg);
+	free(ifc->instances);
 	free(ifc->name);
 	free(ifc->path);
 	free(ifc);
@@ -85,6 +91,9 @@ void model_free(struct model *m)
 
 	for (i = 0; i < m->nifaces; i++)
 		free_iface(m->ifaces[i]);
+	for (i = 0; i < m->ngenerics; i++)
+		free_iface(m->generics[i]);
+	free(m->generics);
 	for (i = 0; i < m->nfiles; i++)
 		free(m->files[i]);
 	model_free_impl(m->main);

@@ -73,6 +73,7 @@ struct required {
 	struct loc loc;
 	char *name;
 	char *xml_file; /* @xmlFile or NULL */
+	char *template_args; /* @templateArgs: types for a generic interface */
 	struct iface *iface;
 };
 
@@ -90,6 +91,7 @@ struct impl {
 	size_t nrequires;
 	struct iface *iface;
 	char *excluded; /* why it takes no part in the build, or NULL */
+	char *defines;	/* instance of a generic: -D flags for its sources */
 };
 
 struct iface {
@@ -103,6 +105,11 @@ struct iface {
 	bool async;    /* every pointer is a container: the call returns at once */
 	bool partitioned; /* some parameter has @partition: one call, sub-tasks */
 	unsigned disabled_platforms; /* bit per enum platform: @disableCPU... */
+	char *template_type; /* generic: the type parameter (@templateTypes) */
+	char *generic_name;  /* instance: the generic interface's name */
+	char *type_arg;	     /* instance: the type it was made for */
+	struct iface **instances; /* generic, once expanded */
+	size_t ninstances;
 	struct impl **impls;
 	size_t nimpls;
 	int mark; /* scratch for graph walks */
@@ -113,6 +120,8 @@ struct model {
 	struct impl *main;
 	struct iface **ifaces; /* bottom-up after order_interfaces() */
 	size_t nifaces;
+	struct iface **generics; /* expanded generic interfaces, for freeing */
+	size_t ngenerics;
 	char **files; /* every path read; struct loc points here */
 	size_t nfiles;
 };

@@ -334,6 +334,7 @@ static struct impl *parse_impl(struct loader *l, const xmlNode *n)
 		r->loc = node_loc(l, c);
 		r->name = attr(c, "name");
 		r->xml_file = attr(c, "xmlFile");
+		r->template_args = attr(c, "templateArgs");
 	}
 	c = first_child(n, "targetPlatform");
 	if (c) {
@@ -465,6 +466,17 @@ static struct iface *parse_iface(struct loader *l, const xmlNode *n,
 	ifc->loc = node_loc(l, n);
 	ifc->name = attr(n, "name");
 	ifc->path = xstrdup(path);
+	{
+		char *kind = attr(n, "kind");
+
+		if (kind && strcmp(kind, "generic") == 0) {
+			ifc->template_type = attr(n, "templateTypes");
+			if (!ifc->template_type || !is_c_identifier(ifc->template_type))
+				diag_error(&ifc->loc, "generic interface '%s' needs templateTypes, one type parameter name",
+					   ifc->name);
+		}
+		free(kind);
+	}
 	/* disableCPU also covers OpenMP variants: both run on the CPU cores */
 	if (attr_bool(n, "disableCPU"))
 		ifc->disabled_platforms |= 1u << PLATFORM_CPU | 1u << PLATFORM_OPENMP;

@@ -10,6 +10,7 @@
 #include "check.h"
 #include "diag.h"
 #include "emit.h"
+#include "expand.h"
 #include "load.h"
 #include "util.h"
 
@@ -224,7 +225,7 @@ int main(int argc, char **argv)
 	LIBXML_TEST_VERSION
 	rc = parse_args(argc, argv, &opt);
 	if (rc == 0 && load_model(&m, opt.main_path, opt.roots, opt.nroots) == 0 &&
-	    check_model(&m, &opt.nw) == 0) {
+	    expand_generics(&m) == 0 && check_model(&m, &opt.nw) == 0) {
 		rc = generate(&m, &opt);
 		if (rc == 0 && opt.graph && emit_graph(&m, opt.graph) != 0)
 			rc = -1;

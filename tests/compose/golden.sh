@@ -2,7 +2,9 @@
 # Golden-file test of compose.  Each folder in tests/compose/data/golden/ is a
 # descriptor set (main.xml ...) with the files compose must generate for it in
 # expected/.  The generated C is also compiled, as C and as C++, with
-# warnings as errors.  PEPPHER_REGEN=1 rewrites expected/ from the output.
+# warnings as errors; a case with a run.expected is built with the generated
+# Makefile and run, and must print exactly that.  PEPPHER_REGEN=1 rewrites
+# expected/ from the output.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
 data="$top_srcdir/tests/compose/data/golden"
@@ -20,13 +22,20 @@ compile_check() { # folder
 	g++ -x c++ -Wall -Wextra -Werror -fsyntax-only -I"$top_srcdir/include" "$1/peppher.h" || return 1
 }
 
+run_check() { # case work
+	program=$(sed -n 's/^PROGRAM = //p' "$2/out/Makefile")
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$2/out" || return 1
+	PEPPHER_HOME="$2/home" PEPPHER_NOPENCL=0 "$2/out/$program" > "$2/run.out" || return 1
+	diff -u "$1/run.expected" "$2/run.out"
+}
+
 for case in "$data"/*/; do
 	name=$(basename "$case")
 	rm -rf "${work:?}/$name"
 	mkdir -p "$work/$name"
 	cp -R "$case" "$work/$name/src"
 	chmod -R u+w "$work/$name/src"
-	rm -rf "$work/$name/src/expected"
+	rm -rf "$work/$name/src/expected" "$work/$name/src/run.expected"
 	if ! (cd "$work/$name/src" &&
 	      "$COMPOSE" --platforms=CPU,OPENMP,CUDA,OPENCL main.xml -o ../out); then
 		echo "FAIL: $name: compose failed"
@@ -43,6 +52,9 @@ for case in "$data"/*/; do
 		fail=1
 	elif ! compile_check "$work/$name/out"; then
 		echo "FAIL: $name: generated code does not compile"
+		fail=1
+	elif [ -f "$case/run.expected" ] && ! run_check "$case" "$work/$name"; then
+		echo "FAIL: $name: the composed program did not print run.expected"
 		fail=1
 	else
 		echo "PASS: $name"

@@ -1,0 +1,205 @@
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "expand.h"
+#include "util.h"
+
+char *type_suffix(const char *type)
+{
+	char *s = normalize_type(type), *p, *out, *o;
+
+	out = o = xcalloc(strlen(s) * 3 + 1, 1);
+	for (p = s; *p; p++) {
+		if (*p == '*')
+			o += sprintf(o, "%sptr", o > out && o[-1] != '_' ? "_" : "");
+		else if (isalnum((unsigned char)*p) || *p == '_')
+			*o++ = *p;
+		else if (o > out && o[-1] != '_')
+			*o++ = '_';
+	}
+	free(s);
+	return out;
+}
+
+/* text with the identifier from replaced by to, as a whole word */
+static char *replace_word(const char *text, const char *from, const char *to)
+{
+	size_t n = strlen(from);
+	char *out = xstrdup(""), *longer;
+	const char *p = text, *q;
+
+	while ((q = strstr(p, from))) {
+		int before = q > text && (isalnum((unsigned char)q[-1]) || q[-1] == '_');
+		int after = isalnum((unsigned char)q[n]) || q[n] == '_';
+
+		longer = xasprintf("%s%.*s%s", out, (int)(q - p), p,
+				   before || after ? from : to);
+		free(out);
+		out = longer;
+		p = q + n;
+	}
+	longer = xasprintf("%s%s", out, p);
+	free(out);
+	return longer;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static struct impl *clone_impl(const struct impl *g, struct iface *inst,
+			       const char *tparam, const char *type, const char *suffix)
+{
+	struct impl *c = xcalloc(1, sizeof(*c));
+	size_t i;
+
+	*c = *g;
+	c->name = xasprintf("%s_%s", g->name, suffix);
+	c->dir = xstrdup(g->dir);
+	c->provides = xstrdup(inst->name);
+	c->iface = inst;
+	c->excluded = NULL;
+	/* the source's function takes the instance's name by a macro */
+	c->defines = xasprintf("'-D%s=%s' -D%s=%s", tparam, type, g->name, c->name);
+	c->sources = xcalloc(g->nsources, sizeof(*c->sources));
+	for (i = 0; i < g->nsources; i++) {
+		struct source_file *d = &c->sources[i];
+		const struct source_file *s = &g->sources[i];
+
+		*d = *s;
+		d->name = xstrdup(s->name);
+		d->path = xstrdup(s->path);
+		d->compile.name = dup_or_null(s->compile.name);
+		d->compile.flags = dup_or_null(s->compile.flags);
+		d->compile.output = dup_or_null(s->compile.output);
+		d->link.name = dup_or_null(s->link.name);
+		d->link.flags = dup_or_null(s->link.flags);
+		d->link.output = dup_or_null(s->link.output);
+	}
+	c->requires = xcalloc(g->nrequires, sizeof(*c->requires));
+	for (i = 0; i < g->nrequires; i++) {
+		c->requires[i] = g->requires[i];
+		c->requires[i].name = xstrdup(g->requires[i].name);
+		c->requires[i].xml_file = dup_or_null(g->requires[i].xml_file);
+		c->requires[i].template_args = dup_or_null(g->requires[i].template_args);
+	}
+	return c;
+}
+
+static struct iface *instantiate(const struct iface *g, const char *type)
+{
+	struct iface *inst = xcalloc(1, sizeof(*inst));
+	char *suffix = type_suffix(type);
+	size_t i;
+
+	inst->loc = g->loc;
+	inst->name = xasprintf("%s_%s", g->name, suffix);
+	inst->path = xstrdup(g->path);
+	inst->disabled_platforms = g->disabled_platforms;
+	inst->generic_name = xstrdup(g->name);
+	inst->type_arg = normalize_type(type);
+	inst->params = xcalloc(g->nparams, sizeof(*inst->params));
+	inst->nparams = g->nparams;
+	for (i = 0; i < g->nparams; i++) {
+		struct param *d = &inst->params[i];
+		const struct param *s = &g->params[i];
+		char *t = replace_word(s->type, g->template_type, inst->type_arg);
+
+		*d = *s;
+		d->name = xstrdup(s->name);
+		d->type = normalize_type(t);
+		d->elem_type = s->elem_type ?
+			replace_word(s->elem_type, g->template_type, inst->type_arg) : NULL;
+		d->num_elements = dup_or_null(s->num_elements);
+		d->partition = dup_or_null(s->partition);
+		free(t);
+	}
+	inst->impls = xcalloc(g->nimpls, sizeof(*inst->impls));
+	inst->nimpls = g->nimpls;
+	for (i = 0; i < g->nimpls; i++)
+		inst->impls[i] = clone_impl(g->impls[i], inst, g->template_type,
+					    inst->type_arg, suffix);
+	free(suffix);
+	return inst;
+}
+
+/* Add the types of r's templateArgs to *types (once each). */
+static void collect(const struct required *r, const struct iface *g,
+		    char ***types, size_t *ntypes)
+{
+	char *copy, *save = NULL, *tok;
+	size_t i;
+
+	if (!r->template_args) {
+		diag_error(&r->loc, "interface '%s' is generic: say which types in templateArgs (e.g. templateArgs=\"float,int\")",
+			   g->name);
+		return;
+	}
+	copy = xstrdup(r->template_args);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *t = normalize_type(tok);
+
+		for (i = 0; i < *ntypes && strcmp((*types)[i], t); i++)
+			;
+		if (!t[0] || strpbrk(t, ";{}()[]#\"'\\")) {
+			diag_error(&r->loc, "templateArgs of '%s': '%s' is not a C type", g->name, t);
+			free(t);
+		} else if (i < *ntypes) {
+			free(t);
+		} else {
+			*(char **)array_push(types, ntypes, sizeof(char *)) = t;
+		}
+	}
+	free(copy);
+}
+
+static void collect_from(const struct impl *impl, const struct iface *g,
+			 char ***types, size_t *ntypes)
+{
+	size_t i;
+
+	for (i = 0; impl && i < impl->nrequires; i++)
+		if (impl->requires[i].iface == g)
+			collect(&impl->requires[i], g, types, ntypes);
+}
+
+static void expand_one(struct model *m, size_t at)
+{
+	struct iface *g = m->ifaces[at];
+	char **types = NULL;
+	size_t ntypes = 0, i, j;
+
+	collect_from(m->main, g, &types, &ntypes);
+	for (i = 0; i < m->nifaces; i++)
+		for (j = 0; j < m->ifaces[i]->nimpls; j++)
+			collect_from(m->ifaces[i]->impls[j], g, &types, &ntypes);
+	/* the generic gives way to its instances */
+	*(struct iface **)array_push(&m->generics, &m->ngenerics, sizeof(g)) = g;
+	memmove(&m->ifaces[at], &m->ifaces[at + 1], (m->nifaces - at - 1) * sizeof(g));
+	m->nifaces--;
+	for (i = 0; i < ntypes; i++) {
+		struct iface *inst = instantiate(g, types[i]);
+
+		*(struct iface **)array_push(&g->instances, &g->ninstances, sizeof(inst)) = inst;
+		*(struct iface **)array_push(&m->ifaces, &m->nifaces, sizeof(inst)) = inst;
+		free(types[i]);
+	}
+	free(types);
+}
+
+unsigned expand_generics(struct model *m)
+{
+	unsigned errors = diag_error_count();
+	size_t i = 0;
+
+	while (i < m->nifaces) {
+		if (m->ifaces[i]->template_type && !m->ifaces[i]->generic_name)
+			expand_one(m, i); /* ifaces[i] is now the next one */
+		else
+			i++;
+	}
+	return diag_error_count() - errors;
+}
