@@ -129,7 +129,13 @@ void out_blank(struct out *o)
 char *c_decl(const char *type, const char *name)
 {
 	size_t len = strlen(type);
+	const char *paren = strchr(type, '(');
 
+	if (paren) { /* function pointer: the name goes inside "(*)" */
+		const char *star = strchr(paren, '*');
+
+		return xasprintf("%.*s%s%s", (int)(star + 1 - type), type, name, star + 1);
+	}
 	if (len && type[len - 1] == '*')
 		return xasprintf("%s%s", type, name);
 	return xasprintf("%s %s", type, name);
@@ -163,9 +169,11 @@ int impl_is_used(const struct impl *impl)
 
 char *c_signature(const struct iface *ifc, const char *fname, int for_impl)
 {
-	char *sig = xasprintf("void %s(", fname);
+	char *head = c_decl(ifc->return_type ? ifc->return_type : "void", fname);
+	char *sig = xasprintf("%s(", head);
 	size_t i;
 
+	free(head);
 	for (i = 0; i < ifc->nparams; i++) {
 		const struct param *p = &ifc->params[i];
 		char *type = for_impl && PARAM_IS_CONTAINER(p) ?
@@ -191,4 +199,39 @@ char *c_signature(const struct iface *ifc, const char *fname, int for_impl)
 		free(sig);
 		return longer;
 	}
+}
+
+void emit_include(struct gen *g, struct out *o, const struct iface *ifc, size_t i)
+{
+	char *dir = path_dirname(ifc->path);
+	struct stat st;
+
+	{
+		const char *inc = ifc->includes[i];
+		char *local = path_join(dir, inc);
+
+		if (inc[0] == '<' || inc[0] == '"') {
+			out_line(o, "#include %s", inc);
+		} else if (stat(local, &st) == 0) {
+			/* next to the interface: found from the output folder */
+			char *real = realpath(local, NULL);
+			char *rel = path_relative(g->outdir_real, real ? real : local);
+
+			out_line(o, "#include \"%s\"", rel);
+			free(rel);
+			free(real);
+		} else {
+			out_line(o, "#include <%s>", inc);
+		}
+		free(local);
+	}
+	free(dir);
+}
+
+void emit_includes(struct gen *g, struct out *o, const struct iface *ifc)
+{
+	size_t i;
+
+	for (i = 0; i < ifc->nincludes; i++)
+		emit_include(g, o, ifc, i);
 }

@@ -55,6 +55,11 @@ char *entry_file_name(const struct iface *ifc);
 /* Implementations that take part in the build (not excluded). */
 int impl_is_used(const struct impl *impl);
 
+/* #include lines for the headers an interface's types need (@include). */
+void emit_includes(struct gen *g, struct out *o, const struct iface *ifc);
+/* The include line for ifc->includes[i]. */
+void emit_include(struct gen *g, struct out *o, const struct iface *ifc, size_t i);
+
 void emit_header(struct gen *g);
 void emit_entry(struct gen *g, const struct iface *ifc);
 void emit_backend_header(struct gen *g, const struct iface *ifc);

@@ -31,6 +31,7 @@ void emit_backend_header(struct gen *g, const struct iface *ifc)
 		out_line(&o, "#define %s", guard);
 		out_blank(&o);
 		out_line(&o, "#include <peppher/runtime.h>");
+		emit_includes(g, &o, ifc);
 		if (ifc->has_args) {
 			out_blank(&o);
 			out_line(&o, "/* By-value arguments of one %s call. */", ifc->name);
@@ -44,6 +45,12 @@ void emit_backend_header(struct gen *g, const struct iface *ifc)
 					continue;
 				decl = c_decl(p->type, p->name);
 				out_line(&o, "%s;", decl);
+				free(decl);
+			}
+			if (ifc->return_type) {
+				char *decl = c_decl(ifc->return_type, "*pph_result");
+
+				out_line(&o, "%s; /* where the call's value goes */", decl);
 				free(decl);
 			}
 			o.indent--;
@@ -123,7 +130,7 @@ static void emit_body(struct out *o, const struct impl *impl)
 		free(call);
 		call = longer;
 	}
-	out_line(o, "%s);", call);
+	out_line(o, "%s%s);", ifc->return_type ? "*args->pph_result = " : "", call);
 	free(call);
 }
 

@@ -83,6 +83,12 @@ static void emit_args(struct out *o, const struct iface *ifc)
 		free(init);
 		init = longer;
 	}
+	if (ifc->return_type) {
+		char *longer = xasprintf("%s%s&pph_result", init, init[0] ? ", " : "");
+
+		free(init);
+		init = longer;
+	}
 	out_line(o, "struct %s_args args = { %s };", ifc->name, init);
 	free(init);
 }
@@ -134,10 +140,18 @@ static void emit_function(struct out *o, const struct iface *ifc)
 		out_line(o, "pph_data_handle handles[%zu] = { NULL };", ifc->nbuffers);
 		free(modes);
 	}
+	if (ifc->return_type) {
+		char *decl = c_decl(ifc->return_type, "pph_result");
+
+		out_line(o, "%s;", decl);
+		free(decl);
+	}
 	if (ifc->has_args)
 		emit_args(o, ifc);
 	out_line(o, "int rc = 0;");
 	out_blank(o);
+	if (ifc->return_type) /* defined even when the call fails */
+		out_line(o, "memset(&pph_result, 0, sizeof(pph_result));");
 	for (i = 0; i < ifc->nparams; i++)
 		if (ifc->params[i].buffer >= 0)
 			emit_register(o, ifc, &ifc->params[i]);
@@ -157,6 +171,8 @@ static void emit_function(struct out *o, const struct iface *ifc)
 			out_line(o, "pph_data_unregister(handles[%d]);", ifc->params[i].buffer);
 	out_line(o, "if (rc != 0)");
 	out_line(o, "\tpph_call_failed(&%s_codelet, rc);", ifc->name);
+	if (ifc->return_type)
+		out_line(o, "return pph_result;");
 	o->indent--;
 	out_line(o, "}");
 	free(sig);

@@ -62,7 +62,7 @@ static void emit_generic_overloads(struct out *o, const struct iface *generic)
 		}
 		out_line(o, "static inline %s", sig);
 		out_line(o, "{");
-		out_line(o, "\t%s(%s);", inst->name, args);
+		out_line(o, "\t%s%s(%s);", inst->return_type ? "return " : "", inst->name, args);
 		out_line(o, "}");
 		free(args);
 		free(sig);
@@ -100,6 +100,28 @@ static void emit_generics(struct out *o, const struct model *m)
 	out_line(o, "#endif");
 }
 
+/* Every interface's @include headers, each once. */
+static void emit_all_includes(struct gen *g, struct out *o)
+{
+	const struct model *m = g->m;
+	size_t i, k, j, l;
+
+	for (i = 0; i < m->nifaces; i++)
+		for (k = 0; k < m->ifaces[i]->nincludes; k++) {
+			const char *inc = m->ifaces[i]->includes[k];
+			bool seen = false;
+
+			for (j = 0; j <= i && !seen; j++)
+				for (l = 0; l < m->ifaces[j]->nincludes && !seen; l++) {
+					if (j == i && l == k)
+						break;
+					seen = strcmp(m->ifaces[j]->includes[l], inc) == 0;
+				}
+			if (!seen)
+				emit_include(g, o, m->ifaces[i], k);
+		}
+}
+
 void emit_header(struct gen *g)
 {
 	struct out o;
@@ -115,6 +137,7 @@ void emit_header(struct gen *g)
 	out_blank(&o);
 	out_line(&o, "#include <peppher/runtime.h>");
 	out_line(&o, "#include <peppher/containers.h>");
+	emit_all_includes(g, &o);
 	out_blank(&o);
 	out_line(&o, "#ifdef __cplusplus");
 	out_line(&o, "extern \"C\" {");

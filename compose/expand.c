@@ -99,6 +99,11 @@ static struct iface *instantiate(const struct iface *g, const char *type)
 	inst->name = xasprintf("%s_%s", g->name, suffix);
 	inst->path = xstrdup(g->path);
 	inst->disabled_platforms = g->disabled_platforms;
+	inst->return_type = g->return_type ?
+		replace_word(g->return_type, g->template_type, type) : NULL;
+	for (i = 0; i < g->nincludes; i++)
+		*(char **)array_push(&inst->includes, &inst->nincludes, sizeof(char *)) =
+			xstrdup(g->includes[i]);
 	inst->generic_name = xstrdup(g->name);
 	inst->type_arg = normalize_type(type);
 	inst->params = xcalloc(g->nparams, sizeof(*inst->params));

@@ -77,6 +77,10 @@ static void free_iface(struct iface *ifc)
 	free(ifc->params);
 	free(ifc->impls);
 	free(ifc->template_type);
+	free(ifc->return_type);
+	for (i = 0; i < ifc->nincludes; i++)
+		free(ifc->includes[i]);
+	free(ifc->includes);
 	free(ifc->generic_name);
 	free(ifc->type_arg);
 	free(ifc->instances);

@@ -105,6 +105,9 @@ struct iface {
 	bool async;    /* every pointer is a container: the call returns at once */
 	bool partitioned; /* some parameter has @partition: one call, sub-tasks */
 	unsigned disabled_platforms; /* bit per enum platform: @disableCPU... */
+	char *return_type; /* @returnType, NULL for void: the call waits for it */
+	char **includes;   /* @include: headers for the parameters' types */
+	size_t nincludes;
 	char *template_type; /* generic: the type parameter (@templateTypes) */
 	char *generic_name;  /* instance: the generic interface's name */
 	char *type_arg;	     /* instance: the type it was made for */

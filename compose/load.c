@@ -477,6 +477,21 @@ static struct iface *parse_iface(struct loader *l, const xmlNode *n,
 		}
 		free(kind);
 	}
+	{
+		char *ret = attr(n, "returnType"), *inc = attr(n, "include");
+
+		if (ret && strcmp(ret, "void") != 0)
+			ifc->return_type = normalize_type(ret);
+		if (inc) {
+			char *save = NULL, *tok;
+
+			for (tok = strtok_r(inc, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+				*(char **)array_push(&ifc->includes, &ifc->nincludes,
+						     sizeof(char *)) = normalize_space(tok);
+		}
+		free(ret);
+		free(inc);
+	}
 	/* disableCPU also covers OpenMP variants: both run on the CPU cores */
 	if (attr_bool(n, "disableCPU"))
 		ifc->disabled_platforms |= 1u << PLATFORM_CPU | 1u << PLATFORM_OPENMP;

@@ -12,6 +12,8 @@
 #include "emit.h"
 #include "expand.h"
 #include "load.h"
+#include "protocheck.h"
+#include "skeleton.h"
 #include "util.h"
 
 struct options {
@@ -22,6 +24,8 @@ struct options {
 	size_t nroots;
 	struct narrowing nw;
 	int dry_run;
+	int no_check_sources;
+	struct skeleton_request skel; /* --generate-comp-files */
 };
 
 static void usage(FILE *fp)
@@ -41,13 +45,25 @@ static void usage(FILE *fp)
 		"      --disable-cuda      leave out CUDA implementations\n"
 		"      --disable-opencl    leave out OpenCL implementations\n"
 		"      --graph=FILE.dot    write the composition as a Graphviz graph\n"
+		"      --no-check-sources  do not check implementation prototypes against\n"
+		"                          their interfaces\n"
 		"  -n, --dry-run           list the files that would be written, write nothing\n"
 		"  -v, --verbose[=N]       say what is read and written (N: 0..3; repeatable)\n"
+		"\n"
+		"Utility mode, from C headers instead of a main descriptor:\n"
+		"      --generate-comp-files=A.h,B.h  write an interface descriptor for every\n"
+		"                          function the headers declare, implementation\n"
+		"                          descriptors and stubs for each platform, and a\n"
+		"                          main.xml with a main.c (into -o DIR)\n"
+		"      --force             overwrite existing files in utility mode\n"
+		"  -I DIR, -D NAME[=VAL]   passed to the C parser (utility mode and\n"
+		"                          prototype checks)\n"
+		"\n"
 		"  -h, --help              show this help and exit\n"
 		"  -V, --version           show the version and exit\n"
 		"\n"
 		"The original PEPPHER spellings -disableImpls=LIST, -disableCPU, -disableCUDA,\n"
-		"-disableOpenCL and -v=N are accepted too.\n"
+		"-disableOpenCL, -generateCompFiles=LIST and -v=N are accepted too.\n"
 		"Interfaces are also looked up in $PEPPHER_REPOSITORY (colon-separated) and in\n"
 		"%s.\n", PPH_REPOSITORY_DIR);
 }
@@ -111,6 +127,7 @@ static char *gnu_spelling(const char *arg)
 		{ "-disableCUDA", "--disable-cuda" },
 		{ "-disableOpenCL", "--disable-opencl" },
 		{ "-v=", "--verbose=" },
+		{ "-generateCompFiles=", "--generate-comp-files=" },
 	};
 	size_t i, len;
 
@@ -130,12 +147,15 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		{ "output", required_argument, NULL, 'o' },
 		{ "repository", required_argument, NULL, 'R' },
 		{ "platforms", required_argument, NULL, 'P' },
-		{ "disable-impls", required_argument, NULL, 'I' },
+		{ "disable-impls", required_argument, NULL, 'X' },
 		{ "disable-cpu", no_argument, NULL, 'C' },
 		{ "disable-cuda", no_argument, NULL, 'U' },
 		{ "disable-opencl", no_argument, NULL, 'L' },
 		{ "graph", required_argument, NULL, 'G' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "no-check-sources", no_argument, NULL, 'K' },
+		{ "generate-comp-files", required_argument, NULL, 'H' },
+		{ "force", no_argument, NULL, 'F' },
 		{ "verbose", optional_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -151,7 +171,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 	}
 	opt->outdir = ".";
 	opt->nw.build_platforms = check_build_platforms();
-	while ((c = getopt_long(argc, argv, "o:R:nvhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:R:I:D:nvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': opt->outdir = optarg; break;
 		case 'R': add_root(opt, optarg); break;
@@ -159,7 +179,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 			if (parse_platforms(optarg, &opt->nw.build_platforms) != 0)
 				return -1;
 			break;
-		case 'I':
+		case 'X':
 			split_list(optarg, &opt->nw.disabled_impls, &opt->nw.ndisabled_impls);
 			break;
 		case 'C':
@@ -169,6 +189,16 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		case 'L': opt->nw.disabled_platforms |= 1u << PLATFORM_OPENCL; break;
 		case 'G': opt->graph = optarg; break;
 		case 'n': opt->dry_run = 1; break;
+		case 'K': opt->no_check_sources = 1; break;
+		case 'H':
+			split_list(optarg, &opt->skel.headers, &opt->skel.nheaders);
+			break;
+		case 'F': opt->skel.force = true; break;
+		case 'I':
+		case 'D':
+			*(char **)array_push(&opt->skel.clang_args, &opt->skel.nargs,
+					     sizeof(char *)) = xasprintf("-%c%s", c, optarg);
+			break;
 		case 'v':
 			if (!optarg)
 				verbosity++;
@@ -185,6 +215,15 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		}
 	}
 	diag_set_verbosity(verbosity);
+	if (opt->skel.nheaders) {
+		if (optind != argc) {
+			diag_error(NULL, "--generate-comp-files takes no main descriptor");
+			return -1;
+		}
+		opt->skel.outdir = opt->outdir;
+		opt->skel.dry_run = opt->dry_run;
+		return 0;
+	}
 	if (optind != argc - 1) {
 		diag_error(NULL, "expected one main descriptor (see compose --help)");
 		return -1;
@@ -224,8 +263,11 @@ int main(int argc, char **argv)
 
 	LIBXML_TEST_VERSION
 	rc = parse_args(argc, argv, &opt);
-	if (rc == 0 && load_model(&m, opt.main_path, opt.roots, opt.nroots) == 0 &&
-	    expand_generics(&m) == 0 && check_model(&m, &opt.nw) == 0) {
+	if (rc == 0 && opt.skel.nheaders) {
+		rc = generate_skeletons(&opt.skel);
+	} else if (rc == 0 && load_model(&m, opt.main_path, opt.roots, opt.nroots) == 0 &&
+	    expand_generics(&m) == 0 && check_model(&m, &opt.nw) == 0 &&
+	    (opt.no_check_sources || check_prototypes(&m, opt.outdir, opt.skel.clang_args, opt.skel.nargs) == 0)) {
 		rc = generate(&m, &opt);
 		if (rc == 0 && opt.graph && emit_graph(&m, opt.graph) != 0)
 			rc = -1;
@@ -242,6 +284,12 @@ int main(int argc, char **argv)
 	for (i = 0; i < opt.nw.ndisabled_impls; i++)
 		free(opt.nw.disabled_impls[i]);
 	free(opt.nw.disabled_impls);
+	for (i = 0; i < opt.skel.nheaders; i++)
+		free(opt.skel.headers[i]);
+	free(opt.skel.headers);
+	for (i = 0; i < opt.skel.nargs; i++)
+		free(opt.skel.clang_args[i]);
+	free(opt.skel.clang_args);
 	xmlCleanupParser();
 	return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

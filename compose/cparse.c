@@ -1,0 +1,410 @@
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <clang-c/Index.h>
+
+#include "cparse.h"
+#include "diag.h"
+#include "util.h"
+
+/* libclang strings, copied into ours. */
+static char *take(CXString s)
+{
+	char *copy = xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
+
+	clang_disposeString(s);
+	return copy;
+}
+
+static void location(CXSourceLocation loc, char **file, int *line)
+{
+	CXFile f;
+	unsigned l, col, off;
+
+	clang_getSpellingLocation(loc, &f, &l, &col, &off);
+	*line = (int)l;
+	if (file)
+		*file = f ? take(clang_getFileName(f)) : xstrdup("");
+}
+
+static bool ends_with_word(const char *s, size_t len, const char *word)
+{
+	size_t w = strlen(word);
+
+	return len >= w && memcmp(s + len - w, word, w) == 0 &&
+	       (len == w || s[len - w - 1] == ' ' || s[len - w - 1] == '*');
+}
+
+/* Spelling of t less its top-level qualifiers: "const int" -> "int",
+ * "float *restrict" -> "float *". */
+static char *unqualified(CXType t)
+{
+	static const char *const quals[] = { "const", "volatile", "restrict", "__restrict" };
+	char *s = take(clang_getTypeSpelling(t));
+	size_t len = strlen(s), i;
+	bool again = true;
+
+	if (t.kind == CXType_Pointer || t.kind == CXType_BlockPointer) {
+		while (again) {
+			again = false;
+			for (i = 0; i < 4; i++)
+				if (ends_with_word(s, len, quals[i])) {
+					len -= strlen(quals[i]);
+					while (len && s[len - 1] == ' ')
+						len--;
+					again = true;
+				}
+		}
+		s[len] = '\0';
+		return s;
+	}
+	while (again) {
+		again = false;
+		for (i = 0; i < 3; i++) {
+			size_t q = strlen(quals[i]);
+
+			if (strncmp(s, quals[i], q) == 0 && s[q] == ' ') {
+				memmove(s, s + q + 1, strlen(s + q + 1) + 1);
+				again = true;
+			}
+		}
+	}
+	return s;
+}
+
+static bool is_integer(enum CXTypeKind k)
+{
+	return (k >= CXType_UShort && k <= CXType_ULongLong) ||
+	       (k >= CXType_Short && k <= CXType_LongLong);
+}
+
+/* Shape, plain spelling and pointee of type t. */
+static void describe(CXType t, struct cparam *p)
+{
+	CXType canon = clang_getCanonicalType(t);
+
+	p->plain = unqualified(canon);
+	p->integer = is_integer(canon.kind);
+	p->shape = CSHAPE_VALUE;
+	if (canon.kind != CXType_Pointer)
+		return;
+	{
+		CXType pointee = clang_getCanonicalType(clang_getPointeeType(canon));
+
+		p->pointee = unqualified(pointee);
+		p->pointee_const = clang_isConstQualifiedType(pointee);
+		if (pointee.kind == CXType_FunctionProto || pointee.kind == CXType_FunctionNoProto)
+			p->shape = CSHAPE_FUNCPTR;
+		else if (pointee.kind == CXType_Void)
+			p->shape = CSHAPE_VOIDPTR;
+		else if (pointee.kind == CXType_Pointer)
+			p->shape = CSHAPE_PTRPTR;
+		else
+			p->shape = CSHAPE_POINTER;
+	}
+}
+
+static void read_function(CXCursor c, struct cfunc *fn)
+{
+	int i, n = clang_Cursor_getNumArguments(c);
+
+	memset(fn, 0, sizeof(*fn));
+	fn->name = take(clang_getCursorSpelling(c));
+	location(clang_getCursorLocation(c), &fn->file, &fn->line);
+	fn->result = take(clang_getTypeSpelling(clang_getCursorResultType(c)));
+	fn->result_plain = unqualified(clang_getCanonicalType(clang_getCursorResultType(c)));
+	fn->variadic = clang_isFunctionTypeVariadic(clang_getCursorType(c)) != 0;
+	for (i = 0; i < n; i++) {
+		CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
+		struct cparam *p = array_push(&fn->params, &fn->nparams, sizeof(*p));
+
+		memset(p, 0, sizeof(*p));
+		p->name = take(clang_getCursorSpelling(a));
+		p->type = take(clang_getTypeSpelling(clang_getCursorType(a)));
+		location(clang_getCursorLocation(a), NULL, &p->line);
+		describe(clang_getCursorType(a), p);
+	}
+}
+
+/* Report the translation unit's errors; returns how many there were. */
+static unsigned report_errors(CXTranslationUnit tu)
+{
+	unsigned i, n = clang_getNumDiagnostics(tu), errors = 0;
+
+	for (i = 0; i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+
+		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+			struct loc loc;
+			char *file;
+
+			location(clang_getDiagnosticLocation(d), &file, &loc.line);
+			char *msg = take(clang_getDiagnosticSpelling(d));
+
+			loc.file = file[0] ? file : NULL;
+			diag_error(&loc, "%s", msg);
+			free(msg);
+			free(file);
+			errors++;
+		}
+		clang_disposeDiagnostic(d);
+	}
+	return errors;
+}
+
+static CXTranslationUnit parse(CXIndex index, const char *path, const char **args, int nargs,
+			       struct CXUnsavedFile *unsaved, unsigned nunsaved)
+{
+	CXTranslationUnit tu = NULL;
+	unsigned options = CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing;
+
+	if (clang_parseTranslationUnit2(index, path, args, nargs, unsaved, nunsaved, options,
+					&tu) != CXError_Success)
+		return NULL;
+	return tu;
+}
+
+struct header_walk {
+	struct cfunc *funcs;
+	size_t n;
+};
+
+static enum CXChildVisitResult visit_header(CXCursor c, CXCursor parent, void *data)
+{
+	struct header_walk *w = data;
+	char *name;
+	size_t i;
+
+	(void)parent;
+	if (c.kind == CXCursor_LinkageSpec)
+		return CXChildVisit_Recurse; /* extern "C" { ... } */
+	if (c.kind != CXCursor_FunctionDecl ||
+	    !clang_Location_isFromMainFile(clang_getCursorLocation(c)) ||
+	    clang_Cursor_getStorageClass(c) == CX_SC_Static)
+		return CXChildVisit_Continue;
+	name = take(clang_getCursorSpelling(c));
+	for (i = 0; i < w->n && strcmp(w->funcs[i].name, name) != 0; i++)
+		;
+	free(name);
+	if (i == w->n) /* the first declaration of each function */
+		read_function(c, array_push(&w->funcs, &w->n, sizeof(struct cfunc)));
+	return CXChildVisit_Continue;
+}
+
+/* clang's arguments: the language first, then the caller's. */
+static const char **make_args(const char *const *lang, char *const *args, size_t nargs,
+			      int *n)
+{
+	const char **all = xcalloc(nargs + 16, sizeof(char *));
+	int k = 0;
+	size_t i;
+
+	for (i = 0; lang[i]; i++)
+		all[k++] = lang[i];
+	for (i = 0; i < nargs; i++)
+		all[k++] = args[i];
+	*n = k;
+	return all;
+}
+
+int cparse_header(const char *path, char *const *args, size_t nargs,
+		  struct cfunc **funcs, size_t *nfuncs)
+{
+	static const char *const lang[] = { "-x", "c", "-std=gnu11", NULL };
+	struct header_walk w = { NULL, 0 };
+	CXIndex index = clang_createIndex(0, 0);
+	int nall, rc = 0;
+	const char **all = make_args(lang, args, nargs, &nall);
+	CXTranslationUnit tu = parse(index, path, all, nall, NULL, 0);
+
+	if (!tu) {
+		struct loc loc = { path, 0 };
+
+		diag_error(&loc, "cannot parse this header");
+		rc = -1;
+	} else if (report_errors(tu)) {
+		rc = -1;
+	} else {
+		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_header, &w);
+	}
+	if (tu)
+		clang_disposeTranslationUnit(tu);
+	clang_disposeIndex(index);
+	free(all);
+	*funcs = w.funcs;
+	*nfuncs = w.n;
+	return rc;
+}
+
+struct source_walk {
+	const char *fname;
+	const char *file; /* realpath of the source */
+	CXCursor found;
+	bool have, have_definition;
+	struct cparam *resolved;
+	size_t ntypes;
+};
+
+static bool in_file(CXCursor c, const char *real)
+{
+	char *file, *r;
+	int line;
+	bool same;
+
+	location(clang_getCursorLocation(c), &file, &line);
+	r = realpath(file, NULL);
+	same = r && strcmp(r, real) == 0;
+	free(r);
+	free(file);
+	return same;
+}
+
+static enum CXChildVisitResult visit_source(CXCursor c, CXCursor parent, void *data)
+{
+	struct source_walk *w = data;
+	char *name;
+
+	(void)parent;
+	if (c.kind == CXCursor_LinkageSpec)
+		return CXChildVisit_Recurse;
+	name = take(clang_getCursorSpelling(c));
+	if (c.kind == CXCursor_TypedefDecl && strncmp(name, "pph_iface_type_", 15) == 0) {
+		size_t i = strtoul(name + 15, NULL, 10);
+
+		if (i < w->ntypes)
+			describe(clang_getTypedefDeclUnderlyingType(c), &w->resolved[i]);
+	} else if (c.kind == CXCursor_FunctionDecl && strcmp(name, w->fname) == 0 &&
+		   !w->have_definition && in_file(c, w->file)) {
+		w->found = c;
+		w->have = true;
+		w->have_definition = clang_isCursorDefinition(c) != 0;
+	}
+	free(name);
+	return CXChildVisit_Continue;
+}
+
+/* Did clang report an error in file between lines first and last? */
+static char *error_between(CXTranslationUnit tu, const char *real, int first, int last)
+{
+	unsigned i, n = clang_getNumDiagnostics(tu);
+	char *why = NULL;
+
+	for (i = 0; i < n && !why; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		char *file, *r;
+		int line;
+
+		location(clang_getDiagnosticLocation(d), &file, &line);
+		r = realpath(file, NULL);
+		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error && r &&
+		    strcmp(r, real) == 0 && line >= first && line <= last)
+			why = take(clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation));
+		free(r);
+		free(file);
+		clang_disposeDiagnostic(d);
+	}
+	return why;
+}
+
+static const char *const *source_language(enum toolchain tool)
+{
+	static const char *const c[] = { "-x", "c", "-std=gnu11", NULL };
+	static const char *const cxx[] = { "-x", "c++", NULL };
+	/* host-side view of a .cu file: enough for prototypes */
+	static const char *const cuda[] = {
+		"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
+		"-Wno-unknown-cuda-version",
+		"-D__global__=__attribute__((global))", "-D__device__=__attribute__((device))",
+		"-D__host__=__attribute__((host))", "-D__shared__=__attribute__((shared))",
+		NULL,
+	};
+
+	return tool == TOOL_CXX ? cxx : tool == TOOL_NVCC ? cuda : c;
+}
+
+int cparse_function(const char *path, enum toolchain tool, char *const *args,
+		    size_t nargs, const char *fname, char *const *types, size_t ntypes,
+		    struct cfunc *fn, struct cparam *resolved, char **why)
+{
+	struct source_walk w = { fname, NULL, { 0 }, false, false, resolved, ntypes };
+	struct strbuf text = { 0 };
+	struct CXUnsavedFile unsaved;
+	CXIndex index;
+	CXTranslationUnit tu;
+	const char **all;
+	char *check_path;
+	int nall, rc = 1;
+	size_t i;
+
+	*why = NULL;
+	memset(resolved, 0, ntypes * sizeof(*resolved));
+	w.file = realpath(path, NULL);
+	if (!w.file) {
+		*why = xasprintf("'%s' not found", path);
+		return -1;
+	}
+	/* the interface's types, resolved where the implementation sees them */
+	strbuf_append(&text, "#include \"%s\"\n", w.file);
+	for (i = 0; i < ntypes; i++)
+		strbuf_append(&text, "typedef __typeof__(%s) pph_iface_type_%zu;\n", types[i], i);
+	check_path = xasprintf("%s.pph-check%s", w.file,
+			       tool == TOOL_CC ? ".c" : tool == TOOL_CXX ? ".cpp" : ".cu");
+	unsaved.Filename = check_path;
+	unsaved.Contents = text.s;
+	unsaved.Length = text.len;
+	index = clang_createIndex(0, 0);
+	all = make_args(source_language(tool), args, nargs, &nall);
+	tu = parse(index, check_path, all, nall, &unsaved, 1);
+	if (!tu) {
+		*why = xasprintf("libclang cannot parse '%s'", path);
+		rc = -1;
+	} else {
+		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_source, &w);
+		if (!w.have) {
+			rc = 0;
+		} else {
+			CXSourceRange ext = clang_getCursorExtent(w.found);
+			int first, last;
+
+			location(clang_getRangeStart(ext), NULL, &first);
+			read_function(w.found, fn);
+			last = fn->nparams ? fn->params[fn->nparams - 1].line : fn->line;
+			*why = error_between(tu, w.file, first, last);
+			if (*why) {
+				cfunc_free(fn);
+				rc = -1;
+			}
+		}
+		clang_disposeTranslationUnit(tu);
+	}
+	clang_disposeIndex(index);
+	free(all);
+	free(check_path);
+	free(text.s);
+	free((char *)w.file);
+	return rc;
+}
+
+void cparam_free(struct cparam *p)
+{
+	free(p->name);
+	free(p->type);
+	free(p->plain);
+	free(p->pointee);
+	memset(p, 0, sizeof(*p));
+}
+
+void cfunc_free(struct cfunc *fn)
+{
+	size_t i;
+
+	for (i = 0; i < fn->nparams; i++)
+		cparam_free(&fn->params[i]);
+	free(fn->params);
+	free(fn->name);
+	free(fn->file);
+	free(fn->result);
+	free(fn->result_plain);
+	memset(fn, 0, sizeof(*fn));
+}

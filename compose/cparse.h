@@ -1,0 +1,68 @@
+/*
+ * C declarations as a compiler sees them, through libclang: the functions a
+ * header declares (skeleton mode) and the prototype of one function in an
+ * implementation's source (prototype checks).  Macros, typedefs, includes,
+ * comments, extern "C" blocks and multi-line declarations are clang's job.
+ */
+#ifndef COMPOSE_CPARSE_H
+#define COMPOSE_CPARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ir.h"
+
+enum cshape {
+	CSHAPE_VALUE,	 /* arithmetic, enum, struct, typedef of those */
+	CSHAPE_POINTER,	 /* pointer to data */
+	CSHAPE_VOIDPTR,	 /* void * / const void *: element type unknown */
+	CSHAPE_PTRPTR,	 /* pointer to pointer */
+	CSHAPE_FUNCPTR,	 /* pointer to function */
+};
+
+struct cparam {
+	char *name;	 /* "" when the declaration names none */
+	char *type;	 /* as written, typedefs kept: "const float *" */
+	char *plain;	 /* canonical, top-level qualifiers removed: "const float *" */
+	char *pointee;	 /* pointers: canonical pointee without qualifiers: "float" */
+	bool pointee_const;
+	bool integer;	 /* by-value integer (a size candidate) */
+	enum cshape shape;
+	int line;
+};
+
+struct cfunc {
+	char *name;
+	char *file;
+	int line;
+	char *result;	/* return type as written ("void" for none) */
+	char *result_plain; /* canonical, unqualified */
+	bool variadic;
+	struct cparam *params;
+	size_t nparams;
+};
+
+/*
+ * Every non-static function declared in the header at path itself (not in
+ * the headers it includes), in order, each once.  args are passed to clang
+ * (-I, -D).  Returns 0, or -1 when the header does not parse (reported).
+ */
+int cparse_header(const char *path, char *const *args, size_t nargs,
+		  struct cfunc **funcs, size_t *nfuncs);
+
+/*
+ * The function fname as defined (or else declared) in the source at path,
+ * compiled by tool with args; and, in the same context (after the source's
+ * own includes and typedefs), each of the ntypes C types in types, as
+ * struct cparam with only plain, pointee, pointee_const and shape set.
+ * Returns 1 when found, 0 when the source has no such function, -1 when
+ * it cannot be parsed; *why then says why (caller frees).
+ */
+int cparse_function(const char *path, enum toolchain tool, char *const *args,
+		    size_t nargs, const char *fname, char *const *types, size_t ntypes,
+		    struct cfunc *fn, struct cparam *resolved, char **why);
+
+void cfunc_free(struct cfunc *fn);
+void cparam_free(struct cparam *p);
+
+#endif
