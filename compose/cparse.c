@@ -17,12 +17,13 @@ static char *take(CXString s)
 	return copy;
 }
 
+/* Where loc was written; a macro's expansion counts as where it was used. */
 static void location(CXSourceLocation loc, char **file, int *line)
 {
 	CXFile f;
 	unsigned l, col, off;
 
-	clang_getSpellingLocation(loc, &f, &l, &col, &off);
+	clang_getExpansionLocation(loc, &f, &l, &col, &off);
 	*line = (int)l;
 	if (file)
 		*file = f ? take(clang_getFileName(f)) : xstrdup("");
@@ -166,9 +167,20 @@ static CXTranslationUnit parse(CXIndex index, const char *path, const char **arg
 }
 
 struct header_walk {
+	CXFile main; /* the header itself */
 	struct cfunc *funcs;
 	size_t n;
 };
+
+/* Was c written in file f, directly or through a macro expanded there? */
+static bool expanded_in(CXCursor c, CXFile f)
+{
+	CXFile file;
+	unsigned line, col, off;
+
+	clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, &col, &off);
+	return file && clang_File_isEqual(file, f);
+}
 
 static enum CXChildVisitResult visit_header(CXCursor c, CXCursor parent, void *data)
 {
@@ -179,8 +191,7 @@ static enum CXChildVisitResult visit_header(CXCursor c, CXCursor parent, void *d
 	(void)parent;
 	if (c.kind == CXCursor_LinkageSpec)
 		return CXChildVisit_Recurse; /* extern "C" { ... } */
-	if (c.kind != CXCursor_FunctionDecl ||
-	    !clang_Location_isFromMainFile(clang_getCursorLocation(c)) ||
+	if (c.kind != CXCursor_FunctionDecl || !expanded_in(c, w->main) ||
 	    clang_Cursor_getStorageClass(c) == CX_SC_Static)
 		return CXChildVisit_Continue;
 	name = take(clang_getCursorSpelling(c));
@@ -212,7 +223,7 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 		  struct cfunc **funcs, size_t *nfuncs)
 {
 	static const char *const lang[] = { "-x", "c", "-std=gnu11", NULL };
-	struct header_walk w = { NULL, 0 };
+	struct header_walk w = { NULL, NULL, 0 };
 	CXIndex index = clang_createIndex(0, 0);
 	int nall, rc = 0;
 	const char **all = make_args(lang, args, nargs, &nall);
@@ -226,6 +237,7 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 	} else if (report_errors(tu)) {
 		rc = -1;
 	} else {
+		w.main = clang_getFile(tu, path);
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_header, &w);
 	}
 	if (tu)

@@ -210,7 +210,14 @@ static int parse_args(int argc, char **argv, struct options *opt)
 			}
 			break;
 		case 'h': usage(stdout); return 1;
-		case 'V': printf("compose (PEPPHER-C) %s\n", PACKAGE_VERSION); return 1;
+		case 'V':
+			printf("compose (PEPPHER-C) %s\n", PACKAGE_VERSION);
+#ifdef PPH_HAVE_LIBCLANG
+			printf("C parser: libclang (--generate-comp-files, prototype checks)\n");
+#else
+			printf("C parser: none (built without libclang)\n");
+#endif
+			return 1;
 		default: usage(stderr); return -1;
 		}
 	}

@@ -3,6 +3,7 @@
 
 #include "config.h"
 #include "diag.h"
+#include "emit.h"
 #include "protocheck.h"
 #include "util.h"
 
@@ -118,10 +119,16 @@ static void compare_param(const struct impl *impl, const struct cfunc *fn, size_
 	else
 		same = strcmp(want->plain, got->plain) == 0;
 	if (!same) {
-		diag_error(&here, "parameter %zu of '%s' ('%s') is '%s', but interface '%s' has '%s %s'",
-			   i + 1, impl->name, name, got->type, impl->iface->name, want_type,
-			   p->name);
+		char *have = c_decl(got->type, name), *want = c_decl(want_type, p->name);
+		char *aka = strcmp(got->type, got->plain) != 0 ?
+			xasprintf(" (aka '%s')", got->plain) : xstrdup("");
+
+		diag_error(&here, "parameter %zu of '%s' is '%s'%s, but interface '%s' declares '%s'",
+			   i + 1, impl->name, have, aka, impl->iface->name, want);
 		diag_note(&p->loc, "declared here");
+		free(aka);
+		free(want);
+		free(have);
 		return;
 	}
 	if (!is_pointer_shape(got->shape) || p->kind == PARAM_VALUE)
@@ -195,6 +202,9 @@ static void check_impl(const struct impl *impl, const char *outdir, char *const 
 				     impl->name, why);
 			found = 2;
 		} else if (found) {
+			/* diagnostics name the source as the descriptor does */
+			free(fn.file);
+			fn.file = xstrdup(sf->path);
 			check_signature(impl, &fn, resolved, types);
 			cfunc_free(&fn);
 		}

@@ -1,0 +1,1 @@
+void scale_cpu(float *x, int n, int (f)(int)) { (void)x; (void)n; (void)f; }

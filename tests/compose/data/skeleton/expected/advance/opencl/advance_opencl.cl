@@ -1,0 +1,7 @@
+/* advance: the OpenCL kernel of advance_opencl (skeleton: fill in). */
+__kernel void advance(__global uchar *p, int count, double dt, __global double *energy)
+{
+	size_t i = get_global_id(0);
+
+	(void)i; /* TODO: element i */
+}

@@ -1,0 +1,7 @@
+/* dump: the OpenCL kernel of dump_opencl (skeleton: fill in). */
+__kernel void dump(__global const uchar *buf, ulong size)
+{
+	size_t i = get_global_id(0);
+
+	(void)i; /* TODO: element i */
+}

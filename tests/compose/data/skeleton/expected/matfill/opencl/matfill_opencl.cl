@@ -1,0 +1,7 @@
+/* matfill: the OpenCL kernel of matfill_opencl (skeleton: fill in). */
+__kernel void matfill(__global double *A, int m, int n, double value)
+{
+	size_t i = get_global_id(0);
+
+	(void)i; /* TODO: element i */
+}

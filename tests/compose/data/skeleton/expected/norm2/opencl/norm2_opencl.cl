@@ -1,0 +1,7 @@
+/* norm2: the OpenCL kernel of norm2_opencl (skeleton: fill in). */
+__kernel void norm2(__global const double *v, int v_len, int mode)
+{
+	size_t i = get_global_id(0);
+
+	(void)i; /* TODO: element i */
+}

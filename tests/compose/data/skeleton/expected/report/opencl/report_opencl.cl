@@ -1,0 +1,7 @@
+/* report: the OpenCL kernel of report_opencl (skeleton: fill in). */
+__kernel void report(__global const char *fmt)
+{
+	size_t i = get_global_id(0);
+
+	(void)i; /* TODO: element i */
+}

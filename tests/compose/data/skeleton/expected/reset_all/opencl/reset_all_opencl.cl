@@ -1,0 +1,7 @@
+/* reset_all: the OpenCL kernel of reset_all_opencl (skeleton: fill in). */
+__kernel void reset_all(int flags)
+{
+	size_t i = get_global_id(0);
+
+	(void)i; /* TODO: element i */
+}

@@ -1,0 +1,7 @@
+/* scale: the OpenCL kernel of scale_opencl (skeleton: fill in). */
+__kernel void scale(__global double *data, int len, double factor)
+{
+	size_t i = get_global_id(0);
+
+	(void)i; /* TODO: element i */
+}

@@ -1,0 +1,7 @@
+/* sort_keys: the OpenCL kernel of sort_keys_opencl (skeleton: fill in). */
+__kernel void sort_keys(__global int *keys, int n)
+{
+	size_t i = get_global_id(0);
+
+	(void)i; /* TODO: element i */
+}
