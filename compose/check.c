@@ -5,7 +5,9 @@
 
 #include "config.h"
 #include "check.h"
+#include "constraint.h"
 #include "diag.h"
+#include "platform.h"
 #include "util.h"
 
 unsigned check_build_platforms(void)
@@ -308,6 +310,117 @@ static bool impl_name_taken(const struct model *m, const struct impl *impl)
 	return false;
 }
 
+/* ---- constraints ---- */
+
+/* The runtime's resources a dynamic constraint may use. */
+static const char *const resources[] = {
+	"num_cpus", "num_gpus", "num_cuda_devices", "num_opencl_devices", "num_workers",
+	"true", "false",
+};
+
+bool check_is_resource(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(resources) / sizeof(resources[0]); i++)
+		if (strcmp(name, resources[i]) == 0)
+			return true;
+	return false;
+}
+
+struct name_check {
+	const struct model *m;
+	const struct iface *ifc;
+	const struct constraint *k;
+};
+
+static int check_dynamic_name(void *ctx, const char *name)
+{
+	struct name_check *nc = ctx;
+	const struct param *p = find_param((struct iface *)nc->ifc, name);
+
+	if (p && (p->kind == PARAM_VALUE || p->kind == PARAM_SIZE) && !strchr(p->type, '('))
+		return 0;
+	if (p)
+		diag_error(&nc->k->loc, "constraint \"%s\": '%s' is not a by-value number (constraints can use by-value parameters)",
+			   nc->k->text, name);
+	else if (!check_is_resource(name))
+		diag_error(&nc->k->loc, "constraint \"%s\": '%s' is neither a parameter of '%s' nor a runtime resource (num_cpus, num_gpus, num_cuda_devices, num_opencl_devices, num_workers)",
+			   nc->k->text, name, nc->ifc->name);
+	else
+		return 0;
+	return 1;
+}
+
+static int check_static_name(void *ctx, const char *name)
+{
+	struct name_check *nc = ctx;
+	double v;
+
+	if (platform_fact(nc->m, name, &v))
+		return 0;
+	if (find_param((struct iface *)nc->ifc, name))
+		diag_error(&nc->k->loc, "constraint \"%s\" uses parameter '%s': only a dynamic constraint (type=\"dynamic\") can",
+			   nc->k->text, name);
+	else
+		diag_error(&nc->k->loc, "constraint \"%s\": '%s' is not a platform fact (num_cores, num_pus, num_cuda_devices, num_opencl_devices, has_cpu, has_openmp, has_cuda, has_opencl, or one from --platform)",
+			   nc->k->text, name);
+	return 1;
+}
+
+static double fact_value(void *ctx, const char *name)
+{
+	double v = 0;
+
+	platform_fact(ctx, name, &v);
+	return v;
+}
+
+/* A fresh "name = value, ..." of the facts e uses, for notes. */
+static int list_fact(void *ctx, const char *name)
+{
+	void **c = ctx;
+	struct strbuf *b = c[0];
+	double v = 0;
+
+	if (!strstr(b->s ? b->s : "", name)) {
+		platform_fact(c[1], name, &v);
+		strbuf_append(b, "%s%s = %g", b->len ? ", " : "", name, v);
+	}
+	return 0;
+}
+
+/* Parse impl's constraints, check their names; returns why a static one
+ * excludes impl on this platform (a fresh string), or NULL. */
+static char *check_constraints(const struct model *m, const struct iface *ifc, struct impl *impl)
+{
+	char *why = NULL;
+	size_t i;
+
+	for (i = 0; i < impl->nconstraints; i++) {
+		struct constraint *k = &impl->constraints[i];
+		struct name_check nc = { m, ifc, k };
+
+		k->expr = cexpr_parse(k->text, &k->loc);
+		if (!k->expr)
+			continue;
+		if (k->dynamic) {
+			cexpr_names(k->expr, check_dynamic_name, &nc);
+			impl->dynamic = true;
+		} else if (cexpr_names(k->expr, check_static_name, &nc) == 0 && !why &&
+			   cexpr_eval(k->expr, fact_value, (void *)m) == 0) {
+			struct strbuf facts = { 0 };
+			void *ctx[2] = { &facts, (void *)m };
+
+			cexpr_names(k->expr, list_fact, ctx);
+			why = xasprintf("static constraint \"%s\" is false here (%s)", k->text,
+					facts.s ? facts.s : "no facts");
+			free(facts.s);
+		}
+	}
+	return why;
+}
+
 /* Why impl takes no part in the build (a fresh string), or NULL. */
 static char *exclusion(const struct iface *ifc, const struct impl *impl,
 		       const struct narrowing *nw)
@@ -341,6 +454,17 @@ static void check_impls(struct model *m, struct iface *ifc,
 		impl_name_taken(m, impl);
 		check_sources(impl);
 		impl->excluded = exclusion(ifc, impl, nw);
+		{
+			char *why = check_constraints(m, ifc, impl);
+
+			if (why && !impl->excluded)
+				impl->excluded = why;
+			else
+				free(why);
+		}
+		if (!impl->excluded && impl->dynamic && enabled >= 32)
+			diag_error(&impl->loc, "'%s' has dynamic constraints but comes after the 32nd variant of '%s'",
+				   impl->name, ifc->name);
 		if (impl->excluded)
 			diag_note(&impl->loc, "skipping '%s': %s", impl->name,
 				  impl->excluded);

@@ -2,6 +2,8 @@
 #ifndef COMPOSE_CHECK_H
 #define COMPOSE_CHECK_H
 
+#include <stdbool.h>
+
 #include "ir.h"
 
 /* Bit per enum platform: the platforms this build can compile for. */
@@ -22,5 +24,8 @@ struct narrowing {
  * first), reporting cycles.  Returns the number of errors reported.
  */
 unsigned check_model(struct model *m, const struct narrowing *nw);
+
+/* Is name a runtime resource a dynamic constraint may use (num_gpus...)? */
+bool check_is_resource(const char *name);
 
 #endif

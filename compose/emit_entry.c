@@ -4,8 +4,11 @@
  * arguments, and runs one task synchronously, so host data is valid again
  * when the call returns.
  */
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "constraint.h"
 #include "emit.h"
 #include "util.h"
 
@@ -42,6 +45,71 @@ static void emit_codelet(struct out *o, const struct iface *ifc)
 	out_line(o, "static const struct pph_codelet %s_codelet = {", ifc->name);
 	out_line(o, "\t\"%s\", %zu, %s_impls", ifc->name, n, ifc->name);
 	out_line(o, "};");
+}
+
+/* A name of a dynamic constraint as C: a parameter or a runtime resource. */
+static char *constraint_name_c(void *ctx, const char *name)
+{
+	static const char *const resources[][2] = {
+		{ "num_cpus", "pph_worker_count_arch(PPH_ARCH_CPU)" },
+		{ "num_gpus", "pph_worker_count_arch(PPH_ARCH_CUDA)" },
+		{ "num_cuda_devices", "pph_worker_count_arch(PPH_ARCH_CUDA)" },
+		{ "num_opencl_devices", "pph_worker_count_arch(PPH_ARCH_OPENCL)" },
+		{ "num_workers", "pph_worker_count()" },
+		{ "true", "1" },
+		{ "false", "0" },
+	};
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < sizeof(resources) / sizeof(resources[0]); i++)
+		if (strcmp(name, resources[i][0]) == 0)
+			return xasprintf("(double)%s", resources[i][1]);
+	return xasprintf("(double)%s", name); /* a by-value parameter */
+}
+
+static bool has_dynamic(const struct iface *ifc)
+{
+	size_t i;
+
+	for (i = 0; i < ifc->nimpls; i++)
+		if (impl_is_used(ifc->impls[i]) && ifc->impls[i]->dynamic)
+			return true;
+	return false;
+}
+
+/* pph_mask: the variants whose dynamic constraints hold for this call. */
+static void emit_mask(struct out *o, const struct iface *ifc)
+{
+	size_t i, j, k = 0;
+
+	out_line(o, "/* dynamic constraints: the variants this call may run */");
+	for (i = 0; i < ifc->nimpls; i++) {
+		const struct impl *impl = ifc->impls[i];
+		struct strbuf cond = { 0 };
+
+		if (!impl_is_used(impl))
+			continue;
+		for (j = 0; j < impl->nconstraints; j++) {
+			char *c;
+
+			if (!impl->constraints[j].dynamic || !impl->constraints[j].expr)
+				continue;
+			c = cexpr_to_c(impl->constraints[j].expr, constraint_name_c, NULL);
+			strbuf_append(&cond, "%s%s", cond.len ? " && " : "", c);
+			free(c);
+		}
+		if (cond.len)
+			out_line(o, "if (%s) /* %s */", cond.s, impl->name);
+		out_line(o, "%spph_mask |= 1u << %zu;", cond.len ? "\t" : "", k);
+		free(cond.s);
+		k++;
+	}
+	out_line(o, "if (pph_mask == 0) {");
+	out_line(o, "\tfprintf(stderr, \"peppher: %s: no variant's constraints hold for this call\\n\");",
+		 ifc->name);
+	out_line(o, "\treturn%s;", ifc->return_type ? " pph_result" : "");
+	out_line(o, "}");
 }
 
 static void emit_register(struct out *o, const struct iface *ifc,
@@ -115,6 +183,8 @@ static void emit_parts(struct out *o, const struct iface *ifc)
 static void emit_function(struct out *o, const struct iface *ifc)
 {
 	char *sig = c_signature(ifc, ifc->name, 0);
+	bool dynamic = has_dynamic(ifc);
+	const char *mask = dynamic ? "pph_mask" : "PPH_ALL_IMPLS";
 	size_t i;
 
 	out_line(o, "%s", sig);
@@ -149,21 +219,25 @@ static void emit_function(struct out *o, const struct iface *ifc)
 	if (ifc->has_args)
 		emit_args(o, ifc);
 	out_line(o, "int rc = 0;");
+	if (dynamic)
+		out_line(o, "unsigned pph_mask = 0;");
 	out_blank(o);
 	if (ifc->return_type) /* defined even when the call fails */
 		out_line(o, "memset(&pph_result, 0, sizeof(pph_result));");
+	if (dynamic)
+		emit_mask(o, ifc);
 	for (i = 0; i < ifc->nparams; i++)
 		if (ifc->params[i].buffer >= 0)
 			emit_register(o, ifc, &ifc->params[i]);
 	/* containers only: return at once; raw pointers: wait, copy back */
 	out_line(o, "if (rc == 0)");
 	if (ifc->partitioned)
-		out_line(o, "\trc = pph_call_partitioned(&%s_codelet, %zu, handles, modes, parts, %s, %s);",
-			 ifc->name, ifc->nbuffers, ifc->has_args ? "&args" : "NULL",
+		out_line(o, "\trc = pph_call_partitioned(&%s_codelet, %s, %zu, handles, modes, parts, %s, %s);",
+			 ifc->name, mask, ifc->nbuffers, ifc->has_args ? "&args" : "NULL",
 			 ifc->has_args ? "sizeof(args)" : "0");
 	else
-		out_line(o, "\trc = pph_call_%s(&%s_codelet, %zu, %s, %s, %s, %s);",
-			 ifc->async ? "async" : "sync", ifc->name, ifc->nbuffers,
+		out_line(o, "\trc = pph_call_%s(&%s_codelet, %s, %zu, %s, %s, %s, %s);",
+			 ifc->async ? "async" : "sync", ifc->name, mask, ifc->nbuffers,
 			 ifc->nbuffers ? "handles" : "NULL", ifc->nbuffers ? "modes" : "NULL",
 			 ifc->has_args ? "&args" : "NULL", ifc->has_args ? "sizeof(args)" : "0");
 	for (i = 0; i < ifc->nparams; i++)

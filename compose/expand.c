@@ -79,6 +79,13 @@ static struct impl *clone_impl(const struct impl *g, struct iface *inst,
 		d->link.flags = dup_or_null(s->link.flags);
 		d->link.output = dup_or_null(s->link.output);
 	}
+	c->constraints = xcalloc(g->nconstraints + 1, sizeof(*c->constraints));
+	for (i = 0; i < g->nconstraints; i++) {
+		c->constraints[i] = g->constraints[i];
+		c->constraints[i].name = dup_or_null(g->constraints[i].name);
+		c->constraints[i].text = xstrdup(g->constraints[i].text);
+		c->constraints[i].expr = NULL;
+	}
 	c->requires = xcalloc(g->nrequires, sizeof(*c->requires));
 	for (i = 0; i < g->nrequires; i++) {
 		c->requires[i] = g->requires[i];

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "constraint.h"
 #include "ir.h"
 
 const char *platform_name(enum platform p)
@@ -49,6 +50,12 @@ void model_free_impl(struct impl *impl)
 		free(impl->requires[i].xml_file);
 		free(impl->requires[i].template_args);
 	}
+	for (i = 0; i < impl->nconstraints; i++) {
+		free(impl->constraints[i].name);
+		free(impl->constraints[i].text);
+		cexpr_free(impl->constraints[i].expr);
+	}
+	free(impl->constraints);
 	free(impl->sources);
 	free(impl->requires);
 	free(impl->name);
@@ -100,6 +107,9 @@ void model_free(struct model *m)
 	free(m->generics);
 	for (i = 0; i < m->nfiles; i++)
 		free(m->files[i]);
+	for (i = 0; i < m->nfacts; i++)
+		free(m->facts[i].name);
+	free(m->facts);
 	model_free_impl(m->main);
 	free(m->ifaces);
 	free(m->files);

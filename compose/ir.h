@@ -77,6 +77,15 @@ struct required {
 	struct iface *iface;
 };
 
+/* <peppher:constraint>: when the implementation may be used. */
+struct constraint {
+	struct loc loc;
+	char *name;	    /* @name or NULL */
+	char *text;	    /* @expr */
+	bool dynamic;	    /* @type="dynamic": checked at each call */
+	struct cexpr *expr; /* parsed by check.c */
+};
+
 struct impl {
 	struct loc loc;
 	char *name;
@@ -92,6 +101,9 @@ struct impl {
 	struct iface *iface;
 	char *excluded; /* why it takes no part in the build, or NULL */
 	char *defines;	/* instance of a generic: -D flags for its sources */
+	struct constraint *constraints;
+	size_t nconstraints;
+	bool dynamic; /* has dynamic constraints */
 };
 
 struct iface {
@@ -118,6 +130,13 @@ struct iface {
 	int mark; /* scratch for graph walks */
 };
 
+/* A platform fact for static constraints ("num_cores" = 8). */
+struct fact {
+	struct loc loc; /* in a platform description, or none when detected */
+	char *name;
+	double value;
+};
+
 struct model {
 	char *main_path;
 	struct impl *main;
@@ -125,6 +144,8 @@ struct model {
 	size_t nifaces;
 	struct iface **generics; /* expanded generic interfaces, for freeing */
 	size_t ngenerics;
+	struct fact *facts; /* detected, then from --platform: the last wins */
+	size_t nfacts;
 	char **files; /* every path read; struct loc points here */
 	size_t nfiles;
 };

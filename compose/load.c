@@ -343,11 +343,18 @@ static struct impl *parse_impl(struct loader *l, const xmlNode *n)
 		impl->platform = platform_of(p);
 		free(p);
 	}
-	c = first_child(n, "constraints");
-	if (first_child(c, "constraint")) {
-		struct loc loc = node_loc(l, c);
+	for (c = first_child(first_child(n, "constraints"), "constraint"); c;
+	     c = next_sibling(c, "constraint")) {
+		struct constraint *k = array_push(&impl->constraints, &impl->nconstraints,
+						  sizeof(*k));
+		char *type = attr(c, "type");
 
-		diag_warning(&loc, "constraints are not supported yet; ignored");
+		memset(k, 0, sizeof(*k));
+		k->loc = node_loc(l, c);
+		k->name = attr(c, "name");
+		k->text = attr(c, "expr");
+		k->dynamic = type && strcmp(type, "dynamic") == 0;
+		free(type);
 	}
 	return impl;
 }
@@ -631,5 +638,51 @@ unsigned load_model(struct model *m, const char *main_path,
 out:
 	xmlSchemaFree(l.schema);
 	xmlSetStructuredErrorFunc(NULL, NULL);
+	return diag_error_count() - errors;
+}
+
+unsigned load_platform(struct model *m, const char *path)
+{
+	struct loader l = { m, NULL, 0, NULL };
+	unsigned errors = diag_error_count();
+	xmlNode *root, *c;
+	xmlDoc *doc;
+
+	xmlSetStructuredErrorFunc(m, xml_error);
+	l.schema = schema_load();
+	doc = l.schema ? read_descriptor(&l, path, NULL) : NULL;
+	root = doc ? xmlDocGetRootElement(doc) : NULL;
+	if (doc && !first_child(root, "platform")) {
+		struct loc loc = node_loc(&l, root);
+
+		diag_error(&loc, "'%s' is not a platform description (<peppher:platform>)", path);
+	}
+	c = doc ? first_child(root, "platform") : NULL;
+	for (c = c ? c->children : NULL; c; c = c->next) {
+		struct fact *f;
+		char *name, *value;
+
+		if (!is_elem(c, "fact") && !is_elem(c, "library"))
+			continue;
+		f = array_push(&m->facts, &m->nfacts, sizeof(*f));
+		f->loc = node_loc(&l, c);
+		name = attr(c, "name");
+		value = attr(c, "value");
+		if (is_elem(c, "library")) {
+			f->name = xasprintf("has_lib_%s", name);
+			f->value = 1;
+		} else {
+			f->name = xstrdup(name);
+			f->value = strtod(value, NULL);
+		}
+		if (!is_c_identifier(f->name))
+			diag_error(&f->loc, "fact '%s' is not a valid name", f->name);
+		free(name);
+		free(value);
+	}
+	if (doc)
+		xmlFreeDoc(doc);
+	if (l.schema)
+		xmlSchemaFree(l.schema);
 	return diag_error_count() - errors;
 }

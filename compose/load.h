@@ -14,6 +14,13 @@
 unsigned load_model(struct model *m, const char *main_path,
 		    char *const *roots, size_t nroots);
 
+/*
+ * Read the platform description at path (<peppher:platform>, validated)
+ * and append its facts to m->facts; <peppher:library name="X"/> is the
+ * fact has_lib_X = 1.  Returns the number of errors reported.
+ */
+unsigned load_platform(struct model *m, const char *path);
+
 /* Validate one descriptor file against the schema (diagnostics only). */
 unsigned load_validate_file(const char *path);
 

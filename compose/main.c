@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <libxml/parser.h>
 
@@ -12,6 +13,7 @@
 #include "emit.h"
 #include "expand.h"
 #include "load.h"
+#include "platform.h"
 #include "protocheck.h"
 #include "skeleton.h"
 #include "util.h"
@@ -20,6 +22,7 @@ struct options {
 	const char *main_path;
 	const char *outdir;
 	const char *graph; /* --graph=FILE.dot */
+	const char *platform; /* --platform=NAME|FILE */
 	char **roots;
 	size_t nroots;
 	struct narrowing nw;
@@ -44,6 +47,9 @@ static void usage(FILE *fp)
 		"      --disable-cpu       leave out CPU and OpenMP implementations\n"
 		"      --disable-cuda      leave out CUDA implementations\n"
 		"      --disable-opencl    leave out OpenCL implementations\n"
+		"      --platform=NAME|FILE  facts for static constraints from a platform\n"
+		"                          description (NAME: platforms/NAME.xml in the\n"
+		"                          repositories), over those detected here\n"
 		"      --graph=FILE.dot    write the composition as a Graphviz graph\n"
 		"      --no-check-sources  do not check implementation prototypes against\n"
 		"                          their interfaces\n"
@@ -152,6 +158,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		{ "disable-cuda", no_argument, NULL, 'U' },
 		{ "disable-opencl", no_argument, NULL, 'L' },
 		{ "graph", required_argument, NULL, 'G' },
+		{ "platform", required_argument, NULL, 'T' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "no-check-sources", no_argument, NULL, 'K' },
 		{ "generate-comp-files", required_argument, NULL, 'H' },
@@ -188,6 +195,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		case 'U': opt->nw.disabled_platforms |= 1u << PLATFORM_CUDA; break;
 		case 'L': opt->nw.disabled_platforms |= 1u << PLATFORM_OPENCL; break;
 		case 'G': opt->graph = optarg; break;
+		case 'T': opt->platform = optarg; break;
 		case 'n': opt->dry_run = 1; break;
 		case 'K': opt->no_check_sources = 1; break;
 		case 'H':
@@ -240,6 +248,37 @@ static int parse_args(int argc, char **argv, struct options *opt)
 	return 0;
 }
 
+/* The facts static constraints are evaluated against. */
+static int load_facts(struct model *m, const struct options *opt)
+{
+	char *path = NULL;
+	struct stat st;
+	size_t i;
+	int rc;
+
+	platform_detect(m, opt->nw.build_platforms);
+	if (!opt->platform)
+		return 0;
+	if (strchr(opt->platform, '/') || strstr(opt->platform, ".xml"))
+		path = xstrdup(opt->platform);
+	for (i = 0; !path && i < opt->nroots; i++) {
+		char *p = xasprintf("%s/platforms/%s.xml", opt->roots[i], opt->platform);
+
+		if (stat(p, &st) == 0)
+			path = p;
+		else
+			free(p);
+	}
+	if (!path) {
+		diag_error(NULL, "no platform description '%s' in the repositories (platforms/%s.xml)",
+			   opt->platform, opt->platform);
+		return -1;
+	}
+	rc = load_platform(m, path) ? -1 : 0;
+	free(path);
+	return rc;
+}
+
 static int generate(const struct model *m, const struct options *opt)
 {
 	struct gen g;
@@ -273,7 +312,8 @@ int main(int argc, char **argv)
 	if (rc == 0 && opt.skel.nheaders) {
 		rc = generate_skeletons(&opt.skel);
 	} else if (rc == 0 && load_model(&m, opt.main_path, opt.roots, opt.nroots) == 0 &&
-	    expand_generics(&m) == 0 && check_model(&m, &opt.nw) == 0 &&
+	    expand_generics(&m) == 0 && load_facts(&m, &opt) == 0 &&
+	    check_model(&m, &opt.nw) == 0 &&
 	    (opt.no_check_sources || check_prototypes(&m, opt.outdir, opt.skel.clang_args, opt.skel.nargs) == 0)) {
 		rc = generate(&m, &opt);
 		if (rc == 0 && opt.graph && emit_graph(&m, opt.graph) != 0)

@@ -118,7 +118,7 @@ struct pph_task {
 	void *arg;	/* arg_inline, or malloc'ed when larger */
 	size_t arg_size;
 	max_align_t arg_inline[4];
-	int forced_impl; /* -1: the scheduler chooses */
+	unsigned impl_mask; /* bit i: cl->impls[i] may run (PPH_ALL_IMPLS) */
 	int priority;	 /* higher runs first among ready tasks */
 	void (*callback)(void *);
 	void *callback_data;
@@ -221,6 +221,12 @@ double pph__transfer_estimate(const struct pph_task *task, unsigned node);
 const struct pph_sched_policy *pph__sched_find(const char *name);
 const struct pph_sched_policy *pph__sched_default(void);
 void pph__sched_list(FILE *fp);
+
+/* May the task run cl->impls[i]?  Variants past the 32nd always may. */
+static inline int pph__impl_allowed(const struct pph_task *t, unsigned i)
+{
+	return i >= 32 || (t->impl_mask >> i & 1u);
+}
 
 /* Can a worker of this arch run variant impl? */
 int pph__arch_can_run(enum pph_arch worker, enum pph_arch impl);

@@ -215,18 +215,16 @@ int pph__choose_impl(const struct pph_task *task, enum pph_arch arch)
 	if (task->sched_impl >= 0)
 		return pph__arch_can_run(arch, cl->impls[task->sched_impl].arch) ?
 			       task->sched_impl : -1;
-	if (task->forced_impl >= 0)
-		return pph__arch_can_run(arch, cl->impls[task->forced_impl].arch) ?
-			       task->forced_impl : -1;
 	for (i = 0; i < cl->nimpls; i++)
-		n += pph__arch_can_run(arch, cl->impls[i].arch);
+		n += pph__impl_allowed(task, i) && pph__arch_can_run(arch, cl->impls[i].arch);
 	if (!n)
 		return -1;
 	/* No performance model yet: spread calls round robin over the
 	 * runnable variants, so that every variant gets run and measured. */
 	k = (unsigned)(task->seq % n);
 	for (i = 0; i < cl->nimpls; i++)
-		if (pph__arch_can_run(arch, cl->impls[i].arch) && k-- == 0)
+		if (pph__impl_allowed(task, i) && pph__arch_can_run(arch, cl->impls[i].arch) &&
+		    k-- == 0)
 			return (int)i;
 	return -1;
 }

@@ -85,7 +85,7 @@ static struct choice choose(const struct pph_task *t)
 		for (i = 0; i < cl->nimpls; i++) {
 			double p, end;
 
-			if ((t->forced_impl >= 0 && (int)i != t->forced_impl) ||
+			if (!pph__impl_allowed(t, i) ||
 			    !pph__arch_can_run(wk->arch, cl->impls[i].arch))
 				continue;
 			if (i >= PPH_CHOICE_IMPLS)

@@ -62,7 +62,7 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 	if (!t)
 		return NULL;
 	t->cl = cl;
-	t->forced_impl = -1;
+	t->impl_mask = PPH_ALL_IMPLS;
 	t->sched_impl = -1;
 	t->impl_ran = -1;
 	t->worker_ran = -1;
@@ -118,10 +118,22 @@ int pph_task_set_arg(struct pph_task *task, const void *arg, size_t size)
 
 int pph_task_force_impl(struct pph_task *task, int index)
 {
-	if (index >= (int)task->cl->nimpls)
+	if (index >= (int)task->cl->nimpls || index >= 32)
 		return -EINVAL;
-	task->forced_impl = index < 0 ? -1 : index;
+	task->impl_mask = index < 0 ? PPH_ALL_IMPLS : 1u << index;
 	return 0;
+}
+
+int pph_task_set_impl_mask(struct pph_task *task, unsigned mask)
+{
+	unsigned i;
+
+	for (i = 0; i < task->cl->nimpls; i++)
+		if (i >= 32 || (mask >> i & 1u)) {
+			task->impl_mask = mask;
+			return 0;
+		}
+	return -EINVAL;
 }
 
 void pph_task_set_priority(struct pph_task *task, int priority)
@@ -259,7 +271,7 @@ void pph_task_destroy(struct pph_task *task)
 	pph__task_release(task);
 }
 
-static int call(const struct pph_codelet *cl, unsigned nbuffers,
+static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		const pph_data_handle *handles, const enum pph_access *modes,
 		const void *arg, size_t arg_size, int sync)
 {
@@ -267,6 +279,8 @@ static int call(const struct pph_codelet *cl, unsigned nbuffers,
 	unsigned i;
 	int rc = task ? 0 : -ENOMEM;
 
+	if (rc == 0)
+		rc = pph_task_set_impl_mask(task, impl_mask) ? -ENODEV : 0;
 	for (i = 0; rc == 0 && i < nbuffers; i++)
 		rc = pph_task_add_buffer(task, handles[i], modes[i]);
 	if (rc == 0)
@@ -280,18 +294,18 @@ static int call(const struct pph_codelet *cl, unsigned nbuffers,
 	return rc;
 }
 
-int pph_call_sync(const struct pph_codelet *cl, unsigned nbuffers,
+int pph_call_sync(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		  const pph_data_handle *handles, const enum pph_access *modes,
 		  const void *arg, size_t arg_size)
 {
-	return call(cl, nbuffers, handles, modes, arg, arg_size, 1);
+	return call(cl, impl_mask, nbuffers, handles, modes, arg, arg_size, 1);
 }
 
-int pph_call_async(const struct pph_codelet *cl, unsigned nbuffers,
+int pph_call_async(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		   const pph_data_handle *handles, const enum pph_access *modes,
 		   const void *arg, size_t arg_size)
 {
-	return call(cl, nbuffers, handles, modes, arg, arg_size, 0);
+	return call(cl, impl_mask, nbuffers, handles, modes, arg, arg_size, 0);
 }
 
 /* The common number of parts of the partitioned buffers, or -EINVAL. */
@@ -312,7 +326,7 @@ static int part_count(unsigned nbuffers, const int *parts)
 	return n;
 }
 
-int pph_call_partitioned(const struct pph_codelet *cl, unsigned nbuffers,
+int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 			 const pph_data_handle *handles, const enum pph_access *modes,
 			 const int *parts, const void *arg, size_t arg_size)
 {
@@ -324,7 +338,7 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned nbuffers,
 	if (n < 0 || nbuffers > PPH_MAX_BUFFERS)
 		return -EINVAL;
 	if (n <= 1)
-		return pph_call_sync(cl, nbuffers, handles, modes, arg, arg_size);
+		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 	if (n > PPH_MAX_WORKERS)
 		n = PPH_MAX_WORKERS;
 	for (i = 0; rc == 0 && i < nbuffers; i++, done = i)
@@ -333,7 +347,7 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned nbuffers,
 	for (k = 0; rc == 0 && k < n; k++) {
 		for (i = 0; i < nbuffers; i++)
 			sub[i] = parts[i] >= 0 ? blocks[i][k] : handles[i];
-		rc = pph_call_async(cl, nbuffers, sub, modes, arg, arg_size);
+		rc = pph_call_async(cl, impl_mask, nbuffers, sub, modes, arg, arg_size);
 	}
 	for (i = 0; i < done; i++) /* waits for the sub-tasks */
 		if (parts[i] >= 0)

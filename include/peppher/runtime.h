@@ -217,6 +217,17 @@ int pph_task_set_arg(struct pph_task *task, const void *arg, size_t size);
  */
 int pph_task_force_impl(struct pph_task *task, int index);
 
+/** Every variant of a codelet: the default variant mask. */
+#define PPH_ALL_IMPLS (~0u)
+
+/**
+ * Let the task run only the variants cl->impls[i] whose bit i is set in
+ * mask (variants past the 32nd are always allowed): how an entry wrapper
+ * applies the dynamic constraints of a call.  Returns -EINVAL when the
+ * mask allows none of cl's variants (the task is left unchanged).
+ */
+int pph_task_set_impl_mask(struct pph_task *task, unsigned mask);
+
 /**
  * Among tasks ready at the same time on the same queue, those of higher
  * priority start first (default 0; negative is allowed).
@@ -262,11 +273,13 @@ int pph_task_worker_ran(const struct pph_task *task);
 void pph_task_destroy(struct pph_task *task);
 
 /**
- * Create, fill, submit, wait for and destroy a task: the synchronous call
- * an entry wrapper makes for raw-pointer arguments.  Returns as
- * pph_task_submit, or -ENOMEM / -EINVAL from building the task.
+ * Create, fill, submit, wait for and destroy a task that may run the
+ * variants in impl_mask (PPH_ALL_IMPLS: any): the synchronous call an entry
+ * wrapper makes for raw-pointer arguments.  Returns as pph_task_submit
+ * (-ENODEV also when impl_mask allows no variant), or -ENOMEM / -EINVAL
+ * from building the task.
  */
-int pph_call_sync(const struct pph_codelet *cl, unsigned nbuffers,
+int pph_call_sync(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		  const pph_data_handle *handles, const enum pph_access *modes,
 		  const void *arg, size_t arg_size);
 
@@ -275,7 +288,7 @@ int pph_call_sync(const struct pph_codelet *cl, unsigned nbuffers,
  * dependencies allow (the call an entry wrapper makes when every pointer
  * argument is a container).  Returns as pph_call_sync.
  */
-int pph_call_async(const struct pph_codelet *cl, unsigned nbuffers,
+int pph_call_async(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		   const pph_data_handle *handles, const enum pph_access *modes,
 		   const void *arg, size_t arg_size);
 
@@ -287,7 +300,7 @@ int pph_call_async(const struct pph_codelet *cl, unsigned nbuffers,
  * the whole of the others.  Waits for every sub-task and gathers the blocks.  Returns as
  * pph_call_sync, or -EINVAL for unequal part counts.
  */
-int pph_call_partitioned(const struct pph_codelet *cl, unsigned nbuffers,
+int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 			 const pph_data_handle *handles, const enum pph_access *modes,
 			 const int *parts, const void *arg, size_t arg_size);
 

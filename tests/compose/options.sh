@@ -39,4 +39,30 @@ grep -q "vector_scale.xml:4: error: interface 'vector_scale' has no enabled impl
 "$COMPOSE" --dry-run "$main" -o "$out/d" > "$out/d.list" || fail "dry run"
 grep -q "/d/Makefile$" "$out/d.list" || fail "dry run list"
 [ -z "$(ls -A "$out/d")" ] || fail "dry run wrote files"
+# static constraints: facts detected here leave pick_huge out; a platform
+# description (by path, or by name from the repositories) can bring it in
+cons="$top_srcdir/tests/compose/data/golden/constraints/main.xml"
+"$COMPOSE" "$cons" -o "$out/e" 2> "$out/e.err" || fail "constraints"
+grep -q "note: skipping 'pick_huge': static constraint \"num_cores >= 100000 && has_cpu\" is false here (num_cores = [0-9]*, has_cpu = 1)" "$out/e.err" ||
+	{ cat "$out/e.err"; fail "e: static constraint note"; }
+grep -q pick_huge "$out/e/pick_entry.c" && fail "e: pick_huge composed"
+mkdir -p "$out/repo/platforms"
+cat > "$out/repo/platforms/big.xml" <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<peppher:component xmlns:peppher="http://www.peppher.eu/ComponentMetaData0.1">
+  <peppher:platform name="big">
+    <peppher:fact name="num_cores" value="200000"/>
+  </peppher:platform>
+</peppher:component>
+XML
+"$COMPOSE" "$cons" --platform="$out/repo/platforms/big.xml" -o "$out/f" 2> /dev/null || fail "--platform=FILE"
+grep -q '{ PPH_ARCH_CPU, pick_huge_backend, "pick_huge" }' "$out/f/pick_entry.c" || fail "f: pick_huge left out"
+"$COMPOSE" "$cons" -R "$out/repo" --platform=big -o "$out/g" 2> /dev/null || fail "--platform=NAME"
+diff -r "$out/f" "$out/g" || fail "--platform by name and by path differ"
+"$COMPOSE" "$cons" --platform=nowhere -o "$out/h" 2> "$out/h.err" && fail "unknown platform accepted"
+grep -qx "compose: error: no platform description 'nowhere' in the repositories (platforms/nowhere.xml)" "$out/h.err" ||
+	{ cat "$out/h.err"; fail "h: diagnostic"; }
+"$COMPOSE" "$cons" -R "$top_srcdir/repository" --platform=gpu-node -o "$out/i" 2> /dev/null ||
+	fail "the shipped gpu-node platform"
+
 echo "PASS: options"

@@ -51,8 +51,8 @@ static void test_transfers(void)
 	both[0] = hs;
 	both[1] = hd;
 	pph_transfer_stats_reset();
-	CU_ASSERT_EQUAL(pph_call_sync(&memset_cl, 1, &hs, &w, NULL, 0), 0); /* no copy in */
-	CU_ASSERT_EQUAL(pph_call_sync(&copy_cl, 2, both, modes, NULL, 0), 0); /* none either */
+	CU_ASSERT_EQUAL(pph_call_sync(&memset_cl, PPH_ALL_IMPLS, 1, &hs, &w, NULL, 0), 0); /* no copy in */
+	CU_ASSERT_EQUAL(pph_call_sync(&copy_cl, PPH_ALL_IMPLS, 2, both, modes, NULL, 0), 0); /* none either */
 	pph_transfer_stats_get(&st);
 	CU_ASSERT_EQUAL(st.to_device, 0);
 	CU_ASSERT_EQUAL(st.to_host, 0);

@@ -215,7 +215,7 @@ static void test_sync_call(void)
 	enum pph_access mode = PPH_W;
 
 	CU_ASSERT_EQUAL_FATAL(pph_variable_register(&h, &out, sizeof(out)), 0);
-	CU_ASSERT_EQUAL(pph_call_sync(&args_cl, 1, &h, &mode, &a, sizeof(a)), 0);
+	CU_ASSERT_EQUAL(pph_call_sync(&args_cl, PPH_ALL_IMPLS, 1, &h, &mode, &a, sizeof(a)), 0);
 	CU_ASSERT_DOUBLE_EQUAL(out, 9.0, 1e-12);
 	pph_data_unregister(h);
 }
@@ -259,6 +259,28 @@ static void test_forced_impls(void)
 	t = pph_task_create(&two_cl);
 	CU_ASSERT_EQUAL(pph_task_force_impl(t, 2), -EINVAL);
 	pph_task_destroy(t);
+}
+
+/* What the entry wrapper of a component with dynamic constraints does. */
+static void test_impl_mask(void)
+{
+	struct pph_task *t;
+	int i;
+
+	atomic_store(&impl_a_runs, 0);
+	atomic_store(&impl_b_runs, 0);
+	for (i = 0; i < 20; i++)
+		CU_ASSERT_EQUAL(pph_call_sync(&two_cl, 1u << 1, 0, NULL, NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(atomic_load(&impl_a_runs), 0);
+	CU_ASSERT_EQUAL(atomic_load(&impl_b_runs), 20);
+	/* a mask that allows no variant: the call is refused, nothing runs */
+	CU_ASSERT_EQUAL(pph_call_sync(&two_cl, 1u << 2, 0, NULL, NULL, NULL, 0), -ENODEV);
+	CU_ASSERT_EQUAL(pph_call_async(&two_cl, 0, 0, NULL, NULL, NULL, 0), -ENODEV);
+	t = pph_task_create(&two_cl);
+	CU_ASSERT_EQUAL(pph_task_set_impl_mask(t, 0), -EINVAL);
+	CU_ASSERT_EQUAL(pph_task_set_impl_mask(t, 3u), 0);
+	pph_task_destroy(t);
+	CU_ASSERT_EQUAL(atomic_load(&impl_a_runs) + atomic_load(&impl_b_runs), 20);
 }
 
 static void test_unforced_uses_all(void)
@@ -412,7 +434,7 @@ static void test_matrix_block(void)
 	CU_ASSERT_EQUAL(pph_matrix_register(&h, m, 3, 9, 8, sizeof(int)), -EINVAL);
 	/* the 3 x 4 block at row 2, column 3 of a 6 x 8 matrix */
 	CU_ASSERT_EQUAL_FATAL(pph_matrix_register(&h, &m[2][3], 3, 4, 8, sizeof(int)), 0);
-	CU_ASSERT_EQUAL(pph_call_sync(&matrix_cl, 1, &h, &mode, NULL, 0), 0);
+	CU_ASSERT_EQUAL(pph_call_sync(&matrix_cl, PPH_ALL_IMPLS, 1, &h, &mode, NULL, 0), 0);
 	pph_data_unregister(h);
 	for (i = 0; i < 6; i++)
 		for (j = 0; j < 8; j++) {
@@ -747,6 +769,7 @@ static void add_scheduler_suites(const char *name, int (*init)(void))
 	CU_add_test(s, "synchronous call", test_sync_call);
 	CU_add_test(s, "argument block is copied", test_arg_is_copied);
 	CU_add_test(s, "forced variants", test_forced_impls);
+	CU_add_test(s, "variant masks", test_impl_mask);
 	CU_add_test(s, "callbacks", test_callbacks);
 	CU_add_test(s, "no worker for the variant", test_no_worker_for_variant);
 	CU_add_test(s, "bad buffers", test_bad_buffers);

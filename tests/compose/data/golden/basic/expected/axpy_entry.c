@@ -26,7 +26,7 @@ void axpy(float *y, const float *x, int n, float alpha)
 	if (rc == 0)
 		rc = pph_vector_register(&handles[1], (void *)x, (size_t)n, sizeof(const float));
 	if (rc == 0)
-		rc = pph_call_sync(&axpy_codelet, 2, handles, modes, &args, sizeof(args));
+		rc = pph_call_sync(&axpy_codelet, PPH_ALL_IMPLS, 2, handles, modes, &args, sizeof(args));
 	pph_data_unregister(handles[0]);
 	pph_data_unregister(handles[1]);
 	if (rc != 0)

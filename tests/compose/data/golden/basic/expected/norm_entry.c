@@ -23,7 +23,7 @@ void norm(const double *x, size_t len, double *result)
 	if (rc == 0)
 		rc = pph_variable_register(&handles[1], (void *)result, sizeof(double));
 	if (rc == 0)
-		rc = pph_call_sync(&norm_codelet, 2, handles, modes, NULL, 0);
+		rc = pph_call_sync(&norm_codelet, PPH_ALL_IMPLS, 2, handles, modes, NULL, 0);
 	pph_data_unregister(handles[0]);
 	pph_data_unregister(handles[1]);
 	if (rc != 0)

@@ -22,7 +22,7 @@ void sort_float(float *v, int n)
 	if (rc == 0)
 		rc = pph_vector_register(&handles[0], (void *)v, (size_t)n, sizeof(float));
 	if (rc == 0)
-		rc = pph_call_sync(&sort_float_codelet, 1, handles, modes, NULL, 0);
+		rc = pph_call_sync(&sort_float_codelet, PPH_ALL_IMPLS, 1, handles, modes, NULL, 0);
 	pph_data_unregister(handles[0]);
 	if (rc != 0)
 		pph_call_failed(&sort_float_codelet, rc);

@@ -22,7 +22,7 @@ void sort_unsigned_long(unsigned long *v, int n)
 	if (rc == 0)
 		rc = pph_vector_register(&handles[0], (void *)v, (size_t)n, sizeof(unsigned long));
 	if (rc == 0)
-		rc = pph_call_sync(&sort_unsigned_long_codelet, 1, handles, modes, NULL, 0);
+		rc = pph_call_sync(&sort_unsigned_long_codelet, PPH_ALL_IMPLS, 1, handles, modes, NULL, 0);
 	pph_data_unregister(handles[0]);
 	if (rc != 0)
 		pph_call_failed(&sort_unsigned_long_codelet, rc);

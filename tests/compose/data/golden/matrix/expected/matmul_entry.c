@@ -25,7 +25,7 @@ void matmul(double *C, const double *A, const double *B, int m, int n, int k)
 	if (rc == 0)
 		rc = pph_matrix_register(&handles[2], (void *)B, (size_t)k, (size_t)n, (size_t)n, sizeof(const double));
 	if (rc == 0)
-		rc = pph_call_sync(&matmul_codelet, 3, handles, modes, NULL, 0);
+		rc = pph_call_sync(&matmul_codelet, PPH_ALL_IMPLS, 3, handles, modes, NULL, 0);
 	pph_data_unregister(handles[0]);
 	pph_data_unregister(handles[1]);
 	pph_data_unregister(handles[2]);

@@ -1,0 +1,271 @@
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "constraint.h"
+#include "diag.h"
+#include "util.h"
+
+struct parser {
+	const char *text, *p;
+	const struct loc *loc;
+	int failed;
+};
+
+static void syntax_error(struct parser *ps, const char *what)
+{
+	if (ps->failed++)
+		return; /* the first error is the one that explains */
+	if (*ps->p)
+		diag_error(ps->loc, "constraint \"%s\": %s at column %d ('%.8s')", ps->text, what,
+			   (int)(ps->p - ps->text) + 1, ps->p);
+	else
+		diag_error(ps->loc, "constraint \"%s\": %s at the end", ps->text, what);
+}
+
+static void skip_space(struct parser *ps)
+{
+	while (isspace((unsigned char)*ps->p))
+		ps->p++;
+}
+
+/* Consume tok if it comes next (and is not the start of a longer one). */
+static int accept(struct parser *ps, const char *tok)
+{
+	size_t n = strlen(tok);
+
+	skip_space(ps);
+	if (strncmp(ps->p, tok, n) != 0)
+		return 0;
+	/* "<" must not take the first half of "<=", "!" of "!=" */
+	if (n == 1 && strchr("<>!=", tok[0]) && ps->p[1] == '=')
+		return 0;
+	ps->p += n;
+	return 1;
+}
+
+static struct cexpr *node(enum cx_op op, struct cexpr *a, struct cexpr *b)
+{
+	struct cexpr *e = xcalloc(1, sizeof(*e));
+
+	e->op = op;
+	e->a = a;
+	e->b = b;
+	return e;
+}
+
+static struct cexpr *parse_or(struct parser *ps);
+
+static struct cexpr *parse_primary(struct parser *ps)
+{
+	struct cexpr *e;
+
+	skip_space(ps);
+	if (accept(ps, "(")) {
+		e = parse_or(ps);
+		if (!accept(ps, ")"))
+			syntax_error(ps, "expected ')'");
+		return e;
+	}
+	if (isdigit((unsigned char)*ps->p) || (*ps->p == '.' && isdigit((unsigned char)ps->p[1]))) {
+		char *end;
+
+		e = node(CX_NUM, NULL, NULL);
+		e->num = strtod(ps->p, &end);
+		ps->p = end;
+		return e;
+	}
+	if (isalpha((unsigned char)*ps->p) || *ps->p == '_') {
+		const char *start = ps->p;
+
+		while (isalnum((unsigned char)*ps->p) || *ps->p == '_')
+			ps->p++;
+		e = node(CX_NAME, NULL, NULL);
+		e->name = xasprintf("%.*s", (int)(ps->p - start), start);
+		return e;
+	}
+	syntax_error(ps, *ps->p ? "expected a number, a name or '('" : "expected a value");
+	return node(CX_NUM, NULL, NULL);
+}
+
+static struct cexpr *parse_unary(struct parser *ps)
+{
+	if (accept(ps, "!"))
+		return node(CX_NOT, parse_unary(ps), NULL);
+	if (accept(ps, "-"))
+		return node(CX_NEG, parse_unary(ps), NULL);
+	if (accept(ps, "+"))
+		return parse_unary(ps);
+	return parse_primary(ps);
+}
+
+static struct cexpr *parse_product(struct parser *ps)
+{
+	struct cexpr *e = parse_unary(ps);
+
+	for (;;) {
+		if (accept(ps, "*"))
+			e = node(CX_MUL, e, parse_unary(ps));
+		else if (accept(ps, "/"))
+			e = node(CX_DIV, e, parse_unary(ps));
+		else
+			return e;
+	}
+}
+
+static struct cexpr *parse_sum(struct parser *ps)
+{
+	struct cexpr *e = parse_product(ps);
+
+	for (;;) {
+		if (accept(ps, "+"))
+			e = node(CX_ADD, e, parse_product(ps));
+		else if (accept(ps, "-"))
+			e = node(CX_SUB, e, parse_product(ps));
+		else
+			return e;
+	}
+}
+
+static struct cexpr *parse_compare(struct parser *ps)
+{
+	static const struct { const char *tok; enum cx_op op; } ops[] = {
+		{ "<=", CX_LE }, { ">=", CX_GE }, { "==", CX_EQ }, { "!=", CX_NE },
+		{ "<", CX_LT }, { ">", CX_GT },
+	};
+	struct cexpr *e = parse_sum(ps);
+	size_t i;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (accept(ps, ops[i].tok))
+			return node(ops[i].op, e, parse_sum(ps));
+	return e;
+}
+
+static struct cexpr *parse_and(struct parser *ps)
+{
+	struct cexpr *e = parse_compare(ps);
+
+	while (accept(ps, "&&"))
+		e = node(CX_AND, e, parse_compare(ps));
+	return e;
+}
+
+static struct cexpr *parse_or(struct parser *ps)
+{
+	struct cexpr *e = parse_and(ps);
+
+	while (accept(ps, "||"))
+		e = node(CX_OR, e, parse_and(ps));
+	return e;
+}
+
+struct cexpr *cexpr_parse(const char *text, const struct loc *loc)
+{
+	struct parser ps = { text, text, loc, 0 };
+	struct cexpr *e;
+
+	skip_space(&ps);
+	if (!*ps.p) {
+		diag_error(loc, "empty constraint");
+		return NULL;
+	}
+	e = parse_or(&ps);
+	skip_space(&ps);
+	if (*ps.p)
+		syntax_error(&ps, "unexpected text");
+	if (ps.failed) {
+		cexpr_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+void cexpr_free(struct cexpr *e)
+{
+	if (!e)
+		return;
+	cexpr_free(e->a);
+	cexpr_free(e->b);
+	free(e->name);
+	free(e);
+}
+
+int cexpr_names(const struct cexpr *e, int (*fn)(void *ctx, const char *name), void *ctx)
+{
+	int rc;
+
+	if (!e)
+		return 0;
+	if (e->op == CX_NAME)
+		return fn(ctx, e->name);
+	rc = cexpr_names(e->a, fn, ctx);
+	return rc ? rc : cexpr_names(e->b, fn, ctx);
+}
+
+double cexpr_eval(const struct cexpr *e, double (*value)(void *ctx, const char *name),
+		  void *ctx)
+{
+	double a, b;
+
+	switch (e->op) {
+	case CX_NUM: return e->num;
+	case CX_NAME: return value(ctx, e->name);
+	case CX_NEG: return -cexpr_eval(e->a, value, ctx);
+	case CX_NOT: return cexpr_eval(e->a, value, ctx) == 0;
+	case CX_AND: return cexpr_eval(e->a, value, ctx) != 0 && cexpr_eval(e->b, value, ctx) != 0;
+	case CX_OR: return cexpr_eval(e->a, value, ctx) != 0 || cexpr_eval(e->b, value, ctx) != 0;
+	default: break;
+	}
+	a = cexpr_eval(e->a, value, ctx);
+	b = cexpr_eval(e->b, value, ctx);
+	switch (e->op) {
+	case CX_ADD: return a + b;
+	case CX_SUB: return a - b;
+	case CX_MUL: return a * b;
+	case CX_DIV: return a / b;
+	case CX_LT: return a < b;
+	case CX_LE: return a <= b;
+	case CX_GT: return a > b;
+	case CX_GE: return a >= b;
+	case CX_EQ: return a == b;
+	case CX_NE: return a != b;
+	default: return 0;
+	}
+}
+
+char *cexpr_to_c(const struct cexpr *e, char *(*name_c)(void *ctx, const char *name),
+		 void *ctx)
+{
+	static const char *const ops[] = {
+		[CX_ADD] = "+", [CX_SUB] = "-", [CX_MUL] = "*", [CX_DIV] = "/",
+		[CX_LT] = "<", [CX_LE] = "<=", [CX_GT] = ">", [CX_GE] = ">=",
+		[CX_EQ] = "==", [CX_NE] = "!=", [CX_AND] = "&&", [CX_OR] = "||",
+	};
+	char *a, *b, *out;
+
+	switch (e->op) {
+	case CX_NUM:
+		out = xasprintf("%.17g", e->num);
+		if (!strpbrk(out, ".eEni")) { /* a double literal: 1/2 is 0.5 */
+			a = xasprintf("%s.0", out);
+			free(out);
+			out = a;
+		}
+		return out;
+	case CX_NAME: return name_c(ctx, e->name);
+	case CX_NEG:
+	case CX_NOT:
+		a = cexpr_to_c(e->a, name_c, ctx);
+		out = xasprintf("(%s%s)", e->op == CX_NEG ? "-" : "!", a);
+		free(a);
+		return out;
+	default:
+		a = cexpr_to_c(e->a, name_c, ctx);
+		b = cexpr_to_c(e->b, name_c, ctx);
+		out = xasprintf("(%s %s %s)", a, ops[e->op], b);
+		free(a);
+		free(b);
+		return out;
+	}
+}

@@ -1,0 +1,55 @@
+/*
+ * The constraint expression language of implementation descriptors
+ * (<peppher:constraint expr="..." type="static|dynamic"/>):
+ *
+ *   expr    := or
+ *   or      := and { "||" and }
+ *   and     := compare { "&&" compare }
+ *   compare := sum [ ("<" | "<=" | ">" | ">=" | "==" | "!=") sum ]
+ *   sum     := product { ("+" | "-") product }
+ *   product := unary { ("*" | "/") unary }
+ *   unary   := ("!" | "-" | "+") unary | primary
+ *   primary := NUMBER | NAME | "(" expr ")"
+ *
+ * Values are doubles; comparisons and logic give 0 or 1, and any non-zero
+ * value is true.  Names are the interface's by-value parameters and the
+ * runtime's resources (dynamic constraints) or the platform's facts (static
+ * constraints); true and false are 1 and 0.
+ */
+#ifndef COMPOSE_CONSTRAINT_H
+#define COMPOSE_CONSTRAINT_H
+
+#include "ir.h"
+
+enum cx_op {
+	CX_NUM, CX_NAME, CX_NEG, CX_NOT,
+	CX_ADD, CX_SUB, CX_MUL, CX_DIV,
+	CX_LT, CX_LE, CX_GT, CX_GE, CX_EQ, CX_NE, CX_AND, CX_OR,
+};
+
+struct cexpr {
+	enum cx_op op;
+	double num;	   /* CX_NUM */
+	char *name;	   /* CX_NAME */
+	struct cexpr *a, *b; /* operands */
+};
+
+/* Parse text; syntax errors are reported at loc, with the column.
+ * Returns NULL after an error. */
+struct cexpr *cexpr_parse(const char *text, const struct loc *loc);
+void cexpr_free(struct cexpr *e);
+
+/* Call fn(ctx, name) for every name in e, in order; stops at the first
+ * non-zero return and gives it back. */
+int cexpr_names(const struct cexpr *e, int (*fn)(void *ctx, const char *name), void *ctx);
+
+/* The value of e, each name's value given by value(ctx, name). */
+double cexpr_eval(const struct cexpr *e, double (*value)(void *ctx, const char *name),
+		  void *ctx);
+
+/* e as a C expression of type double, each name written as
+ * name_c(ctx, name) gives it (a fresh string). */
+char *cexpr_to_c(const struct cexpr *e, char *(*name_c)(void *ctx, const char *name),
+		 void *ctx);
+
+#endif

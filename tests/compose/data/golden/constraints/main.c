@@ -1,0 +1,22 @@
+/* Dynamic constraints choose the variant per call; a static one leaves a
+ * variant out; a component returns a value. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "peppher.h"
+
+int main(void)
+{
+	static float y[5000];
+	int sizes[] = { 10, 5000, 999, 1000 };
+	unsigned i;
+
+	PEPPHER_INITIALIZE();
+	for (i = 0; i < 4; i++) {
+		pick(y, sizes[i]);
+		printf("n=%d: variant %g, total %g\n", sizes[i], y[sizes[i] - 1],
+		       total(y, sizes[i]));
+	}
+	PEPPHER_SHUTDOWN();
+	return 0;
+}

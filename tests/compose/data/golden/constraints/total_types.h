@@ -1,0 +1,5 @@
+/* A type the interface's parameters use, included through @include. */
+#ifndef TOTAL_TYPES_H
+#define TOTAL_TYPES_H
+typedef float real;
+#endif
