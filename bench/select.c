@@ -63,7 +63,7 @@ static const struct pph_impl impls[] = {
 	{ PPH_ARCH_CPU, insertion_sort, "insertion_sort" },
 	{ PPH_ARCH_CPU, merge_sort, "merge_sort" },
 };
-static const struct pph_codelet sort_cl = { "bench_sort", 2, impls };
+static const struct pph_codelet sort_cl = { "bench_sort", 2, impls, PPH_MODEL_DEFAULT };
 
 static double now_s(void)
 {

@@ -564,6 +564,8 @@ unsigned check_model(struct model *m, const struct narrowing *nw)
 		struct iface *ifc = m->ifaces[i];
 
 		check_identifier(&ifc->loc, "interface name", ifc->name);
+		if (ifc->model == MODEL_DEFAULT)
+			ifc->model = nw->model;
 		check_params(ifc);
 		check_impls(m, ifc, nw);
 	}

@@ -15,6 +15,7 @@ struct narrowing {
 	unsigned disabled_platforms; /* --disable-cpu, --disable-cuda, ... */
 	char **disabled_impls;	     /* --disable-impls */
 	size_t ndisabled_impls;
+	enum model_kind model;	     /* --use-*-models: for interfaces that say none */
 };
 
 /*

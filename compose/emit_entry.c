@@ -19,6 +19,13 @@ static const char *arch_enum(enum platform p)
 	return names[p];
 }
 
+static const char *model_enum(enum model_kind k)
+{
+	static const char *const names[] = { "PPH_MODEL_DEFAULT", "PPH_MODEL_HISTORY",
+					     "PPH_MODEL_REGRESSION", "PPH_MODEL_NL_REGRESSION" };
+	return names[k];
+}
+
 static const char *access_enum(enum access a)
 {
 	return a == ACCESS_READ ? "PPH_R" : a == ACCESS_WRITE ? "PPH_W" : "PPH_RW";
@@ -43,7 +50,7 @@ static void emit_codelet(struct out *o, const struct iface *ifc)
 	out_line(o, "};");
 	out_blank(o);
 	out_line(o, "static const struct pph_codelet %s_codelet = {", ifc->name);
-	out_line(o, "\t\"%s\", %zu, %s_impls", ifc->name, n, ifc->name);
+	out_line(o, "\t\"%s\", %zu, %s_impls, %s", ifc->name, n, ifc->name, model_enum(ifc->model));
 	out_line(o, "};");
 }
 

@@ -47,6 +47,9 @@ struct param {
 	int parts;	 /* -1 whole, 0 one block per worker, n blocks */
 };
 
+/* How the runtime predicts run times: enum pph_model_kind, in order. */
+enum model_kind { MODEL_DEFAULT, MODEL_HISTORY, MODEL_REGRESSION, MODEL_NL_REGRESSION };
+
 enum platform { PLATFORM_CPU, PLATFORM_OPENMP, PLATFORM_CUDA, PLATFORM_OPENCL };
 
 /* How a source file is compiled; which tool reads it. */
@@ -117,6 +120,7 @@ struct iface {
 	bool async;    /* every pointer is a container: the call returns at once */
 	bool partitioned; /* some parameter has @partition: one call, sub-tasks */
 	unsigned disabled_platforms; /* bit per enum platform: @disableCPU... */
+	enum model_kind model; /* @use*Models, else the command line's */
 	char *return_type; /* @returnType, NULL for void: the call waits for it */
 	char **includes;   /* @include: headers for the parameters' types */
 	size_t nincludes;

@@ -499,6 +499,20 @@ static struct iface *parse_iface(struct loader *l, const xmlNode *n,
 		free(ret);
 		free(inc);
 	}
+	{
+		static const char *const attrs[] = { "useHistoryModels", "useRegressionModels",
+						     "useNLRegressionModels" };
+		unsigned k;
+
+		for (k = 0; k < 3; k++) {
+			if (!attr_bool(n, attrs[k]))
+				continue;
+			if (ifc->model)
+				diag_error(&ifc->loc, "interface '%s' asks for more than one kind of performance model",
+					   ifc->name);
+			ifc->model = (enum model_kind)(MODEL_HISTORY + k);
+		}
+	}
 	/* disableCPU also covers OpenMP variants: both run on the CPU cores */
 	if (attr_bool(n, "disableCPU"))
 		ifc->disabled_platforms |= 1u << PLATFORM_CPU | 1u << PLATFORM_OPENMP;

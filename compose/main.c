@@ -50,6 +50,12 @@ static void usage(FILE *fp)
 		"      --platform=NAME|FILE  facts for static constraints from a platform\n"
 		"                          description (NAME: platforms/NAME.xml in the\n"
 		"                          repositories), over those detected here\n"
+		"      --use-history-models       predict run times from the history per\n"
+		"                          data size only (sizes never run are calibrated)\n"
+		"      --use-regression-models    ... from a*n^b fitted to the history\n"
+		"      --use-nl-regression-models ... from a*n^b+c fitted to the history\n"
+		"                          (default: history where measured, a*n^b+c elsewhere;\n"
+		"                          an interface's use*Models attribute wins)\n"
 		"      --graph=FILE.dot    write the composition as a Graphviz graph\n"
 		"      --no-check-sources  do not check implementation prototypes against\n"
 		"                          their interfaces\n"
@@ -69,7 +75,8 @@ static void usage(FILE *fp)
 		"  -V, --version           show the version and exit\n"
 		"\n"
 		"The original PEPPHER spellings -disableImpls=LIST, -disableCPU, -disableCUDA,\n"
-		"-disableOpenCL, -generateCompFiles=LIST and -v=N are accepted too.\n"
+		"-disableOpenCL, -generateCompFiles=LIST, -useHistoryModels,\n"
+		"-useRegressionModels, -useNLRegressionModels and -v=N are accepted too.\n"
 		"Interfaces are also looked up in $PEPPHER_REPOSITORY (colon-separated) and in\n"
 		"%s.\n", PPH_REPOSITORY_DIR);
 }
@@ -134,6 +141,9 @@ static char *gnu_spelling(const char *arg)
 		{ "-disableOpenCL", "--disable-opencl" },
 		{ "-v=", "--verbose=" },
 		{ "-generateCompFiles=", "--generate-comp-files=" },
+		{ "-useHistoryModels", "--use-history-models" },
+		{ "-useRegressionModels", "--use-regression-models" },
+		{ "-useNLRegressionModels", "--use-nl-regression-models" },
 	};
 	size_t i, len;
 
@@ -159,6 +169,9 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		{ "disable-opencl", no_argument, NULL, 'L' },
 		{ "graph", required_argument, NULL, 'G' },
 		{ "platform", required_argument, NULL, 'T' },
+		{ "use-history-models", no_argument, NULL, 'Y' },
+		{ "use-regression-models", no_argument, NULL, 'Z' },
+		{ "use-nl-regression-models", no_argument, NULL, 'W' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "no-check-sources", no_argument, NULL, 'K' },
 		{ "generate-comp-files", required_argument, NULL, 'H' },
@@ -196,6 +209,9 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		case 'L': opt->nw.disabled_platforms |= 1u << PLATFORM_OPENCL; break;
 		case 'G': opt->graph = optarg; break;
 		case 'T': opt->platform = optarg; break;
+		case 'Y': opt->nw.model = MODEL_HISTORY; break;
+		case 'Z': opt->nw.model = MODEL_REGRESSION; break;
+		case 'W': opt->nw.model = MODEL_NL_REGRESSION; break;
 		case 'n': opt->dry_run = 1; break;
 		case 'K': opt->no_check_sources = 1; break;
 		case 'H':

@@ -1,16 +1,18 @@
 /*
  * libFuzzer target: any bytes as a main descriptor, loaded and checked the
  * way compose does (the output stage is left out: it only writes what the
- * IR says).  Built and run by scripts/fuzz.
+ * IR says), and as a constraint expression.  Built and run by scripts/fuzz.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <libxml/parser.h>
 
 #include "check.h"
+#include "constraint.h"
 #include "diag.h"
 #include "load.h"
 
@@ -20,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *devnull;
 	static char path[64];
-	struct narrowing nw = { 0xf, 0, NULL, 0 };
+	struct narrowing nw = { 0xf, 0, NULL, 0, MODEL_DEFAULT };
 	struct model m = { 0 };
 	FILE *fp;
 
@@ -37,5 +39,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (load_model(&m, path, NULL, 0) == 0)
 		check_model(&m, &nw);
 	model_free(&m);
+	{	/* the same bytes as a constraint expression */
+		char *text = strndup((const char *)data, size);
+		struct loc loc = { "fuzz", 1 };
+		struct cexpr *e = text ? cexpr_parse(text, &loc) : NULL;
+
+		cexpr_free(e);
+		free(text);
+	}
 	return 0;
 }

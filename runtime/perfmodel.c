@@ -124,7 +124,7 @@ static double fit_power(const struct pph_pm_variant *v, double c, double *a,
 	return sse;
 }
 
-void pph__perfmodel_fit(struct pph_pm_variant *v)
+void pph__perfmodel_fit(struct pph_pm_variant *v, int with_constant)
 {
 	double best = INFINITY, tmin = INFINITY, a = 0, b = 0;
 	const struct pph_pm_entry *e;
@@ -142,7 +142,7 @@ void pph__perfmodel_fit(struct pph_pm_variant *v)
 	if (npoints < 3)
 		return;
 	/* a*n^b, then a*n^b+c for a constant overhead c below the fastest run */
-	for (i = 0; i < 10; i++) {
+	for (i = 0; i < (with_constant ? 10u : 1u); i++) {
 		double c = tmin * 0.1 * i, sse = fit_power(v, c, &a, &b);
 
 		if (sse < best) {
@@ -341,14 +341,17 @@ double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
 	pthread_mutex_lock(&pm.lock);
 	v = lookup(cl, impl, arch, 0);
 	e = v ? entry_get(v, footprint, size, 0) : NULL;
-	if (e && (pm.calibrate == PPH_CALIBRATE_FORCE ? e->dcount : e->count) >=
+	if (v && v->reg_dirty && cl->model != PPH_MODEL_HISTORY)
+		pph__perfmodel_fit(v, cl->model != PPH_MODEL_REGRESSION);
+	if (v && v->reg.valid && pm.calibrate != PPH_CALIBRATE_FORCE &&
+	    (cl->model == PPH_MODEL_REGRESSION || cl->model == PPH_MODEL_NL_REGRESSION)) {
+		t = v->reg.a * pow(size, v->reg.b) + v->reg.c;
+	} else if (e && (pm.calibrate == PPH_CALIBRATE_FORCE ? e->dcount : e->count) >=
 			 PPH_CALIBRATION_MIN) {
 		t = e->mean;
-	} else if (v && !e && pm.calibrate != PPH_CALIBRATE_FORCE) {
-		if (v->reg_dirty)
-			pph__perfmodel_fit(v);
-		if (v->reg.valid)
-			t = v->reg.a * pow(size, v->reg.b) + v->reg.c;
+	} else if (v && !e && pm.calibrate != PPH_CALIBRATE_FORCE &&
+		   cl->model == PPH_MODEL_DEFAULT && v->reg.valid) {
+		t = v->reg.a * pow(size, v->reg.b) + v->reg.c;
 	}
 	pthread_mutex_unlock(&pm.lock);
 	return t;

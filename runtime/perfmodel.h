@@ -84,7 +84,7 @@ struct pph_pm_model *pph__perfmodel_read(const char *path);
 /* Write a model in the text format. */
 void pph__perfmodel_write(FILE *fp, const struct pph_pm_model *m);
 void pph__perfmodel_free(struct pph_pm_model *m);
-/* Refit the regression of v from its calibrated entries. */
-void pph__perfmodel_fit(struct pph_pm_variant *v);
+/* Fit v->reg to v's history: a*n^b, and a*n^b+c with_constant. */
+void pph__perfmodel_fit(struct pph_pm_variant *v, int with_constant);
 
 #endif

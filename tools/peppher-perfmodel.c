@@ -97,7 +97,7 @@ static int cmd_show(const char *dir, const char *codelet)
 			       e->size, e->count, e->mean,
 			       e->count > 1 ? sqrt(e->m2 / (double)(e->count - 1)) : 0.0,
 			       e->outliers);
-		pph__perfmodel_fit(v);
+		pph__perfmodel_fit(v, 1);
 		if (v->reg.valid)
 			printf("  regression: t = %.6g * size^%.4f + %.4g us (%u sizes)\n",
 			       v->reg.a, v->reg.b, v->reg.c, v->reg.npoints);
@@ -139,7 +139,7 @@ static int cmd_plot(const char *dir, const char *codelet)
 			fprintf(fd, "%.17g %.17g %.17g\n", e->size, e->mean,
 				e->count > 1 ? sqrt(e->m2 / (double)(e->count - 1)) : 0.0);
 		fprintf(fd, "\n\n");
-		pph__perfmodel_fit(v);
+		pph__perfmodel_fit(v, 1);
 		fprintf(fg, "%s'%s' index %d with yerrorbars title '%s (%s)'", block ? ", \\\n     " : "",
 			dat, block, v->name, pph_arch_name(v->arch));
 		if (v->reg.valid)

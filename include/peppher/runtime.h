@@ -74,6 +74,22 @@ struct pph_impl {
 };
 
 /**
+ * How a codelet's run times are predicted (compose's -useHistoryModels,
+ * -useRegressionModels, -useNLRegressionModels and the interface
+ * attributes of the same names).
+ */
+enum pph_model_kind {
+	/** history per data size where measured, a*n^b+c elsewhere */
+	PPH_MODEL_DEFAULT = 0,
+	/** history only: a size never measured is calibrated first */
+	PPH_MODEL_HISTORY,
+	/** a*n^b fitted to the history, for every size once fitted */
+	PPH_MODEL_REGRESSION,
+	/** a*n^b+c fitted to the history, for every size once fitted */
+	PPH_MODEL_NL_REGRESSION,
+};
+
+/**
  * A component as the runtime sees it: a name and its variants.  Codelets
  * are usually static const data emitted by compose; the runtime never
  * writes to them and keeps pointers to them until pph_shutdown().
@@ -82,6 +98,7 @@ struct pph_codelet {
 	const char *name;
 	unsigned nimpls;
 	const struct pph_impl *impls;
+	enum pph_model_kind model; /**< PPH_MODEL_DEFAULT when left out */
 };
 
 /** @} */

@@ -65,4 +65,12 @@ grep -qx "compose: error: no platform description 'nowhere' in the repositories 
 "$COMPOSE" "$cons" -R "$top_srcdir/repository" --platform=gpu-node -o "$out/i" 2> /dev/null ||
 	fail "the shipped gpu-node platform"
 
+# performance-model kinds: the PEPPHER spelling, the GNU one, the attribute
+"$COMPOSE" -useHistoryModels "$main" -o "$out/j" 2> /dev/null || fail "-useHistoryModels"
+grep -q '"vector_scale", [0-9]*, vector_scale_impls, PPH_MODEL_HISTORY' "$out/j/vector_scale_entry.c" ||
+	fail "j: history model"
+"$COMPOSE" --use-regression-models "$cons" -o "$out/k" 2> /dev/null || fail "--use-regression-models"
+grep -q 'total_impls, PPH_MODEL_REGRESSION' "$out/k/total_entry.c" || fail "k: regression model"
+grep -q 'pick_impls, PPH_MODEL_NL_REGRESSION' "$out/k/pick_entry.c" || fail "k: the attribute wins"
+
 echo "PASS: options"

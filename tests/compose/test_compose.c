@@ -153,7 +153,7 @@ static void test_load_and_check(void)
 	char *main_path = data_path("golden/basic/main.xml");
 	struct model m = { 0 };
 	const struct iface *axpy, *norm;
-	struct narrowing nw = { 1u << PLATFORM_CPU | 1u << PLATFORM_OPENMP, 0, NULL, 0 };
+	struct narrowing nw = { 1u << PLATFORM_CPU | 1u << PLATFORM_OPENMP, 0, NULL, 0, MODEL_DEFAULT };
 
 	capture_begin();
 	CU_ASSERT_EQUAL(load_model(&m, main_path, NULL, 0), 0);

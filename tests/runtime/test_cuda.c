@@ -32,9 +32,9 @@ static void copy_cuda(void *b[], void *arg)
 }
 
 static const struct pph_impl memset_impls[] = { { PPH_ARCH_CUDA, memset_cuda, "memset_cuda" } };
-static const struct pph_codelet memset_cl = { "cuda_memset", 1, memset_impls };
+static const struct pph_codelet memset_cl = { "cuda_memset", 1, memset_impls, PPH_MODEL_DEFAULT };
 static const struct pph_impl copy_impls[] = { { PPH_ARCH_CUDA, copy_cuda, "copy_cuda" } };
-static const struct pph_codelet copy_cl = { "cuda_copy", 1, copy_impls };
+static const struct pph_codelet copy_cl = { "cuda_copy", 1, copy_impls, PPH_MODEL_DEFAULT };
 
 static void test_transfers(void)
 {

@@ -90,16 +90,16 @@ static void sum_cpu(void *b[], void *arg)
 /* variant 0 runs on CPU workers, variant 1 on OpenCL workers */
 static const struct pph_impl fill_impls[] = { { PPH_ARCH_CPU, fill_cpu, "fill_cpu" },
 					      { PPH_ARCH_OPENCL, fill_ocl, "fill_ocl" } };
-static const struct pph_codelet fill_cl = { "data_fill", 2, fill_impls };
+static const struct pph_codelet fill_cl = { "data_fill", 2, fill_impls, PPH_MODEL_DEFAULT };
 static const struct pph_impl add_impls[] = { { PPH_ARCH_CPU, add_cpu, "add_cpu" },
 					     { PPH_ARCH_OPENCL, add_ocl, "add_ocl" } };
-static const struct pph_codelet add_cl = { "data_add", 2, add_impls };
+static const struct pph_codelet add_cl = { "data_add", 2, add_impls, PPH_MODEL_DEFAULT };
 static const struct pph_impl sum_impls[] = { { PPH_ARCH_CPU, sum_cpu, "sum_cpu" },
 					     { PPH_ARCH_OPENCL, sum_ocl, "sum_ocl" } };
-static const struct pph_codelet sum_cl = { "data_sum", 2, sum_impls };
+static const struct pph_codelet sum_cl = { "data_sum", 2, sum_impls, PPH_MODEL_DEFAULT };
 static const struct pph_impl add_matrix_impls[] = {
 	{ PPH_ARCH_OPENCL, add_matrix_ocl, "add_matrix_ocl" } };
-static const struct pph_codelet add_matrix_cl = { "data_add_matrix", 1, add_matrix_impls };
+static const struct pph_codelet add_matrix_cl = { "data_add_matrix", 1, add_matrix_impls, PPH_MODEL_DEFAULT };
 
 enum { CPU = 0, GPU = 1 };
 #define N 1000

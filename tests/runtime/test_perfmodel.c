@@ -28,7 +28,7 @@ static const struct pph_impl impls[] = {
 	{ PPH_ARCH_CPU, k_noop, "noop_a" },
 	{ PPH_ARCH_CPU, k_noop, "noop_b" },
 };
-static const struct pph_codelet cl = { "pm_test", 2, impls };
+static const struct pph_codelet cl = { "pm_test", 2, impls, PPH_MODEL_DEFAULT };
 
 static char *model_file(const char *codelet)
 {
@@ -216,7 +216,7 @@ static void test_outliers(void)
 static void test_regression(void)
 {
 	static const struct pph_impl ri[] = { { PPH_ARCH_CPU, k_noop, "reg" } };
-	static const struct pph_codelet rc = { "pm_regression", 1, ri };
+	static const struct pph_codelet rc = { "pm_regression", 1, ri, PPH_MODEL_DEFAULT };
 	double sizes[] = { 1e3, 4e3, 1.6e4, 6.4e4, 2.56e5 };
 	unsigned i, k;
 	double want, got;
@@ -234,6 +234,61 @@ static void test_regression(void)
 	CU_ASSERT_TRUE(fabs(got - want) < 0.05 * want);
 }
 
+/* Feed t(size) at five calibrated sizes; footprints 200+i. */
+static void feed(const struct pph_codelet *c, double (*t)(double))
+{
+	static const double sizes[] = { 1e3, 4e3, 1.6e4, 6.4e4, 2.56e5 };
+	unsigned i, k;
+
+	for (i = 0; i < 5; i++)
+		for (k = 0; k < PPH_CALIBRATION_MIN; k++)
+			pph__perfmodel_record(c, 0, PPH_ARCH_CPU, 200 + i, sizes[i], t(sizes[i]));
+}
+
+static double power_law(double s)
+{
+	return 3 * pow(s, 1.2);
+}
+
+static double with_overhead(double s)
+{
+	return 0.02 * pow(s, 1.1) + 500;
+}
+
+static int near(double got, double want, double rel)
+{
+	return fabs(got - want) <= rel * want;
+}
+
+/* -useHistoryModels, -useRegressionModels, -useNLRegressionModels */
+static void test_model_kinds(void)
+{
+	static const struct pph_impl mi[] = { { PPH_ARCH_CPU, k_noop, "v" } };
+	static const struct pph_codelet hist = { "pm_kind_history", 1, mi, PPH_MODEL_HISTORY };
+	static const struct pph_codelet reg = { "pm_kind_reg", 1, mi, PPH_MODEL_REGRESSION };
+	static const struct pph_codelet nl = { "pm_kind_nl", 1, mi, PPH_MODEL_NL_REGRESSION };
+	static const struct pph_codelet reg_off = { "pm_kind_reg_off", 1, mi, PPH_MODEL_REGRESSION };
+
+	/* history only: measured sizes known, others to calibrate */
+	feed(&hist, power_law);
+	CU_ASSERT_TRUE(near(pph__perfmodel_predict(&hist, 0, PPH_ARCH_CPU, 201, 4e3),
+			    power_law(4e3), 1e-9));
+	CU_ASSERT_TRUE(pph__perfmodel_predict(&hist, 0, PPH_ARCH_CPU, 999, 1e6) < 0);
+	/* a*n^b: exact on a power law, at unseen and measured sizes */
+	feed(&reg, power_law);
+	CU_ASSERT_TRUE(near(pph__perfmodel_predict(&reg, 0, PPH_ARCH_CPU, 999, 1e6),
+			    power_law(1e6), 0.01));
+	CU_ASSERT_TRUE(near(pph__perfmodel_predict(&reg, 0, PPH_ARCH_CPU, 202, 1.6e4),
+			    power_law(1.6e4), 0.01));
+	/* a*n^b+c follows a constant overhead that a*n^b cannot */
+	feed(&nl, with_overhead);
+	feed(&reg_off, with_overhead);
+	CU_ASSERT_TRUE(near(pph__perfmodel_predict(&nl, 0, PPH_ARCH_CPU, 998, 2e3),
+			    with_overhead(2e3), 0.05));
+	CU_ASSERT_FALSE(near(pph__perfmodel_predict(&reg_off, 0, PPH_ARCH_CPU, 998, 2e3),
+			     with_overhead(2e3), 0.05));
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -247,6 +302,7 @@ int main(void)
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 1;
 	s = CU_add_suite("perfmodel", NULL, NULL);
+	CU_add_test(s, "model kinds", test_model_kinds);
 	CU_add_test(s, "file round trip", test_round_trip);
 	CU_add_test(s, "corrupt files are refused", test_corrupt);
 	CU_add_test(s, "corrupt stored model at init", test_corrupt_at_init);

@@ -117,26 +117,26 @@ static void k_args(void *buffers[], void *arg)
 static const struct pph_impl increment_impls[] = {
 	{ PPH_ARCH_CPU, k_increment, "increment" },
 };
-static const struct pph_codelet increment_cl = { "increment", 1, increment_impls };
+static const struct pph_codelet increment_cl = { "increment", 1, increment_impls, PPH_MODEL_DEFAULT };
 
 static const struct pph_impl two_impls[] = {
 	{ PPH_ARCH_CPU, k_mark_a, "a" },
 	{ PPH_ARCH_OPENMP, k_mark_b, "b" },
 };
-static const struct pph_codelet two_cl = { "two", 2, two_impls };
+static const struct pph_codelet two_cl = { "two", 2, two_impls, PPH_MODEL_DEFAULT };
 
 static const struct pph_impl affine_impls[] = { { PPH_ARCH_CPU, k_affine, "affine" } };
-static const struct pph_codelet affine_cl = { "affine", 1, affine_impls };
+static const struct pph_codelet affine_cl = { "affine", 1, affine_impls, PPH_MODEL_DEFAULT };
 static const struct pph_impl copy_impls[] = { { PPH_ARCH_CPU, k_copy, "copy" } };
-static const struct pph_codelet copy_cl = { "copy", 1, copy_impls };
+static const struct pph_codelet copy_cl = { "copy", 1, copy_impls, PPH_MODEL_DEFAULT };
 static const struct pph_impl fill_impls[] = { { PPH_ARCH_CPU, k_fill_slow, "fill" } };
-static const struct pph_codelet fill_cl = { "fill", 1, fill_impls };
+static const struct pph_codelet fill_cl = { "fill", 1, fill_impls, PPH_MODEL_DEFAULT };
 static const struct pph_impl meet_impls[] = { { PPH_ARCH_CPU, k_meet, "meet" } };
-static const struct pph_codelet meet_cl = { "meet", 1, meet_impls };
+static const struct pph_codelet meet_cl = { "meet", 1, meet_impls, PPH_MODEL_DEFAULT };
 static const struct pph_impl args_impls[] = { { PPH_ARCH_CPU, k_args, "args" } };
-static const struct pph_codelet args_cl = { "args", 1, args_impls };
+static const struct pph_codelet args_cl = { "args", 1, args_impls, PPH_MODEL_DEFAULT };
 static const struct pph_impl cuda_impls[] = { { PPH_ARCH_CUDA, k_mark_a, "cuda_only" } };
-static const struct pph_codelet cuda_cl = { "cuda_only", 1, cuda_impls };
+static const struct pph_codelet cuda_cl = { "cuda_only", 1, cuda_impls, PPH_MODEL_DEFAULT };
 
 static const char *sched_name = "dmda";
 
@@ -369,9 +369,9 @@ static void k_log(void *buffers[], void *arg)
 }
 
 static const struct pph_impl gate_impls[] = { { PPH_ARCH_CPU, k_gate, "gate" } };
-static const struct pph_codelet gate_cl = { "gate", 1, gate_impls };
+static const struct pph_codelet gate_cl = { "gate", 1, gate_impls, PPH_MODEL_DEFAULT };
 static const struct pph_impl log_impls[] = { { PPH_ARCH_CPU, k_log, "log" } };
-static const struct pph_codelet log_cl = { "log", 1, log_impls };
+static const struct pph_codelet log_cl = { "log", 1, log_impls, PPH_MODEL_DEFAULT };
 
 static void test_priorities(void)
 {
@@ -422,7 +422,7 @@ static void k_matrix(void *buffers[], void *arg)
 }
 
 static const struct pph_impl matrix_impls[] = { { PPH_ARCH_CPU, k_matrix, "matrix" } };
-static const struct pph_codelet matrix_cl = { "matrix", 1, matrix_impls };
+static const struct pph_codelet matrix_cl = { "matrix", 1, matrix_impls, PPH_MODEL_DEFAULT };
 
 static void test_matrix_block(void)
 {
@@ -583,7 +583,7 @@ static const struct pph_impl rg_impls[] = {
 	{ PPH_ARCH_CPU, k_rg, "rg_a" },
 	{ PPH_ARCH_CPU, k_rg, "rg_b" },
 };
-static const struct pph_codelet rg_cl = { "random_graph", 2, rg_impls };
+static const struct pph_codelet rg_cl = { "random_graph", 2, rg_impls, PPH_MODEL_DEFAULT };
 
 static void test_random_graph(void)
 {
@@ -649,7 +649,7 @@ static const struct pph_impl pair_impls[] = {
 	{ PPH_ARCH_CPU, k_sleep_slow, "slow" },
 	{ PPH_ARCH_CPU, k_sleep_fast, "fast" },
 };
-static const struct pph_codelet pair_cl = { "slow_fast_pair", 2, pair_impls };
+static const struct pph_codelet pair_cl = { "slow_fast_pair", 2, pair_impls, PPH_MODEL_DEFAULT };
 
 static void test_dmda_picks_faster(void)
 {

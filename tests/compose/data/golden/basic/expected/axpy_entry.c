@@ -11,7 +11,7 @@ static const struct pph_impl axpy_impls[] = {
 };
 
 static const struct pph_codelet axpy_codelet = {
-	"axpy", 3, axpy_impls
+	"axpy", 3, axpy_impls, PPH_MODEL_DEFAULT
 };
 
 void axpy(float *y, const float *x, int n, float alpha)

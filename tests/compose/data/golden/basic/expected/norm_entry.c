@@ -9,7 +9,7 @@ static const struct pph_impl norm_impls[] = {
 };
 
 static const struct pph_codelet norm_codelet = {
-	"norm", 1, norm_impls
+	"norm", 1, norm_impls, PPH_MODEL_DEFAULT
 };
 
 void norm(const double *x, size_t len, double *result)

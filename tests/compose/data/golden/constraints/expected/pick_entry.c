@@ -10,7 +10,7 @@ static const struct pph_impl pick_impls[] = {
 };
 
 static const struct pph_codelet pick_codelet = {
-	"pick", 2, pick_impls
+	"pick", 2, pick_impls, PPH_MODEL_NL_REGRESSION
 };
 
 void pick(float *y, int n)

@@ -9,7 +9,7 @@ static const struct pph_impl total_impls[] = {
 };
 
 static const struct pph_codelet total_codelet = {
-	"total", 1, total_impls
+	"total", 1, total_impls, PPH_MODEL_DEFAULT
 };
 
 double total(const real *x, int n)

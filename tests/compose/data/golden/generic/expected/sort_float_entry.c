@@ -10,7 +10,7 @@ static const struct pph_impl sort_float_impls[] = {
 };
 
 static const struct pph_codelet sort_float_codelet = {
-	"sort_float", 2, sort_float_impls
+	"sort_float", 2, sort_float_impls, PPH_MODEL_DEFAULT
 };
 
 void sort_float(float *v, int n)

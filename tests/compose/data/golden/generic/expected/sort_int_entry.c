@@ -10,7 +10,7 @@ static const struct pph_impl sort_int_impls[] = {
 };
 
 static const struct pph_codelet sort_int_codelet = {
-	"sort_int", 2, sort_int_impls
+	"sort_int", 2, sort_int_impls, PPH_MODEL_DEFAULT
 };
 
 void sort_int(int *v, int n)

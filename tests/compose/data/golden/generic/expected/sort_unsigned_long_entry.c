@@ -10,7 +10,7 @@ static const struct pph_impl sort_unsigned_long_impls[] = {
 };
 
 static const struct pph_codelet sort_unsigned_long_codelet = {
-	"sort_unsigned_long", 2, sort_unsigned_long_impls
+	"sort_unsigned_long", 2, sort_unsigned_long_impls, PPH_MODEL_DEFAULT
 };
 
 void sort_unsigned_long(unsigned long *v, int n)

@@ -9,7 +9,7 @@ static const struct pph_impl matmul_impls[] = {
 };
 
 static const struct pph_codelet matmul_codelet = {
-	"matmul", 1, matmul_impls
+	"matmul", 1, matmul_impls, PPH_MODEL_DEFAULT
 };
 
 void matmul(double *C, const double *A, const double *B, int m, int n, int k)
