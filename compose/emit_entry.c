@@ -226,6 +226,10 @@ static void emit_function(struct out *o, const struct iface *ifc)
 	if (ifc->has_args)
 		emit_args(o, ifc);
 	out_line(o, "int rc = 0;");
+	for (i = 0; i < ifc->nparams; i++) /* a container knows its own size */
+		if (ifc->params[i].kind == PARAM_SIZE &&
+		    PARAM_IS_CONTAINER(&ifc->params[ifc->params[i].size_of]))
+			out_line(o, "(void)%s;", ifc->params[i].name);
 	if (dynamic)
 		out_line(o, "unsigned pph_mask = 0;");
 	out_blank(o);
