@@ -121,6 +121,12 @@ static void emit_body(struct out *o, const struct impl *impl)
 		out_line(o, "(void)arg;");
 	if (!ifc->nbuffers)
 		out_line(o, "(void)buffers;");
+	if (impl->platform == PLATFORM_OPENMP) {
+		/* a fork-join task: as many threads as the CPU workers it holds */
+		out_line(o, "#ifdef _OPENMP");
+		out_line(o, "omp_set_num_threads(pph_openmp_threads());");
+		out_line(o, "#endif");
+	}
 	out_blank(o);
 	for (i = 0; i < ifc->nparams; i++) {
 		char *a = argument(ifc, &ifc->params[i]);
@@ -142,6 +148,11 @@ void emit_backend(struct gen *g, const struct impl *impl)
 	struct out o;
 
 	if (gen_open(g, &o, name, "/*") == 0) {
+		if (impl->platform == PLATFORM_OPENMP) {
+			out_line(&o, "#ifdef _OPENMP");
+			out_line(&o, "#include <omp.h>");
+			out_line(&o, "#endif");
+		}
 		out_line(&o, "#include \"%s\"", header);
 		out_blank(&o);
 		out_line(&o, "/* %s, %s variant of %s */", impl->name,

@@ -290,6 +290,16 @@ struct pph_runtime {
 	pthread_cond_t done_cond;
 	atomic_ulong pending;
 	atomic_uint waiters; /* threads in pph_task_wait*: finishers signal them */
+
+	/*
+	 * The CPU team: a CPU worker runs a CPU variant holding cpu_team
+	 * shared, an OPENMP variant holding it exclusive, so a fork-join task
+	 * has every CPU core while its OpenMP threads run (writers preferred:
+	 * it waits only for the tasks already running).  Taken only once a
+	 * codelet with an OPENMP variant has been submitted.
+	 */
+	pthread_rwlock_t cpu_team;
+	atomic_int has_parallel;
 };
 
 extern struct pph_runtime pph__rt;

@@ -172,6 +172,13 @@ int pph_task_submit(struct pph_task *task)
 	if (!pph__rt.initialized || !runnable(task))
 		return -ENODEV;
 	task->submitted = 1;
+	if (!atomic_load_explicit(&pph__rt.has_parallel, memory_order_relaxed)) {
+		unsigned i;
+
+		for (i = 0; i < task->cl->nimpls; i++)
+			if (task->cl->impls[i].arch == PPH_ARCH_OPENMP)
+				atomic_store(&pph__rt.has_parallel, 1);
+	}
 	task->seq = atomic_fetch_add(&pph__rt.seq, 1);
 	task->footprint = pph__task_footprint(task, &task->size);
 	atomic_fetch_add(&pph__rt.pending, 1);

@@ -35,6 +35,7 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	int impl = pph__choose_impl(t, w->arch);
 	unsigned i;
 	double t0, us;
+	int team;
 
 	for (i = 0; i < t->nbuffers; i++) {
 		int rc = pph__coherence_acquire(t->handles[i], w->node, t->modes[i]);
@@ -48,8 +49,17 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 		}
 		buffers[i] = &t->handles[i]->replicas[w->node].iface;
 	}
+	team = w->arch == PPH_ARCH_CPU && atomic_load(&pph__rt.has_parallel);
+	if (team) {
+		if (t->cl->impls[impl].arch == PPH_ARCH_OPENMP)
+			pthread_rwlock_wrlock(&pph__rt.cpu_team);
+		else
+			pthread_rwlock_rdlock(&pph__rt.cpu_team);
+	}
 	t0 = pph__now_us();
 	t->cl->impls[impl].fn(buffers, t->arg);
+	if (team)
+		pthread_rwlock_unlock(&pph__rt.cpu_team);
 	if (w->node)
 		pph__rt.nodes[w->node].ops->sync(w->node);
 	t->impl_ran = impl;
@@ -113,6 +123,11 @@ static void describe_workers(unsigned ncpu)
 		pph__rt.arch_workers[w->arch]++;
 	}
 	pph__rt.nworkers = i;
+}
+
+int pph_openmp_threads(void)
+{
+	return (int)(pph__rt.arch_workers[PPH_ARCH_CPU] ? pph__rt.arch_workers[PPH_ARCH_CPU] : 1);
 }
 
 int pph__workers_start(unsigned ncpu)

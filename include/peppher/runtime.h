@@ -322,6 +322,13 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 			 const int *parts, const void *arg, size_t arg_size);
 
 /**
+ * How many OpenMP threads an OPENMP variant runs with: the CPU workers it
+ * has for itself while it runs (no CPU variant runs meanwhile).  Composed
+ * backend wrappers of OPENMP variants call omp_set_num_threads() with it.
+ */
+int pph_openmp_threads(void);
+
+/**
  * Report on stderr that a component call failed with rc (a -errno): an
  * entry wrapper has the interface's C signature and so no way to return it.
  */

@@ -261,6 +261,69 @@ static void test_forced_impls(void)
 	pph_task_destroy(t);
 }
 
+/* Fork-join: an OPENMP variant has every CPU worker to itself. */
+static atomic_int team_cpu_running, team_running, team_violations, team_cpu_runs, team_runs;
+
+static void spin_us(double us)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	while ((b.tv_sec - a.tv_sec) * 1e6 + (b.tv_nsec - a.tv_nsec) / 1e3 < us);
+}
+
+static void k_team_member(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&team_cpu_running, 1);
+	if (atomic_load(&team_running))
+		atomic_fetch_add(&team_violations, 1);
+	spin_us(30);
+	atomic_fetch_add(&team_cpu_runs, 1);
+	atomic_fetch_sub(&team_cpu_running, 1);
+}
+
+static void k_team(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_store(&team_running, 1);
+	if (atomic_load(&team_cpu_running) || pph_openmp_threads() != 2)
+		atomic_fetch_add(&team_violations, 1);
+	spin_us(100);
+	atomic_fetch_add(&team_runs, 1);
+	atomic_store(&team_running, 0);
+}
+
+static const struct pph_impl team_impls[] = {
+	{ PPH_ARCH_CPU, k_team_member, "member" },
+	{ PPH_ARCH_OPENMP, k_team, "team" },
+};
+static const struct pph_codelet team_cl = { "team", 2, team_impls, PPH_MODEL_DEFAULT };
+
+static void test_fork_join(void)
+{
+	int i;
+
+	atomic_store(&team_violations, 0);
+	atomic_store(&team_runs, 0);
+	atomic_store(&team_cpu_runs, 0);
+	for (i = 0; i < 300; i++) {
+		struct pph_task *t = pph_task_create(&team_cl);
+
+		pph_task_force_impl(t, i % 10 == 0);
+		pph_task_set_detached(t, 1);
+		CU_ASSERT_EQUAL_FATAL(pph_task_submit(t), 0);
+	}
+	pph_task_wait_all();
+	CU_ASSERT_EQUAL(atomic_load(&team_runs), 30);
+	CU_ASSERT_EQUAL(atomic_load(&team_cpu_runs), 270);
+	CU_ASSERT_EQUAL(atomic_load(&team_violations), 0);
+}
+
 /* What the entry wrapper of a component with dynamic constraints does. */
 static void test_impl_mask(void)
 {
@@ -770,6 +833,7 @@ static void add_scheduler_suites(const char *name, int (*init)(void))
 	CU_add_test(s, "argument block is copied", test_arg_is_copied);
 	CU_add_test(s, "forced variants", test_forced_impls);
 	CU_add_test(s, "variant masks", test_impl_mask);
+	CU_add_test(s, "fork-join OpenMP variants", test_fork_join);
 	CU_add_test(s, "callbacks", test_callbacks);
 	CU_add_test(s, "no worker for the variant", test_no_worker_for_variant);
 	CU_add_test(s, "bad buffers", test_bad_buffers);
