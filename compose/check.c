@@ -198,12 +198,21 @@ static void check_num_elements(struct iface *ifc, struct param *p)
 	bind_size(ifc, p, p->dims[1], 1);
 }
 
-/* @partition: how many blocks one call is split into along p. */
-static void check_partition(struct iface *ifc, struct param *p)
+/* "auto" -> 0, "N" -> N in 1..256, else -1. */
+static int parse_parts(const char *s)
 {
 	char *end;
 	long n;
 
+	if (strcmp(s, "auto") == 0)
+		return 0;
+	n = strtol(s, &end, 10);
+	return *end || end == s || n < 1 || n > 256 ? -1 : (int)n;
+}
+
+/* @partition: how many blocks one call is split into along p. */
+static void check_partition(struct iface *ifc, struct param *p)
+{
 	p->parts = -1;
 	if (!p->partition)
 		return;
@@ -213,18 +222,37 @@ static void check_partition(struct iface *ifc, struct param *p)
 			   p->name);
 		return;
 	}
-	if (strcmp(p->partition, "auto") == 0) {
-		p->parts = 0;
-	} else {
-		n = strtol(p->partition, &end, 10);
-		if (*end || end == p->partition || n < 1 || n > 256) {
-			diag_error(&p->loc, "partition of '%s' is \"%s\": give a block count from 1 to 256, or \"auto\"",
-				   p->name, p->partition);
-			return;
-		}
-		p->parts = (int)n;
+	p->parts = parse_parts(p->partition);
+	if (p->parts < 0)
+		diag_error(&p->loc, "partition of '%s' is \"%s\": give a block count from 1 to 256, or \"auto\"",
+			   p->name, p->partition);
+	else
+		ifc->partitioned = true;
+}
+
+/* requiredInterface@partition in the main descriptor: the block count of
+ * every partitioned parameter of that interface (its instances, if generic). */
+static void apply_main_partition(const struct required *r, struct iface *ifc)
+{
+	int parts = parse_parts(r->partition);
+	size_t i;
+
+	if (ifc->instances) {
+		for (i = 0; i < ifc->ninstances; i++)
+			apply_main_partition(r, ifc->instances[i]);
+		return;
 	}
-	ifc->partitioned = true;
+	if (parts < 0) {
+		diag_error(&r->loc, "partition of '%s' is \"%s\": give a block count from 1 to 256, or \"auto\"",
+			   r->name, r->partition);
+	} else if (!ifc->partitioned) {
+		diag_error(&r->loc, "'%s' has no parameter with partition: there is nothing to split",
+			   r->name);
+	} else {
+		for (i = 0; i < ifc->nparams; i++)
+			if (ifc->params[i].parts >= 0)
+				ifc->params[i].parts = parts;
+	}
 }
 
 static void check_params(struct iface *ifc)
@@ -569,8 +597,13 @@ unsigned check_model(struct model *m, const struct narrowing *nw)
 		check_params(ifc);
 		check_impls(m, ifc, nw);
 	}
-	if (m->main)
+	if (m->main) {
 		check_main(m);
+		for (i = 0; i < m->main->nrequires; i++)
+			if (m->main->requires[i].partition && m->main->requires[i].iface)
+				apply_main_partition(&m->main->requires[i],
+						     m->main->requires[i].iface);
+	}
 	order_interfaces(m);
 	return diag_error_count() - errors;
 }

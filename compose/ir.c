@@ -49,6 +49,7 @@ void model_free_impl(struct impl *impl)
 		free(impl->requires[i].name);
 		free(impl->requires[i].xml_file);
 		free(impl->requires[i].template_args);
+		free(impl->requires[i].partition);
 	}
 	for (i = 0; i < impl->nconstraints; i++) {
 		free(impl->constraints[i].name);

@@ -77,6 +77,7 @@ struct required {
 	char *name;
 	char *xml_file; /* @xmlFile or NULL */
 	char *template_args; /* @templateArgs: types for a generic interface */
+	char *partition;     /* @partition (main descriptor): block count */
 	struct iface *iface;
 };
 

@@ -335,6 +335,7 @@ static struct impl *parse_impl(struct loader *l, const xmlNode *n)
 		r->name = attr(c, "name");
 		r->xml_file = attr(c, "xmlFile");
 		r->template_args = attr(c, "templateArgs");
+		r->partition = attr(c, "partition");
 	}
 	c = first_child(n, "targetPlatform");
 	if (c) {

@@ -15,7 +15,7 @@ static const struct pph_codelet vinc_codelet = {
 void vinc(pph_vector *v, int n, float by)
 {
 	static const enum pph_access modes[1] = { PPH_RW };
-	static const int parts[1] = { 4 };
+	static const int parts[1] = { 2 };
 	pph_data_handle handles[1] = { NULL };
 	struct vinc_args args = { by };
 	int rc = 0;
