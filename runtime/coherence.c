@@ -18,6 +18,7 @@ int pph__node_add(enum pph_arch arch, const struct pph_node_ops *ops, void *driv
 	pph__rt.nodes[n].arch = arch;
 	pph__rt.nodes[n].ops = ops;
 	pph__rt.nodes[n].driver = driver;
+	pph__mem_node_init(n);
 	pph__rt.nnodes = n + 1;
 	return (int)n;
 }
@@ -27,7 +28,7 @@ static const struct pph_node_ops *ops_of(unsigned node)
 	return pph__rt.nodes[node].ops;
 }
 
-static void count(int to_host, uint64_t bytes)
+void pph__count_transfer(int to_host, uint64_t bytes)
 {
 	atomic_fetch_add(&pph__rt.transfers[to_host], 1);
 	atomic_fetch_add(&pph__rt.transfer_bytes[to_host], bytes);
@@ -42,7 +43,7 @@ static int ensure_allocated(struct pph_data *d, unsigned node)
 
 	if (r->allocated)
 		return 0;
-	rc = ops_of(node)->alloc(node, (size_t)pph__data_size(d), &buf);
+	rc = pph__mem_alloc(node, (size_t)pph__data_size(d), &buf);
 	if (rc)
 		return rc;
 	r->iface = host->iface;
@@ -69,7 +70,7 @@ static int fetch_to_host(struct pph_data *d)
 		rc = ops_of(n)->to_host(n, d->layout, &r->iface, &d->replicas[0].iface);
 		if (rc)
 			return rc;
-		count(1, pph__data_size(d));
+		pph__count_transfer(1, pph__data_size(d));
 		d->replicas[0].state = PPH_SHARED;
 		r->state = PPH_SHARED;
 		return 0;
@@ -90,7 +91,7 @@ static int make_valid(struct pph_data *d, unsigned node)
 				     &d->replicas[node].iface);
 	if (rc)
 		return rc;
-	count(0, pph__data_size(d));
+	pph__count_transfer(0, pph__data_size(d));
 	d->replicas[node].state = PPH_SHARED;
 	if (d->replicas[0].state == PPH_MODIFIED)
 		d->replicas[0].state = PPH_SHARED;
@@ -105,6 +106,10 @@ int pph__coherence_acquire(struct pph_data *d, unsigned node, enum pph_access mo
 	pthread_mutex_lock(&d->coh_lock);
 	if (node != 0)
 		rc = ensure_allocated(d, node);
+	if (!rc && node != 0) { /* held until the task releases it */
+		d->replicas[node].pinned++;
+		d->replicas[node].last_use = pph__mem_tick();
+	}
 	if (!rc && (mode & PPH_R))
 		rc = make_valid(d, node);
 	if (!rc && (mode & PPH_W)) {
@@ -117,6 +122,15 @@ int pph__coherence_acquire(struct pph_data *d, unsigned node, enum pph_access mo
 	return rc;
 }
 
+void pph__coherence_release(struct pph_data *d, unsigned node)
+{
+	if (node == 0)
+		return;
+	pthread_mutex_lock(&d->coh_lock);
+	d->replicas[node].pinned--;
+	pthread_mutex_unlock(&d->coh_lock);
+}
+
 void pph__coherence_drop_devices(struct pph_data *d)
 {
 	unsigned n;
@@ -127,8 +141,8 @@ void pph__coherence_drop_devices(struct pph_data *d)
 	for (n = 1; n < PPH_MAX_NODES; n++) {
 		struct pph_replica *r = &d->replicas[n];
 
-		if (r->allocated && n < pph__rt.nnodes)
-			ops_of(n)->free(n, r->iface.vector.ptr);
+		if (r->allocated && n < pph__rt.nnodes) /* kept for the next handle */
+			pph__mem_free(n, (size_t)pph__data_size(d), r->iface.vector.ptr);
 		r->allocated = 0;
 		r->state = PPH_INVALID;
 	}
@@ -142,6 +156,7 @@ void pph_transfer_stats_get(struct pph_transfer_stats *s)
 	s->to_host = atomic_load(&pph__rt.transfers[1]);
 	s->bytes_to_device = atomic_load(&pph__rt.transfer_bytes[0]);
 	s->bytes_to_host = atomic_load(&pph__rt.transfer_bytes[1]);
+	pph__mem_stats(s);
 }
 
 void pph_transfer_stats_reset(void)
@@ -152,4 +167,5 @@ void pph_transfer_stats_reset(void)
 		atomic_store(&pph__rt.transfers[i], 0);
 		atomic_store(&pph__rt.transfer_bytes[i], 0);
 	}
+	pph__mem_stats_reset();
 }

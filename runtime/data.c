@@ -162,12 +162,51 @@ void pph_data_unpartition(pph_data_handle parent, unsigned nparts,
 
 void pph__data_flush_all(void)
 {
-	struct pph_data *d;
+	struct pph_data *d, **all = NULL;
+	size_t n = 0, cap = 0, i;
+
+	/* no task runs now; the registry is not held while coh_locks are
+	 * taken, which would invert the order of eviction (memory.c) */
+	pthread_mutex_lock(&registry_lock);
+	for (d = registry; d; d = d->next) {
+		if (n == cap) {
+			struct pph_data **more = realloc(all, (cap = cap ? 2 * cap : 64) * sizeof(*all));
+
+			if (!more)
+				break;
+			all = more;
+		}
+		all[n++] = d;
+	}
+	pthread_mutex_unlock(&registry_lock);
+	for (i = 0; i < n; i++)
+		pph__coherence_drop_devices(all[i]);
+	free(all);
+}
+
+struct pph_data *pph__data_lru(unsigned node)
+{
+	struct pph_data *d, *best = NULL;
 
 	pthread_mutex_lock(&registry_lock);
-	for (d = registry; d; d = d->next)
-		pph__coherence_drop_devices(d);
+	for (d = registry; d; d = d->next) {
+		const struct pph_replica *r = &d->replicas[node];
+
+		/* a racy first look; confirmed under the handle's lock */
+		if (!r->allocated || r->pinned || (best && r->last_use >= best->replicas[node].last_use))
+			continue;
+		if (pthread_mutex_trylock(&d->coh_lock) != 0)
+			continue;
+		if (!r->allocated || r->pinned) {
+			pthread_mutex_unlock(&d->coh_lock);
+			continue;
+		}
+		if (best)
+			pthread_mutex_unlock(&best->coh_lock);
+		best = d;
+	}
 	pthread_mutex_unlock(&registry_lock);
+	return best;
 }
 
 int pph_data_acquire(pph_data_handle handle, enum pph_access mode)

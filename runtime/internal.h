@@ -29,6 +29,8 @@ union pph_iface {
 struct pph_replica {
 	enum pph_replica_state state;
 	int allocated; /* device replicas: iface.*.ptr is a device buffer */
+	unsigned pinned;   /* running tasks using it: not evictable */
+	uint64_t last_use; /* pph__mem_tick() of its last acquire: for LRU */
 	union pph_iface iface;
 };
 
@@ -93,8 +95,24 @@ int pph__node_add(enum pph_arch arch, const struct pph_node_ops *ops, void *driv
  * invalid and mode reads), and invalidate the others if mode writes.
  * Returns 0 or -errno (allocation or copy failure). */
 int pph__coherence_acquire(struct pph_data *d, unsigned node, enum pph_access mode);
+/* The task that acquired d on node (a device) has finished with it. */
+void pph__coherence_release(struct pph_data *d, unsigned node);
 /* Make the host replica valid and free every device replica. */
 void pph__coherence_drop_devices(struct pph_data *d);
+/* Count one transfer of bytes to the host (to_host) or to a device. */
+void pph__count_transfer(int to_host, uint64_t bytes);
+
+/* memory.c: device allocations, with a cache and eviction under a limit. */
+void pph__mem_node_init(unsigned node);
+void pph__mem_node_release(unsigned node);
+int pph__mem_alloc(unsigned node, size_t bytes, void **buf);
+void pph__mem_free(unsigned node, size_t bytes, void *buf);
+uint64_t pph__mem_tick(void);
+void pph__mem_stats(struct pph_transfer_stats *s);
+void pph__mem_stats_reset(void);
+/* data.c: the handle whose replica on node is the least recently used
+ * one that no task holds, returned with its coh_lock held; or NULL. */
+struct pph_data *pph__data_lru(unsigned node);
 
 /* At shutdown: bring every registered handle back to host memory and free
  * its device replicas, so handles outlive the devices' drivers. */

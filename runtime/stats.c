@@ -35,6 +35,8 @@ static void print_transfers(FILE *fp)
 	pph_transfer_stats_get(&s);
 	fprintf(fp, "transfers: %lu to devices (%llu bytes), %lu to host (%llu bytes)\n",
 		s.to_device, s.bytes_to_device, s.to_host, s.bytes_to_host);
+	fprintf(fp, "device memory: %lu allocations, %lu reused from the cache, %lu evictions\n",
+		s.allocations, s.reuses, s.evictions);
 }
 
 void pph_stats_print(FILE *fp)

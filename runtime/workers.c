@@ -44,6 +44,8 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 			/* the data stays as it was: the task does not run */
 			fprintf(stderr, "peppher: %s: cannot bring data to worker %u: %s\n",
 				t->cl->name, w->id, strerror(-rc));
+			while (i-- > 0)
+				pph__coherence_release(t->handles[i], w->node);
 			pph__task_finished(t);
 			return;
 		}
@@ -62,6 +64,8 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 		pthread_rwlock_unlock(&pph__rt.cpu_team);
 	if (w->node)
 		pph__rt.nodes[w->node].ops->sync(w->node);
+	for (i = 0; i < t->nbuffers; i++)
+		pph__coherence_release(t->handles[i], w->node);
 	t->impl_ran = impl;
 	t->worker_ran = (int)w->id;
 	us = pph__now_us() - t0;
@@ -177,6 +181,8 @@ void pph__workers_stop(void)
 	pph__rt.sched->wake_all();
 	for (i = 0; i < pph__rt.nworkers; i++)
 		pthread_join(pph__rt.workers[i].thread, NULL);
+	for (i = 1; i < pph__rt.nnodes; i++) /* cached buffers, while drivers live */
+		pph__mem_node_release(i);
 	pph__opencl_stop();
 	pph__cuda_stop();
 	hwloc_topology_destroy(topology);

@@ -343,6 +343,9 @@ void pph_call_failed(const struct pph_codelet *cl, int rc);
 struct pph_transfer_stats {
 	unsigned long to_device, to_host;		/**< transfers */
 	unsigned long long bytes_to_device, bytes_to_host;
+	unsigned long allocations; /**< device buffers allocated */
+	unsigned long reuses;	   /**< device buffers reused from the cache */
+	unsigned long evictions;   /**< replicas evicted to make room */
 };
 
 /** Read the transfer counters. */

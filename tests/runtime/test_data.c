@@ -293,15 +293,110 @@ static void test_shutdown_flushes(void)
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
-/* Random tasks on CPU and OpenCL workers over shared vectors. */
-static void test_stress(void)
+static void expect_memory(unsigned long allocs, unsigned long reuses, unsigned long evictions)
 {
-	enum { H = 6, M = 64, T = 400 };
-	int val[H][M], ref[H][M], h, i, t;
+	struct pph_transfer_stats s;
+
+	pph_transfer_stats_get(&s);
+	if (s.allocations != allocs || s.reuses != reuses || s.evictions != evictions)
+		fprintf(stderr, "device memory: %lu allocations, %lu reuses, %lu evictions\n",
+			s.allocations, s.reuses, s.evictions);
+	CU_ASSERT_EQUAL(s.allocations, allocs);
+	CU_ASSERT_EQUAL(s.reuses, reuses);
+	CU_ASSERT_EQUAL(s.evictions, evictions);
+}
+
+/* The register / call / unregister pattern of raw-pointer calls: the
+ * device buffer of the first call serves the nine others. */
+static void test_allocation_cache(void)
+{
+	enum { M = 777 };
+	int v[M], i, k, ok = 1;
+	pph_data_handle h;
+
+	for (i = 0; i < M; i++)
+		v[i] = i;
+	pph_transfer_stats_reset();
+	for (k = 0; k < 10; k++) {
+		pph_vector_register(&h, v, M, sizeof(int));
+		call(&add_cl, GPU, h, PPH_RW, NULL, 1);
+		pph_data_unregister(h);
+	}
+	for (i = 0; i < M; i++)
+		ok &= v[i] == i + 10;
+	CU_ASSERT_TRUE(ok);
+	expect(10, 10ull * M * sizeof(int), 10, 10ull * M * sizeof(int), __LINE__);
+	expect_memory(1, 9, 0);
+}
+
+/* Under PEPPHER_LIMIT_OPENCL_MEM=1 (MiB), two 640 KiB vectors do not fit
+ * together: the least recently used one is written back and evicted. */
+static void test_eviction(void)
+{
+	enum { M = 160 * 1024, BIG = 300 * 1024 };
+	const unsigned long long bytes = M * sizeof(int);
+	static int v1[M], v2[M], big[BIG];
+	pph_data_handle h1, h2, hb;
+	int i, ok = 1;
+
+	pph_vector_register(&h1, v1, M, sizeof(int));
+	pph_vector_register(&h2, v2, M, sizeof(int));
+	pph_transfer_stats_reset();
+	call(&fill_cl, GPU, h1, PPH_W, NULL, 1);	/* v1 only on the device */
+	pph_task_wait_all();
+	expect(0, 0, 0, 0, __LINE__);
+	call(&fill_cl, GPU, h2, PPH_W, NULL, 2);	/* evicts v1: written back */
+	pph_task_wait_all();
+	expect(0, 0, 1, bytes, __LINE__);
+	call(&add_cl, GPU, h1, PPH_RW, NULL, 10);	/* evicts v2, v1 goes back */
+	pph_task_wait_all();
+	expect(1, bytes, 2, 2 * bytes, __LINE__);
+	CU_ASSERT_EQUAL(pph_data_acquire(h1, PPH_R), 0); /* from the device */
+	CU_ASSERT_EQUAL(pph_data_acquire(h2, PPH_R), 0); /* already home */
+	expect(1, bytes, 3, 3 * bytes, __LINE__);
+	expect_memory(1, 2, 2); /* an evicted buffer serves the next vector */
+	for (i = 0; i < M; i++)
+		ok &= v1[i] == 1 + i + 10 && v2[i] == 2 + i;
+	CU_ASSERT_TRUE(ok);
+
+	/* larger than the limit: the task cannot run and the data stays as it was */
+	for (i = 0; i < BIG; i++)
+		big[i] = i;
+	pph_vector_register(&hb, big, BIG, sizeof(int));
+	call(&add_cl, GPU, hb, PPH_RW, NULL, 1);
+	pph_data_unregister(hb);
+	for (i = 0, ok = 1; i < BIG; i++)
+		ok &= big[i] == i;
+	CU_ASSERT_TRUE(ok);
+	pph_data_unregister(h1);
+	pph_data_unregister(h2);
+}
+
+static int limited_init(void)
+{
+	setenv("PEPPHER_NCPU", "1", 1);
+	setenv("PEPPHER_LIMIT_OPENCL_MEM", "1", 1);
+	return pph_init();
+}
+
+static int limited_clean(void)
+{
+	pph_shutdown();
+	unsetenv("PEPPHER_LIMIT_OPENCL_MEM");
+	return 0;
+}
+
+/* Random tasks on CPU and OpenCL workers over H shared vectors of M ints. */
+static void stress(int M)
+{
+	enum { H = 6, T = 400 };
+	int *val[H], *ref[H], h, i, t;
 	pph_data_handle hd[H];
 	unsigned seed = 99;
 
 	for (h = 0; h < H; h++) {
+		val[h] = malloc(M * sizeof(int));
+		ref[h] = malloc(M * sizeof(int));
 		for (i = 0; i < M; i++)
 			val[h][i] = ref[h][i] = h * i;
 		pph_vector_register(&hd[h], val[h], M, sizeof(int));
@@ -318,9 +413,28 @@ static void test_stress(void)
 		if (rand_r(&seed) % 40 == 0) /* the host looks now and then */
 			CU_ASSERT_EQUAL(pph_data_acquire(hd[which], PPH_R), 0);
 	}
-	for (h = 0; h < H; h++)
+	for (h = 0; h < H; h++) {
 		pph_data_unregister(hd[h]);
-	CU_ASSERT_EQUAL(memcmp(val, ref, sizeof(val)), 0);
+		CU_ASSERT_EQUAL(memcmp(val[h], ref[h], M * sizeof(int)), 0);
+		free(val[h]);
+		free(ref[h]);
+	}
+}
+
+static void test_stress(void)
+{
+	stress(64);
+}
+
+/* 6 vectors of 256 KiB under a 1 MiB limit: evictions all along */
+static void test_stress_evicting(void)
+{
+	struct pph_transfer_stats s;
+
+	pph_transfer_stats_reset();
+	stress(64 * 1024);
+	pph_transfer_stats_get(&s);
+	CU_ASSERT_TRUE(s.evictions > 0);
 }
 
 static int suite_init(void)
@@ -360,6 +474,10 @@ int main(void)
 	CU_add_test(s, "host write invalidates the device copy", test_host_write_invalidates);
 	CU_add_test(s, "matrix block with a leading dimension", test_matrix_block_on_device);
 	CU_add_test(s, "shutdown brings device data home", test_shutdown_flushes);
+	CU_add_test(s, "register/unregister per call reuses device buffers", test_allocation_cache);
+	s = CU_add_suite("memory limit", limited_init, limited_clean);
+	CU_add_test(s, "eviction under PEPPHER_LIMIT_OPENCL_MEM", test_eviction);
+	CU_add_test(s, "random tasks under the limit equal a sequential run", test_stress_evicting);
 	s = CU_add_suite("driver_opencl", suite_init, suite_clean);
 	CU_add_test(s, "random CPU and OpenCL tasks equal a sequential run", test_stress);
 	CU_basic_set_mode(CU_BRM_VERBOSE);

@@ -1,0 +1,216 @@
+/*
+ * Device memory.  Every device allocation goes through here, so that
+ *  - a freed buffer is kept and given to the next allocation of the same
+ *    size (registering and unregistering the same arrays call after call
+ *    then costs no device allocation), and
+ *  - a node stays under its limit (PEPPHER_LIMIT_OPENCL_MEM and
+ *    PEPPHER_LIMIT_CUDA_MEM, in MiB, as in StarPU; none by default) and
+ *    survives the device running out: cached buffers go first, then the
+ *    least recently used replicas that no running task holds, written back
+ *    to the host first when they hold the only valid copy.
+ *
+ * Lock order: a handle's coh_lock, then a node's lock, then the registry;
+ * victims' coh_locks are only tried, never waited for.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct cached {
+	size_t bytes;
+	void *buf;
+	struct cached *next;
+};
+
+struct mem_node {
+	pthread_mutex_t lock;
+	size_t limit; /* 0: none */
+	size_t used;  /* allocated on the device, cached buffers included */
+	struct cached *cache;
+};
+
+static struct mem_node mem[PPH_MAX_NODES];
+static atomic_ulong nallocs, nreuses, nevictions;
+static atomic_uint_fast64_t clock_;
+
+static size_t env_limit(enum pph_arch arch)
+{
+	const char *name = arch == PPH_ARCH_OPENCL ? "PEPPHER_LIMIT_OPENCL_MEM" :
+			   arch == PPH_ARCH_CUDA ? "PEPPHER_LIMIT_CUDA_MEM" : NULL;
+	const char *v = name ? getenv(name) : NULL;
+	char *end;
+	unsigned long mib;
+
+	if (!v || !*v)
+		return 0;
+	mib = strtoul(v, &end, 10);
+	if (*end || !mib) {
+		fprintf(stderr, "peppher: warning: ignoring %s=%s: give a size in MiB\n", name, v);
+		return 0;
+	}
+	return (size_t)mib << 20;
+}
+
+void pph__mem_node_init(unsigned node)
+{
+	pthread_mutex_init(&mem[node].lock, NULL);
+	mem[node].limit = env_limit(pph__rt.nodes[node].arch);
+	mem[node].used = 0;
+	mem[node].cache = NULL;
+}
+
+uint64_t pph__mem_tick(void)
+{
+	return atomic_fetch_add(&clock_, 1) + 1;
+}
+
+/* Free every cached buffer of node until used + want fits.  Node locked. */
+static void drop_cache(unsigned node, size_t want)
+{
+	struct mem_node *m = &mem[node];
+
+	while (m->cache && (!want || (m->limit && m->used + want > m->limit))) {
+		struct cached *c = m->cache;
+
+		m->cache = c->next;
+		pph__rt.nodes[node].ops->free(node, c->buf);
+		m->used -= c->bytes;
+		free(c);
+	}
+}
+
+/*
+ * Evict one replica from node: unpinned, least recently used, its handle
+ * not busy.  A buffer of exactly want bytes is handed over in *reuse
+ * instead of freed.  Returns 0 when one was evicted.  Node locked.
+ */
+static int evict_one(unsigned node, size_t want, void **reuse)
+{
+	struct pph_data *victim = pph__data_lru(node);
+	struct pph_replica *r;
+	size_t bytes;
+	unsigned n;
+	int sole = 1;
+
+	if (!victim)
+		return -ENOMEM;
+	/* pph__data_lru() returned it with its coh_lock held */
+	r = &victim->replicas[node];
+	bytes = (size_t)pph__data_size(victim);
+	for (n = 0; n < pph__rt.nnodes; n++)
+		if (n != node && victim->replicas[n].state != PPH_INVALID)
+			sole = 0;
+	if (r->state != PPH_INVALID && sole) {
+		int rc = pph__rt.nodes[node].ops->to_host(node, victim->layout, &r->iface,
+							  &victim->replicas[0].iface);
+
+		if (rc) {
+			pthread_mutex_unlock(&victim->coh_lock);
+			return rc;
+		}
+		pph__count_transfer(1, bytes);
+		victim->replicas[0].state = PPH_MODIFIED;
+	}
+	if (reuse && !*reuse && bytes == want) {
+		*reuse = r->iface.vector.ptr;
+	} else {
+		pph__rt.nodes[node].ops->free(node, r->iface.vector.ptr);
+		mem[node].used -= bytes;
+	}
+	r->allocated = 0;
+	r->state = PPH_INVALID;
+	atomic_fetch_add(&nevictions, 1);
+	pthread_mutex_unlock(&victim->coh_lock);
+	return 0;
+}
+
+int pph__mem_alloc(unsigned node, size_t bytes, void **buf)
+{
+	struct mem_node *m = &mem[node];
+	struct cached **pc, *c;
+	int rc;
+
+	pthread_mutex_lock(&m->lock);
+	for (pc = &m->cache; *pc; pc = &(*pc)->next)
+		if ((*pc)->bytes == bytes) {
+			c = *pc;
+			*pc = c->next;
+			*buf = c->buf;
+			free(c);
+			atomic_fetch_add(&nreuses, 1);
+			pthread_mutex_unlock(&m->lock);
+			return 0;
+		}
+	if (m->limit && bytes > m->limit) {
+		pthread_mutex_unlock(&m->lock);
+		return -ENOMEM;
+	}
+	drop_cache(node, bytes);
+	*buf = NULL;
+	while (m->limit && m->used + bytes > m->limit && !*buf)
+		if (evict_one(node, bytes, buf) != 0)
+			break;
+	if (*buf) { /* an evicted replica's buffer, still counted in used */
+		atomic_fetch_add(&nreuses, 1);
+		pthread_mutex_unlock(&m->lock);
+		return 0;
+	}
+	if (m->limit && m->used + bytes > m->limit) {
+		pthread_mutex_unlock(&m->lock);
+		return -ENOMEM;
+	}
+	/* the device itself may run out before the limit: make room, retry */
+	while ((rc = pph__rt.nodes[node].ops->alloc(node, bytes, buf)) == -ENOMEM) {
+		drop_cache(node, 0);
+		if (evict_one(node, 0, NULL) != 0)
+			break;
+	}
+	if (rc == 0) {
+		m->used += bytes;
+		atomic_fetch_add(&nallocs, 1);
+	}
+	pthread_mutex_unlock(&m->lock);
+	return rc;
+}
+
+void pph__mem_free(unsigned node, size_t bytes, void *buf)
+{
+	struct mem_node *m = &mem[node];
+	struct cached *c = malloc(sizeof(*c));
+
+	pthread_mutex_lock(&m->lock);
+	if (c) {
+		c->bytes = bytes;
+		c->buf = buf;
+		c->next = m->cache;
+		m->cache = c;
+	} else {
+		pph__rt.nodes[node].ops->free(node, buf);
+		m->used -= bytes;
+	}
+	pthread_mutex_unlock(&m->lock);
+}
+
+void pph__mem_node_release(unsigned node)
+{
+	pthread_mutex_lock(&mem[node].lock);
+	drop_cache(node, 0);
+	pthread_mutex_unlock(&mem[node].lock);
+	pthread_mutex_destroy(&mem[node].lock);
+}
+
+void pph__mem_stats(struct pph_transfer_stats *s)
+{
+	s->allocations = atomic_load(&nallocs);
+	s->reuses = atomic_load(&nreuses);
+	s->evictions = atomic_load(&nevictions);
+}
+
+void pph__mem_stats_reset(void)
+{
+	atomic_store(&nallocs, 0);
+	atomic_store(&nreuses, 0);
+	atomic_store(&nevictions, 0);
+}
