@@ -252,6 +252,7 @@ static cl_kernel build(const char *key, const char *source, const char *what,
 	if (clBuildProgram(program, 1, &current->device, NULL, NULL, NULL) != CL_SUCCESS) {
 		print_build_log(program, what);
 		clReleaseProgram(program);
+		pph_variant_failed(); /* another variant runs the task */
 		return NULL;
 	}
 	kernel = clCreateKernel(program, name, &err);
@@ -313,6 +314,7 @@ cl_kernel pph_opencl_kernel(const char *path, const char *name)
 		fclose(fp);
 	} else if (!kernel) {
 		fprintf(stderr, "peppher: OpenCL: cannot read %s: %s\n", path, strerror(errno));
+		pph_variant_failed();
 	}
 	free(source);
 	free(key);

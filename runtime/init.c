@@ -112,6 +112,7 @@ void pph_shutdown(void)
 	pph__trace_shutdown();
 	pph__stats_free();
 	pph__perfmodel_shutdown();
+	pph__impl_enable_all();
 	pph__task_cache_free();
 	pph__rt.nnodes = 1; /* the devices are gone */
 	pph__rt.sched->deinit();

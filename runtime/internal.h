@@ -240,11 +240,24 @@ const struct pph_sched_policy *pph__sched_find(const char *name);
 const struct pph_sched_policy *pph__sched_default(void);
 void pph__sched_list(FILE *fp);
 
-/* May the task run cl->impls[i]?  Variants past the 32nd always may. */
+/* Variants that failed (pph_variant_failed) are disabled for the run. */
+extern atomic_int pph__any_disabled;
+unsigned pph__impl_disabled_mask(const struct pph_codelet *cl);
+void pph__impl_disable(const struct pph_codelet *cl, unsigned i);
+void pph__impl_enable_all(void); /* at shutdown */
+
+/* May the task run cl->impls[i]?  Variants past the 32nd always may,
+ * unless disabled. */
 static inline int pph__impl_allowed(const struct pph_task *t, unsigned i)
 {
-	return i >= 32 || (t->impl_mask >> i & 1u);
+	if (i < 32 && !(t->impl_mask >> i & 1u))
+		return 0;
+	return !atomic_load_explicit(&pph__any_disabled, memory_order_relaxed) || i >= 32 ||
+	       !(pph__impl_disabled_mask(t->cl) >> i & 1u);
 }
+
+/* Can some worker run some variant the task may run? */
+int pph__task_runnable(struct pph_task *task);
 
 /* Can a worker of this arch run variant impl? */
 int pph__arch_can_run(enum pph_arch worker, enum pph_arch impl);
@@ -285,6 +298,7 @@ struct pph_worker {
 	double busy_ms;
 	struct pph_impl_stat *stats;
 	size_t nstats;
+	int variant_failed; /* set by pph_variant_failed() during a task */
 	/* trace events, written by this worker only (trace.c) */
 	struct pph_trace_event *trace;
 	size_t ntrace, trace_cap;

@@ -212,7 +212,7 @@ int pph__choose_impl(const struct pph_task *task, enum pph_arch arch)
 	const struct pph_codelet *cl = task->cl;
 	unsigned i, n = 0, k;
 
-	if (task->sched_impl >= 0)
+	if (task->sched_impl >= 0 && pph__impl_allowed(task, (unsigned)task->sched_impl))
 		return pph__arch_can_run(arch, cl->impls[task->sched_impl].arch) ?
 			       task->sched_impl : -1;
 	for (i = 0; i < cl->nimpls; i++)
@@ -227,4 +227,53 @@ int pph__choose_impl(const struct pph_task *task, enum pph_arch arch)
 		    k-- == 0)
 			return (int)i;
 	return -1;
+}
+
+/* ---- variants disabled at run time ---- */
+
+#define MAX_DISABLED 64
+
+static struct {
+	const struct pph_codelet *cl;
+	unsigned mask;
+} disabled[MAX_DISABLED];
+static unsigned ndisabled;
+static pthread_mutex_t disabled_lock = PTHREAD_MUTEX_INITIALIZER;
+atomic_int pph__any_disabled;
+
+unsigned pph__impl_disabled_mask(const struct pph_codelet *cl)
+{
+	unsigned i, mask = 0;
+
+	pthread_mutex_lock(&disabled_lock);
+	for (i = 0; i < ndisabled; i++)
+		if (disabled[i].cl == cl)
+			mask = disabled[i].mask;
+	pthread_mutex_unlock(&disabled_lock);
+	return mask;
+}
+
+void pph__impl_disable(const struct pph_codelet *cl, unsigned impl)
+{
+	unsigned i;
+
+	if (impl >= 32)
+		return;
+	pthread_mutex_lock(&disabled_lock);
+	for (i = 0; i < ndisabled && disabled[i].cl != cl; i++)
+		;
+	if (i == ndisabled && ndisabled < MAX_DISABLED)
+		disabled[ndisabled++].cl = cl;
+	if (i < ndisabled)
+		disabled[i].mask |= 1u << impl;
+	pthread_mutex_unlock(&disabled_lock);
+	atomic_store(&pph__any_disabled, 1);
+}
+
+void pph__impl_enable_all(void)
+{
+	pthread_mutex_lock(&disabled_lock);
+	ndisabled = 0;
+	pthread_mutex_unlock(&disabled_lock);
+	atomic_store(&pph__any_disabled, 0);
 }

@@ -152,8 +152,7 @@ void pph_task_set_detached(struct pph_task *task, int detached)
 	task->detached = detached;
 }
 
-/* Is there a worker for the forced variant, or for any variant? */
-static int runnable(const struct pph_task *task)
+int pph__task_runnable(struct pph_task *task)
 {
 	unsigned a;
 
@@ -169,7 +168,7 @@ int pph_task_submit(struct pph_task *task)
 		return -EINVAL;
 	if (task->submitted)
 		return -EBUSY;
-	if (!pph__rt.initialized || !runnable(task))
+	if (!pph__rt.initialized || !pph__task_runnable(task))
 		return -ENODEV;
 	task->submitted = 1;
 	if (!atomic_load_explicit(&pph__rt.has_parallel, memory_order_relaxed)) {

@@ -29,6 +29,39 @@ static void bind_to_core(struct pph_worker *w)
 		w->core = (int)core->logical_index;
 }
 
+/*
+ * The variant said it could not run (pph_variant_failed): it has left the
+ * data as it found it, so disable it and hand the task back to the
+ * scheduler for another variant; fail it if there is none.
+ */
+static void retry_elsewhere(struct pph_worker *w, struct pph_task *t, int impl)
+{
+	unsigned i;
+
+	w->variant_failed = 0;
+	if (w->node)
+		pph__rt.nodes[w->node].ops->sync(w->node);
+	for (i = 0; i < t->nbuffers; i++)
+		pph__coherence_release(t->handles[i], w->node);
+	pph__impl_disable(t->cl, (unsigned)impl);
+	t->sched_impl = -1;
+	if (pph__task_runnable(t)) {
+		fprintf(stderr, "peppher: %s: variant %s disabled; the task runs on another one\n",
+			t->cl->name, t->cl->impls[impl].name);
+		pph__rt.sched->push(t);
+		return;
+	}
+	fprintf(stderr, "peppher: %s: variant %s failed and no other variant can run the task\n",
+		t->cl->name, t->cl->impls[impl].name);
+	pph__task_finished(t);
+}
+
+void pph_variant_failed(void)
+{
+	if (pph__current_worker)
+		pph__current_worker->variant_failed = 1;
+}
+
 static void run_task(struct pph_worker *w, struct pph_task *t)
 {
 	void *buffers[PPH_MAX_BUFFERS];
@@ -36,6 +69,18 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	unsigned i;
 	double t0, us;
 	int team;
+
+	if (impl < 0) { /* its variant for this worker was disabled meanwhile */
+		t->sched_impl = -1;
+		if (pph__task_runnable(t)) {
+			pph__rt.sched->push(t);
+		} else {
+			fprintf(stderr, "peppher: %s: no variant left that can run the task\n",
+				t->cl->name);
+			pph__task_finished(t);
+		}
+		return;
+	}
 
 	for (i = 0; i < t->nbuffers; i++) {
 		int rc = pph__coherence_acquire(t->handles[i], w->node, t->modes[i]);
@@ -62,6 +107,10 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	t->cl->impls[impl].fn(buffers, t->arg);
 	if (team)
 		pthread_rwlock_unlock(&pph__rt.cpu_team);
+	if (w->variant_failed) {
+		retry_elsewhere(w, t, impl);
+		return;
+	}
 	if (w->node)
 		pph__rt.nodes[w->node].ops->sync(w->node);
 	for (i = 0; i < t->nbuffers; i++)

@@ -322,6 +322,15 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 			 const int *parts, const void *arg, size_t arg_size);
 
 /**
+ * Called by a variant that cannot run (its OpenCL kernel does not build,
+ * a library it needs is missing) before it returns, having left its data
+ * untouched: the runtime disables that variant for the rest of the run
+ * and runs the task on another one (or reports that none is left).
+ * pph_opencl_kernel() calls it when a build fails.
+ */
+void pph_variant_failed(void);
+
+/**
  * How many OpenMP threads an OPENMP variant runs with: the CPU workers it
  * has for itself while it runs (no CPU variant runs meanwhile).  Composed
  * backend wrappers of OPENMP variants call omp_set_num_threads() with it.

@@ -4,6 +4,7 @@
  * a random mix of CPU and OpenCL tasks equal to a sequential run.  Skipped
  * (77) without an OpenCL device.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,6 +294,58 @@ static void test_shutdown_flushes(void)
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
+/* An OpenCL variant whose kernel does not build: tried once, disabled,
+ * and every task runs on the CPU variant with the right result. */
+static int broken_tries;
+
+static void add_broken_ocl(void *b[], void *arg)
+{
+	(void)b;
+	(void)arg;
+	broken_tries++; /* one OpenCL worker: no race */
+	if (pph_opencl_kernel_source("__kernel void add(__global int *v) { v[0] += ; }", "add"))
+		CU_FAIL("a broken kernel built");
+}
+
+static const struct pph_impl broken_impls[] = {
+	{ PPH_ARCH_OPENCL, add_broken_ocl, "add_broken_ocl" },
+	{ PPH_ARCH_CPU, add_cpu, "add_cpu" },
+};
+static const struct pph_codelet broken_cl = { "data_add_broken", 2, broken_impls, PPH_MODEL_DEFAULT };
+
+static void test_failed_variant(void)
+{
+	int v[N], i, k, ok = 1;
+	pph_data_handle h;
+
+	for (i = 0; i < N; i++)
+		v[i] = i;
+	pph_vector_register(&h, v, N, sizeof(int));
+	call(&fill_cl, GPU, h, PPH_W, NULL, 0); /* the data starts on the device */
+	broken_tries = 0;
+	for (k = 0; k < 10; k++)
+		call(&broken_cl, -1, h, PPH_RW, NULL, 1);
+	pph_data_unregister(h);
+	for (i = 0; i < N; i++)
+		ok &= v[i] == i + 10;
+	CU_ASSERT_TRUE(ok);
+	CU_ASSERT_EQUAL(broken_tries, 1);
+	/* the disabled variant alone: refused at submission, data unchanged */
+	pph_vector_register(&h, v, N, sizeof(int));
+	{
+		struct pph_task *t = pph_task_create(&broken_cl);
+
+		pph_task_add_buffer(t, h, PPH_RW);
+		pph_task_force_impl(t, 0);
+		CU_ASSERT_EQUAL(pph_task_submit(t), -ENODEV);
+		pph_task_destroy(t);
+	}
+	pph_data_unregister(h);
+	for (i = 0, ok = 1; i < N; i++)
+		ok &= v[i] == i + 10;
+	CU_ASSERT_TRUE(ok);
+}
+
 static void expect_memory(unsigned long allocs, unsigned long reuses, unsigned long evictions)
 {
 	struct pph_transfer_stats s;
@@ -475,6 +528,7 @@ int main(void)
 	CU_add_test(s, "matrix block with a leading dimension", test_matrix_block_on_device);
 	CU_add_test(s, "shutdown brings device data home", test_shutdown_flushes);
 	CU_add_test(s, "register/unregister per call reuses device buffers", test_allocation_cache);
+	CU_add_test(s, "a kernel that does not build disables its variant", test_failed_variant);
 	s = CU_add_suite("memory limit", limited_init, limited_clean);
 	CU_add_test(s, "eviction under PEPPHER_LIMIT_OPENCL_MEM", test_eviction);
 	CU_add_test(s, "random tasks under the limit equal a sequential run", test_stress_evicting);
