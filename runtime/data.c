@@ -95,22 +95,34 @@ uint64_t pph__data_size(const struct pph_data *d)
 	return 0;
 }
 
-/* Until transfers are calibrated per host: a PCIe-like link. */
-#define LATENCY_US 10.0
-#define BYTES_PER_US 5000.0
+/* The copy that brings d's valid data to the host: from the first device
+ * holding it.  Racy reads: an estimate needs no lock. */
+static double fetch_home_us(const struct pph_data *d, uint64_t bytes)
+{
+	unsigned n;
+
+	for (n = 1; n < pph__rt.nnodes; n++)
+		if (d->replicas[n].state != PPH_INVALID)
+			return pph__transfer_time(n, 1, bytes);
+	return 0;
+}
 
 double pph__transfer_estimate(const struct pph_task *task, unsigned node)
 {
 	double us = 0;
 	unsigned i;
 
-	/* a racy look at the states: an estimate needs no lock */
 	for (i = 0; i < task->nbuffers; i++) {
 		const struct pph_data *d = task->handles[i];
+		uint64_t bytes;
 
-		if ((task->modes[i] & PPH_R) && d->replicas[node].state == PPH_INVALID)
-			us += (node && d->replicas[0].state == PPH_INVALID ? 2 : 1) *
-			      (LATENCY_US + (double)pph__data_size(d) / BYTES_PER_US);
+		if (!(task->modes[i] & PPH_R) || d->replicas[node].state != PPH_INVALID)
+			continue;
+		bytes = pph__data_size(d);
+		if (d->replicas[0].state == PPH_INVALID) /* devices exchange through the host */
+			us += fetch_home_us(d, bytes);
+		if (node)
+			us += pph__transfer_time(node, 0, bytes);
 	}
 	return us;
 }

@@ -94,6 +94,7 @@ int pph_init(void)
 		pph__perfmodel_shutdown();
 		return rc;
 	}
+	pph__transfer_model_init();
 	pph__rt.initialized = 1;
 	return 0;
 }

@@ -102,6 +102,13 @@ void pph__coherence_drop_devices(struct pph_data *d);
 /* Count one transfer of bytes to the host (to_host) or to a device. */
 void pph__count_transfer(int to_host, uint64_t bytes);
 
+/* transfer_model.c: latency and bandwidth per device node and direction,
+ * measured once per host (after the drivers started) and stored. */
+void pph__transfer_model_init(void);
+/* Predicted microseconds to copy bytes to node (to_host 0) or from it (1). */
+double pph__transfer_time(unsigned node, int to_host, uint64_t bytes);
+void pph__transfer_model_get(unsigned node, double latency_us[2], double bytes_per_us[2]);
+
 /* memory.c: device allocations, with a cache and eviction under a limit. */
 void pph__mem_node_init(unsigned node);
 void pph__mem_node_release(unsigned node);

@@ -31,12 +31,21 @@ void pph__worker_record(struct pph_worker *w, const struct pph_task *t,
 static void print_transfers(FILE *fp)
 {
 	struct pph_transfer_stats s;
+	unsigned n;
 
 	pph_transfer_stats_get(&s);
 	fprintf(fp, "transfers: %lu to devices (%llu bytes), %lu to host (%llu bytes)\n",
 		s.to_device, s.bytes_to_device, s.to_host, s.bytes_to_host);
 	fprintf(fp, "device memory: %lu allocations, %lu reused from the cache, %lu evictions\n",
 		s.allocations, s.reuses, s.evictions);
+	for (n = 1; n < pph__rt.nnodes; n++) {
+		double lat[2], bw[2];
+
+		pph__transfer_model_get(n, lat, bw);
+		fprintf(fp, "link to node %u (%s): to device %.1f us + %.2f GB/s, to host %.1f us + %.2f GB/s\n",
+			n, pph_arch_name(pph__rt.nodes[n].arch), lat[0], bw[0] / 1e3, lat[1],
+			bw[1] / 1e3);
+	}
 }
 
 void pph_stats_print(FILE *fp)

@@ -7,11 +7,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <CUnit/Basic.h>
 
 #include <peppher/opencl.h>
 #include <peppher/runtime.h>
+
+#include "internal.h"
 
 static const char *const kernels_src =
 	"__kernel void fill(__global int *v, uint n, int x)\n"
@@ -346,6 +349,36 @@ static void test_failed_variant(void)
 	CU_ASSERT_TRUE(ok);
 }
 
+/* The link to the device was measured once and stored with the models. */
+static void test_transfer_model(void)
+{
+	char host[256] = "localhost", path[1024], line[256], arch[16];
+	const char *home = getenv("PEPPHER_HOME");
+	double lat_d, bw_d, lat_h, bw_h;
+	unsigned index;
+	int links = 0;
+	FILE *fp;
+
+	gethostname(host, sizeof(host) - 1);
+	snprintf(path, sizeof(path), "%s/perfmodels/%s/transfers", home ? home : ".", host);
+	fp = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof(line), fp));
+	CU_ASSERT_STRING_EQUAL(line, "peppher-transfers 1\n");
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "link %15s %u %lf %lf %lf %lf", arch, &index, &lat_d, &bw_d,
+			   &lat_h, &bw_h) == 6) {
+			links++;
+			CU_ASSERT_TRUE(lat_d >= 0 && lat_h >= 0 && bw_d > 0 && bw_h > 0);
+		}
+	fclose(fp);
+	CU_ASSERT_TRUE(links >= 1);
+	/* the model dmda uses: more bytes take longer, both ways */
+	CU_ASSERT_TRUE(pph__transfer_time(1, 0, 1 << 20) > pph__transfer_time(1, 0, 1 << 10));
+	CU_ASSERT_TRUE(pph__transfer_time(1, 1, 1 << 20) > pph__transfer_time(1, 1, 1 << 10));
+	CU_ASSERT_TRUE(pph__transfer_time(1, 0, 1) > 0);
+}
+
 static void expect_memory(unsigned long allocs, unsigned long reuses, unsigned long evictions)
 {
 	struct pph_transfer_stats s;
@@ -529,6 +562,7 @@ int main(void)
 	CU_add_test(s, "shutdown brings device data home", test_shutdown_flushes);
 	CU_add_test(s, "register/unregister per call reuses device buffers", test_allocation_cache);
 	CU_add_test(s, "a kernel that does not build disables its variant", test_failed_variant);
+	CU_add_test(s, "transfer model measured and stored", test_transfer_model);
 	s = CU_add_suite("memory limit", limited_init, limited_clean);
 	CU_add_test(s, "eviction under PEPPHER_LIMIT_OPENCL_MEM", test_eviction);
 	CU_add_test(s, "random tasks under the limit equal a sequential run", test_stress_evicting);
