@@ -127,17 +127,19 @@ double pph__transfer_estimate(const struct pph_task *task, unsigned node)
 	return us;
 }
 
-int pph_data_partition(pph_data_handle parent, unsigned nparts,
-		       pph_data_handle *children)
+static int partition(pph_data_handle parent, unsigned nparts, pph_data_handle *children,
+		     int by_columns)
 {
 	const union pph_iface *p;
 	size_t total, first = 0, i;
 	int rc;
 
-	if (!parent || !nparts || parent->layout == PPH_LAYOUT_VARIABLE)
+	if (!parent || !nparts || parent->layout == PPH_LAYOUT_VARIABLE ||
+	    (by_columns && parent->layout != PPH_LAYOUT_MATRIX))
 		return -EINVAL;
 	p = &parent->replicas[0].iface;
-	total = parent->layout == PPH_LAYOUT_VECTOR ? p->vector.n : p->matrix.rows;
+	total = parent->layout == PPH_LAYOUT_VECTOR ? p->vector.n :
+		by_columns ? p->matrix.cols : p->matrix.rows;
 	if (nparts > total)
 		return -EINVAL;
 	rc = pph_data_acquire(parent, PPH_RW);
@@ -149,6 +151,11 @@ int pph_data_partition(pph_data_handle parent, unsigned nparts,
 			rc = pph_vector_register(&children[i],
 						 (char *)p->vector.ptr + first * p->vector.elemsize,
 						 len, p->vector.elemsize);
+		else if (by_columns) /* a sub-view: the parent's leading dimension */
+			rc = pph_matrix_register(&children[i],
+						 (char *)p->matrix.ptr + first * p->matrix.elemsize,
+						 p->matrix.rows, len, p->matrix.ld,
+						 p->matrix.elemsize);
 		else
 			rc = pph_matrix_register(&children[i],
 						 (char *)p->matrix.ptr +
@@ -160,6 +167,17 @@ int pph_data_partition(pph_data_handle parent, unsigned nparts,
 	if (rc)
 		pph_data_unpartition(parent, (unsigned)(i ? i - 1 : 0), children);
 	return rc;
+}
+
+int pph_data_partition(pph_data_handle parent, unsigned nparts, pph_data_handle *children)
+{
+	return partition(parent, nparts, children, 0);
+}
+
+int pph_data_partition_columns(pph_data_handle parent, unsigned nparts,
+			       pph_data_handle *children)
+{
+	return partition(parent, nparts, children, 1);
 }
 
 void pph_data_unpartition(pph_data_handle parent, unsigned nparts,

@@ -59,7 +59,12 @@ static void ocl_free(unsigned node, void *buf)
 	clReleaseMemObject((cl_mem)buf);
 }
 
-/* Matrices whose host rows are ld apart go through the rectangle copies. */
+/*
+ * Matrices whose host rows are ld apart go through the rectangle copies.
+ * Writes to the device do not block: the worker's in-order queue runs the
+ * kernel after them, and the host memory stays put until the task has
+ * finished (its dependencies say so).  Reads block: the host wants them.
+ */
 static int copy(unsigned node, enum pph_layout layout, const union pph_iface *host,
 		const union pph_iface *dev, int to_device)
 {
@@ -76,7 +81,7 @@ static int copy(unsigned node, enum pph_layout layout, const union pph_iface *ho
 		if (!m->rows || !m->cols)
 			return 0;
 		err = to_device ?
-			clEnqueueWriteBufferRect(q, mem, CL_TRUE, origin, origin, region,
+			clEnqueueWriteBufferRect(q, mem, CL_FALSE, origin, origin, region,
 						 region[0], 0, m->ld * m->elemsize, 0,
 						 m->ptr, 0, NULL, NULL) :
 			clEnqueueReadBufferRect(q, mem, CL_TRUE, origin, origin, region,
@@ -91,7 +96,7 @@ static int copy(unsigned node, enum pph_layout layout, const union pph_iface *ho
 	if (!bytes)
 		return 0;
 	err = to_device ?
-		clEnqueueWriteBuffer(q, mem, CL_TRUE, 0, bytes, host->vector.ptr, 0, NULL, NULL) :
+		clEnqueueWriteBuffer(q, mem, CL_FALSE, 0, bytes, host->vector.ptr, 0, NULL, NULL) :
 		clEnqueueReadBuffer(q, mem, CL_TRUE, 0, bytes, host->vector.ptr, 0, NULL, NULL);
 	return check(err, to_device ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
 }

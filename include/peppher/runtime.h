@@ -180,6 +180,15 @@ int pph_variable_register(pph_data_handle *handle, void *ptr, size_t size);
 int pph_data_partition(pph_data_handle parent, unsigned nparts,
 		       pph_data_handle *children);
 
+/**
+ * Split a matrix into nparts blocks of columns: sub-views over the
+ * parent's host memory with the parent's leading dimension (no copy; a
+ * device receives each block packed).  As pph_data_partition otherwise,
+ * and -EINVAL for anything but a matrix.  Undone by pph_data_unpartition().
+ */
+int pph_data_partition_columns(pph_data_handle parent, unsigned nparts,
+			       pph_data_handle *children);
+
 /** Wait for the tasks using the blocks, gather them home, free them. */
 void pph_data_unpartition(pph_data_handle parent, unsigned nparts,
 			  pph_data_handle *children);

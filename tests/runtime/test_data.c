@@ -281,6 +281,41 @@ static void test_matrix_block_on_device(void)
 	CU_ASSERT_TRUE(ok);
 }
 
+/* Column blocks of a matrix: block 1 of 2 is changed on the device, block 0
+ * on a CPU worker; unpartition gathers both, each block moved once. */
+static void test_matrix_columns(void)
+{
+	int m[6][8], i, j, ok = 1, x = 1000;
+	pph_data_handle h, cols[2];
+	struct pph_task *t;
+
+	for (i = 0; i < 6; i++)
+		for (j = 0; j < 8; j++)
+			m[i][j] = 100 * i + j;
+	CU_ASSERT_EQUAL_FATAL(pph_matrix_register(&h, m, 6, 8, 8, sizeof(int)), 0);
+	CU_ASSERT_EQUAL(pph_data_partition_columns(h, 2, cols), 0);
+	pph_transfer_stats_reset();
+	t = pph_task_create(&add_matrix_cl);
+	pph_task_add_buffer(t, cols[1], PPH_RW);
+	pph_task_set_arg(t, &x, sizeof(x));
+	CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+	pph_task_wait(t);
+	pph_task_destroy(t);
+	CU_ASSERT_EQUAL(pph_data_acquire(cols[0], PPH_RW), 0); /* the host's block */
+	for (i = 0; i < 6; i++)
+		m[i][0] = -i;
+	pph_data_unpartition(h, 2, cols);
+	expect(1, 24 * sizeof(int), 1, 24 * sizeof(int), __LINE__);
+	for (i = 0; i < 6; i++)
+		for (j = 0; j < 8; j++)
+			ok &= m[i][j] == (j == 0 ? -i : 100 * i + j + (j >= 4 ? 1000 : 0));
+	CU_ASSERT_TRUE(ok);
+	pph_data_unregister(h);
+	pph_vector_register(&h, &m[0][0], 8, sizeof(int)); /* not a matrix */
+	CU_ASSERT_EQUAL(pph_data_partition_columns(h, 2, cols), -EINVAL);
+	pph_data_unregister(h);
+}
+
 /* Data left on the device comes home at shutdown; the handle outlives it. */
 static void test_shutdown_flushes(void)
 {
@@ -559,6 +594,7 @@ int main(void)
 	CU_add_test(s, "unregister after device writes", test_unregister_after_device_write);
 	CU_add_test(s, "host write invalidates the device copy", test_host_write_invalidates);
 	CU_add_test(s, "matrix block with a leading dimension", test_matrix_block_on_device);
+	CU_add_test(s, "matrix column blocks gathered", test_matrix_columns);
 	CU_add_test(s, "shutdown brings device data home", test_shutdown_flushes);
 	CU_add_test(s, "register/unregister per call reuses device buffers", test_allocation_cache);
 	CU_add_test(s, "a kernel that does not build disables its variant", test_failed_variant);
