@@ -34,6 +34,25 @@ void pph__count_transfer(int to_host, uint64_t bytes)
 	atomic_fetch_add(&pph__rt.transfer_bytes[to_host], bytes);
 }
 
+/* One copy between the host and node, counted and traced. */
+static int copy(struct pph_data *d, unsigned node, int to_host)
+{
+	const struct pph_node_ops *ops = ops_of(node);
+	uint64_t bytes = pph__data_size(d);
+	double t0 = pph__trace_enabled() ? pph__now_us() : 0;
+	int rc = to_host ? ops->to_host(node, d->layout, &d->replicas[node].iface,
+					&d->replicas[0].iface) :
+			   ops->to_device(node, d->layout, &d->replicas[0].iface,
+					  &d->replicas[node].iface);
+
+	if (rc)
+		return rc;
+	pph__count_transfer(to_host, bytes);
+	if (t0)
+		pph__trace_transfer(to_host, bytes, t0, pph__now_us() - t0);
+	return 0;
+}
+
 /* Give node a device buffer of the handle's shape, if it has none. */
 static int ensure_allocated(struct pph_data *d, unsigned node)
 {
@@ -67,10 +86,9 @@ static int fetch_to_host(struct pph_data *d)
 
 		if (r->state == PPH_INVALID)
 			continue;
-		rc = ops_of(n)->to_host(n, d->layout, &r->iface, &d->replicas[0].iface);
+		rc = copy(d, n, 1);
 		if (rc)
 			return rc;
-		pph__count_transfer(1, pph__data_size(d));
 		d->replicas[0].state = PPH_SHARED;
 		r->state = PPH_SHARED;
 		return 0;
@@ -87,11 +105,9 @@ static int make_valid(struct pph_data *d, unsigned node)
 	rc = fetch_to_host(d);
 	if (rc || node == 0)
 		return rc;
-	rc = ops_of(node)->to_device(node, d->layout, &d->replicas[0].iface,
-				     &d->replicas[node].iface);
+	rc = copy(d, node, 0);
 	if (rc)
 		return rc;
-	pph__count_transfer(0, pph__data_size(d));
 	d->replicas[node].state = PPH_SHARED;
 	if (d->replicas[0].state == PPH_MODIFIED)
 		d->replicas[0].state = PPH_SHARED;

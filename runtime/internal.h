@@ -288,8 +288,10 @@ struct pph_impl_stat {
 };
 
 struct pph_trace_event {
-	const struct pph_codelet *cl;
+	const struct pph_codelet *cl; /* NULL for a transfer */
 	unsigned impl;
+	int to_host;	/* transfers: the direction */
+	uint64_t bytes; /* transfers: the size */
 	const char *cat; /* "task", "transfer", ... */
 	double start, dur; /* microseconds since the trace began */
 };
@@ -361,6 +363,8 @@ int pph__trace_enabled(void);
 void pph__trace_slice(struct pph_worker *w, const struct pph_codelet *cl,
 		      unsigned impl, const char *cat, double start_us, double dur_us);
 void pph__trace_shutdown(void);
+/* A transfer made by the calling worker (nothing on other threads). */
+void pph__trace_transfer(int to_host, uint64_t bytes, double start_us, double dur_us);
 
 /* a task finished: wake its waiters and successors */
 void pph__task_finished(struct pph_task *task);

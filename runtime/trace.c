@@ -1,7 +1,8 @@
 /*
  * Traces in the Chrome trace-event JSON format (open them in Perfetto or
  * chrome://tracing): PEPPHER_TRACE=FILE.json records one slice per task,
- * named CODELET/VARIANT, on one track per worker, and writes the file at
+ * named CODELET/VARIANT, and one per transfer a worker makes ("transfer to
+ * device|host", with its bytes), on one track per worker, and writes the file at
  * shutdown.  Each worker appends to its own buffer, so recording takes no
  * lock.
  */
@@ -42,8 +43,7 @@ int pph__trace_enabled(void)
 	return tr.path != NULL;
 }
 
-void pph__trace_slice(struct pph_worker *w, const struct pph_codelet *cl,
-		      unsigned impl, const char *cat, double start_us, double dur_us)
+static struct pph_trace_event *new_event(struct pph_worker *w)
 {
 	struct pph_trace_event *e;
 
@@ -52,14 +52,38 @@ void pph__trace_slice(struct pph_worker *w, const struct pph_codelet *cl,
 
 		e = realloc(w->trace, cap * sizeof(*e));
 		if (!e)
-			return; /* tracing is best effort */
+			return NULL; /* tracing is best effort */
 		w->trace = e;
 		w->trace_cap = cap;
 	}
 	e = &w->trace[w->ntrace++];
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+void pph__trace_slice(struct pph_worker *w, const struct pph_codelet *cl,
+		      unsigned impl, const char *cat, double start_us, double dur_us)
+{
+	struct pph_trace_event *e = new_event(w);
+
+	if (!e)
+		return;
 	e->cl = cl;
 	e->impl = impl;
 	e->cat = cat;
+	e->start = start_us - tr.t0;
+	e->dur = dur_us;
+}
+
+void pph__trace_transfer(int to_host, uint64_t bytes, double start_us, double dur_us)
+{
+	struct pph_trace_event *e;
+
+	if (!tr.path || !pph__current_worker || !(e = new_event(pph__current_worker)))
+		return;
+	e->cat = "transfer";
+	e->to_host = to_host;
+	e->bytes = bytes;
 	e->start = start_us - tr.t0;
 	e->dur = dur_us;
 }
@@ -82,10 +106,17 @@ static void write_events(FILE *fp)
 			const struct pph_trace_event *e = &w->trace[j];
 
 			/* names are C identifiers: nothing to escape */
-			fprintf(fp, ",\n{\"name\":\"%s/%s\",\"cat\":\"%s\",\"ph\":\"X\","
-				"\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,\"tid\":%u}",
-				e->cl->name, e->cl->impls[e->impl].name, e->cat,
-				e->start, e->dur, w->id);
+			if (e->cl)
+				fprintf(fp, ",\n{\"name\":\"%s/%s\",\"cat\":\"%s\",\"ph\":\"X\","
+					"\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,\"tid\":%u}",
+					e->cl->name, e->cl->impls[e->impl].name, e->cat,
+					e->start, e->dur, w->id);
+			else
+				fprintf(fp, ",\n{\"name\":\"transfer to %s\",\"cat\":\"transfer\","
+					"\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,"
+					"\"tid\":%u,\"args\":{\"bytes\":%llu}}",
+					e->to_host ? "host" : "device", e->start, e->dur, w->id,
+					(unsigned long long)e->bytes);
 		}
 	}
 	fprintf(fp, "\n],\"displayTimeUnit\":\"ms\"}\n");

@@ -316,6 +316,52 @@ static void test_matrix_columns(void)
 	pph_data_unregister(h);
 }
 
+static int count_substr(const char *s, const char *sub)
+{
+	int n = 0;
+
+	while ((s = strstr(s, sub))) {
+		n++;
+		s += strlen(sub);
+	}
+	return n;
+}
+
+/* Transfers the workers make are slices of the trace, with their bytes. */
+static void test_trace_transfers(void)
+{
+	char path[] = "/tmp/peppher-trace-XXXXXX", buf[65536], bytes[64];
+	int fd = mkstemp(path), v[N] = { 0 };
+	pph_data_handle h;
+	size_t len;
+	FILE *fp;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	pph_shutdown();
+	setenv("PEPPHER_TRACE", path, 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	pph_vector_register(&h, v, N, sizeof(int));
+	call(&fill_cl, GPU, h, PPH_W, NULL, 1);		/* no transfer */
+	call(&add_cl, CPU, h, PPH_RW, NULL, 1);		/* the CPU worker fetches it */
+	call(&add_cl, GPU, h, PPH_RW, NULL, 1);		/* the OpenCL worker sends it */
+	pph_data_unregister(h);				/* the application thread: untraced */
+	pph_shutdown();
+	unsetenv("PEPPHER_TRACE");
+	fp = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	len = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[len] = '\0';
+	fclose(fp);
+	unlink(path);
+	snprintf(bytes, sizeof(bytes), "\"args\":{\"bytes\":%zu}", BYTES);
+	CU_ASSERT_EQUAL(count_substr(buf, "\"name\":\"transfer to host\""), 1);
+	CU_ASSERT_EQUAL(count_substr(buf, "\"name\":\"transfer to device\""), 1);
+	CU_ASSERT_EQUAL(count_substr(buf, bytes), 2);
+	CU_ASSERT_EQUAL(count_substr(buf, "\"cat\":\"task\""), 3);
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
 /* Data left on the device comes home at shutdown; the handle outlives it. */
 static void test_shutdown_flushes(void)
 {
@@ -599,6 +645,7 @@ int main(void)
 	CU_add_test(s, "register/unregister per call reuses device buffers", test_allocation_cache);
 	CU_add_test(s, "a kernel that does not build disables its variant", test_failed_variant);
 	CU_add_test(s, "transfer model measured and stored", test_transfer_model);
+	CU_add_test(s, "transfers in traces", test_trace_transfers);
 	s = CU_add_suite("memory limit", limited_init, limited_clean);
 	CU_add_test(s, "eviction under PEPPHER_LIMIT_OPENCL_MEM", test_eviction);
 	CU_add_test(s, "random tasks under the limit equal a sequential run", test_stress_evicting);
