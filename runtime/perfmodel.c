@@ -320,6 +320,7 @@ void pph__perfmodel_record(const struct pph_codelet *cl, unsigned impl,
 	if ((v = lookup(cl, impl, arch, 1)) && (e = entry_get(v, footprint, size, 1))) {
 		if (is_outlier(e, us)) {
 			e->outliers++;
+			e->doutliers++;
 		} else {
 			welford_add(&e->count, &e->mean, &e->m2, us);
 			welford_add(&e->dcount, &e->dmean, &e->dm2, us);
@@ -493,12 +494,14 @@ static void merge_into(struct pph_pm_model *disk, const struct pph_pm_model *our
 		for (e = v->entries; dv && e; e = e->next) {
 			struct pph_pm_entry *de;
 
-			if (!e->dcount && pm.calibrate != PPH_CALIBRATE_RESET)
+			if (!e->dcount && !e->doutliers && pm.calibrate != PPH_CALIBRATE_RESET)
 				continue;
 			de = entry_get(dv, e->footprint, e->size, 1);
-			if (de)
+			if (de) {
 				welford_merge(&de->count, &de->mean, &de->m2,
 					      e->dcount, e->dmean, e->dm2);
+				de->outliers += e->doutliers;
+			}
 		}
 	}
 }
@@ -535,8 +538,9 @@ static void flush_model(const struct pph_pm_model *m)
 	if (!path || !lock)
 		goto out;
 	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd >= 0)
-		flock(fd, LOCK_EX);
+	/* a signal must not let two writers in at once */
+	while (fd >= 0 && flock(fd, LOCK_EX) != 0 && errno == EINTR)
+		;
 	if (pm.calibrate != PPH_CALIBRATE_RESET)
 		disk = pph__perfmodel_read(path);
 	if (!disk)

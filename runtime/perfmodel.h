@@ -30,6 +30,7 @@ struct pph_pm_entry {
 	double mean, m2;	 /* Welford: microseconds */
 	unsigned long outliers;	 /* samples left out of the mean */
 	unsigned long dcount;	 /* samples of this process, merged at flush */
+	unsigned long doutliers; /* outliers of this process, merged at flush */
 	double dmean, dm2;
 	struct pph_pm_entry *next;
 };
