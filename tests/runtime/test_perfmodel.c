@@ -309,9 +309,7 @@ int main(void)
 	CU_add_test(s, "file round trip", test_round_trip);
 	CU_add_test(s, "corrupt files are refused", test_corrupt);
 	CU_add_test(s, "corrupt stored model at init", test_corrupt_at_init);
-#ifndef __SANITIZE_THREAD__ /* TSan does not support fork() after threads ran */
 	CU_add_test(s, "concurrent writers", test_concurrent_writers);
-#endif
 	CU_add_test(s, "outliers leave the mean alone", test_outliers);
 	CU_add_test(s, "regression predicts unseen sizes", test_regression);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
