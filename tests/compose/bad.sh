@@ -11,7 +11,7 @@ fail=0
 
 # prototype checks need compose built with libclang
 have_libclang=no
-"$COMPOSE" --version | grep -q libclang && have_libclang=yes
+"$COMPOSE" --version | grep -q "^C parser: libclang" && have_libclang=yes
 
 for case in "$data"/*/; do
 	name=$(basename "$case")

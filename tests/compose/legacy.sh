@@ -10,7 +10,7 @@ work="$top_builddir/tests/out/legacy"
 fail() { echo "FAIL: $*"; exit 1; }
 make_quiet() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory "$@"; }
 
-"$COMPOSE" --version | grep -q libclang || { echo "SKIP: compose built without libclang"; exit 77; }
+"$COMPOSE" --version | grep -q "^C parser: libclang" || { echo "SKIP: compose built without libclang"; exit 77; }
 rm -rf "$work"
 mkdir -p "$work"
 cp "$data/legacy.h" "$work/"
