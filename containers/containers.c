@@ -10,6 +10,8 @@
 
 #include <peppher/containers.h>
 
+#include "../runtime/internal.h"
+
 static int init(struct pph_container *c, void *data, size_t elemsize, int owned)
 {
 	c->data = data;
@@ -19,18 +21,31 @@ static int init(struct pph_container *c, void *data, size_t elemsize, int owned)
 	return 0;
 }
 
-/* A container of bytes bytes: owned fresh memory, or data. */
+/* A container of bytes bytes: owned fresh memory (pinned where CUDA
+ * devices are in use: owned 2), or data (owned 0). */
 static void *alloc_data(void *data, size_t bytes, int *owned)
 {
-	*owned = !data;
-	return data ? data : calloc(1, bytes ? bytes : 1);
+	int pinned;
+
+	if (data) {
+		*owned = 0;
+		return data;
+	}
+	data = pph__host_alloc(bytes, &pinned);
+	*owned = pinned ? 2 : 1;
+	return data;
+}
+
+static void free_data(void *data, int owned)
+{
+	if (owned)
+		pph__host_free(data, owned == 2);
 }
 
 static void release(struct pph_container *c)
 {
 	pph_data_unregister(c->handle);
-	if (c->owned)
-		free(c->data);
+	free_data(c->data, c->owned);
 }
 
 static pph_vector *vector_new(void *data, size_t n, size_t elemsize)
@@ -47,8 +62,7 @@ static pph_vector *vector_new(void *data, size_t n, size_t elemsize)
 	v->n = n;
 	rc = pph_vector_register(&v->c.handle, data, n, elemsize);
 	if (rc) {
-		if (owned)
-			free(data);
+		free_data(data, owned);
 		free(v);
 		errno = -rc;
 		return NULL;
@@ -98,8 +112,7 @@ static pph_matrix *matrix_new(void *data, size_t rows, size_t cols, size_t elems
 	m->cols = cols;
 	rc = pph_matrix_register(&m->c.handle, data, rows, cols, cols, elemsize);
 	if (rc) {
-		if (owned)
-			free(data);
+		free_data(data, owned);
 		free(m);
 		errno = -rc;
 		return NULL;

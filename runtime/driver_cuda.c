@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <peppher/cuda.h>
 
@@ -74,7 +75,10 @@ static int copy(unsigned node, enum pph_layout layout, const union pph_iface *ho
 			cudaMemcpyAsync(dev->vector.ptr, host->vector.ptr, bytes, kind, d->stream) :
 			cudaMemcpyAsync(host->vector.ptr, dev->vector.ptr, bytes, kind, d->stream);
 	}
-	if (err == cudaSuccess)
+	/* a copy to the device is ordered before the variant's kernels (same
+	 * stream, or the blocking legacy stream), which cu_sync waits for; the
+	 * host wants a copy to it now */
+	if (err == cudaSuccess && !to_device)
 		err = cudaStreamSynchronize(d->stream);
 	return check(err, to_device ? "copy to device" : "copy to host");
 }
@@ -94,6 +98,7 @@ static int cu_to_host(unsigned node, enum pph_layout layout,
 static void cu_sync(unsigned node)
 {
 	cudaSetDevice(dev_of(node)->id);
+	check(cudaStreamSynchronize(dev_of(node)->stream), "a CUDA variant's copies");
 	check(cudaDeviceSynchronize(), "a CUDA variant");
 }
 
@@ -163,4 +168,27 @@ void pph__cuda_bind_thread(void *driver)
 cudaStream_t pph_cuda_stream(void)
 {
 	return current ? current->stream : 0;
+}
+
+void *pph__host_alloc(size_t bytes, int *pinned)
+{
+	void *p = NULL;
+
+	*pinned = 0;
+	if (!bytes)
+		bytes = 1;
+	if (ndevices && cudaHostAlloc(&p, bytes, cudaHostAllocPortable) == cudaSuccess) {
+		*pinned = 1;
+		memset(p, 0, bytes);
+		return p;
+	}
+	return calloc(1, bytes);
+}
+
+void pph__host_free(void *p, int pinned)
+{
+	if (pinned)
+		cudaFreeHost(p);
+	else
+		free(p);
 }

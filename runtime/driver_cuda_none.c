@@ -1,4 +1,6 @@
 /* Built without CUDA: no CUDA devices. */
+#include <stdlib.h>
+
 #include "internal.h"
 
 unsigned pph__cuda_start(void)
@@ -13,4 +15,16 @@ void pph__cuda_stop(void)
 void pph__cuda_bind_thread(void *driver)
 {
 	(void)driver;
+}
+
+void *pph__host_alloc(size_t bytes, int *pinned)
+{
+	*pinned = 0;
+	return calloc(1, bytes ? bytes : 1);
+}
+
+void pph__host_free(void *p, int pinned)
+{
+	(void)pinned;
+	free(p);
 }

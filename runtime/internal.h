@@ -81,6 +81,11 @@ void pph__opencl_bind_thread(void *driver);
 unsigned pph__cuda_start(void);
 void pph__cuda_stop(void);
 void pph__cuda_bind_thread(void *driver);
+/* Host memory for container data: pinned (page-locked) when CUDA devices
+ * are in use, so that copies run at full speed and asynchronously; zeroed.
+ * *pinned says which, for pph__host_free. */
+void *pph__host_alloc(size_t bytes, int *pinned);
+void pph__host_free(void *p, int pinned);
 
 struct pph_node {
 	enum pph_arch arch;
