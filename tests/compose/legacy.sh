@@ -58,6 +58,31 @@ grep -qx "out/saxpy.xml:7: note: declared here" type.err || { cat type.err; fail
 "$COMPOSE" out/main.xml -o gen-bad --no-check-sources > /dev/null 2>&1 || fail "--no-check-sources"
 echo "PASS: prototype checks"
 
+# -I and -D reach the parser: a type from an include folder, a declaration
+# behind a macro
+mkdir -p inc opts
+printf 'typedef double value_t;\n' > inc/value.h
+cat > opts/api.h <<'H'
+#include <value.h>
+#ifdef WITH_SCALE
+void api_scale(value_t *v, int n, value_t by);
+#endif
+void api_zero(value_t *v, int n);
+H
+"$COMPOSE" --generate-comp-files=opts/api.h -I inc -o opts/out > /dev/null 2> opts.err ||
+	{ cat opts.err; fail "-I"; }
+[ -e opts/out/api_scale.xml ] && fail "WITH_SCALE undefined, yet api_scale generated"
+grep -q 'type="value_t \*" accessMode="readwrite" numElements="n"' opts/out/api_zero.xml ||
+	fail "-I: value_t parameter"
+"$COMPOSE" --generate-comp-files=opts/api.h -I inc -D WITH_SCALE -o opts/out2 > /dev/null 2>&1 ||
+	fail "-D"
+[ -e opts/out2/api_scale.xml ] || fail "-D WITH_SCALE did not declare api_scale"
+"$COMPOSE" --generate-comp-files=opts/api.h -o opts/out3 > /dev/null 2> noinc.err &&
+	fail "a missing include folder went unnoticed"
+grep -q "opts/api.h:1: error: 'value.h' file not found" noinc.err || { cat noinc.err; fail "missing include diagnostic"; }
+[ -e opts/out3 ] && fail "a failed run wrote files"
+echo "PASS: -I and -D"
+
 # the system's cblas.h
 cblas=
 for f in /usr/include/x86_64-linux-gnu/cblas.h /usr/include/cblas.h; do
