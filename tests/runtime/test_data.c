@@ -281,6 +281,30 @@ static void test_matrix_block_on_device(void)
 	CU_ASSERT_TRUE(ok);
 }
 
+/* A vector in 4 blocks written on different nodes, then gathered: only
+ * the blocks written on the device come back, once each. */
+static void test_vector_blocks(void)
+{
+	int v[N], i, ok = 1;
+	pph_data_handle h, b[4];
+
+	for (i = 0; i < N; i++)
+		v[i] = i;
+	pph_vector_register(&h, v, N, sizeof(int));
+	CU_ASSERT_EQUAL_FATAL(pph_data_partition(h, 4, b), 0);
+	pph_transfer_stats_reset();
+	call(&fill_cl, GPU, b[0], PPH_W, NULL, 1000);	/* written on the device */
+	call(&add_cl, GPU, b[1], PPH_RW, NULL, 1);	/* read and written there */
+	call(&add_cl, CPU, b[2], PPH_RW, NULL, 2);	/* on the host */
+	pph_data_unpartition(h, 4, b);			/* b[3] untouched */
+	expect(1, BYTES / 4, 2, 2 * (BYTES / 4), __LINE__);
+	for (i = 0; i < N; i++)
+		ok &= v[i] == (i < N / 4 ? 1000 + i : i < N / 2 ? i + 1 : i < 3 * N / 4 ? i + 2 : i);
+	CU_ASSERT_TRUE(ok);
+	pph_data_unregister(h);
+	expect(1, BYTES / 4, 2, 2 * (BYTES / 4), __LINE__); /* the host copy was valid */
+}
+
 /* Column blocks of a matrix: block 1 of 2 is changed on the device, block 0
  * on a CPU worker; unpartition gathers both, each block moved once. */
 static void test_matrix_columns(void)
@@ -641,6 +665,7 @@ int main(void)
 	CU_add_test(s, "host write invalidates the device copy", test_host_write_invalidates);
 	CU_add_test(s, "matrix block with a leading dimension", test_matrix_block_on_device);
 	CU_add_test(s, "matrix column blocks gathered", test_matrix_columns);
+	CU_add_test(s, "vector blocks on different nodes gathered", test_vector_blocks);
 	CU_add_test(s, "shutdown brings device data home", test_shutdown_flushes);
 	CU_add_test(s, "register/unregister per call reuses device buffers", test_allocation_cache);
 	CU_add_test(s, "a kernel that does not build disables its variant", test_failed_variant);
