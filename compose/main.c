@@ -264,6 +264,14 @@ static int parse_args(int argc, char **argv, struct options *opt)
 	return 0;
 }
 
+static void log_facts(const struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfacts; i++)
+		diag_verbose(3, "platform fact %s = %g", m->facts[i].name, m->facts[i].value);
+}
+
 /* The facts static constraints are evaluated against. */
 static int load_facts(struct model *m, const struct options *opt)
 {
@@ -273,8 +281,10 @@ static int load_facts(struct model *m, const struct options *opt)
 	int rc;
 
 	platform_detect(m, opt->nw.build_platforms);
-	if (!opt->platform)
+	if (!opt->platform) {
+		log_facts(m);
 		return 0;
+	}
 	if (strchr(opt->platform, '/') || strstr(opt->platform, ".xml"))
 		path = xstrdup(opt->platform);
 	for (i = 0; !path && i < opt->nroots; i++) {
@@ -290,8 +300,10 @@ static int load_facts(struct model *m, const struct options *opt)
 			   opt->platform, opt->platform);
 		return -1;
 	}
+	diag_verbose(1, "reading platform description %s", path);
 	rc = load_platform(m, path) ? -1 : 0;
 	free(path);
+	log_facts(m);
 	return rc;
 }
 

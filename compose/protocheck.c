@@ -195,6 +195,7 @@ static void check_impl(const struct impl *impl, const char *outdir, char *const 
 			*(char **)array_push(&args, &nargs, sizeof(char *)) = xstrdup(extra[i]);
 		*(char **)array_push(&args, &nargs, sizeof(char *)) =
 			xstrdup("-I" PPH_INCLUDE_DIR);
+		diag_verbose(2, "checking the prototype of %s in %s", impl->name, sf->path);
 		found = cparse_function(sf->path, sf->tool, args, nargs, impl->name, types,
 					ntypes, &fn, resolved, &why);
 		if (found < 0) {
