@@ -263,6 +263,9 @@ static void check_params(struct iface *ifc)
 		struct param *p = &ifc->params[i];
 
 		check_identifier(&p->loc, "parameter name", p->name);
+		if (strncmp(p->name, "pph_", 4) == 0) /* the entry wrapper's locals */
+			diag_error(&p->loc, "parameter name '%s': the prefix pph_ is reserved for generated code",
+				   p->name);
 		for (j = 0; j < i; j++)
 			if (strcmp(ifc->params[j].name, p->name) == 0)
 				diag_error(&p->loc, "parameter '%s' declared twice",

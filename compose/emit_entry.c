@@ -124,20 +124,20 @@ static void emit_register(struct out *o, const struct iface *ifc,
 {
 	if (PARAM_IS_CONTAINER(p)) {
 		/* the container's own handle: device copies live across calls */
-		out_line(o, "handles[%d] = pph_container_use(&%s->c, %s);", p->buffer,
+		out_line(o, "pph_handles[%d] = pph_container_use(&%s->c, %s);", p->buffer,
 			 p->name, access_enum(p->access));
 		return;
 	}
-	out_line(o, "if (rc == 0)");
+	out_line(o, "if (pph_rc == 0)");
 	o->indent++;
 	if (p->kind == PARAM_VECTOR)
-		out_line(o, "rc = pph_vector_register(&handles[%d], (void *)%s, (size_t)%s, sizeof(%s));",
+		out_line(o, "pph_rc = pph_vector_register(&pph_handles[%d], (void *)%s, (size_t)%s, sizeof(%s));",
 			 p->buffer, p->name, p->num_elements, p->elem_type);
 	else if (p->kind == PARAM_MATRIX)
-		out_line(o, "rc = pph_matrix_register(&handles[%d], (void *)%s, (size_t)%s, (size_t)%s, (size_t)%s, sizeof(%s));",
+		out_line(o, "pph_rc = pph_matrix_register(&pph_handles[%d], (void *)%s, (size_t)%s, (size_t)%s, (size_t)%s, sizeof(%s));",
 			 p->buffer, p->name, p->dims[0], p->dims[1], p->dims[1], p->elem_type);
 	else
-		out_line(o, "rc = pph_variable_register(&handles[%d], (void *)%s, sizeof(%s));",
+		out_line(o, "pph_rc = pph_variable_register(&pph_handles[%d], (void *)%s, sizeof(%s));",
 			 p->buffer, p->name, p->elem_type);
 	o->indent--;
 	(void)ifc;
@@ -164,7 +164,7 @@ static void emit_args(struct out *o, const struct iface *ifc)
 		free(init);
 		init = longer;
 	}
-	out_line(o, "struct %s_args args = { %s };", ifc->name, init);
+	out_line(o, "struct %s_args pph_args = { %s };", ifc->name, init);
 	free(init);
 }
 
@@ -183,7 +183,7 @@ static void emit_parts(struct out *o, const struct iface *ifc)
 		free(parts);
 		parts = longer;
 	}
-	out_line(o, "static const int parts[%zu] = { %s };", ifc->nbuffers, parts);
+	out_line(o, "static const int pph_parts[%zu] = { %s };", ifc->nbuffers, parts);
 	free(parts);
 }
 
@@ -210,11 +210,11 @@ static void emit_function(struct out *o, const struct iface *ifc)
 			free(modes);
 			modes = longer;
 		}
-		out_line(o, "static const enum pph_access modes[%zu] = { %s };",
+		out_line(o, "static const enum pph_access pph_modes[%zu] = { %s };",
 			 ifc->nbuffers, modes);
 		if (ifc->partitioned)
 			emit_parts(o, ifc);
-		out_line(o, "pph_data_handle handles[%zu] = { NULL };", ifc->nbuffers);
+		out_line(o, "pph_data_handle pph_handles[%zu] = { NULL };", ifc->nbuffers);
 		free(modes);
 	}
 	if (ifc->return_type) {
@@ -225,7 +225,7 @@ static void emit_function(struct out *o, const struct iface *ifc)
 	}
 	if (ifc->has_args)
 		emit_args(o, ifc);
-	out_line(o, "int rc = 0;");
+	out_line(o, "int pph_rc = 0;");
 	for (i = 0; i < ifc->nparams; i++) /* a container knows its own size */
 		if (ifc->params[i].kind == PARAM_SIZE &&
 		    PARAM_IS_CONTAINER(&ifc->params[ifc->params[i].size_of]))
@@ -241,21 +241,21 @@ static void emit_function(struct out *o, const struct iface *ifc)
 		if (ifc->params[i].buffer >= 0)
 			emit_register(o, ifc, &ifc->params[i]);
 	/* containers only: return at once; raw pointers: wait, copy back */
-	out_line(o, "if (rc == 0)");
+	out_line(o, "if (pph_rc == 0)");
 	if (ifc->partitioned)
-		out_line(o, "\trc = pph_call_partitioned(&%s_codelet, %s, %zu, handles, modes, parts, %s, %s);",
-			 ifc->name, mask, ifc->nbuffers, ifc->has_args ? "&args" : "NULL",
-			 ifc->has_args ? "sizeof(args)" : "0");
+		out_line(o, "\tpph_rc = pph_call_partitioned(&%s_codelet, %s, %zu, pph_handles, pph_modes, pph_parts, %s, %s);",
+			 ifc->name, mask, ifc->nbuffers, ifc->has_args ? "&pph_args" : "NULL",
+			 ifc->has_args ? "sizeof(pph_args)" : "0");
 	else
-		out_line(o, "\trc = pph_call_%s(&%s_codelet, %s, %zu, %s, %s, %s, %s);",
+		out_line(o, "\tpph_rc = pph_call_%s(&%s_codelet, %s, %zu, %s, %s, %s, %s);",
 			 ifc->async ? "async" : "sync", ifc->name, mask, ifc->nbuffers,
-			 ifc->nbuffers ? "handles" : "NULL", ifc->nbuffers ? "modes" : "NULL",
-			 ifc->has_args ? "&args" : "NULL", ifc->has_args ? "sizeof(args)" : "0");
+			 ifc->nbuffers ? "pph_handles" : "NULL", ifc->nbuffers ? "pph_modes" : "NULL",
+			 ifc->has_args ? "&pph_args" : "NULL", ifc->has_args ? "sizeof(pph_args)" : "0");
 	for (i = 0; i < ifc->nparams; i++)
 		if (ifc->params[i].buffer >= 0 && !PARAM_IS_CONTAINER(&ifc->params[i]))
-			out_line(o, "pph_data_unregister(handles[%d]);", ifc->params[i].buffer);
-	out_line(o, "if (rc != 0)");
-	out_line(o, "\tpph_call_failed(&%s_codelet, rc);", ifc->name);
+			out_line(o, "pph_data_unregister(pph_handles[%d]);", ifc->params[i].buffer);
+	out_line(o, "if (pph_rc != 0)");
+	out_line(o, "\tpph_call_failed(&%s_codelet, pph_rc);", ifc->name);
 	if (ifc->return_type)
 		out_line(o, "return pph_result;");
 	o->indent--;

@@ -16,19 +16,19 @@ static const struct pph_codelet axpy_codelet = {
 
 void axpy(float *y, const float *x, int n, float alpha)
 {
-	static const enum pph_access modes[2] = { PPH_RW, PPH_R };
-	pph_data_handle handles[2] = { NULL };
-	struct axpy_args args = { alpha };
-	int rc = 0;
+	static const enum pph_access pph_modes[2] = { PPH_RW, PPH_R };
+	pph_data_handle pph_handles[2] = { NULL };
+	struct axpy_args pph_args = { alpha };
+	int pph_rc = 0;
 
-	if (rc == 0)
-		rc = pph_vector_register(&handles[0], (void *)y, (size_t)n, sizeof(float));
-	if (rc == 0)
-		rc = pph_vector_register(&handles[1], (void *)x, (size_t)n, sizeof(const float));
-	if (rc == 0)
-		rc = pph_call_sync(&axpy_codelet, PPH_ALL_IMPLS, 2, handles, modes, &args, sizeof(args));
-	pph_data_unregister(handles[0]);
-	pph_data_unregister(handles[1]);
-	if (rc != 0)
-		pph_call_failed(&axpy_codelet, rc);
+	if (pph_rc == 0)
+		pph_rc = pph_vector_register(&pph_handles[0], (void *)y, (size_t)n, sizeof(float));
+	if (pph_rc == 0)
+		pph_rc = pph_vector_register(&pph_handles[1], (void *)x, (size_t)n, sizeof(const float));
+	if (pph_rc == 0)
+		pph_rc = pph_call_sync(&axpy_codelet, PPH_ALL_IMPLS, 2, pph_handles, pph_modes, &pph_args, sizeof(pph_args));
+	pph_data_unregister(pph_handles[0]);
+	pph_data_unregister(pph_handles[1]);
+	if (pph_rc != 0)
+		pph_call_failed(&axpy_codelet, pph_rc);
 }

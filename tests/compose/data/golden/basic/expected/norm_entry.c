@@ -14,18 +14,18 @@ static const struct pph_codelet norm_codelet = {
 
 void norm(const double *x, size_t len, double *result)
 {
-	static const enum pph_access modes[2] = { PPH_R, PPH_W };
-	pph_data_handle handles[2] = { NULL };
-	int rc = 0;
+	static const enum pph_access pph_modes[2] = { PPH_R, PPH_W };
+	pph_data_handle pph_handles[2] = { NULL };
+	int pph_rc = 0;
 
-	if (rc == 0)
-		rc = pph_vector_register(&handles[0], (void *)x, (size_t)len, sizeof(const double));
-	if (rc == 0)
-		rc = pph_variable_register(&handles[1], (void *)result, sizeof(double));
-	if (rc == 0)
-		rc = pph_call_sync(&norm_codelet, PPH_ALL_IMPLS, 2, handles, modes, NULL, 0);
-	pph_data_unregister(handles[0]);
-	pph_data_unregister(handles[1]);
-	if (rc != 0)
-		pph_call_failed(&norm_codelet, rc);
+	if (pph_rc == 0)
+		pph_rc = pph_vector_register(&pph_handles[0], (void *)x, (size_t)len, sizeof(const double));
+	if (pph_rc == 0)
+		pph_rc = pph_variable_register(&pph_handles[1], (void *)result, sizeof(double));
+	if (pph_rc == 0)
+		pph_rc = pph_call_sync(&norm_codelet, PPH_ALL_IMPLS, 2, pph_handles, pph_modes, NULL, 0);
+	pph_data_unregister(pph_handles[0]);
+	pph_data_unregister(pph_handles[1]);
+	if (pph_rc != 0)
+		pph_call_failed(&norm_codelet, pph_rc);
 }

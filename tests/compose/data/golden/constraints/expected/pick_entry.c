@@ -15,9 +15,9 @@ static const struct pph_codelet pick_codelet = {
 
 void pick(float *y, int n)
 {
-	static const enum pph_access modes[1] = { PPH_W };
-	pph_data_handle handles[1] = { NULL };
-	int rc = 0;
+	static const enum pph_access pph_modes[1] = { PPH_W };
+	pph_data_handle pph_handles[1] = { NULL };
+	int pph_rc = 0;
 	unsigned pph_mask = 0;
 
 	/* dynamic constraints: the variants this call may run */
@@ -29,11 +29,11 @@ void pick(float *y, int n)
 		fprintf(stderr, "peppher: pick: no variant's constraints hold for this call\n");
 		return;
 	}
-	if (rc == 0)
-		rc = pph_vector_register(&handles[0], (void *)y, (size_t)n, sizeof(float));
-	if (rc == 0)
-		rc = pph_call_sync(&pick_codelet, pph_mask, 1, handles, modes, NULL, 0);
-	pph_data_unregister(handles[0]);
-	if (rc != 0)
-		pph_call_failed(&pick_codelet, rc);
+	if (pph_rc == 0)
+		pph_rc = pph_vector_register(&pph_handles[0], (void *)y, (size_t)n, sizeof(float));
+	if (pph_rc == 0)
+		pph_rc = pph_call_sync(&pick_codelet, pph_mask, 1, pph_handles, pph_modes, NULL, 0);
+	pph_data_unregister(pph_handles[0]);
+	if (pph_rc != 0)
+		pph_call_failed(&pick_codelet, pph_rc);
 }

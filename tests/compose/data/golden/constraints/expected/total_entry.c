@@ -14,19 +14,19 @@ static const struct pph_codelet total_codelet = {
 
 double total(const real *x, int n)
 {
-	static const enum pph_access modes[1] = { PPH_R };
-	pph_data_handle handles[1] = { NULL };
+	static const enum pph_access pph_modes[1] = { PPH_R };
+	pph_data_handle pph_handles[1] = { NULL };
 	double pph_result;
-	struct total_args args = { &pph_result };
-	int rc = 0;
+	struct total_args pph_args = { &pph_result };
+	int pph_rc = 0;
 
 	memset(&pph_result, 0, sizeof(pph_result));
-	if (rc == 0)
-		rc = pph_vector_register(&handles[0], (void *)x, (size_t)n, sizeof(const real));
-	if (rc == 0)
-		rc = pph_call_sync(&total_codelet, PPH_ALL_IMPLS, 1, handles, modes, &args, sizeof(args));
-	pph_data_unregister(handles[0]);
-	if (rc != 0)
-		pph_call_failed(&total_codelet, rc);
+	if (pph_rc == 0)
+		pph_rc = pph_vector_register(&pph_handles[0], (void *)x, (size_t)n, sizeof(const real));
+	if (pph_rc == 0)
+		pph_rc = pph_call_sync(&total_codelet, PPH_ALL_IMPLS, 1, pph_handles, pph_modes, &pph_args, sizeof(pph_args));
+	pph_data_unregister(pph_handles[0]);
+	if (pph_rc != 0)
+		pph_call_failed(&total_codelet, pph_rc);
 	return pph_result;
 }

@@ -13,7 +13,7 @@ extern "C" {
 #endif
 
 /* vinc.xml */
-void vinc(pph_vector *v, int n, float by);
+void vinc(pph_vector *v, int n, float args);
 
 /* vtotal.xml */
 void vtotal(pph_vector *v, int n, pph_scalar *total);

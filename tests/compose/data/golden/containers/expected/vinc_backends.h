@@ -6,7 +6,7 @@
 
 /* By-value arguments of one vinc call. */
 struct vinc_args {
-	float by;
+	float args;
 };
 
 #ifdef __cplusplus

@@ -2,11 +2,11 @@
 #include "vinc_backends.h"
 
 /* vinc_cpu, CPU variant of vinc */
-void vinc_cpu(float *v, int n, float by);
+void vinc_cpu(float *v, int n, float args);
 
 void vinc_cpu_backend(void *buffers[], void *arg)
 {
 	struct vinc_args *args = (struct vinc_args *)arg;
 
-	vinc_cpu((float *)PPH_VECTOR_PTR(buffers[0]), (int)PPH_VECTOR_N(buffers[0]), args->by);
+	vinc_cpu((float *)PPH_VECTOR_PTR(buffers[0]), (int)PPH_VECTOR_N(buffers[0]), args->args);
 }

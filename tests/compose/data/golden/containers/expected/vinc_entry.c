@@ -12,18 +12,18 @@ static const struct pph_codelet vinc_codelet = {
 	"vinc", 1, vinc_impls, PPH_MODEL_DEFAULT
 };
 
-void vinc(pph_vector *v, int n, float by)
+void vinc(pph_vector *v, int n, float args)
 {
-	static const enum pph_access modes[1] = { PPH_RW };
-	static const int parts[1] = { 2 };
-	pph_data_handle handles[1] = { NULL };
-	struct vinc_args args = { by };
-	int rc = 0;
+	static const enum pph_access pph_modes[1] = { PPH_RW };
+	static const int pph_parts[1] = { 2 };
+	pph_data_handle pph_handles[1] = { NULL };
+	struct vinc_args pph_args = { args };
+	int pph_rc = 0;
 	(void)n;
 
-	handles[0] = pph_container_use(&v->c, PPH_RW);
-	if (rc == 0)
-		rc = pph_call_partitioned(&vinc_codelet, PPH_ALL_IMPLS, 1, handles, modes, parts, &args, sizeof(args));
-	if (rc != 0)
-		pph_call_failed(&vinc_codelet, rc);
+	pph_handles[0] = pph_container_use(&v->c, PPH_RW);
+	if (pph_rc == 0)
+		pph_rc = pph_call_partitioned(&vinc_codelet, PPH_ALL_IMPLS, 1, pph_handles, pph_modes, pph_parts, &pph_args, sizeof(pph_args));
+	if (pph_rc != 0)
+		pph_call_failed(&vinc_codelet, pph_rc);
 }

@@ -14,15 +14,15 @@ static const struct pph_codelet vtotal_codelet = {
 
 void vtotal(pph_vector *v, int n, pph_scalar *total)
 {
-	static const enum pph_access modes[2] = { PPH_R, PPH_W };
-	pph_data_handle handles[2] = { NULL };
-	int rc = 0;
+	static const enum pph_access pph_modes[2] = { PPH_R, PPH_W };
+	pph_data_handle pph_handles[2] = { NULL };
+	int pph_rc = 0;
 	(void)n;
 
-	handles[0] = pph_container_use(&v->c, PPH_R);
-	handles[1] = pph_container_use(&total->c, PPH_W);
-	if (rc == 0)
-		rc = pph_call_async(&vtotal_codelet, PPH_ALL_IMPLS, 2, handles, modes, NULL, 0);
-	if (rc != 0)
-		pph_call_failed(&vtotal_codelet, rc);
+	pph_handles[0] = pph_container_use(&v->c, PPH_R);
+	pph_handles[1] = pph_container_use(&total->c, PPH_W);
+	if (pph_rc == 0)
+		pph_rc = pph_call_async(&vtotal_codelet, PPH_ALL_IMPLS, 2, pph_handles, pph_modes, NULL, 0);
+	if (pph_rc != 0)
+		pph_call_failed(&vtotal_codelet, pph_rc);
 }

@@ -15,15 +15,15 @@ static const struct pph_codelet sort_int_codelet = {
 
 void sort_int(int *v, int n)
 {
-	static const enum pph_access modes[1] = { PPH_RW };
-	pph_data_handle handles[1] = { NULL };
-	int rc = 0;
+	static const enum pph_access pph_modes[1] = { PPH_RW };
+	pph_data_handle pph_handles[1] = { NULL };
+	int pph_rc = 0;
 
-	if (rc == 0)
-		rc = pph_vector_register(&handles[0], (void *)v, (size_t)n, sizeof(int));
-	if (rc == 0)
-		rc = pph_call_sync(&sort_int_codelet, PPH_ALL_IMPLS, 1, handles, modes, NULL, 0);
-	pph_data_unregister(handles[0]);
-	if (rc != 0)
-		pph_call_failed(&sort_int_codelet, rc);
+	if (pph_rc == 0)
+		pph_rc = pph_vector_register(&pph_handles[0], (void *)v, (size_t)n, sizeof(int));
+	if (pph_rc == 0)
+		pph_rc = pph_call_sync(&sort_int_codelet, PPH_ALL_IMPLS, 1, pph_handles, pph_modes, NULL, 0);
+	pph_data_unregister(pph_handles[0]);
+	if (pph_rc != 0)
+		pph_call_failed(&sort_int_codelet, pph_rc);
 }

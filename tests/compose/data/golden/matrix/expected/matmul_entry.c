@@ -14,21 +14,21 @@ static const struct pph_codelet matmul_codelet = {
 
 void matmul(double *C, const double *A, const double *B, int m, int n, int k)
 {
-	static const enum pph_access modes[3] = { PPH_W, PPH_R, PPH_R };
-	pph_data_handle handles[3] = { NULL };
-	int rc = 0;
+	static const enum pph_access pph_modes[3] = { PPH_W, PPH_R, PPH_R };
+	pph_data_handle pph_handles[3] = { NULL };
+	int pph_rc = 0;
 
-	if (rc == 0)
-		rc = pph_matrix_register(&handles[0], (void *)C, (size_t)m, (size_t)n, (size_t)n, sizeof(double));
-	if (rc == 0)
-		rc = pph_matrix_register(&handles[1], (void *)A, (size_t)m, (size_t)k, (size_t)k, sizeof(const double));
-	if (rc == 0)
-		rc = pph_matrix_register(&handles[2], (void *)B, (size_t)k, (size_t)n, (size_t)n, sizeof(const double));
-	if (rc == 0)
-		rc = pph_call_sync(&matmul_codelet, PPH_ALL_IMPLS, 3, handles, modes, NULL, 0);
-	pph_data_unregister(handles[0]);
-	pph_data_unregister(handles[1]);
-	pph_data_unregister(handles[2]);
-	if (rc != 0)
-		pph_call_failed(&matmul_codelet, rc);
+	if (pph_rc == 0)
+		pph_rc = pph_matrix_register(&pph_handles[0], (void *)C, (size_t)m, (size_t)n, (size_t)n, sizeof(double));
+	if (pph_rc == 0)
+		pph_rc = pph_matrix_register(&pph_handles[1], (void *)A, (size_t)m, (size_t)k, (size_t)k, sizeof(const double));
+	if (pph_rc == 0)
+		pph_rc = pph_matrix_register(&pph_handles[2], (void *)B, (size_t)k, (size_t)n, (size_t)n, sizeof(const double));
+	if (pph_rc == 0)
+		pph_rc = pph_call_sync(&matmul_codelet, PPH_ALL_IMPLS, 3, pph_handles, pph_modes, NULL, 0);
+	pph_data_unregister(pph_handles[0]);
+	pph_data_unregister(pph_handles[1]);
+	pph_data_unregister(pph_handles[2]);
+	if (pph_rc != 0)
+		pph_call_failed(&matmul_codelet, pph_rc);
 }

@@ -16,21 +16,21 @@ static const struct pph_codelet vadd_codelet = {
 
 void vadd(const float *a, const float *b, float *c, int n)
 {
-	static const enum pph_access modes[3] = { PPH_R, PPH_R, PPH_W };
-	pph_data_handle handles[3] = { NULL };
-	int rc = 0;
+	static const enum pph_access pph_modes[3] = { PPH_R, PPH_R, PPH_W };
+	pph_data_handle pph_handles[3] = { NULL };
+	int pph_rc = 0;
 
-	if (rc == 0)
-		rc = pph_vector_register(&handles[0], (void *)a, (size_t)n, sizeof(const float));
-	if (rc == 0)
-		rc = pph_vector_register(&handles[1], (void *)b, (size_t)n, sizeof(const float));
-	if (rc == 0)
-		rc = pph_vector_register(&handles[2], (void *)c, (size_t)n, sizeof(float));
-	if (rc == 0)
-		rc = pph_call_sync(&vadd_codelet, PPH_ALL_IMPLS, 3, handles, modes, NULL, 0);
-	pph_data_unregister(handles[0]);
-	pph_data_unregister(handles[1]);
-	pph_data_unregister(handles[2]);
-	if (rc != 0)
-		pph_call_failed(&vadd_codelet, rc);
+	if (pph_rc == 0)
+		pph_rc = pph_vector_register(&pph_handles[0], (void *)a, (size_t)n, sizeof(const float));
+	if (pph_rc == 0)
+		pph_rc = pph_vector_register(&pph_handles[1], (void *)b, (size_t)n, sizeof(const float));
+	if (pph_rc == 0)
+		pph_rc = pph_vector_register(&pph_handles[2], (void *)c, (size_t)n, sizeof(float));
+	if (pph_rc == 0)
+		pph_rc = pph_call_sync(&vadd_codelet, PPH_ALL_IMPLS, 3, pph_handles, pph_modes, NULL, 0);
+	pph_data_unregister(pph_handles[0]);
+	pph_data_unregister(pph_handles[1]);
+	pph_data_unregister(pph_handles[2]);
+	if (pph_rc != 0)
+		pph_call_failed(&vadd_codelet, pph_rc);
 }
