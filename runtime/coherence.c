@@ -54,7 +54,7 @@ static int copy(struct pph_data *d, unsigned node, int to_host)
 }
 
 /* Give node a device buffer of the handle's shape, if it has none. */
-static int ensure_allocated(struct pph_data *d, unsigned node)
+static int ensure_allocated(struct pph_data *d, unsigned node, int may_evict)
 {
 	struct pph_replica *r = &d->replicas[node], *host = &d->replicas[0];
 	void *buf;
@@ -62,7 +62,8 @@ static int ensure_allocated(struct pph_data *d, unsigned node)
 
 	if (r->allocated)
 		return 0;
-	rc = pph__mem_alloc(node, (size_t)pph__data_size(d), &buf);
+	rc = may_evict ? pph__mem_alloc(node, (size_t)pph__data_size(d), &buf) :
+			 pph__mem_alloc_free_room(node, (size_t)pph__data_size(d), &buf);
 	if (rc)
 		return rc;
 	r->iface = host->iface;
@@ -121,7 +122,7 @@ int pph__coherence_acquire(struct pph_data *d, unsigned node, enum pph_access mo
 
 	pthread_mutex_lock(&d->coh_lock);
 	if (node != 0)
-		rc = ensure_allocated(d, node);
+		rc = ensure_allocated(d, node, 1);
 	if (!rc && node != 0) { /* held until the task releases it */
 		d->replicas[node].pinned++;
 		d->replicas[node].last_use = pph__mem_tick();
@@ -136,6 +137,29 @@ int pph__coherence_acquire(struct pph_data *d, unsigned node, enum pph_access mo
 	}
 	pthread_mutex_unlock(&d->coh_lock);
 	return rc;
+}
+
+void pph__task_prefetch(const struct pph_task *task, unsigned node)
+{
+	unsigned i;
+
+	if (node == 0)
+		return;
+	for (i = 0; i < task->nbuffers; i++) {
+		struct pph_data *d = task->handles[i];
+
+		if (!(task->modes[i] & PPH_R))
+			continue;
+		/* a busy handle is left to the worker; so is a two-hop copy */
+		if (pthread_mutex_trylock(&d->coh_lock) != 0)
+			continue;
+		if (d->replicas[node].state == PPH_INVALID && d->replicas[0].state != PPH_INVALID &&
+		    ensure_allocated(d, node, 0) == 0 && make_valid(d, node) == 0) {
+			d->replicas[node].last_use = pph__mem_tick();
+			atomic_fetch_add(&pph__rt.prefetches, 1);
+		}
+		pthread_mutex_unlock(&d->coh_lock);
+	}
 }
 
 void pph__coherence_release(struct pph_data *d, unsigned node)
@@ -172,6 +196,7 @@ void pph_transfer_stats_get(struct pph_transfer_stats *s)
 	s->to_host = atomic_load(&pph__rt.transfers[1]);
 	s->bytes_to_device = atomic_load(&pph__rt.transfer_bytes[0]);
 	s->bytes_to_host = atomic_load(&pph__rt.transfer_bytes[1]);
+	s->prefetches = atomic_load(&pph__rt.prefetches);
 	pph__mem_stats(s);
 }
 
@@ -183,5 +208,6 @@ void pph_transfer_stats_reset(void)
 		atomic_store(&pph__rt.transfers[i], 0);
 		atomic_store(&pph__rt.transfer_bytes[i], 0);
 	}
+	atomic_store(&pph__rt.prefetches, 0);
 	pph__mem_stats_reset();
 }

@@ -100,6 +100,10 @@ int pph__node_add(enum pph_arch arch, const struct pph_node_ops *ops, void *driv
  * invalid and mode reads), and invalidate the others if mode writes.
  * Returns 0 or -errno (allocation or copy failure). */
 int pph__coherence_acquire(struct pph_data *d, unsigned node, enum pph_access mode);
+/* Start copying the task's input to node (a device) now: the buffers it
+ * reads whose only hop is host -> node, where room is free (no eviction).
+ * Non-blocking copies on the node's queue or stream; nothing is pinned. */
+void pph__task_prefetch(const struct pph_task *task, unsigned node);
 /* The task that acquired d on node (a device) has finished with it. */
 void pph__coherence_release(struct pph_data *d, unsigned node);
 /* Make the host replica valid and free every device replica. */
@@ -118,6 +122,8 @@ void pph__transfer_model_get(unsigned node, double latency_us[2], double bytes_p
 void pph__mem_node_init(unsigned node);
 void pph__mem_node_release(unsigned node);
 int pph__mem_alloc(unsigned node, size_t bytes, void **buf);
+/* The same, but -ENOMEM rather than dropping cached buffers or evicting. */
+int pph__mem_alloc_free_room(unsigned node, size_t bytes, void **buf);
 void pph__mem_free(unsigned node, size_t bytes, void *buf);
 uint64_t pph__mem_tick(void);
 void pph__mem_stats(struct pph_transfer_stats *s);
@@ -330,6 +336,7 @@ struct pph_runtime {
 	unsigned nnodes;
 	atomic_ulong transfers[2];	/* to device, to host */
 	atomic_ullong transfer_bytes[2];
+	atomic_ulong prefetches; /* copies to devices started when a task was queued */
 
 	/* tasks submitted and not finished, for pph_task_wait_all */
 	pthread_mutex_t lock;

@@ -126,13 +126,11 @@ static int evict_one(unsigned node, size_t want, void **reuse)
 	return 0;
 }
 
-int pph__mem_alloc(unsigned node, size_t bytes, void **buf)
+/* Take a cached buffer of exactly bytes; node locked.  0 or -ENOMEM. */
+static int take_cached(struct mem_node *m, size_t bytes, void **buf)
 {
-	struct mem_node *m = &mem[node];
 	struct cached **pc, *c;
-	int rc;
 
-	pthread_mutex_lock(&m->lock);
 	for (pc = &m->cache; *pc; pc = &(*pc)->next)
 		if ((*pc)->bytes == bytes) {
 			c = *pc;
@@ -140,9 +138,39 @@ int pph__mem_alloc(unsigned node, size_t bytes, void **buf)
 			*buf = c->buf;
 			free(c);
 			atomic_fetch_add(&nreuses, 1);
-			pthread_mutex_unlock(&m->lock);
 			return 0;
 		}
+	return -ENOMEM;
+}
+
+int pph__mem_alloc_free_room(unsigned node, size_t bytes, void **buf)
+{
+	struct mem_node *m = &mem[node];
+	int rc;
+
+	pthread_mutex_lock(&m->lock);
+	rc = take_cached(m, bytes, buf);
+	if (rc && (!m->limit || m->used + bytes <= m->limit)) {
+		rc = pph__rt.nodes[node].ops->alloc(node, bytes, buf);
+		if (rc == 0) {
+			m->used += bytes;
+			atomic_fetch_add(&nallocs, 1);
+		}
+	}
+	pthread_mutex_unlock(&m->lock);
+	return rc;
+}
+
+int pph__mem_alloc(unsigned node, size_t bytes, void **buf)
+{
+	struct mem_node *m = &mem[node];
+	int rc;
+
+	pthread_mutex_lock(&m->lock);
+	if (take_cached(m, bytes, buf) == 0) {
+		pthread_mutex_unlock(&m->lock);
+		return 0;
+	}
 	if (m->limit && bytes > m->limit) {
 		pthread_mutex_unlock(&m->lock);
 		return -ENOMEM;

@@ -116,6 +116,8 @@ static void dmda_push(struct pph_task *t)
 	t->sched_impl = c.impl;
 	t->sched_pred = c.pred;
 	add_queued(&q[c.worker], c.pred);
+	/* the data starts moving now, while the worker finishes what it runs */
+	pph__task_prefetch(t, pph__rt.workers[c.worker].node);
 	pph__readyq_push(&q[c.worker].ready, t);
 }
 

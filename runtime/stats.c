@@ -34,8 +34,8 @@ static void print_transfers(FILE *fp)
 	unsigned n;
 
 	pph_transfer_stats_get(&s);
-	fprintf(fp, "transfers: %lu to devices (%llu bytes), %lu to host (%llu bytes)\n",
-		s.to_device, s.bytes_to_device, s.to_host, s.bytes_to_host);
+	fprintf(fp, "transfers: %lu to devices (%llu bytes; %lu started when queued), %lu to host (%llu bytes)\n",
+		s.to_device, s.bytes_to_device, s.prefetches, s.to_host, s.bytes_to_host);
 	fprintf(fp, "device memory: %lu allocations, %lu reused from the cache, %lu evictions\n",
 		s.allocations, s.reuses, s.evictions);
 	for (n = 1; n < pph__rt.nnodes; n++) {

@@ -364,6 +364,7 @@ struct pph_transfer_stats {
 	unsigned long allocations; /**< device buffers allocated */
 	unsigned long reuses;	   /**< device buffers reused from the cache */
 	unsigned long evictions;   /**< replicas evicted to make room */
+	unsigned long prefetches;  /**< copies started when the task was queued */
 };
 
 /** Read the transfer counters. */

@@ -18,7 +18,7 @@ PEPPHER_HOME="$out/home" PEPPHER_STATS=1 "$out/device/fig3" > "$out/device.log" 
 	{ cat "$out/device.log"; fail "run on the device"; }
 cat "$out/device.log"
 grep -q ": correct$" "$out/device.log" || fail "wrong result on the device"
-grep -qx "transfers: 0 to devices (0 bytes), 4 to host (32776 bytes)" "$out/device.log" ||
+grep -qx "transfers: 0 to devices (0 bytes; 0 started when queued), 4 to host (32776 bytes)" "$out/device.log" ||
 	fail "transfers: expected 2 of the vector (16384 bytes each) and 2 of the sums"
 
 "$COMPOSE" "$top_srcdir/examples/fig3/main.xml" -o "$out/all" 2> /dev/null || fail "compose"

@@ -305,6 +305,32 @@ static void test_vector_blocks(void)
 	expect(1, BYTES / 4, 2, 2 * (BYTES / 4), __LINE__); /* the host copy was valid */
 }
 
+/* dmda starts a queued task's copies at once; the worker then finds its
+ * data on the device: still one transfer each. */
+static void test_prefetch(void)
+{
+	int v1[N], v2[N], i, ok = 1;
+	pph_data_handle h1, h2;
+	struct pph_transfer_stats s;
+
+	for (i = 0; i < N; i++)
+		v1[i] = v2[i] = i;
+	pph_vector_register(&h1, v1, N, sizeof(int));
+	pph_vector_register(&h2, v2, N, sizeof(int));
+	pph_transfer_stats_reset();
+	call(&add_cl, GPU, h1, PPH_RW, NULL, 1);
+	call(&add_cl, GPU, h2, PPH_RW, NULL, 2);
+	pph_task_wait_all();
+	pph_transfer_stats_get(&s);
+	CU_ASSERT_EQUAL(s.prefetches, 2);
+	expect(2, 2 * BYTES, 0, 0, __LINE__);
+	pph_data_unregister(h1);
+	pph_data_unregister(h2);
+	for (i = 0; i < N; i++)
+		ok &= v1[i] == i + 1 && v2[i] == i + 2;
+	CU_ASSERT_TRUE(ok);
+}
+
 /* Column blocks of a matrix: block 1 of 2 is changed on the device, block 0
  * on a CPU worker; unpartition gathers both, each block moved once. */
 static void test_matrix_columns(void)
@@ -666,6 +692,7 @@ int main(void)
 	CU_add_test(s, "matrix block with a leading dimension", test_matrix_block_on_device);
 	CU_add_test(s, "matrix column blocks gathered", test_matrix_columns);
 	CU_add_test(s, "vector blocks on different nodes gathered", test_vector_blocks);
+	CU_add_test(s, "queued tasks' data moves at once", test_prefetch);
 	CU_add_test(s, "shutdown brings device data home", test_shutdown_flushes);
 	CU_add_test(s, "register/unregister per call reuses device buffers", test_allocation_cache);
 	CU_add_test(s, "a kernel that does not build disables its variant", test_failed_variant);
