@@ -10,7 +10,14 @@ AC_DEFUN([PPH_CHECK_CUDA], [
   AS_IF([test "x$with_cuda" != xno], [
     AS_IF([test "x$with_cuda" = xyes || test "x$with_cuda" = xcheck], [
       AC_PATH_PROG([NVCC], [nvcc], [], [$PATH:/usr/local/cuda/bin])
-      AS_IF([test -n "$NVCC"], [pph_cuda_dir=`dirname "$NVCC"`; pph_cuda_dir=`dirname "$pph_cuda_dir"`])
+      dnl The toolkit folder is where nvcc itself says it lives: the nvcc on
+      dnl PATH may be a wrapper script elsewhere (e.g. /usr/local/bin/nvcc).
+      AS_IF([test -n "$NVCC"], [
+        pph_cuda_dir=`"$NVCC" --dryrun -E -x cu /dev/null 2>&1 | sed -n 's/^#\$ TOP=//p' | sed 1q`
+        AS_IF([test -z "$pph_cuda_dir" || test ! -d "$pph_cuda_dir/lib64"],
+          [pph_cuda_dir=`dirname "$NVCC"`; pph_cuda_dir=`dirname "$pph_cuda_dir"`])
+        pph_cuda_dir=`cd "$pph_cuda_dir" 2>/dev/null && pwd -P || echo "$pph_cuda_dir"`
+      ])
     ], [
       pph_cuda_dir=$with_cuda
       AC_PATH_PROG([NVCC], [nvcc], [], [$with_cuda/bin])

@@ -37,7 +37,9 @@ echo "PASS: --force"
 # the tree composes as generated (all platforms: the stubs' prototypes are
 # checked, CUDA's too), then builds and runs without CUDA to stay quick
 "$COMPOSE" out/main.xml -o gen > /dev/null 2> compose.err || { cat compose.err; fail "compose"; }
-[ -s compose.err ] && { cat compose.err; fail "composing the skeletons warns"; }
+# a build without CUDA (or OpenCL) notes the variants it skips; nothing else
+grep -v "note: skipping '[a-z_0-9]*': this build has no [A-Z]*$" compose.err > compose.rest
+[ -s compose.rest ] && { cat compose.rest; fail "composing the skeletons warns"; }
 "$COMPOSE" out/main.xml -o gen-host --platforms=CPU,OPENMP,OPENCL > /dev/null 2>&1 || fail "compose for the host"
 make_quiet -C gen-host > build.log 2>&1 || { cat build.log; fail "build"; }
 PEPPHER_NCPU=2 ./gen-host/legacy_app || fail "run"
