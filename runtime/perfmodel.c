@@ -291,20 +291,33 @@ static void cache_clear(void)
 
 /* ---- recording and prediction ---- */
 
+static uint32_t fnv1a_u64(uint32_t h, uint64_t v)
+{
+	unsigned k;
+
+	for (k = 0; k < 8; k++) {
+		h ^= (uint32_t)(v >> (8 * k)) & 0xffu;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+/* FNV-1a over the buffers' shapes: bytes, and a matrix's rows too, since
+ * sorting 1024 rows of 16 is not sorting 16 rows of 1024. */
 uint32_t pph__task_footprint(const struct pph_task *task, double *size)
 {
-	uint32_t h = 2166136261u; /* FNV-1a over the buffers' sizes */
-	unsigned i, k;
+	uint32_t h = 2166136261u;
+	unsigned i;
 
 	*size = 0;
 	for (i = 0; i < task->nbuffers; i++) {
-		uint64_t bytes = pph__data_size(task->handles[i]);
+		const struct pph_data *d = task->handles[i];
+		uint64_t bytes = pph__data_size(d);
 
 		*size += (double)bytes;
-		for (k = 0; k < 8; k++) {
-			h ^= (uint32_t)(bytes >> (8 * k)) & 0xffu;
-			h *= 16777619u;
-		}
+		h = fnv1a_u64(h, bytes);
+		if (d->layout == PPH_LAYOUT_MATRIX)
+			h = fnv1a_u64(h, d->replicas[0].iface.matrix.rows);
 	}
 	return h;
 }

@@ -292,6 +292,45 @@ static void test_model_kinds(void)
 			     with_overhead(2e3), 0.05));
 }
 
+/* Footprints tell shapes apart: same bytes, other rows, other footprint. */
+static uint32_t footprint_of(pph_data_handle h, double *size)
+{
+	struct pph_task *t = pph_task_create(&cl);
+	uint32_t fp;
+
+	pph_task_add_buffer(t, h, PPH_R);
+	fp = pph__task_footprint(t, size);
+	pph_task_destroy(t);
+	return fp;
+}
+
+static void test_footprint_shapes(void)
+{
+	static int m[16 * 1024];
+	pph_data_handle wide, tall, tall2, vec;
+	double s_wide, s_tall, s_tall2, s_vec;
+	uint32_t f_wide, f_tall, f_tall2, f_vec;
+
+	pph_matrix_register(&wide, m, 16, 1024, 1024, sizeof(int));
+	pph_matrix_register(&tall, m, 1024, 16, 16, sizeof(int));
+	pph_matrix_register(&tall2, m, 1024, 16, 16, sizeof(int));
+	pph_vector_register(&vec, m, 16 * 1024, sizeof(int));
+	f_wide = footprint_of(wide, &s_wide);
+	f_tall = footprint_of(tall, &s_tall);
+	f_tall2 = footprint_of(tall2, &s_tall2);
+	f_vec = footprint_of(vec, &s_vec);
+	CU_ASSERT_EQUAL(s_wide, sizeof(m));
+	CU_ASSERT_EQUAL(s_tall, sizeof(m));
+	CU_ASSERT_EQUAL(s_vec, sizeof(m));
+	CU_ASSERT_NOT_EQUAL(f_wide, f_tall);
+	CU_ASSERT_NOT_EQUAL(f_vec, f_tall);
+	CU_ASSERT_EQUAL(f_tall, f_tall2);
+	pph_data_unregister(wide);
+	pph_data_unregister(tall);
+	pph_data_unregister(tall2);
+	pph_data_unregister(vec);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -312,6 +351,7 @@ int main(void)
 	CU_add_test(s, "concurrent writers", test_concurrent_writers);
 	CU_add_test(s, "outliers leave the mean alone", test_outliers);
 	CU_add_test(s, "regression predicts unseen sizes", test_regression);
+	CU_add_test(s, "footprints tell shapes apart", test_footprint_shapes);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures() != 0 || CU_get_error() != CUE_SUCCESS;
