@@ -74,14 +74,6 @@ int pph_init(void)
 		return rc;
 	atomic_store(&pph__rt.pending, 0);
 	atomic_store(&pph__rt.has_parallel, 0);
-	{
-		pthread_rwlockattr_t a;
-
-		pthread_rwlockattr_init(&a);
-		pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-		pthread_rwlock_init(&pph__rt.cpu_team, &a);
-		pthread_rwlockattr_destroy(&a);
-	}
 	pph__rt.nnodes = 1; /* host memory */
 	pph__rt.nodes[0].arch = PPH_ARCH_CPU;
 	pph__rt.nodes[0].ops = NULL;
@@ -89,7 +81,6 @@ int pph_init(void)
 	memset(pph__rt.arch_workers, 0, sizeof(pph__rt.arch_workers));
 	rc = pph__workers_start(ncpu);
 	if (rc != 0) {
-		pthread_rwlock_destroy(&pph__rt.cpu_team);
 		pph__rt.sched->deinit();
 		pph__perfmodel_shutdown();
 		return rc;
@@ -117,7 +108,6 @@ void pph_shutdown(void)
 	pph__task_cache_free();
 	pph__rt.nnodes = 1; /* the devices are gone */
 	pph__rt.sched->deinit();
-	pthread_rwlock_destroy(&pph__rt.cpu_team);
 	free(pph__rt.workers);
 	pph__rt.workers = NULL;
 	pph__rt.nworkers = 0;

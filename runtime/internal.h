@@ -163,6 +163,7 @@ struct pph_task {
 	uint64_t seq; /* submission number */
 	int sched_impl;	    /* variant the scheduler chose, or -1 */
 	double sched_pred;  /* its predicted microseconds (dmda) */
+	unsigned sched_team; /* CPU workers a fork-join variant gets; 0: all */
 	uint32_t footprint; /* of the data sizes, for performance models */
 	double size;	    /* bytes of data accessed */
 
@@ -319,6 +320,16 @@ struct pph_worker {
 	struct pph_impl_stat *stats;
 	size_t nstats;
 	int variant_failed; /* set by pph_variant_failed() during a task */
+	/*
+	 * CPU workers: a CPU variant runs holding its worker's team_lock
+	 * shared; a fork-join (OPENMP) variant holds the team_lock of every
+	 * worker of its team exclusive, taken in worker order, so its OpenMP
+	 * threads have those cores (writers preferred: it waits only for the
+	 * tasks already running there).  Taken only once a codelet with an
+	 * OPENMP variant has been submitted.
+	 */
+	pthread_rwlock_t team_lock;
+	unsigned team_threads; /* team size of the fork-join variant running */
 	/* trace events, written by this worker only (trace.c) */
 	struct pph_trace_event *trace;
 	size_t ntrace, trace_cap;
@@ -344,15 +355,7 @@ struct pph_runtime {
 	atomic_ulong pending;
 	atomic_uint waiters; /* threads in pph_task_wait*: finishers signal them */
 
-	/*
-	 * The CPU team: a CPU worker runs a CPU variant holding cpu_team
-	 * shared, an OPENMP variant holding it exclusive, so a fork-join task
-	 * has every CPU core while its OpenMP threads run (writers preferred:
-	 * it waits only for the tasks already running).  Taken only once a
-	 * codelet with an OPENMP variant has been submitted.
-	 */
-	pthread_rwlock_t cpu_team;
-	atomic_int has_parallel;
+	atomic_int has_parallel; /* an OPENMP variant was submitted */
 };
 
 extern struct pph_runtime pph__rt;
@@ -362,6 +365,17 @@ extern __thread struct pph_worker *pph__current_worker;
 
 int pph__workers_start(unsigned ncpu);
 void pph__workers_stop(void);
+
+/* Fork-join teams: the CPU workers [base, base + threads) that CPU worker w
+ * runs a fork-join variant with.  Team sizes are the powers of two below
+ * the number of CPU workers, and that number; pph__team_sizes fills sizes
+ * (PPH_MAX_TEAM_SIZES at most) and returns how many. */
+#define PPH_MAX_TEAM_SIZES 9
+unsigned pph__team_base(unsigned w, unsigned threads);
+unsigned pph__team_sizes(unsigned sizes[PPH_MAX_TEAM_SIZES]);
+/* The team size a task's fork-join variant gets: what the scheduler chose,
+ * or every CPU worker. */
+unsigned pph__task_team(const struct pph_task *t);
 void pph__worker_record(struct pph_worker *w, const struct pph_task *task,
 			double ms);
 void pph__stats_free(void);

@@ -5,10 +5,12 @@
  *
  *     peppher-perfmodel 1
  *     codelet NAME
- *     variant NAME ARCH
+ *     variant NAME ARCH [THREADS]
  *     entry FOOTPRINT SIZE COUNT MEAN M2 OUTLIERS
  *     ...
  *
+ * THREADS, written when above 1, is the size of the CPU team a fork-join
+ * (OPENMP) variant ran with: each team size has its own history.
  * FOOTPRINT is 8 hex digits, SIZE bytes, MEAN microseconds and M2 the sum of
  * squared deviations (Welford); entries follow their variant line.  Files
  * are written to a temporary name and renamed, under an flock on
@@ -31,7 +33,8 @@
 /*
  * The scheduler asks for predictions on every push: the variant of a
  * (codelet, variant index, arch) is found through a table keyed by the
- * codelet's address instead of by names.
+ * codelet's address instead of by names (one-thread variants only: team
+ * sizes of fork-join variants are looked up by name).
  */
 #define CACHE_SLOTS 256
 
@@ -170,12 +173,12 @@ static struct pph_pm_model *model_new(const char *codelet)
 
 static struct pph_pm_variant *variant_get(struct pph_pm_model *m,
 					  const char *name, enum pph_arch arch,
-					  int create)
+					  unsigned threads, int create)
 {
 	struct pph_pm_variant *v;
 
 	for (v = m->variants; v; v = v->next)
-		if (v->arch == arch && strcmp(v->name, name) == 0)
+		if (v->arch == arch && v->threads == threads && strcmp(v->name, name) == 0)
 			return v;
 	if (!create || !(v = calloc(1, sizeof(*v))))
 		return NULL;
@@ -184,6 +187,7 @@ static struct pph_pm_variant *variant_get(struct pph_pm_model *m,
 		return NULL;
 	}
 	v->arch = arch;
+	v->threads = threads;
 	v->next = m->variants;
 	m->variants = v;
 	return v;
@@ -244,9 +248,9 @@ static struct pph_pm_model *model_get(const char *codelet)
 	return m;
 }
 
-/* The model of (cl, impl, arch), created if create; pm.lock held. */
+/* The model of (cl, impl, arch, threads), created if create; pm.lock held. */
 static struct pph_pm_variant *lookup(const struct pph_codelet *cl, unsigned impl,
-				     enum pph_arch arch, int create)
+				     enum pph_arch arch, unsigned threads, int create)
 {
 	size_t h = ((uintptr_t)cl >> 4) % CACHE_SLOTS, probe;
 	struct cache_slot *slot = NULL;
@@ -267,15 +271,15 @@ static struct pph_pm_variant *lookup(const struct pph_codelet *cl, unsigned impl
 		if (!slot->cl)
 			slot = NULL;
 	}
-	pv = slot ? &slot->variants[impl * PPH_ARCH_COUNT + arch] : NULL;
+	pv = slot && threads == 1 ? &slot->variants[impl * PPH_ARCH_COUNT + arch] : NULL;
 	if (pv && *pv)
 		return *pv;
 	m = model_get(cl->name);
 	if (!m)
 		return NULL;
 	if (pv) /* with create, cache the new variant; without, only a hit */
-		return *pv = variant_get(m, cl->impls[impl].name, arch, create);
-	return variant_get(m, cl->impls[impl].name, arch, create);
+		return *pv = variant_get(m, cl->impls[impl].name, arch, threads, create);
+	return variant_get(m, cl->impls[impl].name, arch, threads, create);
 }
 
 static void cache_clear(void)
@@ -323,14 +327,15 @@ uint32_t pph__task_footprint(const struct pph_task *task, double *size)
 }
 
 void pph__perfmodel_record(const struct pph_codelet *cl, unsigned impl,
-			   enum pph_arch arch, uint32_t footprint, double size,
-			   double us)
+			   enum pph_arch arch, unsigned threads, uint32_t footprint,
+			   double size, double us)
 {
 	struct pph_pm_variant *v;
 	struct pph_pm_entry *e;
 
 	pthread_mutex_lock(&pm.lock);
-	if ((v = lookup(cl, impl, arch, 1)) && (e = entry_get(v, footprint, size, 1))) {
+	if ((v = lookup(cl, impl, arch, threads, 1)) &&
+	    (e = entry_get(v, footprint, size, 1))) {
 		if (is_outlier(e, us)) {
 			e->outliers++;
 			e->doutliers++;
@@ -345,15 +350,15 @@ void pph__perfmodel_record(const struct pph_codelet *cl, unsigned impl,
 }
 
 double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
-			      enum pph_arch arch, uint32_t footprint,
-			      double size)
+			      enum pph_arch arch, unsigned threads,
+			      uint32_t footprint, double size)
 {
 	struct pph_pm_variant *v;
 	struct pph_pm_entry *e;
 	double t = -1;
 
 	pthread_mutex_lock(&pm.lock);
-	v = lookup(cl, impl, arch, 0);
+	v = lookup(cl, impl, arch, threads, 0);
 	e = v ? entry_get(v, footprint, size, 0) : NULL;
 	if (v && v->reg_dirty && cl->model != PPH_MODEL_HISTORY)
 		pph__perfmodel_fit(v, cl->model != PPH_MODEL_REGRESSION);
@@ -391,7 +396,7 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 {
 	char word[16], name[256], arch[16];
 	struct pph_pm_entry e = { 0 };
-	unsigned fp;
+	unsigned fp, threads = 1;
 
 	if (sscanf(line, "%15s", word) != 1 || word[0] == '#')
 		return 0;
@@ -403,10 +408,10 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 	if (strcmp(word, "variant") == 0) {
 		enum pph_arch a;
 
-		if (sscanf(line, "variant %255s %15s", name, arch) != 2 ||
-		    parse_arch(arch, &a) != 0)
+		if (sscanf(line, "variant %255s %15s %u", name, arch, &threads) < 2 ||
+		    parse_arch(arch, &a) != 0 || threads < 1 || threads > PPH_MAX_WORKERS)
 			return -1;
-		*cur = variant_get(m, name, a, 1);
+		*cur = variant_get(m, name, a, threads, 1);
 		if (!*cur)
 			return -1;
 		(*cur)->reg_dirty = 1;
@@ -467,7 +472,11 @@ void pph__perfmodel_write(FILE *fp, const struct pph_pm_model *m)
 	fprintf(fp, "# entry FOOTPRINT SIZE_BYTES COUNT MEAN_US M2 OUTLIERS\n");
 	fprintf(fp, "codelet %s\n", m->codelet);
 	for (v = m->variants; v; v = v->next) {
-		fprintf(fp, "variant %s %s\n", v->name, pph_arch_name(v->arch));
+		if (v->threads > 1)
+			fprintf(fp, "variant %s %s %u\n", v->name, pph_arch_name(v->arch),
+				v->threads);
+		else
+			fprintf(fp, "variant %s %s\n", v->name, pph_arch_name(v->arch));
 		for (e = v->entries; e; e = e->next)
 			fprintf(fp, "entry %08x %.17g %lu %.17g %.17g %lu\n",
 				e->footprint, e->size, e->count, e->mean, e->m2,
@@ -502,7 +511,7 @@ static void merge_into(struct pph_pm_model *disk, const struct pph_pm_model *our
 	const struct pph_pm_entry *e;
 
 	for (v = ours->variants; v; v = v->next) {
-		struct pph_pm_variant *dv = variant_get(disk, v->name, v->arch, 1);
+		struct pph_pm_variant *dv = variant_get(disk, v->name, v->arch, v->threads, 1);
 
 		for (e = v->entries; dv && e; e = e->next) {
 			struct pph_pm_entry *de;

@@ -1,6 +1,6 @@
 /*
  * Performance models: the history of each (codelet, variant, architecture,
- * data-size footprint) as count, mean and deviation of run times, plus
+ * team size, data-shape footprint) as count, mean and deviation of run times, plus
  * regressions a*n^b and a*n^b+c over the sizes seen, to predict sizes not
  * seen yet.  Models are kept per codelet in text files under
  * $PEPPHER_HOME/perfmodels/HOST/ (format in perfmodel.c), read at first
@@ -44,6 +44,7 @@ struct pph_pm_regression {
 struct pph_pm_variant {
 	char *name;
 	enum pph_arch arch;
+	unsigned threads; /* CPU team size of a fork-join variant, else 1 */
 	struct pph_pm_entry *entries;
 	struct pph_pm_regression reg;
 	int reg_dirty;
@@ -64,16 +65,17 @@ void pph__perfmodel_shutdown(void);
 /* Footprint of the data sizes a task accesses, and their total bytes. */
 uint32_t pph__task_footprint(const struct pph_task *task, double *size);
 
-/* Record one run of microseconds. */
+/* Record one run of microseconds, on a worker of arch; threads is the
+ * team size a fork-join variant ran with, 1 for every other variant. */
 void pph__perfmodel_record(const struct pph_codelet *cl, unsigned impl,
-			   enum pph_arch arch, uint32_t footprint, double size,
-			   double us);
+			   enum pph_arch arch, unsigned threads, uint32_t footprint,
+			   double size, double us);
 
 /* Expected microseconds, or a negative value when the variant still needs
  * calibration at this footprint (the scheduler should try it). */
 double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
-			      enum pph_arch arch, uint32_t footprint,
-			      double size);
+			      enum pph_arch arch, unsigned threads,
+			      uint32_t footprint, double size);
 
 /* ---- file format, shared with the peppher-perfmodel tool ---- */
 

@@ -5,6 +5,9 @@
  * time to bring the task's data to the worker's memory.  Variants that are
  * not calibrated at the task's data size are tried first, on the least
  * loaded worker that can run them, until their history predicts them.
+ * A fork-join (OPENMP) variant is also given the size of its CPU team:
+ * each size has its own history, and a team is available when its last
+ * member is.
  */
 #include <math.h>
 
@@ -56,66 +59,122 @@ static double available_at(unsigned w, double now)
 	return fmax(now, atomic_load(&q[w].running_end)) + atomic_load(&q[w].queued_us);
 }
 
+/* When every worker of w's fork-join team of threads is free. */
+static double team_available_at(unsigned w, unsigned threads, double now)
+{
+	unsigned base = pph__team_base(w, threads), i;
+	double t = now;
+
+	for (i = base; i < base + threads; i++)
+		t = fmax(t, available_at(i, now));
+	return t;
+}
+
 /* Variants whose predictions are kept per push (more are asked per worker). */
 #define PPH_CHOICE_IMPLS 16
 
 struct choice {
 	int worker, impl;
+	unsigned team; /* fork-join team size, 0 for other variants */
 	double end, pred;
 };
 
 #define NOT_ASKED (-2.0)
 
-/* Try every (worker, variant) pair; an uncalibrated one wins outright.
- * Predictions depend on the architecture, not the worker: ask once each. */
+/* A number below n from the task's number: reservoir sampling of one among
+ * n equal candidates (a splitmix64 finaliser). */
+static unsigned draw(uint64_t seq, unsigned n)
+{
+	uint64_t z = seq + (uint64_t)n * 0x9e3779b97f4a7c15u;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return (unsigned)((z ^ (z >> 31)) % n);
+}
+
+/*
+ * Try every (worker, variant) pair, and for a fork-join (OPENMP) variant
+ * on a CPU worker every team size; an uncalibrated one wins outright.
+ * Predictions depend on the architecture and the team size, not the
+ * worker: ask once each (rows PPH_ARCH_COUNT + k are team size k).
+ */
 static struct choice choose(const struct pph_task *t)
 {
 	const struct pph_codelet *cl = t->cl;
-	struct choice best = { -1, -1, INFINITY, 0 }, explore = best;
-	double now = pph__now_us(), pred[PPH_ARCH_COUNT][PPH_CHOICE_IMPLS];
-	unsigned w, i, a;
+	struct choice best = { -1, -1, 0, INFINITY, 0 }, explore = best;
+	double now = pph__now_us();
+	double pred[PPH_ARCH_COUNT + PPH_MAX_TEAM_SIZES][PPH_CHOICE_IMPLS];
+	unsigned w, i, a, k, sizes[PPH_MAX_TEAM_SIZES], nsizes = pph__team_sizes(sizes);
+	unsigned ntied = 0;
 
-	for (a = 0; a < PPH_ARCH_COUNT; a++)
+	for (a = 0; a < PPH_ARCH_COUNT + PPH_MAX_TEAM_SIZES; a++)
 		for (i = 0; i < PPH_CHOICE_IMPLS; i++)
 			pred[a][i] = NOT_ASKED;
 	for (w = 0; w < pph__rt.nworkers; w++) {
 		const struct pph_worker *wk = &pph__rt.workers[w];
-		double avail = available_at(w, now);
 
 		for (i = 0; i < cl->nimpls; i++) {
-			double p, end;
+			int team = wk->arch == PPH_ARCH_CPU &&
+				   cl->impls[i].arch == PPH_ARCH_OPENMP;
 
 			if (!pph__impl_allowed(t, i) ||
 			    !pph__arch_can_run(wk->arch, cl->impls[i].arch))
 				continue;
-			if (i >= PPH_CHOICE_IMPLS)
-				p = pph__perfmodel_predict(cl, i, wk->arch, t->footprint, t->size);
-			else if ((p = pred[wk->arch][i]) == NOT_ASKED)
-				p = pred[wk->arch][i] = pph__perfmodel_predict(
-					cl, i, wk->arch, t->footprint, t->size);
-			if (p < 0) {
-				/* spread simultaneous explorations over variants */
-				if (explore.impl < 0 || avail < explore.end ||
-				    (avail == explore.end && (t->seq + i) % 2))
-					explore = (struct choice){ (int)w, (int)i, avail, 0 };
-				continue;
+			for (k = 0; k < (team ? nsizes : 1); k++) {
+				unsigned threads = team ? sizes[k] : 1;
+				unsigned row = team ? PPH_ARCH_COUNT + k : wk->arch;
+				double avail = team ? team_available_at(w, threads, now) :
+						      available_at(w, now);
+				double p, end;
+
+				if (i >= PPH_CHOICE_IMPLS)
+					p = pph__perfmodel_predict(cl, i, wk->arch, threads,
+								   t->footprint, t->size);
+				else if ((p = pred[row][i]) == NOT_ASKED)
+					p = pred[row][i] = pph__perfmodel_predict(
+						cl, i, wk->arch, threads, t->footprint, t->size);
+				if (p < 0) {
+					/* the earliest available; among equals, one
+					 * drawn by the task's number, so that
+					 * simultaneous explorations spread over them */
+					if (explore.impl < 0 || avail < explore.end)
+						ntied = 0;
+					else if (avail > explore.end ||
+						 draw(t->seq, ntied + 1) != 0)
+						continue;
+					ntied++;
+					explore = (struct choice){ (int)w, (int)i, team ? threads : 0,
+								   avail, 0 };
+					continue;
+				}
+				end = avail + p + pph__transfer_estimate(t, wk->node);
+				if (end < best.end)
+					best = (struct choice){ (int)w, (int)i, team ? threads : 0,
+								end, p };
 			}
-			end = avail + p + pph__transfer_estimate(t, wk->node);
-			if (end < best.end)
-				best = (struct choice){ (int)w, (int)i, end, p };
 		}
 	}
 	return explore.impl >= 0 ? explore : best;
 }
 
+/* The workers a choice occupies: its team, or its worker alone. */
+static unsigned members(unsigned w, unsigned team, unsigned *base)
+{
+	*base = team ? pph__team_base(w, team) : w;
+	return team ? team : 1;
+}
+
 static void dmda_push(struct pph_task *t)
 {
 	struct choice c = choose(t);
+	unsigned base, n = members((unsigned)c.worker, c.team, &base), i;
 
 	/* submit checked that some worker can run the task */
 	t->sched_impl = c.impl;
 	t->sched_pred = c.pred;
-	add_queued(&q[c.worker], c.pred);
+	t->sched_team = c.team;
+	for (i = base; i < base + n; i++)
+		add_queued(&q[i], c.pred);
 	/* the data starts moving now, while the worker finishes what it runs */
 	pph__task_prefetch(t, pph__rt.workers[c.worker].node);
 	pph__readyq_push(&q[c.worker].ready, t);
@@ -124,11 +183,21 @@ static void dmda_push(struct pph_task *t)
 static struct pph_task *dmda_pop(struct pph_worker *w)
 {
 	struct pph_task *t = pph__readyq_pop(&q[w->id].ready, w->arch);
+	unsigned base, n, i;
+	double start;
 
-	if (t) {
-		add_queued(&q[w->id], -t->sched_pred);
-		atomic_store(&q[w->id].running_end, pph__now_us() + t->sched_pred);
+	if (!t)
+		return NULL;
+	/* a team starts when its last member is free */
+	n = members(w->id, t->sched_team, &base);
+	start = pph__now_us();
+	for (i = base; i < base + n; i++) {
+		add_queued(&q[i], -t->sched_pred);
+		if (i != w->id)
+			start = fmax(start, atomic_load(&q[i].running_end));
 	}
+	for (i = base; i < base + n; i++)
+		atomic_store(&q[i].running_end, start + t->sched_pred);
 	return t;
 }
 

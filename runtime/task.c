@@ -64,6 +64,7 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 	t->cl = cl;
 	t->impl_mask = PPH_ALL_IMPLS;
 	t->sched_impl = -1;
+	t->sched_team = 0;
 	t->impl_ran = -1;
 	t->worker_ran = -1;
 	atomic_init(&t->refs, 1);

@@ -62,13 +62,75 @@ void pph_variant_failed(void)
 		pph__current_worker->variant_failed = 1;
 }
 
+unsigned pph__team_sizes(unsigned sizes[PPH_MAX_TEAM_SIZES])
+{
+	unsigned ncpu = pph__rt.arch_workers[PPH_ARCH_CPU], s, n = 0;
+
+	for (s = 1; s < ncpu && n < PPH_MAX_TEAM_SIZES - 1; s *= 2)
+		sizes[n++] = s;
+	sizes[n++] = ncpu ? ncpu : 1;
+	return n;
+}
+
+unsigned pph__team_base(unsigned w, unsigned threads)
+{
+	unsigned ncpu = pph__rt.arch_workers[PPH_ARCH_CPU];
+	unsigned base = w / threads * threads;
+
+	/* aligned blocks; the last one ends at the last CPU worker */
+	return base + threads > ncpu ? ncpu - threads : base;
+}
+
+unsigned pph__task_team(const struct pph_task *t)
+{
+	unsigned ncpu = pph__rt.arch_workers[PPH_ARCH_CPU];
+
+	return t->sched_team && t->sched_team <= ncpu ? t->sched_team : ncpu;
+}
+
+/* Take the cores a variant runs on (see team_lock): its own worker's for a
+ * CPU variant, every team member's for a fork-join one.  Returns the team
+ * size, 0 when nothing was taken. */
+static unsigned team_enter(struct pph_worker *w, const struct pph_task *t, int impl)
+{
+	unsigned threads, base, i;
+
+	if (w->arch != PPH_ARCH_CPU || !atomic_load(&pph__rt.has_parallel))
+		return 0;
+	if (t->cl->impls[impl].arch != PPH_ARCH_OPENMP) {
+		pthread_rwlock_rdlock(&w->team_lock);
+		return 1;
+	}
+	threads = pph__task_team(t);
+	base = pph__team_base(w->id, threads);
+	/* in worker order: two teams never wait for each other in a cycle */
+	for (i = base; i < base + threads; i++)
+		pthread_rwlock_wrlock(&pph__rt.workers[i].team_lock);
+	w->team_threads = threads;
+	return threads;
+}
+
+static void team_leave(struct pph_worker *w, const struct pph_task *t, int impl)
+{
+	unsigned base, i;
+
+	if (t->cl->impls[impl].arch != PPH_ARCH_OPENMP) {
+		pthread_rwlock_unlock(&w->team_lock);
+		return;
+	}
+	base = pph__team_base(w->id, w->team_threads);
+	for (i = base + w->team_threads; i-- > base;)
+		pthread_rwlock_unlock(&pph__rt.workers[i].team_lock);
+	w->team_threads = 0;
+}
+
 static void run_task(struct pph_worker *w, struct pph_task *t)
 {
 	void *buffers[PPH_MAX_BUFFERS];
 	int impl = pph__choose_impl(t, w->arch);
 	unsigned i;
 	double t0, us;
-	int team;
+	unsigned team, threads;
 
 	if (impl < 0) { /* its variant for this worker was disabled meanwhile */
 		t->sched_impl = -1;
@@ -96,17 +158,13 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 		}
 		buffers[i] = &t->handles[i]->replicas[w->node].iface;
 	}
-	team = w->arch == PPH_ARCH_CPU && atomic_load(&pph__rt.has_parallel);
-	if (team) {
-		if (t->cl->impls[impl].arch == PPH_ARCH_OPENMP)
-			pthread_rwlock_wrlock(&pph__rt.cpu_team);
-		else
-			pthread_rwlock_rdlock(&pph__rt.cpu_team);
-	}
+	team = team_enter(w, t, impl);
+	/* a fork-join variant has a history per team size */
+	threads = t->cl->impls[impl].arch == PPH_ARCH_OPENMP ? pph__task_team(t) : 1;
 	t0 = pph__now_us();
 	t->cl->impls[impl].fn(buffers, t->arg);
 	if (team)
-		pthread_rwlock_unlock(&pph__rt.cpu_team);
+		team_leave(w, t, impl);
 	if (w->variant_failed) {
 		retry_elsewhere(w, t, impl);
 		return;
@@ -118,7 +176,7 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	t->impl_ran = impl;
 	t->worker_ran = (int)w->id;
 	us = pph__now_us() - t0;
-	pph__perfmodel_record(t->cl, (unsigned)impl, w->arch, t->footprint,
+	pph__perfmodel_record(t->cl, (unsigned)impl, w->arch, threads, t->footprint,
 			      t->size, us);
 	pph__worker_record(w, t, us / 1e3);
 	if (pph__trace_enabled())
@@ -160,10 +218,16 @@ static void describe_workers(unsigned ncpu)
 	for (i = 0; i < ncpu; i++) {
 		struct pph_worker *w = &pph__rt.workers[i];
 
+		pthread_rwlockattr_t a;
+
 		w->id = i;
 		w->arch = PPH_ARCH_CPU;
 		w->node = 0;
 		w->core = -1;
+		pthread_rwlockattr_init(&a);
+		pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+		pthread_rwlock_init(&w->team_lock, &a);
+		pthread_rwlockattr_destroy(&a);
 	}
 	pph__rt.arch_workers[PPH_ARCH_CPU] = ncpu;
 	for (n = 1; n < pph__rt.nnodes; n++, i++) {
@@ -180,6 +244,10 @@ static void describe_workers(unsigned ncpu)
 
 int pph_openmp_threads(void)
 {
+	const struct pph_worker *w = pph__current_worker;
+
+	if (w && w->team_threads)
+		return (int)w->team_threads;
 	return (int)(pph__rt.arch_workers[PPH_ARCH_CPU] ? pph__rt.arch_workers[PPH_ARCH_CPU] : 1);
 }
 
@@ -230,6 +298,8 @@ void pph__workers_stop(void)
 	pph__rt.sched->wake_all();
 	for (i = 0; i < pph__rt.nworkers; i++)
 		pthread_join(pph__rt.workers[i].thread, NULL);
+	for (i = 0; i < pph__rt.arch_workers[PPH_ARCH_CPU]; i++)
+		pthread_rwlock_destroy(&pph__rt.workers[i].team_lock);
 	for (i = 1; i < pph__rt.nnodes; i++) /* cached buffers, while drivers live */
 		pph__mem_node_release(i);
 	pph__opencl_stop();

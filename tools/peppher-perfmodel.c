@@ -89,7 +89,10 @@ static int cmd_show(const char *dir, const char *codelet)
 		return 1;
 	printf("codelet %s\n", m->codelet);
 	for (v = m->variants; v; v = v->next) {
-		printf("\nvariant %s on %s\n", v->name, pph_arch_name(v->arch));
+		printf("\nvariant %s on %s", v->name, pph_arch_name(v->arch));
+		if (v->threads > 1)
+			printf(", a team of %u CPU workers", v->threads);
+		printf("\n");
 		printf("  %-10s %14s %8s %14s %12s %8s\n", "footprint", "size (bytes)",
 		       "count", "mean (us)", "stddev", "outliers");
 		for (e = v->entries; e; e = e->next)
@@ -134,14 +137,17 @@ static int cmd_plot(const char *dir, const char *codelet)
 		    "set ylabel 'time (us)'\nset title 'performance model of %s'\n"
 		    "set key left top\nplot ", codelet);
 	for (v = m->variants; v; v = v->next, block++) {
-		fprintf(fd, "# %s %s\n", v->name, pph_arch_name(v->arch));
+		fprintf(fd, "# %s %s x%u\n", v->name, pph_arch_name(v->arch), v->threads);
 		for (e = v->entries; e; e = e->next)
 			fprintf(fd, "%.17g %.17g %.17g\n", e->size, e->mean,
 				e->count > 1 ? sqrt(e->m2 / (double)(e->count - 1)) : 0.0);
 		fprintf(fd, "\n\n");
 		pph__perfmodel_fit(v, 1);
-		fprintf(fg, "%s'%s' index %d with yerrorbars title '%s (%s)'", block ? ", \\\n     " : "",
-			dat, block, v->name, pph_arch_name(v->arch));
+		fprintf(fg, "%s'%s' index %d with yerrorbars title '%s (%s",
+			block ? ", \\\n     " : "", dat, block, v->name, pph_arch_name(v->arch));
+		if (v->threads > 1)
+			fprintf(fg, " x%u", v->threads);
+		fprintf(fg, ")'");
 		if (v->reg.valid)
 			fprintf(fg, ", \\\n     %.17g*x**%.17g+%.17g title '%s regression'",
 				v->reg.a, v->reg.b, v->reg.c, v->name);

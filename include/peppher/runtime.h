@@ -340,9 +340,12 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 void pph_variant_failed(void);
 
 /**
- * How many OpenMP threads an OPENMP variant runs with: the CPU workers it
- * has for itself while it runs (no CPU variant runs meanwhile).  Composed
- * backend wrappers of OPENMP variants call omp_set_num_threads() with it.
+ * How many OpenMP threads an OPENMP variant runs with: the size of the
+ * team of CPU workers it has for itself while it runs (no other variant
+ * runs on them meanwhile).  The dmda scheduler chooses the team size from
+ * each size's history; eager and ws give every CPU worker.  Outside a
+ * variant: the number of CPU workers.  Composed backend wrappers of OPENMP
+ * variants call omp_set_num_threads() with it.
  */
 int pph_openmp_threads(void);
 

@@ -43,7 +43,10 @@ static void test_round_trip(void)
 {
 	const char *path = "pm_round_trip.model";
 	struct pph_pm_model m = { (char *)"rt", NULL, NULL }, *back;
-	struct pph_pm_variant v = { (char *)"rt_cpu", PPH_ARCH_OPENMP, NULL, { 0 }, 0, NULL };
+	const struct pph_pm_variant *team, *alone;
+	/* the same variant alone and as a fork-join team of 4 */
+	struct pph_pm_variant v1 = { (char *)"rt_cpu", PPH_ARCH_CPU, 1, NULL, { 0 }, 0, NULL };
+	struct pph_pm_variant v = { (char *)"rt_cpu", PPH_ARCH_CPU, 4, NULL, { 0 }, 0, &v1 };
 	struct pph_pm_entry e1 = { 0xdeadbeef, 4096, 12, 33.25, 7.5, 2, 0, 0, 0, 0, NULL };
 	struct pph_pm_entry e2 = { 0x1, 1e9, 3, 1.0 / 3.0, 0.125, 0, 0, 0, 0, 0, &e1 };
 	FILE *fp = fopen(path, "w");
@@ -57,13 +60,20 @@ static void test_round_trip(void)
 	CU_ASSERT_STRING_EQUAL(back->codelet, "rt");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(back->variants);
 	CU_ASSERT_STRING_EQUAL(back->variants->name, "rt_cpu");
-	CU_ASSERT_EQUAL(back->variants->arch, PPH_ARCH_OPENMP);
-	CU_ASSERT_PTR_NULL(back->variants->next);
+	CU_ASSERT_EQUAL(back->variants->arch, PPH_ARCH_CPU);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(back->variants->next);
+	CU_ASSERT_PTR_NULL(back->variants->next->next);
+	/* each team size is a variant of its own; only the team has entries */
+	team = back->variants->threads == 4 ? back->variants : back->variants->next;
+	alone = team == back->variants ? back->variants->next : back->variants;
+	CU_ASSERT_EQUAL(team->threads, 4);
+	CU_ASSERT_EQUAL(alone->threads, 1);
+	CU_ASSERT_PTR_NULL(alone->entries);
 	{
 		const struct pph_pm_entry *e;
 		int seen = 0;
 
-		for (e = back->variants->entries; e; e = e->next) {
+		for (e = team->entries; e; e = e->next) {
 			if (e->footprint == 0xdeadbeef) {
 				seen |= 1;
 				CU_ASSERT_EQUAL(e->count, 12);
@@ -206,14 +216,14 @@ static void test_outliers(void)
 	int i;
 
 	for (i = 0; i < 20; i++)
-		pph__perfmodel_record(&cl, 0, PPH_ARCH_CPU, 42, 100, 10.0 + (i % 2));
-	pph__perfmodel_record(&cl, 0, PPH_ARCH_CPU, 42, 100, 5000.0);
-	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&cl, 0, PPH_ARCH_CPU, 42, 100),
+		pph__perfmodel_record(&cl, 0, PPH_ARCH_CPU, 1, 42, 100, 10.0 + (i % 2));
+	pph__perfmodel_record(&cl, 0, PPH_ARCH_CPU, 1, 42, 100, 5000.0);
+	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&cl, 0, PPH_ARCH_CPU, 1, 42, 100),
 			       10.5, 1e-9);
 	/* not calibrated: another variant, another footprint */
-	CU_ASSERT_TRUE(pph__perfmodel_predict(&cl, 1, PPH_ARCH_CPU, 42, 100) < 0);
-	CU_ASSERT_TRUE(pph__perfmodel_predict(&cl, 0, PPH_ARCH_CPU, 43, 100) < 0 ||
-		       pph__perfmodel_predict(&cl, 0, PPH_ARCH_CPU, 43, 100) > 0);
+	CU_ASSERT_TRUE(pph__perfmodel_predict(&cl, 1, PPH_ARCH_CPU, 1, 42, 100) < 0);
+	CU_ASSERT_TRUE(pph__perfmodel_predict(&cl, 0, PPH_ARCH_CPU, 1, 43, 100) < 0 ||
+		       pph__perfmodel_predict(&cl, 0, PPH_ARCH_CPU, 1, 43, 100) > 0);
 }
 
 static void test_regression(void)
@@ -227,13 +237,13 @@ static void test_regression(void)
 	/* t = 0.02 * s^1.1 + 5 */
 	for (i = 0; i < 5; i++)
 		for (k = 0; k < PPH_CALIBRATION_MIN; k++)
-			pph__perfmodel_record(&rc, 0, PPH_ARCH_CPU, 100 + i, sizes[i],
+			pph__perfmodel_record(&rc, 0, PPH_ARCH_CPU, 1, 100 + i, sizes[i],
 					      0.02 * pow(sizes[i], 1.1) + 5);
 	want = 0.02 * pow(1e6, 1.1) + 5;
-	got = pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 999, 1e6);
+	got = pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 999, 1e6);
 	CU_ASSERT_TRUE(fabs(got - want) < 0.05 * want);
 	want = 0.02 * pow(2e3, 1.1) + 5;
-	got = pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 998, 2e3);
+	got = pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 998, 2e3);
 	CU_ASSERT_TRUE(fabs(got - want) < 0.05 * want);
 }
 
@@ -245,7 +255,7 @@ static void feed(const struct pph_codelet *c, double (*t)(double))
 
 	for (i = 0; i < 5; i++)
 		for (k = 0; k < PPH_CALIBRATION_MIN; k++)
-			pph__perfmodel_record(c, 0, PPH_ARCH_CPU, 200 + i, sizes[i], t(sizes[i]));
+			pph__perfmodel_record(c, 0, PPH_ARCH_CPU, 1, 200 + i, sizes[i], t(sizes[i]));
 }
 
 static double power_law(double s)
@@ -274,21 +284,21 @@ static void test_model_kinds(void)
 
 	/* history only: measured sizes known, others to calibrate */
 	feed(&hist, power_law);
-	CU_ASSERT_TRUE(near(pph__perfmodel_predict(&hist, 0, PPH_ARCH_CPU, 201, 4e3),
+	CU_ASSERT_TRUE(near(pph__perfmodel_predict(&hist, 0, PPH_ARCH_CPU, 1, 201, 4e3),
 			    power_law(4e3), 1e-9));
-	CU_ASSERT_TRUE(pph__perfmodel_predict(&hist, 0, PPH_ARCH_CPU, 999, 1e6) < 0);
+	CU_ASSERT_TRUE(pph__perfmodel_predict(&hist, 0, PPH_ARCH_CPU, 1, 999, 1e6) < 0);
 	/* a*n^b: exact on a power law, at unseen and measured sizes */
 	feed(&reg, power_law);
-	CU_ASSERT_TRUE(near(pph__perfmodel_predict(&reg, 0, PPH_ARCH_CPU, 999, 1e6),
+	CU_ASSERT_TRUE(near(pph__perfmodel_predict(&reg, 0, PPH_ARCH_CPU, 1, 999, 1e6),
 			    power_law(1e6), 0.01));
-	CU_ASSERT_TRUE(near(pph__perfmodel_predict(&reg, 0, PPH_ARCH_CPU, 202, 1.6e4),
+	CU_ASSERT_TRUE(near(pph__perfmodel_predict(&reg, 0, PPH_ARCH_CPU, 1, 202, 1.6e4),
 			    power_law(1.6e4), 0.01));
 	/* a*n^b+c follows a constant overhead that a*n^b cannot */
 	feed(&nl, with_overhead);
 	feed(&reg_off, with_overhead);
-	CU_ASSERT_TRUE(near(pph__perfmodel_predict(&nl, 0, PPH_ARCH_CPU, 998, 2e3),
+	CU_ASSERT_TRUE(near(pph__perfmodel_predict(&nl, 0, PPH_ARCH_CPU, 1, 998, 2e3),
 			    with_overhead(2e3), 0.05));
-	CU_ASSERT_FALSE(near(pph__perfmodel_predict(&reg_off, 0, PPH_ARCH_CPU, 998, 2e3),
+	CU_ASSERT_FALSE(near(pph__perfmodel_predict(&reg_off, 0, PPH_ARCH_CPU, 1, 998, 2e3),
 			     with_overhead(2e3), 0.05));
 }
 

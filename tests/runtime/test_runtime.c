@@ -261,7 +261,8 @@ static void test_forced_impls(void)
 	pph_task_destroy(t);
 }
 
-/* Fork-join: an OPENMP variant has every CPU worker to itself. */
+/* Fork-join: an OPENMP variant has the CPU workers of its team to itself
+ * (the suites run 2 CPU workers: a team of 2 is all of them). */
 static atomic_int team_cpu_running, team_running, team_violations, team_cpu_runs, team_runs;
 
 static void spin_us(double us)
@@ -290,9 +291,15 @@ static void k_team(void *buffers[], void *arg)
 {
 	(void)buffers;
 	(void)arg;
-	atomic_store(&team_running, 1);
-	if (atomic_load(&team_cpu_running) || pph_openmp_threads() != 2)
+	int threads = pph_openmp_threads();
+
+	if (threads < 1 || threads > 2)
 		atomic_fetch_add(&team_violations, 1);
+	if (threads == 2) {
+		atomic_store(&team_running, 1);
+		if (atomic_load(&team_cpu_running))
+			atomic_fetch_add(&team_violations, 1);
+	}
 	spin_us(100);
 	atomic_fetch_add(&team_runs, 1);
 	atomic_store(&team_running, 0);
@@ -322,6 +329,58 @@ static void test_fork_join(void)
 	CU_ASSERT_EQUAL(atomic_load(&team_runs), 30);
 	CU_ASSERT_EQUAL(atomic_load(&team_cpu_runs), 270);
 	CU_ASSERT_EQUAL(atomic_load(&team_violations), 0);
+}
+
+/* dmda gives a fork-join variant the team size its history says is best:
+ * all the workers to one that scales, one worker to one that does not. */
+static atomic_int team_size_runs[3];
+
+static void k_scales(void *buffers[], void *arg)
+{
+	int threads = pph_openmp_threads();
+
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&team_size_runs[threads <= 2 ? threads : 0], 1);
+	spin_us(800.0 / threads);
+}
+
+static void k_does_not_scale(void *buffers[], void *arg)
+{
+	int threads = pph_openmp_threads();
+
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&team_size_runs[threads <= 2 ? threads : 0], 1);
+	spin_us(200.0 * threads);
+}
+
+static const struct pph_impl scales_impls[] = { { PPH_ARCH_OPENMP, k_scales, "scales" } };
+static const struct pph_codelet scales_cl = { "scales", 1, scales_impls, PPH_MODEL_DEFAULT };
+static const struct pph_impl flat_impls[] = { { PPH_ARCH_OPENMP, k_does_not_scale, "flat" } };
+static const struct pph_codelet flat_cl = { "flat", 1, flat_impls, PPH_MODEL_DEFAULT };
+
+static void team_size_calls(const struct pph_codelet *cl, int n)
+{
+	int i;
+
+	memset(team_size_runs, 0, sizeof(team_size_runs));
+	for (i = 0; i < n; i++)
+		CU_ASSERT_EQUAL(pph_call_sync(cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+}
+
+static void test_dmda_team_size(void)
+{
+	/* calibration: 3 runs of each team size (1 and 2) */
+	team_size_calls(&scales_cl, 6);
+	CU_ASSERT_EQUAL(atomic_load(&team_size_runs[1]), 3);
+	CU_ASSERT_EQUAL(atomic_load(&team_size_runs[2]), 3);
+	team_size_calls(&scales_cl, 20);
+	CU_ASSERT_EQUAL(atomic_load(&team_size_runs[2]), 20);
+	team_size_calls(&flat_cl, 6);
+	team_size_calls(&flat_cl, 20);
+	CU_ASSERT_EQUAL(atomic_load(&team_size_runs[1]), 20);
+	CU_ASSERT_EQUAL(atomic_load(&team_size_runs[0]), 0);
 }
 
 /* What the entry wrapper of a component with dynamic constraints does. */
@@ -930,6 +989,7 @@ int main(void)
 	s = CU_add_suite("sched_dmda", init_fresh_dmda, clean_fresh);
 	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
 	CU_add_test(s, "faster variant chosen after calibration", test_dmda_picks_faster);
+	CU_add_test(s, "fork-join team size chosen from history", test_dmda_team_size);
 	s = CU_add_suite("init", init_dmda, suite_clean);
 	CU_add_test(s, "init and shutdown again", test_init_twice);
 	CU_add_test(s, "bad environment", test_bad_environment);
