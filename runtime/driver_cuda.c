@@ -3,6 +3,11 @@
  * (PEPPHER_NCUDA limits the count; 0 turns CUDA off).  When the CUDA
  * runtime finds no usable device (no GPU, no driver), there are simply no
  * CUDA workers.
+ *
+ * Copies run on a stream of their own, so that a prefetch or a copy to the
+ * host overlaps the kernels running on the worker's stream: the worker's
+ * stream waits for a copy to the device through an event before the
+ * variant's kernels start.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,7 +19,9 @@
 
 struct cuda_device {
 	int id;
-	cudaStream_t stream;
+	cudaStream_t stream;	   /* the variants' kernels */
+	cudaStream_t copy_stream;  /* transfers both ways */
+	cudaEvent_t copied;	   /* the last copy to the device */
 };
 
 static struct cuda_device devices[PPH_MAX_NODES];
@@ -63,23 +70,29 @@ static int copy(unsigned node, enum pph_layout layout, const union pph_iface *ho
 			return 0;
 		err = to_device ?
 			cudaMemcpy2DAsync(dev->matrix.ptr, width, m->ptr, m->ld * m->elemsize,
-					  width, m->rows, kind, d->stream) :
+					  width, m->rows, kind, d->copy_stream) :
 			cudaMemcpy2DAsync(m->ptr, m->ld * m->elemsize, dev->matrix.ptr, width,
-					  width, m->rows, kind, d->stream);
+					  width, m->rows, kind, d->copy_stream);
 	} else {
 		bytes = layout == PPH_LAYOUT_VARIABLE ? host->variable.size :
 							host->vector.n * host->vector.elemsize;
 		if (!bytes)
 			return 0;
 		err = to_device ?
-			cudaMemcpyAsync(dev->vector.ptr, host->vector.ptr, bytes, kind, d->stream) :
-			cudaMemcpyAsync(host->vector.ptr, dev->vector.ptr, bytes, kind, d->stream);
+			cudaMemcpyAsync(dev->vector.ptr, host->vector.ptr, bytes, kind,
+					d->copy_stream) :
+			cudaMemcpyAsync(host->vector.ptr, dev->vector.ptr, bytes, kind,
+					d->copy_stream);
 	}
-	/* a copy to the device is ordered before the variant's kernels (same
-	 * stream, or the blocking legacy stream), which cu_sync waits for; the
-	 * host wants a copy to it now */
+	/* a copy to the device comes before the variant's kernels: on the
+	 * worker's stream through the event, and on the legacy default stream
+	 * because both streams are blocking ones; the host wants a copy to it
+	 * now */
+	if (err == cudaSuccess && to_device &&
+	    (err = cudaEventRecord(d->copied, d->copy_stream)) == cudaSuccess)
+		err = cudaStreamWaitEvent(d->stream, d->copied, 0);
 	if (err == cudaSuccess && !to_device)
-		err = cudaStreamSynchronize(d->stream);
+		err = cudaStreamSynchronize(d->copy_stream);
 	return check(err, to_device ? "copy to device" : "copy to host");
 }
 
@@ -98,7 +111,7 @@ static int cu_to_host(unsigned node, enum pph_layout layout,
 static void cu_sync(unsigned node)
 {
 	cudaSetDevice(dev_of(node)->id);
-	check(cudaStreamSynchronize(dev_of(node)->stream), "a CUDA variant's copies");
+	check(cudaStreamSynchronize(dev_of(node)->stream), "a CUDA variant's stream");
 	check(cudaDeviceSynchronize(), "a CUDA variant");
 }
 
@@ -122,6 +135,12 @@ static unsigned env_max_devices(void)
 	return (unsigned)v;
 }
 
+static void destroy_streams(struct cuda_device *d)
+{
+	cudaStreamDestroy(d->copy_stream);
+	cudaStreamDestroy(d->stream);
+}
+
 unsigned pph__cuda_start(void)
 {
 	unsigned max = env_max_devices();
@@ -138,8 +157,18 @@ unsigned pph__cuda_start(void)
 		if (cudaSetDevice(i) != cudaSuccess ||
 		    check(cudaStreamCreate(&d->stream), "cudaStreamCreate"))
 			continue;
-		if (pph__node_add(PPH_ARCH_CUDA, &cuda_ops, d) < 0) {
+		if (check(cudaStreamCreate(&d->copy_stream), "cudaStreamCreate")) {
 			cudaStreamDestroy(d->stream);
+			continue;
+		}
+		if (check(cudaEventCreateWithFlags(&d->copied, cudaEventDisableTiming),
+			  "cudaEventCreate")) {
+			destroy_streams(d);
+			continue;
+		}
+		if (pph__node_add(PPH_ARCH_CUDA, &cuda_ops, d) < 0) {
+			cudaEventDestroy(d->copied);
+			destroy_streams(d);
 			break;
 		}
 		ndevices++;
@@ -153,7 +182,8 @@ void pph__cuda_stop(void)
 
 	for (i = 0; i < ndevices; i++) {
 		cudaSetDevice(devices[i].id);
-		cudaStreamDestroy(devices[i].stream);
+		cudaEventDestroy(devices[i].copied);
+		destroy_streams(&devices[i]);
 	}
 	ndevices = 0;
 }
