@@ -147,25 +147,30 @@ struct pph_successor {
 };
 
 struct pph_task {
+	/* What queues and workers read first, in the first cache line: a
+	 * task changes cores when a worker takes it, and each line it
+	 * touches is a miss then. */
 	const struct pph_codelet *cl;
+	struct pph_task *next; /* scheduler queue link */
+	unsigned impl_mask; /* bit i: cl->impls[i] may run (PPH_ALL_IMPLS) */
+	int priority;	 /* higher runs first among ready tasks */
+	int sched_impl;	    /* variant the scheduler chose, or -1 */
+	unsigned sched_team; /* CPU workers a fork-join variant gets; 0: all */
+	double sched_pred;  /* its predicted microseconds (dmda) */
+	uint64_t seq; /* submission number */
 	unsigned nbuffers;
+	int detached;
+	uint32_t footprint; /* of the data shapes, for performance models */
+	int submitted;
+	double size;	    /* bytes of data accessed */
+
 	pph_data_handle handles[PPH_MAX_BUFFERS];
 	enum pph_access modes[PPH_MAX_BUFFERS];
 	void *arg;	/* arg_inline, or malloc'ed when larger */
 	size_t arg_size;
 	max_align_t arg_inline[4];
-	unsigned impl_mask; /* bit i: cl->impls[i] may run (PPH_ALL_IMPLS) */
-	int priority;	 /* higher runs first among ready tasks */
 	void (*callback)(void *);
 	void *callback_data;
-	int detached;
-	int submitted;
-	uint64_t seq; /* submission number */
-	int sched_impl;	    /* variant the scheduler chose, or -1 */
-	double sched_pred;  /* its predicted microseconds (dmda) */
-	unsigned sched_team; /* CPU workers a fork-join variant gets; 0: all */
-	uint32_t footprint; /* of the data sizes, for performance models */
-	double size;	    /* bytes of data accessed */
 
 	/* set by the worker that runs it */
 	int impl_ran;
@@ -178,8 +183,6 @@ struct pph_task {
 	int done;
 	atomic_int finished; /* waiters may return (see pph__task_finished) */
 	struct pph_successor *successors;
-
-	struct pph_task *next; /* scheduler queue link */
 };
 
 void pph__task_release(struct pph_task *task);

@@ -107,7 +107,16 @@ void pph__readyq_init(struct pph_readyq *q)
 {
 	atomic_store(&q->incoming, NULL);
 	atomic_store(&q->sleepers, 0);
-	pthread_mutex_init(&q->lock, NULL);
+	{
+		/* held briefly by workers that pop together: spin a little
+		 * before sleeping in the kernel */
+		pthread_mutexattr_t a;
+
+		pthread_mutexattr_init(&a);
+		pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
+		pthread_mutex_init(&q->lock, &a);
+		pthread_mutexattr_destroy(&a);
+	}
 	pthread_cond_init(&q->cond, NULL);
 	q->fifo.head = q->fifo.tail = NULL;
 	q->stopping = 0;
