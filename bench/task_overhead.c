@@ -62,6 +62,8 @@ static double run_peppher(enum scenario sc, unsigned nworkers)
 	snprintf(n, sizeof(n), "%u", nworkers);
 	setenv("PEPPHER_NCPU", n, 1);
 	setenv("PEPPHER_SCHED", "eager", 0);
+	setenv("PEPPHER_NOPENCL", "0", 1); /* CPU workers only, as StarPU's below */
+	setenv("PEPPHER_NCUDA", "0", 1);
 	if (pph_init() != 0)
 		exit(1);
 	if (sc == CHAIN)

@@ -162,6 +162,7 @@ struct pph_task {
 	int detached;
 	uint32_t footprint; /* of the data shapes, for performance models */
 	int submitted;
+	unsigned queued_archs; /* readyq: bit a: a worker of arch a can run it */
 	double size;	    /* bytes of data accessed */
 
 	pph_data_handle handles[PPH_MAX_BUFFERS];
@@ -225,7 +226,11 @@ struct pph_task *pph__fifo_take(struct pph_fifo *f, enum pph_arch arch);
  */
 struct pph_readyq {
 	struct pph_task *_Atomic incoming; /* newest first */
-	atomic_uint sleepers;		   /* workers in cond_wait */
+	/* per worker architecture: workers in cond_wait, and queued tasks
+	 * (incoming or in fifo) that such a worker could run when pushed, so
+	 * that a worker with nothing to run neither scans nor is woken */
+	atomic_uint sleepers[PPH_ARCH_COUNT];
+	atomic_long runnable[PPH_ARCH_COUNT];
 	pthread_mutex_t lock;		   /* fifo, stopping, cond */
 	pthread_cond_t cond;
 	struct pph_fifo fifo;
@@ -287,10 +292,9 @@ int pph__arch_can_run(enum pph_arch worker, enum pph_arch impl);
  * round robin over the runnable ones); -1 when none. */
 int pph__choose_impl(const struct pph_task *task, enum pph_arch arch);
 
-/* Poll *p for a short while (some microseconds) until it is not NULL:
- * cheaper than sleeping and being woken when the wait is short. */
-void pph__spin_until_nonnull(void *_Atomic *p);
-/* The same, until done(arg) is true; returns done(arg). */
+/* Poll for a short while (some microseconds) until done(arg) is true,
+ * cheaper than sleeping and being woken when the wait is short; returns
+ * done(arg). */
 int pph__spin_until(int (*done)(const void *), const void *arg);
 
 /* ---- workers ---- */

@@ -42,15 +42,6 @@ static inline void cpu_relax(unsigned round)
 #endif
 }
 
-void pph__spin_until_nonnull(void *_Atomic *p)
-{
-	unsigned i;
-
-	for (i = 0; i < SPIN_PAUSES + SPIN_YIELDS &&
-		    !atomic_load_explicit(p, memory_order_relaxed); i++)
-		cpu_relax(i);
-}
-
 int pph__spin_until(int (*done)(const void *), const void *arg)
 {
 	unsigned i;
@@ -105,8 +96,13 @@ struct pph_task *pph__fifo_take(struct pph_fifo *f, enum pph_arch arch)
 
 void pph__readyq_init(struct pph_readyq *q)
 {
+	unsigned a;
+
 	atomic_store(&q->incoming, NULL);
-	atomic_store(&q->sleepers, 0);
+	for (a = 0; a < PPH_ARCH_COUNT; a++) {
+		atomic_store(&q->sleepers[a], 0);
+		atomic_store(&q->runnable[a], 0);
+	}
 	{
 		/* held briefly by workers that pop together: spin a little
 		 * before sleeping in the kernel */
@@ -131,12 +127,22 @@ void pph__readyq_deinit(struct pph_readyq *q)
 void pph__readyq_push(struct pph_readyq *q, struct pph_task *t)
 {
 	struct pph_task *old = atomic_load(&q->incoming);
+	unsigned a, wake = 0;
 
+	t->queued_archs = 0;
+	for (a = 0; a < PPH_ARCH_COUNT; a++)
+		if (pph__rt.arch_workers[a] && pph__choose_impl(t, (enum pph_arch)a) >= 0) {
+			t->queued_archs |= 1u << a;
+			atomic_fetch_add(&q->runnable[a], 1);
+		}
 	do
 		t->next = old;
 	while (!atomic_compare_exchange_weak(&q->incoming, &old, t));
 	/* seq_cst push, then read sleepers: see pph__readyq_pop */
-	if (atomic_load(&q->sleepers)) {
+	for (a = 0; a < PPH_ARCH_COUNT; a++)
+		if (t->queued_archs >> a & 1u)
+			wake |= atomic_load(&q->sleepers[a]) != 0;
+	if (wake) {
 		pthread_mutex_lock(&q->lock);
 		pthread_cond_broadcast(&q->cond);
 		pthread_mutex_unlock(&q->lock);
@@ -159,29 +165,57 @@ static void drain_incoming(struct pph_readyq *q)
 	}
 }
 
+/* The first task a worker of arch can run, if some may be.  Lock held. */
+static struct pph_task *take(struct pph_readyq *q, enum pph_arch arch)
+{
+	struct pph_task *t;
+	unsigned a;
+
+	drain_incoming(q);
+	if (!atomic_load(&q->runnable[arch]) || !(t = pph__fifo_take(&q->fifo, arch)))
+		return NULL;
+	for (a = 0; a < PPH_ARCH_COUNT; a++)
+		if (t->queued_archs >> a & 1u)
+			atomic_fetch_sub(&q->runnable[a], 1);
+	return t;
+}
+
+struct wait_for {
+	struct pph_readyq *q;
+	enum pph_arch arch;
+};
+
+/* Something new is queued, and some queued task suits the worker. */
+static int work_for(const void *arg)
+{
+	const struct wait_for *w = arg;
+
+	return atomic_load_explicit(&w->q->incoming, memory_order_relaxed) &&
+	       atomic_load_explicit(&w->q->runnable[w->arch], memory_order_relaxed) > 0;
+}
+
 struct pph_task *pph__readyq_pop(struct pph_readyq *q, enum pph_arch arch)
 {
+	struct wait_for w = { q, arch };
 	struct pph_task *t;
 
 	pthread_mutex_lock(&q->lock);
 	for (;;) {
-		drain_incoming(q);
-		if ((t = pph__fifo_take(&q->fifo, arch)) || q->stopping)
+		if ((t = take(q, arch)) || q->stopping)
 			break;
 		pthread_mutex_unlock(&q->lock);
 		/* a short spin catches a task about to be pushed, without the
 		 * cost of sleeping and being woken */
-		pph__spin_until_nonnull((void *_Atomic *)&q->incoming);
+		pph__spin_until(work_for, &w);
 		pthread_mutex_lock(&q->lock);
-		drain_incoming(q);
-		if ((t = pph__fifo_take(&q->fifo, arch)) || q->stopping)
+		if ((t = take(q, arch)) || q->stopping)
 			break;
 		/* announce the sleep, then look again: a push either is seen
 		 * here or sees the sleeper and signals under the lock */
-		atomic_fetch_add(&q->sleepers, 1);
+		atomic_fetch_add(&q->sleepers[arch], 1);
 		if (!atomic_load(&q->incoming))
 			pthread_cond_wait(&q->cond, &q->lock);
-		atomic_fetch_sub(&q->sleepers, 1);
+		atomic_fetch_sub(&q->sleepers[arch], 1);
 	}
 	pthread_mutex_unlock(&q->lock);
 	return t;
