@@ -211,3 +211,28 @@ void pph_transfer_stats_reset(void)
 	atomic_store(&pph__rt.prefetches, 0);
 	pph__mem_stats_reset();
 }
+
+int pph__task_acquire_data(struct pph_task *t, unsigned node, void *buffers[])
+{
+	unsigned i;
+
+	for (i = 0; i < t->nbuffers; i++) {
+		int rc = pph__coherence_acquire(t->handles[i], node, t->modes[i]);
+
+		if (rc) {
+			while (i-- > 0)
+				pph__coherence_release(t->handles[i], node);
+			return rc;
+		}
+		buffers[i] = &t->handles[i]->replicas[node].iface;
+	}
+	return 0;
+}
+
+void pph__task_release_data(struct pph_task *t, unsigned node)
+{
+	unsigned i;
+
+	for (i = 0; i < t->nbuffers; i++)
+		pph__coherence_release(t->handles[i], node);
+}

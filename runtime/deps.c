@@ -123,7 +123,7 @@ void pph__deps_submit(struct pph_task *task)
 				mode |= task->modes[j];
 		access_handle(task, task->handles[i], mode);
 	}
-	if (atomic_fetch_sub(&task->ndeps, 1) == 1)
+	if (atomic_fetch_sub(&task->ndeps, 1) == 1 && !pph__run_undeferred(task))
 		pph__rt.sched->push(task);
 }
 

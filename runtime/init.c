@@ -54,6 +54,22 @@ static int env_sched(const struct pph_sched_policy **policy)
 	return 0;
 }
 
+/* PEPPHER_UNDEFERRED: 1 (default) or 0 (see undeferred.c). */
+static int env_undeferred(int *on)
+{
+	const char *s = getenv("PEPPHER_UNDEFERRED");
+
+	*on = 1;
+	if (!s || !*s || strcmp(s, "1") == 0)
+		return 0;
+	if (strcmp(s, "0") == 0) {
+		*on = 0;
+		return 0;
+	}
+	fprintf(stderr, "peppher: PEPPHER_UNDEFERRED=%s: expected 0 or 1\n", s);
+	return -EINVAL;
+}
+
 int pph_init(void)
 {
 	unsigned ncpu;
@@ -65,6 +81,8 @@ int pph_init(void)
 	if (rc == 0)
 		rc = env_sched(&pph__rt.sched);
 	if (rc == 0)
+		rc = env_undeferred(&pph__rt.undeferred);
+	if (rc == 0)
 		rc = pph__trace_init();
 	if (rc == 0)
 		rc = pph__perfmodel_init();
@@ -74,6 +92,8 @@ int pph_init(void)
 		return rc;
 	atomic_store(&pph__rt.pending, 0);
 	atomic_store(&pph__rt.has_parallel, 0);
+	atomic_store(&pph__rt.undeferred_tasks, 0);
+	atomic_store(&pph__rt.undeferred_ns, 0);
 	pph__rt.nnodes = 1; /* host memory */
 	pph__rt.nodes[0].arch = PPH_ARCH_CPU;
 	pph__rt.nodes[0].ops = NULL;

@@ -13,6 +13,7 @@
 
 #define PPH_MAX_NODES 8	  /* memory nodes: 0 is host memory */
 #define PPH_MAX_WORKERS 256
+#define PPH_CACHE_LINE 64
 
 struct pph_worker;
 
@@ -106,6 +107,10 @@ int pph__coherence_acquire(struct pph_data *d, unsigned node, enum pph_access mo
 void pph__task_prefetch(const struct pph_task *task, unsigned node);
 /* The task that acquired d on node (a device) has finished with it. */
 void pph__coherence_release(struct pph_data *d, unsigned node);
+/* Acquire every buffer of the task on node, its replicas' interfaces into
+ * buffers; on failure none stays acquired.  Returns 0 or -errno. */
+int pph__task_acquire_data(struct pph_task *t, unsigned node, void *buffers[]);
+void pph__task_release_data(struct pph_task *t, unsigned node);
 /* Make the host replica valid and free every device replica. */
 void pph__coherence_drop_devices(struct pph_data *d);
 /* Count one transfer of bytes to the host (to_host) or to a device. */
@@ -348,7 +353,11 @@ struct pph_runtime {
 	struct pph_worker *workers;
 	unsigned nworkers;
 	unsigned arch_workers[PPH_ARCH_COUNT];
-	atomic_uint_fast64_t seq;
+	/* Counters written per task each have a cache line of their own:
+	 * on the line of what every worker reads per task (sched, workers,
+	 * arch_workers, has_parallel) they would invalidate it at each
+	 * submission. */
+	_Alignas(PPH_CACHE_LINE) atomic_uint_fast64_t seq;
 
 	struct pph_node nodes[PPH_MAX_NODES]; /* [0] is host memory */
 	unsigned nnodes;
@@ -356,13 +365,18 @@ struct pph_runtime {
 	atomic_ullong transfer_bytes[2];
 	atomic_ulong prefetches; /* copies to devices started when a task was queued */
 
+	atomic_int has_parallel; /* an OPENMP variant was submitted */
+	int undeferred; /* undeferred.c: allowed (PEPPHER_UNDEFERRED) */
+
 	/* tasks submitted and not finished, for pph_task_wait_all */
+	_Alignas(PPH_CACHE_LINE) atomic_ulong pending;
+	atomic_uint waiters; /* threads in pph_task_wait*: finishers signal them */
 	pthread_mutex_t lock;
 	pthread_cond_t done_cond;
-	atomic_ulong pending;
-	atomic_uint waiters; /* threads in pph_task_wait*: finishers signal them */
 
-	atomic_int has_parallel; /* an OPENMP variant was submitted */
+	/* undeferred.c: tasks application threads ran at submission */
+	_Alignas(PPH_CACHE_LINE) atomic_ulong undeferred_tasks;
+	atomic_ullong undeferred_ns;
 };
 
 extern struct pph_runtime pph__rt;
@@ -372,6 +386,18 @@ extern __thread struct pph_worker *pph__current_worker;
 
 int pph__workers_start(unsigned ncpu);
 void pph__workers_stop(void);
+
+/* Variant impl said it could not run the task (pph_variant_failed), having
+ * left its data as it found it (released): disable the variant, and queue
+ * the task for another one, or fail it if there is none. */
+void pph__task_variant_failed(struct pph_task *t, int impl);
+
+/* undeferred.c: run a task that just became ready at its submission on the
+ * submitting application thread, when the backlog is long; returns 1 if
+ * it ran (and finished), 0 if it is to be queued. */
+int pph__run_undeferred(struct pph_task *t);
+/* undeferred.c: pph_variant_failed() on an application thread. */
+void pph__undeferred_variant_failed(void);
 
 /* Fork-join teams: the CPU workers [base, base + threads) that CPU worker w
  * runs a fork-join variant with.  Team sizes are the powers of two below

@@ -18,7 +18,7 @@
  * The estimates are read without a lock: a stale value only makes one
  * placement slightly worse. */
 struct queue {
-	struct pph_readyq ready;
+	_Alignas(PPH_CACHE_LINE) struct pph_readyq ready; /* no line shared between workers */
 	_Atomic double queued_us;   /* predicted work waiting in the queue */
 	_Atomic double running_end; /* expected end of the task running now */
 };

@@ -7,7 +7,7 @@
 #include "internal.h"
 
 struct deque {
-	pthread_mutex_t lock;
+	_Alignas(PPH_CACHE_LINE) pthread_mutex_t lock; /* no line shared between workers */
 	struct pph_fifo fifo;
 };
 

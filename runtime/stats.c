@@ -67,6 +67,10 @@ void pph_stats_print(FILE *fp)
 				s->cl->impls[s->impl].name, s->count, s->ms);
 		}
 	}
+	if (atomic_load(&pph__rt.undeferred_tasks))
+		fprintf(fp, "application threads: %lu tasks run at submission (backlog), busy %.3f ms\n",
+			(unsigned long)atomic_load(&pph__rt.undeferred_tasks),
+			(double)atomic_load(&pph__rt.undeferred_ns) / 1e6);
 	if (pph__rt.nnodes > 1)
 		print_transfers(fp);
 }

@@ -29,20 +29,8 @@ static void bind_to_core(struct pph_worker *w)
 		w->core = (int)core->logical_index;
 }
 
-/*
- * The variant said it could not run (pph_variant_failed): it has left the
- * data as it found it, so disable it and hand the task back to the
- * scheduler for another variant; fail it if there is none.
- */
-static void retry_elsewhere(struct pph_worker *w, struct pph_task *t, int impl)
+void pph__task_variant_failed(struct pph_task *t, int impl)
 {
-	unsigned i;
-
-	w->variant_failed = 0;
-	if (w->node)
-		pph__rt.nodes[w->node].ops->sync(w->node);
-	for (i = 0; i < t->nbuffers; i++)
-		pph__coherence_release(t->handles[i], w->node);
 	pph__impl_disable(t->cl, (unsigned)impl);
 	t->sched_impl = -1;
 	if (pph__task_runnable(t)) {
@@ -56,10 +44,22 @@ static void retry_elsewhere(struct pph_worker *w, struct pph_task *t, int impl)
 	pph__task_finished(t);
 }
 
+/* The variant said it could not run, on worker w. */
+static void retry_elsewhere(struct pph_worker *w, struct pph_task *t, int impl)
+{
+	w->variant_failed = 0;
+	if (w->node)
+		pph__rt.nodes[w->node].ops->sync(w->node);
+	pph__task_release_data(t, w->node);
+	pph__task_variant_failed(t, impl);
+}
+
 void pph_variant_failed(void)
 {
 	if (pph__current_worker)
 		pph__current_worker->variant_failed = 1;
+	else
+		pph__undeferred_variant_failed();
 }
 
 unsigned pph__team_sizes(unsigned sizes[PPH_MAX_TEAM_SIZES])
@@ -127,8 +127,7 @@ static void team_leave(struct pph_worker *w, const struct pph_task *t, int impl)
 static void run_task(struct pph_worker *w, struct pph_task *t)
 {
 	void *buffers[PPH_MAX_BUFFERS];
-	int impl = pph__choose_impl(t, w->arch);
-	unsigned i;
+	int impl = pph__choose_impl(t, w->arch), rc;
 	double t0, us;
 	unsigned team, threads;
 
@@ -144,19 +143,13 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 		return;
 	}
 
-	for (i = 0; i < t->nbuffers; i++) {
-		int rc = pph__coherence_acquire(t->handles[i], w->node, t->modes[i]);
-
-		if (rc) {
-			/* the data stays as it was: the task does not run */
-			fprintf(stderr, "peppher: %s: cannot bring data to worker %u: %s\n",
-				t->cl->name, w->id, strerror(-rc));
-			while (i-- > 0)
-				pph__coherence_release(t->handles[i], w->node);
-			pph__task_finished(t);
-			return;
-		}
-		buffers[i] = &t->handles[i]->replicas[w->node].iface;
+	rc = pph__task_acquire_data(t, w->node, buffers);
+	if (rc) {
+		/* the data stays as it was: the task does not run */
+		fprintf(stderr, "peppher: %s: cannot bring data to worker %u: %s\n",
+			t->cl->name, w->id, strerror(-rc));
+		pph__task_finished(t);
+		return;
 	}
 	team = team_enter(w, t, impl);
 	/* a fork-join variant has a history per team size */
@@ -171,8 +164,7 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	}
 	if (w->node)
 		pph__rt.nodes[w->node].ops->sync(w->node);
-	for (i = 0; i < t->nbuffers; i++)
-		pph__coherence_release(t->handles[i], w->node);
+	pph__task_release_data(t, w->node);
 	t->impl_ran = impl;
 	t->worker_ran = (int)w->id;
 	us = pph__now_us() - t0;

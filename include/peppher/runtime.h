@@ -292,7 +292,12 @@ void pph_task_wait_all(void);
 /** Index in cl->impls of the variant that ran, or -1 before it ran. */
 int pph_task_impl_ran(const struct pph_task *task);
 
-/** Id of the worker that ran the task, or -1 before it ran. */
+/** pph_task_worker_ran(): the application thread that submitted the task
+ * ran it at once, undeferred (see PEPPHER_UNDEFERRED in the README). */
+#define PPH_WORKER_APPLICATION (-2)
+
+/** Id of the worker that ran the task, PPH_WORKER_APPLICATION, or -1
+ * before it ran. */
 int pph_task_worker_ran(const struct pph_task *task);
 
 /** Free a task that is not detached, waiting for it first if submitted. */

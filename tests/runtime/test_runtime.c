@@ -492,6 +492,7 @@ static void k_log(void *buffers[], void *arg)
 
 static const struct pph_impl gate_impls[] = { { PPH_ARCH_CPU, k_gate, "gate" } };
 static const struct pph_codelet gate_cl = { "gate", 1, gate_impls, PPH_MODEL_DEFAULT };
+
 static const struct pph_impl log_impls[] = { { PPH_ARCH_CPU, k_log, "log" } };
 static const struct pph_codelet log_cl = { "log", 1, log_impls, PPH_MODEL_DEFAULT };
 
@@ -827,6 +828,95 @@ static void test_bad_environment(void)
 	setenv("PEPPHER_NCPU", "zero", 1);
 	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
 	setenv("PEPPHER_NCPU", "2", 1);
+	setenv("PEPPHER_UNDEFERRED", "maybe", 1);
+	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
+	unsetenv("PEPPHER_UNDEFERRED");
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
+/* ---- undeferred.c ---- */
+
+/* Both workers held by a task each, then 200 ready tasks: beyond 64
+ * pending tasks per worker the application thread runs them itself, only
+ * those with one CPU variant, and not at all with PEPPHER_UNDEFERRED=0. */
+static atomic_int holds_in, hold_open;
+
+static void k_hold(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&holds_in, 1);
+	while (!atomic_load(&hold_open))
+		sched_yield();
+}
+
+static const struct pph_impl hold_impls[] = { { PPH_ARCH_CPU, k_hold, "hold" } };
+static const struct pph_codelet hold_cl = { "hold", 1, hold_impls, PPH_MODEL_DEFAULT };
+
+static void k_bump(void *buffers[], void *arg)
+{
+	(void)arg;
+	(*(long *)PPH_VARIABLE_PTR(buffers[0]))++;
+}
+
+static const struct pph_impl bump_impls[] = {
+	{ PPH_ARCH_CPU, k_bump, "bump" },
+	{ PPH_ARCH_CPU, k_bump, "bump_too" },
+};
+static const struct pph_codelet bump_cl = { "bump", 1, bump_impls, PPH_MODEL_DEFAULT };
+static const struct pph_codelet bump2_cl = { "bump2", 2, bump_impls, PPH_MODEL_DEFAULT };
+
+/* Returns how many of the 200 tasks of cl the application thread ran. */
+static int undeferred_count(const struct pph_codelet *cl, unsigned impl_mask)
+{
+	struct pph_task *tasks[200];
+	long values[200];
+	pph_data_handle h[200];
+	int i, on_app = 0;
+
+	atomic_store(&holds_in, 0);
+	atomic_store(&hold_open, 0);
+	for (i = 0; i < 2; i++)
+		CU_ASSERT_EQUAL(pph_call_async(&hold_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+	while (atomic_load(&holds_in) < 2)
+		sched_yield();
+	for (i = 0; i < 200; i++) {
+		values[i] = i;
+		pph_variable_register(&h[i], &values[i], sizeof(long));
+		tasks[i] = pph_task_create(cl);
+		pph_task_add_buffer(tasks[i], h[i], PPH_RW);
+		pph_task_set_impl_mask(tasks[i], impl_mask);
+		CU_ASSERT_EQUAL(pph_task_submit(tasks[i]), 0);
+	}
+	atomic_store(&hold_open, 1);
+	for (i = 0; i < 200; i++) {
+		pph_task_wait(tasks[i]);
+		on_app += pph_task_worker_ran(tasks[i]) == PPH_WORKER_APPLICATION;
+		pph_task_destroy(tasks[i]);
+		pph_data_unregister(h[i]);
+		CU_ASSERT_EQUAL(values[i], i + 1);
+	}
+	return on_app;
+}
+
+static void test_undeferred(void)
+{
+	/* a fresh runtime: no OPENMP variant submitted yet (see has_parallel) */
+	pph_shutdown();
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	/* pending at task j: 2 holds + j queued + j itself; beyond 128 from
+	 * j = 126 on, and each of those finishes before the next comes */
+	CU_ASSERT_EQUAL(undeferred_count(&bump_cl, PPH_ALL_IMPLS), 74);
+	/* two runnable variants: the scheduler chooses, nothing undeferred */
+	CU_ASSERT_EQUAL(undeferred_count(&bump2_cl, PPH_ALL_IMPLS), 0);
+	/* one allowed variant: undeferred again */
+	CU_ASSERT_EQUAL(undeferred_count(&bump2_cl, 1u << 1), 74);
+	pph_shutdown();
+	setenv("PEPPHER_UNDEFERRED", "0", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(undeferred_count(&bump_cl, PPH_ALL_IMPLS), 0);
+	pph_shutdown();
+	unsetenv("PEPPHER_UNDEFERRED");
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
@@ -986,6 +1076,7 @@ int main(void)
 	add_scheduler_suites("dmda", init_dmda);
 	s = CU_add_suite("sched_eager", init_eager, suite_clean);
 	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
+	CU_add_test(s, "undeferred tasks beyond the backlog", test_undeferred);
 	s = CU_add_suite("sched_dmda", init_fresh_dmda, clean_fresh);
 	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
 	CU_add_test(s, "faster variant chosen after calibration", test_dmda_picks_faster);
