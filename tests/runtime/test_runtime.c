@@ -896,6 +896,7 @@ static int undeferred_count(const struct pph_codelet *cl, unsigned impl_mask)
 		pph_data_unregister(h[i]);
 		CU_ASSERT_EQUAL(values[i], i + 1);
 	}
+	pph_task_wait_all(); /* the holds too: the next round closes the gate */
 	return on_app;
 }
 
