@@ -1,6 +1,8 @@
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <clang-c/Index.h>
 
@@ -335,17 +337,253 @@ static const char *const *source_language(enum toolchain tool)
 	return tool == TOOL_CXX ? cxx : tool == TOOL_NVCC ? cuda : c;
 }
 
-int cparse_function(const char *path, enum toolchain tool, char *const *args,
-		    size_t nargs, const char *fname, char *const *types, size_t ntypes,
-		    struct cfunc *fn, struct cparam *resolved, char **why)
+/*
+ * System headers a source includes first are most of the cost of parsing
+ * it (<math.h>: 4.5 of 5 ms here), and sources compiled with the same
+ * flags mostly include the same ones.  So the second time a parser meets a
+ * set of leading system includes with the same flags, it precompiles them
+ * into a header (PCH) that later parses load instead: their include
+ * guards then skip the headers the source includes again.
+ */
+struct pch {
+	char *key;  /* parser_key() and the include lines */
+	char *path; /* the precompiled header, once made */
+	bool failed;
+};
+
+struct cparser {
+	CXIndex index;
+	CXTranslationUnit tu; /* the last unit parsed, or NULL */
+	char *key;	      /* the tool and flags it was parsed with */
+	struct pch *pchs;
+	size_t npchs;
+};
+
+struct cparser *cparser_new(void)
+{
+	struct cparser *p = xcalloc(1, sizeof(*p));
+
+	/* visits skip what a precompiled header declares (1 ms a source for <math.h>) */
+	p->index = clang_createIndex(1, 0);
+	return p;
+}
+
+void cparser_free(struct cparser *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	if (p->tu)
+		clang_disposeTranslationUnit(p->tu);
+	clang_disposeIndex(p->index);
+	for (i = 0; i < p->npchs; i++) {
+		if (p->pchs[i].path)
+			unlink(p->pchs[i].path);
+		free(p->pchs[i].path);
+		free(p->pchs[i].key);
+	}
+	free(p->pchs);
+	free(p->key);
+	free(p);
+}
+
+static char *parser_key(enum toolchain tool, const char **all, int nall)
+{
+	struct strbuf key = { 0 };
+	int i;
+
+	strbuf_append(&key, "%d", (int)tool);
+	for (i = 0; i < nall; i++)
+		strbuf_append(&key, "\n%s", all[i]);
+	return key.s;
+}
+
+static const char *skip_blank(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/*
+ * The "#include <...>" lines that start the source text, before anything
+ * else but blank lines and comments, as "#include <a.h>\n...".  Anything
+ * unusual ends them: what follows might change what the headers mean.
+ */
+static char *leading_system_includes(const char *text)
+{
+	struct strbuf lines = { 0 };
+	const char *s = text;
+
+	strbuf_append(&lines, "%s", "");
+	for (;;) {
+		const char *name, *end;
+
+		while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+			s++;
+		if (s[0] == '/' && s[1] == '*') {
+			end = strstr(s + 2, "*/");
+			if (!end)
+				break;
+			s = end + 2;
+			continue;
+		}
+		if (s[0] == '/' && s[1] == '/') {
+			s += strcspn(s, "\n");
+			continue;
+		}
+		if (*s != '#')
+			break;
+		s = skip_blank(s + 1);
+		if (strncmp(s, "include", 7) != 0)
+			break;
+		name = skip_blank(s + 7);
+		if (*name != '<' || !(end = strpbrk(name, ">\n")) || *end != '>')
+			break;
+		s = skip_blank(end + 1);
+		if (*s && *s != '\n' && *s != '\r' && !(s[0] == '/' && (s[1] == '/' || s[1] == '*')))
+			break;
+		strbuf_append(&lines, "#include %.*s\n", (int)(end + 1 - name), name);
+	}
+	return lines.s;
+}
+
+static char *read_text(const char *path)
+{
+	struct strbuf text = { 0 };
+	char buf[4096];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	strbuf_append(&text, "%s", "");
+	if (!f)
+		return text.s;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_append(&text, "%.*s", (int)n, buf);
+	fclose(f);
+	return text.s;
+}
+
+/* Precompile includes (the header language first, then flags); NULL on failure. */
+static char *make_pch(CXIndex index, const char **hargs, int nargs, const char *includes)
+{
+	struct CXUnsavedFile header = { "pph-prototype-includes.h", includes, strlen(includes) };
+	const char *tmp = getenv("TMPDIR");
+	char *path = xasprintf("%s/pph-prototype-XXXXXX.pch", tmp && *tmp ? tmp : "/tmp");
+	CXTranslationUnit tu = NULL;
+	int fd = mkstemps(path, 4);
+
+	if (fd < 0) {
+		free(path);
+		return NULL;
+	}
+	close(fd);
+	if (clang_parseTranslationUnit2(index, header.Filename, hargs, nargs, &header, 1,
+					CXTranslationUnit_Incomplete |
+						CXTranslationUnit_ForSerialization,
+					&tu) != CXError_Success ||
+	    clang_saveTranslationUnit(tu, path, clang_defaultSaveOptions(tu)) !=
+		    CXSaveError_None) {
+		unlink(path);
+		free(path);
+		path = NULL;
+	}
+	if (tu)
+		clang_disposeTranslationUnit(tu);
+	return path;
+}
+
+/*
+ * The precompiled header for includes compiled by tool with flags, made
+ * the second time they are asked for; NULL for none (yet).
+ */
+static struct pch *parser_pch(struct cparser *p, enum toolchain tool, char *const *args,
+			      size_t nargs, const char *includes)
+{
+	static const char *const c[] = { "-x", "c-header", "-std=gnu11", NULL };
+	static const char *const cxx[] = { "-x", "c++-header", NULL };
+	const char **hargs;
+	int nhargs;
+	char *flags, *key;
+	struct pch *pch;
+	size_t i;
+
+	if (!includes[0] || tool == TOOL_NVCC)
+		return NULL;
+	hargs = make_args(tool == TOOL_CXX ? cxx : c, args, nargs, &nhargs);
+	flags = parser_key(tool, hargs, nhargs);
+	key = xasprintf("%s\n%s", flags, includes);
+	free(flags);
+	for (i = 0; i < p->npchs && strcmp(p->pchs[i].key, key) != 0; i++)
+		;
+	if (i == p->npchs) { /* the first time: remember it */
+		pch = array_push(&p->pchs, &p->npchs, sizeof(*pch));
+		pch->key = key;
+		free(hargs);
+		return NULL;
+	}
+	free(key);
+	pch = &p->pchs[i];
+	if (!pch->path && !pch->failed) {
+		pch->path = make_pch(p->index, hargs, nhargs, includes);
+		pch->failed = !pch->path;
+	}
+	free(hargs);
+	return pch->path ? pch : NULL;
+}
+
+/*
+ * The unit for unsaved (the parser's main file) compiled with all: the
+ * last unit reparsed when its tool and flags are the same, which skips
+ * clang's driver (toolchain and header search discovery, about half the
+ * cost of checking a small source), else a fresh parse.
+ */
+static CXTranslationUnit parser_unit(struct cparser *p, enum toolchain tool, const char **all,
+				     int nall, struct CXUnsavedFile *unsaved)
+{
+	char *key = parser_key(tool, all, nall);
+
+	if (p->tu && strcmp(key, p->key) == 0 &&
+	    clang_reparseTranslationUnit(p->tu, 1, unsaved,
+					 clang_defaultReparseOptions(p->tu)) == 0) {
+		free(key);
+		return p->tu;
+	}
+	if (p->tu) /* other flags, or a failed reparse, which leaves it unusable */
+		clang_disposeTranslationUnit(p->tu);
+	free(p->key);
+	p->key = key;
+	p->tu = parse(p->index, unsaved->Filename, all, nall, unsaved, 1);
+	return p->tu;
+}
+
+/* Did loading the precompiled header fail (a fatal error)? */
+static bool fatal_error(CXTranslationUnit tu)
+{
+	unsigned i, n = clang_getNumDiagnostics(tu);
+	bool fatal = false;
+
+	for (i = 0; i < n && !fatal; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+
+		fatal = clang_getDiagnosticSeverity(d) == CXDiagnostic_Fatal;
+		clang_disposeDiagnostic(d);
+	}
+	return fatal;
+}
+
+int cparse_function(struct cparser *p, const char *path, enum toolchain tool,
+		    char *const *args, size_t nargs, const char *fname, char *const *types,
+		    size_t ntypes, struct cfunc *fn, struct cparam *resolved, char **why)
 {
 	struct source_walk w = { fname, NULL, { 0 }, false, false, resolved, ntypes };
 	struct strbuf text = { 0 };
 	struct CXUnsavedFile unsaved;
-	CXIndex index;
 	CXTranslationUnit tu;
+	struct pch *pch;
 	const char **all;
-	char *check_path;
+	char *source, *includes;
 	int nall, rc = 1;
 	size_t i;
 
@@ -360,14 +598,27 @@ int cparse_function(const char *path, enum toolchain tool, char *const *args,
 	strbuf_append(&text, "#include \"%s\"\n", w.file);
 	for (i = 0; i < ntypes; i++)
 		strbuf_append(&text, "typedef __typeof__(%s) pph_iface_type_%zu;\n", types[i], i);
-	check_path = xasprintf("%s.pph-check%s", w.file,
-			       tool == TOOL_CC ? ".c" : tool == TOOL_CXX ? ".cpp" : ".cu");
-	unsaved.Filename = check_path;
+	/* a main file that exists only in memory: the source comes in by its full path */
+	unsaved.Filename = tool == TOOL_CC ? "pph-prototype-check.c" :
+			   tool == TOOL_CXX ? "pph-prototype-check.cpp" : "pph-prototype-check.cu";
 	unsaved.Contents = text.s;
 	unsaved.Length = text.len;
-	index = clang_createIndex(0, 0);
 	all = make_args(source_language(tool), args, nargs, &nall);
-	tu = parse(index, check_path, all, nall, &unsaved, 1);
+	source = read_text(w.file);
+	includes = leading_system_includes(source);
+	pch = parser_pch(p, tool, args, nargs, includes);
+	if (pch) { /* made in this run: no need to check that its headers are unchanged */
+		all[nall++] = "-include-pch";
+		all[nall++] = pch->path;
+		all[nall++] = "-Xclang";
+		all[nall++] = "-fno-validate-pch";
+	}
+	tu = parser_unit(p, tool, all, nall, &unsaved);
+	if (pch && tu && fatal_error(tu)) { /* parse without it */
+		pch->failed = true;
+		nall -= 4;
+		tu = parser_unit(p, tool, all, nall, &unsaved);
+	}
 	if (!tu) {
 		*why = xasprintf("libclang cannot parse '%s'", path);
 		rc = -1;
@@ -388,11 +639,10 @@ int cparse_function(const char *path, enum toolchain tool, char *const *args,
 				rc = -1;
 			}
 		}
-		clang_disposeTranslationUnit(tu);
 	}
-	clang_disposeIndex(index);
 	free(all);
-	free(check_path);
+	free(includes);
+	free(source);
 	free(text.s);
 	free((char *)w.file);
 	return rc;

@@ -51,6 +51,14 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 		  struct cfunc **funcs, size_t *nfuncs);
 
 /*
+ * A parser for prototype checks, one per thread: it keeps the last unit it
+ * parsed, so that checking many sources with the same flags is cheap.
+ */
+struct cparser;
+struct cparser *cparser_new(void);
+void cparser_free(struct cparser *p);
+
+/*
  * The function fname as defined (or else declared) in the source at path,
  * compiled by tool with args; and, in the same context (after the source's
  * own includes and typedefs), each of the ntypes C types in types, as
@@ -58,9 +66,9 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
  * Returns 1 when found, 0 when the source has no such function, -1 when
  * it cannot be parsed; *why then says why (caller frees).
  */
-int cparse_function(const char *path, enum toolchain tool, char *const *args,
-		    size_t nargs, const char *fname, char *const *types, size_t ntypes,
-		    struct cfunc *fn, struct cparam *resolved, char **why);
+int cparse_function(struct cparser *p, const char *path, enum toolchain tool,
+		    char *const *args, size_t nargs, const char *fname, char *const *types,
+		    size_t ntypes, struct cfunc *fn, struct cparam *resolved, char **why);
 
 void cfunc_free(struct cfunc *fn);
 void cparam_free(struct cparam *p);
