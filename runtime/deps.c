@@ -131,6 +131,8 @@ void pph__deps_complete(struct pph_task *task)
 {
 	struct pph_successor *s, *next;
 
+	if (!task->nbuffers)
+		return; /* only handles make successors: it has none */
 	pthread_mutex_lock(&task->lock);
 	task->done = 1;
 	s = task->successors;

@@ -70,6 +70,24 @@ static int env_undeferred(int *on)
 	return -EINVAL;
 }
 
+/* PEPPHER_TINY_US: a non-negative number of microseconds (see undeferred.c). */
+static int env_tiny_us(double *us)
+{
+	const char *s = getenv("PEPPHER_TINY_US");
+	char *end;
+
+	*us = PPH_TINY_US_DEFAULT;
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	*us = strtod(s, &end);
+	if (errno || *end || end == s || !(*us >= 0)) {
+		fprintf(stderr, "peppher: PEPPHER_TINY_US=%s: expected microseconds, 0 or more\n", s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int pph_init(void)
 {
 	unsigned ncpu;
@@ -83,6 +101,8 @@ int pph_init(void)
 	if (rc == 0)
 		rc = env_undeferred(&pph__rt.undeferred);
 	if (rc == 0)
+		rc = env_tiny_us(&pph__rt.tiny_us);
+	if (rc == 0)
 		rc = pph__trace_init();
 	if (rc == 0)
 		rc = pph__perfmodel_init();
@@ -92,6 +112,7 @@ int pph_init(void)
 		return rc;
 	atomic_store(&pph__rt.pending, 0);
 	atomic_store(&pph__rt.has_parallel, 0);
+	pph__rt.generation++;
 	atomic_store(&pph__rt.undeferred_tasks, 0);
 	atomic_store(&pph__rt.undeferred_ns, 0);
 	pph__rt.nnodes = 1; /* host memory */

@@ -233,9 +233,12 @@ struct pph_readyq {
 	struct pph_task *_Atomic incoming; /* newest first */
 	/* per worker architecture: workers in cond_wait, and queued tasks
 	 * (incoming or in fifo) that such a worker could run when pushed, so
-	 * that a worker with nothing to run neither scans nor is woken */
+	 * that a worker with nothing to run neither scans nor is woken;
+	 * and workers spinning for a task, which a push does not need to
+	 * wake a sleeper for */
 	atomic_uint sleepers[PPH_ARCH_COUNT];
 	atomic_long runnable[PPH_ARCH_COUNT];
+	atomic_long spinning[PPH_ARCH_COUNT];
 	pthread_mutex_t lock;		   /* fifo, stopping, cond */
 	pthread_cond_t cond;
 	struct pph_fifo fifo;
@@ -367,6 +370,8 @@ struct pph_runtime {
 
 	atomic_int has_parallel; /* an OPENMP variant was submitted */
 	int undeferred; /* undeferred.c: allowed (PEPPHER_UNDEFERRED) */
+	double tiny_us;	/* undeferred.c: tasks predicted shorter run at once (PEPPHER_TINY_US) */
+	unsigned generation; /* pph_init calls so far: what threads cached is stale after one */
 
 	/* tasks submitted and not finished, for pph_task_wait_all */
 	_Alignas(PPH_CACHE_LINE) atomic_ulong pending;
@@ -392,6 +397,8 @@ void pph__workers_stop(void);
  * the task for another one, or fail it if there is none. */
 void pph__task_variant_failed(struct pph_task *t, int impl);
 
+/* undeferred.c: the default of PEPPHER_TINY_US */
+#define PPH_TINY_US_DEFAULT 0.2
 /* undeferred.c: run a task that just became ready at its submission on the
  * submitting application thread, when the backlog is long; returns 1 if
  * it ran (and finished), 0 if it is to be queued. */

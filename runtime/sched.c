@@ -102,6 +102,7 @@ void pph__readyq_init(struct pph_readyq *q)
 	for (a = 0; a < PPH_ARCH_COUNT; a++) {
 		atomic_store(&q->sleepers[a], 0);
 		atomic_store(&q->runnable[a], 0);
+		atomic_store(&q->spinning[a], 0);
 	}
 	{
 		/* held briefly by workers that pop together: spin a little
@@ -138,9 +139,14 @@ void pph__readyq_push(struct pph_readyq *q, struct pph_task *t)
 	do
 		t->next = old;
 	while (!atomic_compare_exchange_weak(&q->incoming, &old, t));
-	/* seq_cst push, then read sleepers: see pph__readyq_pop */
+	/*
+	 * seq_cst push, then read spinning and sleepers: see pph__readyq_pop.
+	 * Waking a sleeper is a system call on this thread and a context
+	 * switch; no need while spinning workers outnumber the queued tasks.
+	 */
 	for (a = 0; a < PPH_ARCH_COUNT; a++)
-		if (t->queued_archs >> a & 1u)
+		if ((t->queued_archs >> a & 1u) &&
+		    atomic_load(&q->runnable[a]) > atomic_load(&q->spinning[a]))
 			wake |= atomic_load(&q->sleepers[a]) != 0;
 	if (wake) {
 		pthread_mutex_lock(&q->lock);
@@ -206,13 +212,19 @@ struct pph_task *pph__readyq_pop(struct pph_readyq *q, enum pph_arch arch)
 		pthread_mutex_unlock(&q->lock);
 		/* a short spin catches a task about to be pushed, without the
 		 * cost of sleeping and being woken */
+		atomic_fetch_add(&q->spinning[arch], 1);
 		pph__spin_until(work_for, &w);
 		pthread_mutex_lock(&q->lock);
-		if ((t = take(q, arch)) || q->stopping)
+		if ((t = take(q, arch)) || q->stopping) {
+			atomic_fetch_sub(&q->spinning[arch], 1);
 			break;
-		/* announce the sleep, then look again: a push either is seen
-		 * here or sees the sleeper and signals under the lock */
+		}
+		/* announce the sleep, stop counting as spinning, then look
+		 * again: a push either is seen here, or sees this worker
+		 * spinning (and so comes before that look) or sleeping (and
+		 * signals under the lock) */
 		atomic_fetch_add(&q->sleepers[arch], 1);
+		atomic_fetch_sub(&q->spinning[arch], 1);
 		if (!atomic_load(&q->incoming))
 			pthread_cond_wait(&q->cond, &q->lock);
 		atomic_fetch_sub(&q->sleepers[arch], 1);

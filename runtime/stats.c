@@ -68,7 +68,7 @@ void pph_stats_print(FILE *fp)
 		}
 	}
 	if (atomic_load(&pph__rt.undeferred_tasks))
-		fprintf(fp, "application threads: %lu tasks run at submission (backlog), busy %.3f ms\n",
+		fprintf(fp, "application threads: %lu tasks run at submission (backlog or tiny), busy %.3f ms (estimated)\n",
 			(unsigned long)atomic_load(&pph__rt.undeferred_tasks),
 			(double)atomic_load(&pph__rt.undeferred_ns) / 1e6);
 	if (pph__rt.nnodes > 1)

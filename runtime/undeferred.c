@@ -1,20 +1,46 @@
 /*
  * Undeferred tasks: an application thread that submits a task which is
- * ready at once, while more than PPH_UNDEFERRED_BACKLOG tasks per worker
- * are pending, runs it itself, as libgomp does beyond 64 queued tasks per
- * thread.  A backlog that long keeps every worker busy anyway, and a task
- * run where it was made costs no hand-over to another core.  Only a task
- * with exactly one variant that can run, a CPU one, so that no scheduling
- * choice is taken from the scheduler; never while fork-join teams may own
- * the cores, nor while tracing (the trace has one track per worker).
- * PEPPHER_UNDEFERRED=0 turns it off.
+ * ready at once runs it itself, in two cases:
+ *  - more than PPH_UNDEFERRED_BACKLOG tasks per worker are pending, as
+ *    libgomp does beyond 64 queued tasks per thread: a backlog that long
+ *    keeps every worker busy anyway;
+ *  - the task is tiny: its calibrated model predicts less than
+ *    PEPPHER_TINY_US (default 0.2 us), less than handing it to a worker costs the submitting
+ *    thread (cache lines of the task, the queue and the counters change
+ *    cores: 0.2-0.3 us here, against 0.07 us run in place).  Otherwise a
+ *    worker that keeps up with such tasks makes every one of them pay the
+ *    hand-over, and only a backlog (which it prevents) would stop that.
+ * Only a task with exactly one variant that can run, a CPU one, so that no
+ * scheduling choice is taken from the scheduler; never while fork-join
+ * teams may own the cores, nor while tracing (the trace has one track per
+ * worker).  PEPPHER_UNDEFERRED=0 turns it off.
  */
 #include "internal.h"
 #include "perfmodel.h"
 
 #define PPH_UNDEFERRED_BACKLOG 64
+/*
+ * Only one tiny task run at submission in PPH_UNDEFERRED_SAMPLE is timed:
+ * reading the clock twice costs more than an empty task (22 ns a read
+ * here).  The busy time in the statistics is estimated from that sample.
+ */
+#define PPH_UNDEFERRED_SAMPLE 8
+
+/* a thread asks the model again after this many tasks of one kind */
+#define PPH_VERDICT_USES 64
 
 static __thread int variant_failed;
+static __thread unsigned sample;
+
+/* The last tiny-or-not verdict of this thread: asking the model takes its lock. */
+static __thread struct {
+	const struct pph_codelet *cl;
+	int impl;
+	uint32_t footprint;
+	unsigned generation; /* of the runtime it was asked in */
+	unsigned uses;	     /* left before asking again */
+	int tiny;
+} verdict;
 
 void pph__undeferred_variant_failed(void)
 {
@@ -44,23 +70,51 @@ static int only_cpu_variant(const struct pph_task *t)
 	return found;
 }
 
+static int tiny(const struct pph_task *t, int impl)
+{
+	double us;
+
+	if (!pph__rt.tiny_us)
+		return 0;
+	if (verdict.uses && verdict.cl == t->cl && verdict.impl == impl &&
+	    verdict.footprint == t->footprint && verdict.generation == pph__rt.generation) {
+		verdict.uses--;
+		return verdict.tiny;
+	}
+	us = pph__perfmodel_predict(t->cl, (unsigned)impl, PPH_ARCH_CPU, 1, t->footprint,
+				    t->size);
+	if (us < 0)
+		return 0; /* not calibrated: ask again next time */
+	verdict.cl = t->cl;
+	verdict.impl = impl;
+	verdict.footprint = t->footprint;
+	verdict.generation = pph__rt.generation;
+	verdict.uses = PPH_VERDICT_USES - 1;
+	verdict.tiny = us < pph__rt.tiny_us;
+	return verdict.tiny;
+}
+
 int pph__run_undeferred(struct pph_task *t)
 {
 	void *buffers[PPH_MAX_BUFFERS];
 	unsigned long backlog = (unsigned long)PPH_UNDEFERRED_BACKLOG * pph__rt.nworkers;
-	double t0, us;
-	int impl;
+	double t0 = 0, us = 0;
+	int impl, timed, small = 0;
 
 	if (!pph__rt.undeferred || pph__current_worker ||
-	    atomic_load_explicit(&pph__rt.pending, memory_order_relaxed) <= backlog ||
 	    atomic_load_explicit(&pph__rt.has_parallel, memory_order_relaxed) ||
-	    pph__trace_enabled() || (impl = only_cpu_variant(t)) < 0)
+	    pph__trace_enabled() || (impl = only_cpu_variant(t)) < 0 ||
+	    (atomic_load_explicit(&pph__rt.pending, memory_order_relaxed) <= backlog &&
+	     !(small = tiny(t, impl))))
 		return 0;
 	if (pph__task_acquire_data(t, 0, buffers) != 0)
 		return 0; /* queued: a worker reports the failure */
-	t0 = pph__now_us();
+	timed = !small || sample++ % PPH_UNDEFERRED_SAMPLE == 0;
+	if (timed)
+		t0 = pph__now_us();
 	t->cl->impls[impl].fn(buffers, t->arg);
-	us = pph__now_us() - t0;
+	if (timed)
+		us = pph__now_us() - t0;
 	pph__task_release_data(t, 0);
 	if (variant_failed) {
 		variant_failed = 0;
@@ -69,10 +123,15 @@ int pph__run_undeferred(struct pph_task *t)
 	}
 	t->impl_ran = impl;
 	t->worker_ran = PPH_WORKER_APPLICATION;
-	pph__perfmodel_record(t->cl, (unsigned)impl, PPH_ARCH_CPU, 1, t->footprint, t->size, us);
 	atomic_fetch_add_explicit(&pph__rt.undeferred_tasks, 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(&pph__rt.undeferred_ns, (unsigned long long)(us * 1e3),
-				  memory_order_relaxed);
+	if (timed) {
+		pph__perfmodel_record(t->cl, (unsigned)impl, PPH_ARCH_CPU, 1, t->footprint,
+				      t->size, us);
+		atomic_fetch_add_explicit(&pph__rt.undeferred_ns,
+					  (unsigned long long)(us * 1e3 *
+							       (small ? PPH_UNDEFERRED_SAMPLE : 1)),
+					  memory_order_relaxed);
+	}
 	if (t->callback)
 		t->callback(t->callback_data);
 	pph__task_finished(t);

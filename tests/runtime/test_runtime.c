@@ -503,7 +503,10 @@ static void test_priorities(void)
 
 	pph_shutdown();
 	setenv("PEPPHER_NCPU", "1", 1);
+	/* every task queued: one run at its submission has no place in the order */
+	setenv("PEPPHER_UNDEFERRED", "0", 1);
 	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	unsetenv("PEPPHER_UNDEFERRED");
 	atomic_store(&gate_open, 0);
 	atomic_store(&order_len, 0);
 	t = pph_task_create(&gate_cl);
@@ -902,8 +905,10 @@ static int undeferred_count(const struct pph_codelet *cl, unsigned impl_mask)
 
 static void test_undeferred(void)
 {
-	/* a fresh runtime: no OPENMP variant submitted yet (see has_parallel) */
+	/* a fresh runtime: no OPENMP variant submitted yet (see has_parallel);
+	 * the backlog alone, whatever the model says of bump */
 	pph_shutdown();
+	setenv("PEPPHER_TINY_US", "0", 1);
 	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
 	/* pending at task j: 2 holds + j queued + j itself; beyond 128 from
 	 * j = 126 on, and each of those finishes before the next comes */
@@ -918,6 +923,89 @@ static void test_undeferred(void)
 	CU_ASSERT_EQUAL(undeferred_count(&bump_cl, PPH_ALL_IMPLS), 0);
 	pph_shutdown();
 	unsetenv("PEPPHER_UNDEFERRED");
+	unsetenv("PEPPHER_TINY_US");
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
+static void k_tiny(void *buffers[], void *arg)
+{
+	(void)arg;
+	(*(long *)PPH_VARIABLE_PTR(buffers[0]))++;
+}
+
+static const struct pph_impl tiny_impls[] = {
+	{ PPH_ARCH_CPU, k_tiny, "tiny" },
+	{ PPH_ARCH_CPU, k_tiny, "tiny_too" },
+};
+static const struct pph_codelet tiny_cl = { "tiny", 1, tiny_impls, PPH_MODEL_DEFAULT };
+static const struct pph_codelet tiny2_cl = { "tiny2", 2, tiny_impls, PPH_MODEL_DEFAULT };
+
+/* holds with two variants: never run at submission, however tiny the
+ * threshold makes them */
+static const struct pph_impl hold2_impls[] = {
+	{ PPH_ARCH_CPU, k_hold, "hold" },
+	{ PPH_ARCH_CPU, k_hold, "hold_too" },
+};
+static const struct pph_codelet hold2_cl = { "hold2", 2, hold2_impls, PPH_MODEL_DEFAULT };
+
+/* Calibrate cl's variants with tasks on the workers, then count how many
+ * of 20 ready tasks the application thread ran while both workers were
+ * held: far below the backlog, so only because they are tiny. */
+static int tiny_count(const struct pph_codelet *cl)
+{
+	struct pph_task *tasks[20];
+	long value = 0;
+	pph_data_handle h;
+	int i, on_app = 0;
+
+	pph_variable_register(&h, &value, sizeof(value));
+	for (i = 0; i < 40; i++) /* uncalibrated: queued */
+		CU_ASSERT_EQUAL(pph_call_async(cl, PPH_ALL_IMPLS, 1, &h, (enum pph_access[]){ PPH_RW },
+					       NULL, 0), 0);
+	pph_task_wait_all();
+	atomic_store(&holds_in, 0);
+	atomic_store(&hold_open, 0);
+	for (i = 0; i < 2; i++)
+		CU_ASSERT_EQUAL(pph_call_async(&hold2_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+	while (atomic_load(&holds_in) < 2)
+		sched_yield();
+	for (i = 0; i < 20; i++) {
+		tasks[i] = pph_task_create(cl);
+		pph_task_add_buffer(tasks[i], h, PPH_RW);
+		CU_ASSERT_EQUAL(pph_task_submit(tasks[i]), 0);
+	}
+	atomic_store(&hold_open, 1);
+	for (i = 0; i < 20; i++) {
+		pph_task_wait(tasks[i]);
+		on_app += pph_task_worker_ran(tasks[i]) == PPH_WORKER_APPLICATION;
+		pph_task_destroy(tasks[i]);
+	}
+	pph_task_wait_all();
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(value, 60);
+	return on_app;
+}
+
+static void test_tiny(void)
+{
+	/* every calibrated variant counts as tiny: no timing in this test */
+	pph_shutdown();
+	setenv("PEPPHER_TINY_US", "1e9", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(tiny_count(&tiny_cl), 20);
+	/* two runnable variants: the scheduler chooses, nothing run at once */
+	CU_ASSERT_EQUAL(tiny_count(&tiny2_cl), 0);
+	pph_shutdown();
+	/* 0 turns the rule off; a bad value is refused */
+	setenv("PEPPHER_TINY_US", "0", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(tiny_count(&tiny_cl), 0);
+	pph_shutdown();
+	setenv("PEPPHER_TINY_US", "-1", 1);
+	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
+	setenv("PEPPHER_TINY_US", "fast", 1);
+	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
+	unsetenv("PEPPHER_TINY_US");
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
@@ -1078,6 +1166,7 @@ int main(void)
 	s = CU_add_suite("sched_eager", init_eager, suite_clean);
 	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
 	CU_add_test(s, "undeferred tasks beyond the backlog", test_undeferred);
+	CU_add_test(s, "tiny tasks run at submission", test_tiny);
 	s = CU_add_suite("sched_dmda", init_fresh_dmda, clean_fresh);
 	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
 	CU_add_test(s, "faster variant chosen after calibration", test_dmda_picks_faster);
