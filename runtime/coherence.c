@@ -120,6 +120,8 @@ int pph__coherence_acquire(struct pph_data *d, unsigned node, enum pph_access mo
 	unsigned n;
 	int rc = 0;
 
+	if (pph__rt.nnodes == 1)
+		return 0; /* host memory only: always valid there, nothing to track */
 	pthread_mutex_lock(&d->coh_lock);
 	if (node != 0)
 		rc = ensure_allocated(d, node, 1);

@@ -2,15 +2,13 @@
  * Dependencies inferred from access modes, in submission order: per handle,
  * the last writer and the readers since.  A reader waits for the last
  * writer; a writer waits for the last writer and every reader since it, so
- * readers of one value run concurrently.  Handles keep references on the
- * tasks they remember, so a finished detached task stays readable here.
+ * readers of one value run concurrently.  A handle lists only unfinished
+ * tasks, and holds a reference on each until it leaves (leave_handle), so
+ * that a detached task stays readable here while listed.
  */
 #include <stdlib.h>
 
 #include "internal.h"
-
-/* Readers kept before finished ones are pruned from a handle's list. */
-#define PRUNE_READERS 32
 
 /* pred must finish before task starts; nothing to do if it already has. */
 static void add_dependency(struct pph_task *pred, struct pph_task *task)
@@ -36,93 +34,98 @@ static void add_dependency(struct pph_task *pred, struct pph_task *task)
 	pthread_mutex_unlock(&pred->lock);
 }
 
-static int task_is_done(struct pph_task *t)
+/* Handle i of the task, unless an earlier buffer names it too; *mode: the
+ * union of the modes the task accesses it with. */
+static int distinct_handle(const struct pph_task *task, unsigned i, enum pph_access *mode)
 {
-	int done;
+	unsigned j;
 
-	pthread_mutex_lock(&t->lock);
-	done = t->done;
-	pthread_mutex_unlock(&t->lock);
-	return done;
+	for (j = 0; j < i; j++)
+		if (task->handles[j] == task->handles[i])
+			return 0;
+	*mode = task->modes[i];
+	for (j = i + 1; j < task->nbuffers; j++)
+		if (task->handles[j] == task->handles[i])
+			*mode |= task->modes[j];
+	return 1;
 }
 
-static void prune_readers(struct pph_data *d)
+static void unlink_reader(struct pph_data *d, struct pph_reader *r)
 {
-	struct pph_reader **p = &d->readers, *r;
-
-	while ((r = *p)) {
-		if (task_is_done(r->task)) {
-			*p = r->next;
-			pph__task_release(r->task);
-			free(r);
-			d->nreaders--;
-		} else {
-			p = &r->next;
-		}
-	}
+	*r->pprev = r->next;
+	if (r->next)
+		r->next->pprev = r->pprev;
+	r->pprev = NULL;
+	d->nreaders--;
 }
 
-static void access_handle(struct pph_task *task, struct pph_data *d,
+/* Buffer i of task accesses d with mode: wait for what came before. */
+static void access_handle(struct pph_task *task, unsigned i, struct pph_data *d,
 			  enum pph_access mode)
 {
-	struct pph_reader *r;
+	struct pph_reader *r = &task->reader_nodes[i];
 
+	r->pprev = NULL;
 	pthread_mutex_lock(&d->lock);
 	if (d->last_writer)
 		add_dependency(d->last_writer, task);
 	if (mode & PPH_W) {
-		while ((r = d->readers)) {
-			add_dependency(r->task, task);
-			d->readers = r->next;
-			pph__task_release(r->task);
-			free(r);
+		struct pph_reader *reader;
+
+		while ((reader = d->readers)) {
+			add_dependency(reader->task, task);
+			unlink_reader(d, reader);
+			pph__task_release(reader->task);
 		}
-		d->nreaders = 0;
 		if (d->last_writer)
 			pph__task_release(d->last_writer);
 		atomic_fetch_add(&task->refs, 1);
 		d->last_writer = task;
 	} else {
-		if (d->nreaders >= PRUNE_READERS)
-			prune_readers(d);
-		r = malloc(sizeof(*r));
-		if (r) {
-			atomic_fetch_add(&task->refs, 1);
-			r->task = task;
-			r->next = d->readers;
-			d->readers = r;
-			d->nreaders++;
-		}
-		/* without memory to remember the reader, a later writer cannot
-		 * wait for it: make the handle's writers wait on this task */
-		else {
-			if (d->last_writer)
-				pph__task_release(d->last_writer);
-			atomic_fetch_add(&task->refs, 1);
-			d->last_writer = task;
-		}
+		atomic_fetch_add(&task->refs, 1);
+		r->task = task;
+		r->next = d->readers;
+		r->pprev = &d->readers;
+		if (d->readers)
+			d->readers->pprev = &r->next;
+		d->readers = r;
+		d->nreaders++;
 	}
 	pthread_mutex_unlock(&d->lock);
 }
 
+/*
+ * A finished task leaves the handle: a later task has nothing to wait for,
+ * and the handle no longer keeps the task's memory from being reused (a
+ * handle read once used to hold its reader until the next writer).
+ */
+static void leave_handle(struct pph_task *task, unsigned i, struct pph_data *d)
+{
+	struct pph_reader *r = &task->reader_nodes[i];
+	int left = 0;
+
+	pthread_mutex_lock(&d->lock);
+	if (d->last_writer == task) {
+		d->last_writer = NULL;
+		left = 1;
+	} else if (r->pprev) { /* still listed: not taken by a writer */
+		unlink_reader(d, r);
+		left = 1;
+	}
+	pthread_mutex_unlock(&d->lock);
+	if (left)
+		pph__task_release(task); /* the handle's reference; the owner's remains */
+}
+
 void pph__deps_submit(struct pph_task *task)
 {
-	unsigned i, j;
+	enum pph_access mode;
+	unsigned i;
 
-	for (i = 0; i < task->nbuffers; i++) {
-		enum pph_access mode = task->modes[i];
-		int seen = 0;
-
-		/* a handle listed twice is accessed once, with both modes */
-		for (j = 0; j < i; j++)
-			seen |= task->handles[j] == task->handles[i];
-		if (seen)
-			continue;
-		for (j = i + 1; j < task->nbuffers; j++)
-			if (task->handles[j] == task->handles[i])
-				mode |= task->modes[j];
-		access_handle(task, task->handles[i], mode);
-	}
+	/* a handle listed twice is accessed once, with both modes */
+	for (i = 0; i < task->nbuffers; i++)
+		if (distinct_handle(task, i, &mode))
+			access_handle(task, i, task->handles[i], mode);
 	if (atomic_fetch_sub(&task->ndeps, 1) == 1 && !pph__run_undeferred(task))
 		pph__rt.sched->push(task);
 }
@@ -130,6 +133,8 @@ void pph__deps_submit(struct pph_task *task)
 void pph__deps_complete(struct pph_task *task)
 {
 	struct pph_successor *s, *next;
+	enum pph_access mode;
+	unsigned i;
 
 	if (!task->nbuffers)
 		return; /* only handles make successors: it has none */
@@ -138,6 +143,9 @@ void pph__deps_complete(struct pph_task *task)
 	s = task->successors;
 	task->successors = NULL;
 	pthread_mutex_unlock(&task->lock);
+	for (i = 0; i < task->nbuffers; i++)
+		if (distinct_handle(task, i, &mode))
+			leave_handle(task, i, task->handles[i]);
 	for (; s; s = next) {
 		next = s->next;
 		if (atomic_fetch_sub(&s->task->ndeps, 1) == 1)
@@ -177,24 +185,18 @@ void pph__deps_host_wait(struct pph_data *d, enum pph_access mode)
 
 void pph__deps_data_wait(struct pph_data *d)
 {
-	struct pph_task *writer;
-	struct pph_reader *r, *next;
+	for (;;) {
+		struct pph_task *t;
 
-	pthread_mutex_lock(&d->lock);
-	writer = d->last_writer;
-	r = d->readers;
-	d->last_writer = NULL;
-	d->readers = NULL;
-	d->nreaders = 0;
-	pthread_mutex_unlock(&d->lock);
-	if (writer) {
-		pph__task_wait_finished(writer);
-		pph__task_release(writer);
-	}
-	for (; r; r = next) {
-		next = r->next;
-		pph__task_wait_finished(r->task);
-		pph__task_release(r->task);
-		free(r);
+		/* each task leaves the handle as it finishes (leave_handle) */
+		pthread_mutex_lock(&d->lock);
+		t = d->last_writer ? d->last_writer : d->readers ? d->readers->task : NULL;
+		if (t)
+			atomic_fetch_add(&t->refs, 1);
+		pthread_mutex_unlock(&d->lock);
+		if (!t)
+			return;
+		pph__task_wait_finished(t);
+		pph__task_release(t);
 	}
 }

@@ -37,10 +37,12 @@ struct pph_replica {
 
 enum pph_layout { PPH_LAYOUT_VECTOR, PPH_LAYOUT_VARIABLE, PPH_LAYOUT_MATRIX };
 
-/* A task that still uses a handle, for dependency inference (deps.c). */
+/* A task that reads a handle and has not finished, for dependency
+ * inference (deps.c): a node of the task, listed on the handle. */
 struct pph_reader {
 	struct pph_task *task;
 	struct pph_reader *next;
+	struct pph_reader **pprev; /* what points to it; NULL: not listed */
 };
 
 struct pph_data {
@@ -49,7 +51,7 @@ struct pph_data {
 	struct pph_replica replicas[PPH_MAX_NODES];
 	pthread_mutex_t lock; /* protects the dependency fields below */
 	struct pph_task *last_writer;
-	struct pph_reader *readers; /* since last_writer */
+	struct pph_reader *readers; /* unfinished, since last_writer */
 	unsigned nreaders;
 	struct pph_data *prev, *next; /* all registered handles (data.c) */
 };
@@ -189,6 +191,9 @@ struct pph_task {
 	int done;
 	atomic_int finished; /* waiters may return (see pph__task_finished) */
 	struct pph_successor *successors;
+
+	/* last: not cleared when a task is made (deps.c sets what it uses) */
+	struct pph_reader reader_nodes[PPH_MAX_BUFFERS];
 };
 
 void pph__task_release(struct pph_task *task);

@@ -1,5 +1,6 @@
 /* Tasks: creation, submission, waiting. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +26,7 @@ static struct pph_task *task_alloc(void)
 	if (!t)
 		return calloc(1, sizeof(*t));
 	cache = t->next;
-	memset(t, 0, sizeof(*t));
+	memset(t, 0, offsetof(struct pph_task, reader_nodes));
 	return t;
 }
 
