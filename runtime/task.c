@@ -16,23 +16,41 @@
  */
 static struct pph_task *_Atomic recycled;
 static __thread struct pph_task *cache;
+static __thread unsigned ncached; /* tasks this thread put in its cache */
+
+/* A thread keeps at most this many tasks it released itself (a task run at
+ * submission is made and released by the same thread); beyond, they go to
+ * the shared stack. */
+#define PPH_OWN_CACHE_MAX 256
 
 static struct pph_task *task_alloc(void)
 {
 	struct pph_task *t = cache;
 
-	if (!t)
+	if (!t) {
 		t = cache = atomic_exchange(&recycled, NULL);
+		ncached = 0;
+	}
 	if (!t)
 		return calloc(1, sizeof(*t));
 	cache = t->next;
+	if (ncached)
+		ncached--;
 	memset(t, 0, offsetof(struct pph_task, reader_nodes));
 	return t;
 }
 
 static void task_recycle(struct pph_task *t)
 {
-	struct pph_task *old = atomic_load(&recycled);
+	struct pph_task *old;
+
+	if (!pph__current_worker && ncached < PPH_OWN_CACHE_MAX) {
+		t->next = cache;
+		cache = t;
+		ncached++;
+		return;
+	}
+	old = atomic_load(&recycled);
 
 	do
 		t->next = old;
@@ -47,6 +65,7 @@ void pph__task_cache_free(void)
 		next = t->next;
 		free(t);
 	}
+	ncached = 0;
 	for (t = cache, cache = NULL; t; t = next) {
 		next = t->next;
 		free(t);
@@ -265,7 +284,10 @@ int pph_task_worker_ran(const struct pph_task *task)
 
 void pph__task_release(struct pph_task *task)
 {
-	if (atomic_fetch_sub(&task->refs, 1) != 1)
+	/* the last reference: nobody can take another (handles take theirs
+	 * while the task is listed), so no atomic read-modify-write */
+	if (atomic_load_explicit(&task->refs, memory_order_acquire) != 1 &&
+	    atomic_fetch_sub(&task->refs, 1) != 1)
 		return;
 	pthread_mutex_destroy(&task->lock);
 	free_arg(task);
