@@ -258,8 +258,9 @@ int main(void)
 	printf("\ntargets: pph/starpu <= 0.25, pph/libgomp <= 2\n");
 	printf("creator: the share of tasks libgomp ran on the thread creating them (its\n"
 	       "  last round): beyond 64 queued tasks per thread it runs a new task at once;\n"
-	       "  so does our runtime beyond 64 pending tasks per worker, for a ready task with\n"
-	       "  one CPU variant (PEPPHER_UNDEFERRED)\n");
+	       "  so does our runtime beyond 64 pending tasks per worker, and for a task whose\n"
+	       "  model predicts less than handing it over costs (PEPPHER_TINY_US), when it is\n"
+	       "  ready and has one CPU variant\n");
 	printf("* with one thread libgomp runs each task at once where it is created (no queue,\n"
 	       "  no second thread), so that ratio compares a runtime with a function call\n");
 	free(values);
