@@ -58,11 +58,13 @@ XML
 
 now() { date +%s.%N; }
 
-best_of_3() { # n [compose options]: the shortest of three composes
-	n=$1
-	shift
+best_of_3() { # n fresh|again [compose options]: the shortest of three composes,
+	# into an empty output folder or over the output of the same compose
+	n=$1 mode=$2
+	shift 2
 	best=
 	for run in 1 2 3; do
+		[ "$mode" = fresh ] && rm -rf "$work/out$n"
 		t0=$(now)
 		"$compose" "$work/r$n/main.xml" -o "$work/out$n" "$@" > /dev/null
 		t=$(echo "$(now) - $t0" | bc)
@@ -71,16 +73,18 @@ best_of_3() { # n [compose options]: the shortest of three composes
 	echo "$best"
 }
 
-echo "compose_scale: interfaces x 4 variants, seconds per compose (best of 3);"
-echo "the prototype checks' share measured against --no-check-sources"
+echo "compose_scale: interfaces x 4 variants, seconds per compose (best of 3) into an"
+echo "empty output folder; the prototype checks' share (against --no-check-sources);"
+echo "and composing again over unchanged output (nothing is rewritten)"
 prev=
 for n in 10 100 1000; do
 	make_repo "$work/r$n" $n
-	full=$(best_of_3 $n)
-	bare=$(best_of_3 $n --no-check-sources)
+	full=$(best_of_3 $n fresh)
+	bare=$(best_of_3 $n fresh --no-check-sources)
+	again=$(best_of_3 $n again)
 	checks=$(echo "$full - $bare" | bc)
-	printf "%6d interfaces: %8.3f s   checks %6.3f s (%.2f ms per source)" $n "$full" \
-		"$checks" "$(echo "$checks * 1000 / ($n * 4)" | bc -l)"
+	printf "%6d interfaces: %7.3f s   checks %6.3f s (%.2f ms per source)   again %6.3f s" \
+		$n "$full" "$checks" "$(echo "$checks * 1000 / ($n * 4)" | bc -l)" "$again"
 	if [ -n "$prev" ]; then
 		printf "   growth x%.1f for 10x" "$(echo "$full / $prev" | bc -l)"
 	fi

@@ -1,7 +1,10 @@
 /*
- * Code emission.  Every generated file is written into a private temporary
- * folder through struct out; gen_commit() moves them into the output folder
- * only after every emitter succeeded, so a failed run changes nothing there.
+ * Code emission.  Every generated file is written into memory through
+ * struct out; gen_commit() puts them into the output folder only after
+ * every emitter succeeded, so a failed run changes nothing there.  A file
+ * whose content is already there is left alone (its time too, so make
+ * rebuilds only what changed); the others are written into a private
+ * temporary folder first, then renamed into place.
  */
 #ifndef COMPOSE_EMIT_H
 #define COMPOSE_EMIT_H
@@ -15,19 +18,25 @@ struct out {
 	int indent;
 };
 
+struct gen_file {
+	char *name;
+	char *text; /* open_memstream's buffer */
+	size_t len;
+	int changed; /* differs from what the output folder holds */
+};
+
 struct gen {
 	const struct model *m;
 	const char *outdir;
 	char *outdir_real; /* resolved once, for relative source paths */
-	char *tmpdir;
-	char **files; /* names written so far, sorted on commit */
+	struct gen_file **files; /* in the order they were opened */
 	size_t nfiles;
 	unsigned errors;
 };
 
-/* Create the temporary folder inside outdir.  Returns 0 or -1 (reported). */
+/* Create outdir if needed.  Returns 0 or -1 (reported). */
 int gen_begin(struct gen *g, const struct model *m, const char *outdir);
-/* Open name in the temporary folder and write the generated-file stamp,
+/* Open name (in memory) and write the generated-file stamp,
  * comment opened by lead (C comment or "#").  Returns 0 or -1 (reported). */
 int gen_open(struct gen *g, struct out *o, const char *name, const char *lead);
 /* Close o; a write error is reported and counted. */

@@ -180,20 +180,20 @@ void emit_makefile(struct gen *g)
 	const struct model *m = g->m;
 	const struct source_file *link = link_step(m);
 	struct objs objs = { { NULL, 0, 0 }, false, false, false, false };
-	char *rules_path = xasprintf("%s/.rules", g->tmpdir);
-	FILE *rules_fp = fopen(rules_path, "w+");
+	char *rules_text = NULL;
+	size_t rules_len = 0;
+	FILE *rules_fp = open_memstream(&rules_text, &rules_len);
 	struct out rules = { rules_fp, 0 }, o;
 	size_t i, j;
-	int c;
 
 	if (!rules_fp || gen_open(g, &o, "Makefile", "#") != 0) {
 		if (rules_fp)
 			fclose(rules_fp);
-		free(rules_path);
+		free(rules_text);
 		g->errors += !rules_fp;
 		return;
 	}
-	/* rules first, into a scratch file, since they decide the variables */
+	/* rules first, into memory, since they decide the variables */
 	emit_impl_rules(g, &rules, m->main, &objs, "peppher.h");
 	for (i = 0; i < m->nifaces; i++) {
 		const struct iface *ifc = m->ifaces[i];
@@ -212,12 +212,9 @@ void emit_makefile(struct gen *g)
 		free(entry);
 	}
 	emit_variables(&o, &objs, link->link.output);
-	rewind(rules_fp);
-	while ((c = fgetc(rules_fp)) != EOF)
-		fputc(c, o.fp);
 	fclose(rules_fp);
-	unlink(rules_path);
-	free(rules_path);
+	fwrite(rules_text, 1, rules_len, o.fp);
+	free(rules_text);
 	emit_link(&o, link, &objs);
 	gen_close(g, &o, "Makefile");
 	free(objs.list.s);

@@ -73,4 +73,18 @@ grep -q '"vector_scale", [0-9]*, vector_scale_impls, PPH_MODEL_HISTORY' "$out/j/
 grep -q 'total_impls, PPH_MODEL_REGRESSION' "$out/k/total_entry.c" || fail "k: regression model"
 grep -q 'pick_impls, PPH_MODEL_NL_REGRESSION' "$out/k/pick_entry.c" || fail "k: the attribute wins"
 
+# composing again rewrites only what changed: the others keep their time,
+# so that make rebuilds nothing for them
+"$COMPOSE" "$main" -o "$out/l" 2> /dev/null || fail "compose l"
+(cd "$out/l" && stat -c '%n %y' *) > "$out/l.times"
+"$COMPOSE" -v "$main" -o "$out/l" 2> "$out/l.err" || fail "compose l again"
+grep -q "wrote" "$out/l.err" && { cat "$out/l.err"; fail "l: unchanged files written"; }
+grep -q "unchanged .*/l/Makefile$" "$out/l.err" || { cat "$out/l.err"; fail "l: no unchanged note"; }
+(cd "$out/l" && stat -c '%n %y' *) | diff "$out/l.times" - || fail "l: times changed"
+"$COMPOSE" -v -useHistoryModels "$main" -o "$out/l" 2> "$out/l.err" || fail "compose l history"
+grep -q "wrote .*/l/vector_scale_entry.c$" "$out/l.err" || { cat "$out/l.err"; fail "l: entry not rewritten"; }
+grep -q "unchanged .*/l/Makefile$" "$out/l.err" || fail "l: Makefile rewritten"
+grep -q PPH_MODEL_HISTORY "$out/l/vector_scale_entry.c" || fail "l: entry content"
+ls -A "$out/l" | grep -q '^\.compose' && fail "l: temporary folder left"
+
 echo "PASS: options"
