@@ -23,6 +23,50 @@ static __thread unsigned ncached; /* tasks this thread put in its cache */
  * the shared stack. */
 #define PPH_OWN_CACHE_MAX 256
 
+/* A thread that ends hands its cache back to the shared stack, which
+ * pph_shutdown frees (or the next thread to make tasks takes). */
+static pthread_key_t cache_key;
+static pthread_once_t cache_key_once = PTHREAD_ONCE_INIT;
+static __thread int cache_registered;
+
+static void push_recycled(struct pph_task *first, struct pph_task *last)
+{
+	struct pph_task *old = atomic_load(&recycled);
+
+	do
+		last->next = old;
+	while (!atomic_compare_exchange_weak(&recycled, &old, first));
+}
+
+static void cache_thread_exit(void *unused)
+{
+	struct pph_task *last = cache;
+
+	(void)unused;
+	if (!last)
+		return;
+	while (last->next)
+		last = last->next;
+	push_recycled(cache, last);
+	cache = NULL;
+	ncached = 0;
+}
+
+static void cache_key_create(void)
+{
+	pthread_key_create(&cache_key, cache_thread_exit);
+}
+
+/* Called when this thread's cache may become non-empty. */
+static void cache_register(void)
+{
+	if (cache_registered)
+		return;
+	cache_registered = 1;
+	pthread_once(&cache_key_once, cache_key_create);
+	pthread_setspecific(cache_key, &cache_registered); /* any non-NULL value */
+}
+
 static struct pph_task *task_alloc(void)
 {
 	struct pph_task *t = cache;
@@ -30,6 +74,8 @@ static struct pph_task *task_alloc(void)
 	if (!t) {
 		t = cache = atomic_exchange(&recycled, NULL);
 		ncached = 0;
+		if (t)
+			cache_register();
 	}
 	if (!t)
 		return calloc(1, sizeof(*t));
@@ -42,19 +88,14 @@ static struct pph_task *task_alloc(void)
 
 static void task_recycle(struct pph_task *t)
 {
-	struct pph_task *old;
-
 	if (!pph__current_worker && ncached < PPH_OWN_CACHE_MAX) {
+		cache_register();
 		t->next = cache;
 		cache = t;
 		ncached++;
 		return;
 	}
-	old = atomic_load(&recycled);
-
-	do
-		t->next = old;
-	while (!atomic_compare_exchange_weak(&recycled, &old, t));
+	push_recycled(t, t);
 }
 
 void pph__task_cache_free(void)

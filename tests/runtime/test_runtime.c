@@ -496,6 +496,54 @@ static const struct pph_codelet gate_cl = { "gate", 1, gate_impls, PPH_MODEL_DEF
 static const struct pph_impl log_impls[] = { { PPH_ARCH_CPU, k_log, "log" } };
 static const struct pph_codelet log_cl = { "log", 1, log_impls, PPH_MODEL_DEFAULT };
 
+/* Several application threads submit at once, each a chain on its own
+ * handle whose result depends on the order; the threads end before
+ * pph_shutdown, which must still free the tasks they kept (ASan run). */
+struct submitter {
+	pph_data_handle h;
+	long x;
+};
+
+static void *submit_chain(void *arg)
+{
+	struct submitter *sub = arg;
+	int i;
+
+	for (i = 0; i < 2000; i++)
+		if (pph_call_async(&affine_cl, PPH_ALL_IMPLS, 1, &sub->h,
+				   (enum pph_access[]){ PPH_RW }, &i, sizeof(i)) != 0)
+			return arg;
+	return NULL;
+}
+
+static void test_threads_submit(void)
+{
+	struct submitter subs[4];
+	pthread_t threads[4];
+	long expected = 0;
+	int i, t;
+
+	for (i = 0; i < 2000; i++)
+		expected = (expected * 3 + i) % 1000003;
+	for (t = 0; t < 4; t++) {
+		subs[t].x = 0;
+		pph_variable_register(&subs[t].h, &subs[t].x, sizeof(long));
+	}
+	for (t = 0; t < 4; t++)
+		CU_ASSERT_EQUAL_FATAL(pthread_create(&threads[t], NULL, submit_chain, &subs[t]), 0);
+	for (t = 0; t < 4; t++) {
+		void *failed;
+
+		pthread_join(threads[t], &failed);
+		CU_ASSERT_PTR_NULL(failed);
+	}
+	pph_task_wait_all();
+	for (t = 0; t < 4; t++) {
+		pph_data_unregister(subs[t].h);
+		CU_ASSERT_EQUAL(subs[t].x, expected);
+	}
+}
+
 static void test_priorities(void)
 {
 	struct pph_task *t;
@@ -1076,6 +1124,7 @@ static void add_scheduler_suites(const char *name, int (*init)(void))
 	CU_add_test(s, "no worker for the variant", test_no_worker_for_variant);
 	CU_add_test(s, "bad buffers", test_bad_buffers);
 	CU_add_test(s, "priorities", test_priorities);
+	CU_add_test(s, "several application threads submit", test_threads_submit);
 	CU_add_test(s, "matrix block with a leading dimension", test_matrix_block);
 	title = titles[ntitles++];
 	snprintf(title, sizeof(titles[0]), "deps [%s]", name);
