@@ -5,11 +5,12 @@
  *    libgomp does beyond 64 queued tasks per thread: a backlog that long
  *    keeps every worker busy anyway;
  *  - the task is tiny: its calibrated model predicts less than
- *    PEPPHER_TINY_US (default 0.2 us), less than handing it to a worker costs the submitting
- *    thread (cache lines of the task, the queue and the counters change
- *    cores: 0.2-0.3 us here, against 0.07 us run in place).  Otherwise a
- *    worker that keeps up with such tasks makes every one of them pay the
- *    hand-over, and only a backlog (which it prevents) would stop that.
+ *    PEPPHER_TINY_US (default 0.2 us), less than handing it to a worker
+ *    costs the submitting thread (cache lines of the task, the queue and
+ *    the counters change cores: 0.2-0.3 us here, against 0.06 us run in
+ *    place).  Otherwise a worker that keeps up with such tasks makes every
+ *    one of them pay the hand-over, and only a backlog (which it prevents)
+ *    would stop that.
  * Only a task with exactly one variant that can run, a CPU one, so that no
  * scheduling choice is taken from the scheduler; never while fork-join
  * teams may own the cores, nor while tracing (the trace has one track per
