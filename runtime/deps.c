@@ -126,7 +126,13 @@ void pph__deps_submit(struct pph_task *task)
 	for (i = 0; i < task->nbuffers; i++)
 		if (distinct_handle(task, i, &mode))
 			access_handle(task, i, task->handles[i], mode);
-	if (atomic_fetch_sub(&task->ndeps, 1) == 1 && !pph__run_undeferred(task))
+	/* only this submission's count left: ready, and nobody else will
+	 * touch ndeps, so a task run at once needs no atomic update of it */
+	if (atomic_load(&task->ndeps) == 1 && pph__run_undeferred(task))
+		return;
+	/* numbered before a predecessor can push it (schedulers read seq) */
+	task->seq = atomic_fetch_add(&pph__rt.seq, 1);
+	if (atomic_fetch_sub(&task->ndeps, 1) == 1)
 		pph__rt.sched->push(task);
 }
 

@@ -26,7 +26,7 @@ struct cuda_device {
 
 static struct cuda_device devices[PPH_MAX_NODES];
 static unsigned ndevices;
-static __thread struct cuda_device *current;
+static PPH_TLS struct cuda_device *current;
 
 static int check(cudaError_t err, const char *what)
 {

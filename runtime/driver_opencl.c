@@ -27,7 +27,7 @@ struct ocl_device {
 
 static struct ocl_device devices[PPH_MAX_NODES];
 static unsigned ndevices;
-static __thread struct ocl_device *current;
+static PPH_TLS struct ocl_device *current;
 
 static int check(cl_int err, const char *what)
 {

@@ -15,6 +15,11 @@
 #define PPH_MAX_WORKERS 256
 #define PPH_CACHE_LINE 64
 
+/* Thread-local variables read on every task: the initial-exec model makes
+ * each access a plain load instead of a __tls_get_addr call (the library
+ * is linked, not loaded late with dlopen, and uses a few dozen bytes). */
+#define PPH_TLS __thread __attribute__((tls_model("initial-exec")))
+
 struct pph_worker;
 
 /* ---- data ---- */
@@ -164,7 +169,7 @@ struct pph_task {
 	int sched_impl;	    /* variant the scheduler chose, or -1 */
 	unsigned sched_team; /* CPU workers a fork-join variant gets; 0: all */
 	double sched_pred;  /* its predicted microseconds (dmda) */
-	uint64_t seq; /* submission number */
+	uint64_t seq; /* queue number, given when the task may be queued */
 	unsigned nbuffers;
 	int detached;
 	uint32_t footprint; /* of the data shapes, for performance models */
@@ -392,7 +397,7 @@ struct pph_runtime {
 extern struct pph_runtime pph__rt;
 
 /* The worker running on this thread, NULL on application threads. */
-extern __thread struct pph_worker *pph__current_worker;
+extern PPH_TLS struct pph_worker *pph__current_worker;
 
 int pph__workers_start(unsigned ncpu);
 void pph__workers_stop(void);

@@ -15,8 +15,8 @@
  * stack is never popped concurrently (no ABA).
  */
 static struct pph_task *_Atomic recycled;
-static __thread struct pph_task *cache;
-static __thread unsigned ncached; /* tasks this thread put in its cache */
+static PPH_TLS struct pph_task *cache;
+static PPH_TLS unsigned ncached; /* tasks this thread put in its cache */
 
 /* A thread keeps at most this many tasks it released itself (a task run at
  * submission is made and released by the same thread); beyond, they go to
@@ -27,7 +27,7 @@ static __thread unsigned ncached; /* tasks this thread put in its cache */
  * pph_shutdown frees (or the next thread to make tasks takes). */
 static pthread_key_t cache_key;
 static pthread_once_t cache_key_once = PTHREAD_ONCE_INIT;
-static __thread int cache_registered;
+static PPH_TLS int cache_registered;
 
 static void push_recycled(struct pph_task *first, struct pph_task *last)
 {
@@ -242,7 +242,6 @@ int pph_task_submit(struct pph_task *task)
 			if (task->cl->impls[i].arch == PPH_ARCH_OPENMP)
 				atomic_store(&pph__rt.has_parallel, 1);
 	}
-	task->seq = atomic_fetch_add(&pph__rt.seq, 1);
 	task->footprint = pph__task_footprint(task, &task->size);
 	atomic_fetch_add(&pph__rt.pending, 1);
 	pph__deps_submit(task);

@@ -30,11 +30,11 @@
 /* a thread asks the model again after this many tasks of one kind */
 #define PPH_VERDICT_USES 64
 
-static __thread int variant_failed;
-static __thread unsigned sample;
+static PPH_TLS int variant_failed;
+static PPH_TLS unsigned sample;
 
 /* The last tiny-or-not verdict of this thread: asking the model takes its lock. */
-static __thread struct {
+static PPH_TLS struct {
 	const struct pph_codelet *cl;
 	int impl;
 	uint32_t footprint;

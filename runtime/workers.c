@@ -10,7 +10,7 @@
 
 static hwloc_topology_t topology;
 
-__thread struct pph_worker *pph__current_worker;
+PPH_TLS struct pph_worker *pph__current_worker;
 
 /* Bind a started worker's thread to a core; the creating thread does it, so
  * that w->core is written before any other thread reads it. */
