@@ -499,22 +499,39 @@ static const struct pph_impl log_impls[] = { { PPH_ARCH_CPU, k_log, "log" } };
 static const struct pph_codelet log_cl = { "log", 1, log_impls, PPH_MODEL_DEFAULT };
 
 /* Several application threads submit at once, each a chain on its own
- * handle whose result depends on the order; the threads end before
- * pph_shutdown, which must still free the tasks they kept (ASan run). */
+ * handle whose result depends on the order, and all of them increments of
+ * one shared handle (tasks of one thread wait for those of another); the
+ * threads end before pph_shutdown, which must still free the tasks they
+ * kept (ASan run). */
 struct submitter {
 	pph_data_handle h;
 	long x;
 };
+
+static void k_count(void *buffers[], void *arg)
+{
+	(void)arg;
+	(*(long *)PPH_VARIABLE_PTR(buffers[0]))++;
+}
+
+static const struct pph_impl count_impls[] = { { PPH_ARCH_CPU, k_count, "count" } };
+static const struct pph_codelet count_cl = { "count", 1, count_impls, PPH_MODEL_DEFAULT };
+static pph_data_handle shared_h; /* every thread counts there too */
 
 static void *submit_chain(void *arg)
 {
 	struct submitter *sub = arg;
 	int i;
 
-	for (i = 0; i < 2000; i++)
+	for (i = 0; i < 2000; i++) {
 		if (pph_call_async(&affine_cl, PPH_ALL_IMPLS, 1, &sub->h,
 				   (enum pph_access[]){ PPH_RW }, &i, sizeof(i)) != 0)
 			return arg;
+		if (i % 4 == 0 &&
+		    pph_call_async(&count_cl, PPH_ALL_IMPLS, 1, &shared_h,
+				   (enum pph_access[]){ PPH_RW }, NULL, 0) != 0)
+			return arg;
+	}
 	return NULL;
 }
 
@@ -522,11 +539,12 @@ static void test_threads_submit(void)
 {
 	struct submitter subs[4];
 	pthread_t threads[4];
-	long expected = 0;
+	long expected = 0, count = 0;
 	int i, t;
 
 	for (i = 0; i < 2000; i++)
 		expected = (expected * 3 + i) % 1000003;
+	pph_variable_register(&shared_h, &count, sizeof(count));
 	for (t = 0; t < 4; t++) {
 		subs[t].x = 0;
 		pph_variable_register(&subs[t].h, &subs[t].x, sizeof(long));
@@ -544,6 +562,8 @@ static void test_threads_submit(void)
 		pph_data_unregister(subs[t].h);
 		CU_ASSERT_EQUAL(subs[t].x, expected);
 	}
+	pph_data_unregister(shared_h);
+	CU_ASSERT_EQUAL(count, 4 * 500);
 }
 
 static void test_priorities(void)
