@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -12,10 +13,11 @@ static struct pph_data *registry;
 
 static struct pph_data *data_new(enum pph_layout layout)
 {
-	struct pph_data *d = calloc(1, sizeof(*d));
+	struct pph_data *d = aligned_alloc(PPH_CACHE_LINE, sizeof(*d));
 
 	if (!d)
 		return NULL;
+	memset(d, 0, sizeof(*d));
 	pthread_mutex_lock(&registry_lock);
 	d->next = registry;
 	if (registry)

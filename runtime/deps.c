@@ -130,7 +130,10 @@ void pph__deps_submit(struct pph_task *task)
 	 * touch ndeps, so a task run at once needs no atomic update of it */
 	if (atomic_load(&task->ndeps) == 1 && pph__run_undeferred(task))
 		return;
-	/* numbered before a predecessor can push it (schedulers read seq) */
+	/* counted before anyone can finish it: predecessors push it only
+	 * once ndeps drops below; numbered for the same reason (schedulers
+	 * read seq) */
+	atomic_fetch_add(&pph__rt.pending, 1);
 	task->seq = atomic_fetch_add(&pph__rt.seq, 1);
 	if (atomic_fetch_sub(&task->ndeps, 1) == 1)
 		pph__rt.sched->push(task);

@@ -112,7 +112,7 @@ int pph_init(void)
 		return rc;
 	atomic_store(&pph__rt.pending, 0);
 	atomic_store(&pph__rt.has_parallel, 0);
-	pph__rt.generation++;
+	atomic_fetch_add(&pph__rt.generation, 1);
 	atomic_store(&pph__rt.undeferred_tasks, 0);
 	atomic_store(&pph__rt.undeferred_ns, 0);
 	pph__rt.nnodes = 1; /* host memory */

@@ -50,14 +50,19 @@ struct pph_reader {
 	struct pph_reader **pprev; /* what points to it; NULL: not listed */
 };
 
+/*
+ * A task run on the host touches the first two cache lines only (the
+ * dependency fields, then the host replica): a program with many small
+ * handles pays a cache miss for each line.  Allocated cache-line aligned.
+ */
 struct pph_data {
-	enum pph_layout layout;
-	pthread_mutex_t coh_lock; /* replica states and transfers (coherence.c) */
-	struct pph_replica replicas[PPH_MAX_NODES];
 	pthread_mutex_t lock; /* protects the dependency fields below */
 	struct pph_task *last_writer;
 	struct pph_reader *readers; /* unfinished, since last_writer */
 	unsigned nreaders;
+	enum pph_layout layout;
+	_Alignas(PPH_CACHE_LINE) struct pph_replica replicas[PPH_MAX_NODES];
+	pthread_mutex_t coh_lock; /* replica states and transfers (coherence.c) */
 	struct pph_data *prev, *next; /* all registered handles (data.c) */
 };
 
@@ -158,6 +163,11 @@ struct pph_successor {
 	struct pph_successor *next;
 };
 
+/*
+ * pph_task_create (task.c) sets every field before `handles` one by one:
+ * a memset of them compiles to `rep stos`, a fifth of submitting an empty
+ * task.  A new field there must be set there too.
+ */
 struct pph_task {
 	/* What queues and workers read first, in the first cache line: a
 	 * task changes cores when a worker takes it, and each line it
@@ -177,11 +187,8 @@ struct pph_task {
 	unsigned queued_archs; /* readyq: bit a: a worker of arch a can run it */
 	double size;	    /* bytes of data accessed */
 
-	pph_data_handle handles[PPH_MAX_BUFFERS];
-	enum pph_access modes[PPH_MAX_BUFFERS];
 	void *arg;	/* arg_inline, or malloc'ed when larger */
 	size_t arg_size;
-	max_align_t arg_inline[4];
 	void (*callback)(void *);
 	void *callback_data;
 
@@ -197,7 +204,12 @@ struct pph_task {
 	atomic_int finished; /* waiters may return (see pph__task_finished) */
 	struct pph_successor *successors;
 
-	/* last: not cleared when a task is made (deps.c sets what it uses) */
+	/* Last: not cleared when a task is made (clearing them was a quarter
+	 * of submitting an empty task): nbuffers and arg_size say what is
+	 * valid; deps.c sets the reader nodes it uses. */
+	pph_data_handle handles[PPH_MAX_BUFFERS];
+	enum pph_access modes[PPH_MAX_BUFFERS];
+	max_align_t arg_inline[4];
 	struct pph_reader reader_nodes[PPH_MAX_BUFFERS];
 };
 
@@ -302,7 +314,7 @@ static inline int pph__impl_allowed(const struct pph_task *t, unsigned i)
 }
 
 /* Can some worker run some variant the task may run? */
-int pph__task_runnable(struct pph_task *task);
+int pph__task_runnable(const struct pph_task *task);
 
 /* Can a worker of this arch run variant impl? */
 int pph__arch_can_run(enum pph_arch worker, enum pph_arch impl);
@@ -381,7 +393,9 @@ struct pph_runtime {
 	atomic_int has_parallel; /* an OPENMP variant was submitted */
 	int undeferred; /* undeferred.c: allowed (PEPPHER_UNDEFERRED) */
 	double tiny_us;	/* undeferred.c: tasks predicted shorter run at once (PEPPHER_TINY_US) */
-	unsigned generation; /* pph_init calls so far: what threads cached is stale after one */
+	/* pph_init calls and variants disabled or enabled so far: what a
+	 * thread cached of the runtime is stale after one (undeferred.c) */
+	atomic_uint generation;
 
 	/* tasks submitted and not finished, for pph_task_wait_all */
 	_Alignas(PPH_CACHE_LINE) atomic_ulong pending;
@@ -409,9 +423,14 @@ void pph__task_variant_failed(struct pph_task *t, int impl);
 
 /* undeferred.c: the default of PEPPHER_TINY_US */
 #define PPH_TINY_US_DEFAULT 0.2
+/* undeferred.c: 0 if some worker can run some variant the task may run,
+ * else -ENODEV; what it found is kept for pph__run_undeferred (on this
+ * thread, for the next tasks of that kind too). */
+int pph__submit_check(const struct pph_task *t);
 /* undeferred.c: run a task that just became ready at its submission on the
- * submitting application thread, when the backlog is long; returns 1 if
- * it ran (and finished), 0 if it is to be queued. */
+ * submitting application thread, when the backlog is long or the task is
+ * tiny; returns 1 if it ran (and finished: pph__task_finished_at_once), 0
+ * if it is to be counted and queued. */
 int pph__run_undeferred(struct pph_task *t);
 /* undeferred.c: pph_variant_failed() on an application thread. */
 void pph__undeferred_variant_failed(void);
@@ -444,5 +463,8 @@ void pph__trace_transfer(int to_host, uint64_t bytes, double start_us, double du
 
 /* a task finished: wake its waiters and successors */
 void pph__task_finished(struct pph_task *task);
+/* the same for a task run at its submission, which was never counted in
+ * rt.pending (deps.c counts a task only when it does not run at once) */
+void pph__task_finished_at_once(struct pph_task *task);
 
 #endif

@@ -323,6 +323,7 @@ void pph__impl_disable(const struct pph_codelet *cl, unsigned impl)
 		disabled[i].mask |= 1u << impl;
 	pthread_mutex_unlock(&disabled_lock);
 	atomic_store(&pph__any_disabled, 1);
+	atomic_fetch_add(&pph__rt.generation, 1);
 }
 
 void pph__impl_enable_all(void)
@@ -331,4 +332,5 @@ void pph__impl_enable_all(void)
 	ndisabled = 0;
 	pthread_mutex_unlock(&disabled_lock);
 	atomic_store(&pph__any_disabled, 0);
+	atomic_fetch_add(&pph__rt.generation, 1);
 }

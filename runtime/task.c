@@ -82,7 +82,6 @@ static struct pph_task *task_alloc(void)
 	cache = t->next;
 	if (ncached)
 		ncached--;
-	memset(t, 0, offsetof(struct pph_task, reader_nodes));
 	return t;
 }
 
@@ -122,10 +121,25 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 	t = task_alloc();
 	if (!t)
 		return NULL;
+	/* every field before handles, in the order of struct pph_task */
 	t->cl = cl;
+	t->next = NULL;
 	t->impl_mask = PPH_ALL_IMPLS;
+	t->priority = 0;
 	t->sched_impl = -1;
 	t->sched_team = 0;
+	t->sched_pred = 0;
+	t->seq = 0;
+	t->nbuffers = 0;
+	t->detached = 0;
+	t->footprint = 0;
+	t->submitted = 0;
+	t->queued_archs = 0;
+	t->size = 0;
+	t->arg = NULL;
+	t->arg_size = 0;
+	t->callback = NULL;
+	t->callback_data = NULL;
 	t->impl_ran = -1;
 	t->worker_ran = -1;
 	atomic_init(&t->refs, 1);
@@ -133,6 +147,9 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 	/* a default mutex needs no pthread_mutex_init call (a measurable
 	 * part of submitting an empty task) */
 	t->lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+	t->done = 0;
+	atomic_init(&t->finished, 0);
+	t->successors = NULL;
 	return t;
 }
 
@@ -216,7 +233,7 @@ void pph_task_set_detached(struct pph_task *task, int detached)
 	task->detached = detached;
 }
 
-int pph__task_runnable(struct pph_task *task)
+int pph__task_runnable(const struct pph_task *task)
 {
 	unsigned a;
 
@@ -232,7 +249,10 @@ int pph_task_submit(struct pph_task *task)
 		return -EINVAL;
 	if (task->submitted)
 		return -EBUSY;
-	if (!pph__rt.initialized || !pph__task_runnable(task))
+	if (!pph__rt.initialized)
+		return -ENODEV;
+	task->footprint = pph__task_footprint(task, &task->size);
+	if (pph__submit_check(task) != 0)
 		return -ENODEV;
 	task->submitted = 1;
 	if (!atomic_load_explicit(&pph__rt.has_parallel, memory_order_relaxed)) {
@@ -242,9 +262,7 @@ int pph_task_submit(struct pph_task *task)
 			if (task->cl->impls[i].arch == PPH_ARCH_OPENMP)
 				atomic_store(&pph__rt.has_parallel, 1);
 	}
-	task->footprint = pph__task_footprint(task, &task->size);
-	atomic_fetch_add(&pph__rt.pending, 1);
-	pph__deps_submit(task);
+	pph__deps_submit(task); /* counts it in rt.pending unless it runs at once */
 	return 0;
 }
 
@@ -296,13 +314,14 @@ void pph_task_wait_all(void)
 	wait_until(all_finished, NULL);
 }
 
-void pph__task_finished(struct pph_task *task)
+static void finished(struct pph_task *task, int counted)
 {
 	int detached = task->detached;
 
 	pph__deps_complete(task);
 	atomic_store(&task->finished, 1);
-	atomic_fetch_sub(&pph__rt.pending, 1);
+	if (counted)
+		atomic_fetch_sub(&pph__rt.pending, 1);
 	if (atomic_load(&pph__rt.waiters)) {
 		pthread_mutex_lock(&pph__rt.lock);
 		pthread_cond_broadcast(&pph__rt.done_cond);
@@ -310,6 +329,16 @@ void pph__task_finished(struct pph_task *task)
 	}
 	if (detached)
 		pph__task_release(task);
+}
+
+void pph__task_finished(struct pph_task *task)
+{
+	finished(task, 1);
+}
+
+void pph__task_finished_at_once(struct pph_task *task)
+{
+	finished(task, 0);
 }
 
 int pph_task_impl_ran(const struct pph_task *task)

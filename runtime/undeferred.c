@@ -16,6 +16,8 @@
  * teams may own the cores, nor while tracing (the trace has one track per
  * worker).  PEPPHER_UNDEFERRED=0 turns it off.
  */
+#include <errno.h>
+
 #include "internal.h"
 #include "perfmodel.h"
 
@@ -25,22 +27,30 @@
  * reading the clock twice costs more than an empty task (22 ns a read
  * here).  The busy time in the statistics is estimated from that sample.
  */
-#define PPH_UNDEFERRED_SAMPLE 8
+#define PPH_UNDEFERRED_SAMPLE 64
 
-/* a thread asks the model again after this many tasks of one kind */
+/* a thread asks again after this many tasks of one kind */
 #define PPH_VERDICT_USES 64
 
 static PPH_TLS int variant_failed;
 static PPH_TLS unsigned sample;
 
-/* The last tiny-or-not verdict of this thread: asking the model takes its lock. */
+/*
+ * What this thread found of the last kind of task it submitted (codelet,
+ * variants allowed, data shapes): whether it can run, the one variant
+ * that can run it when that is a CPU one, and whether that is tiny.  The
+ * loops over variants and workers and the model's lock were a third of
+ * submitting an empty task; a task of the same kind reuses the answers.
+ */
 static PPH_TLS struct {
 	const struct pph_codelet *cl;
-	int impl;
+	unsigned impl_mask;
 	uint32_t footprint;
-	unsigned generation; /* of the runtime it was asked in */
-	unsigned uses;	     /* left before asking again */
-	int tiny;
+	unsigned generation; /* of the runtime they were found in */
+	unsigned uses;	     /* left before finding them again */
+	int runnable;
+	int only_cpu; /* only_cpu_variant(), or -2: not asked yet */
+	int tiny;     /* 1, 0, or -1: not calibrated or not asked yet */
 } verdict;
 
 void pph__undeferred_variant_failed(void)
@@ -71,27 +81,46 @@ static int only_cpu_variant(const struct pph_task *t)
 	return found;
 }
 
+int pph__submit_check(const struct pph_task *t)
+{
+	unsigned generation = atomic_load_explicit(&pph__rt.generation, memory_order_relaxed);
+
+	if (!verdict.uses || verdict.cl != t->cl || verdict.impl_mask != t->impl_mask ||
+	    verdict.footprint != t->footprint || verdict.generation != generation) {
+		verdict.cl = t->cl;
+		verdict.impl_mask = t->impl_mask;
+		verdict.footprint = t->footprint;
+		verdict.generation = generation;
+		verdict.uses = PPH_VERDICT_USES;
+		verdict.runnable = pph__task_runnable(t);
+		verdict.only_cpu = -2;
+		verdict.tiny = -1;
+	}
+	verdict.uses--;
+	return verdict.runnable ? 0 : -ENODEV;
+}
+
+/* What pph__submit_check found of t, just before on this thread. */
+static int only_cpu(const struct pph_task *t)
+{
+	if (verdict.only_cpu == -2)
+		verdict.only_cpu = only_cpu_variant(t);
+	return verdict.only_cpu;
+}
+
 static int tiny(const struct pph_task *t, int impl)
 {
 	double us;
 
 	if (!pph__rt.tiny_us)
 		return 0;
-	if (verdict.uses && verdict.cl == t->cl && verdict.impl == impl &&
-	    verdict.footprint == t->footprint && verdict.generation == pph__rt.generation) {
-		verdict.uses--;
-		return verdict.tiny;
+	if (verdict.tiny < 0) {
+		us = pph__perfmodel_predict(t->cl, (unsigned)impl, PPH_ARCH_CPU, 1, t->footprint,
+					    t->size);
+		if (us < 0)
+			return 0; /* not calibrated: ask again next time */
+		verdict.tiny = us < pph__rt.tiny_us;
 	}
-	us = pph__perfmodel_predict(t->cl, (unsigned)impl, PPH_ARCH_CPU, 1, t->footprint,
-				    t->size);
-	if (us < 0)
-		return 0; /* not calibrated: ask again next time */
-	verdict.cl = t->cl;
-	verdict.impl = impl;
-	verdict.footprint = t->footprint;
-	verdict.generation = pph__rt.generation;
-	verdict.uses = PPH_VERDICT_USES - 1;
-	verdict.tiny = us < pph__rt.tiny_us;
 	return verdict.tiny;
 }
 
@@ -104,7 +133,7 @@ int pph__run_undeferred(struct pph_task *t)
 
 	if (!pph__rt.undeferred || pph__current_worker ||
 	    atomic_load_explicit(&pph__rt.has_parallel, memory_order_relaxed) ||
-	    pph__trace_enabled() || (impl = only_cpu_variant(t)) < 0 ||
+	    pph__trace_enabled() || (impl = only_cpu(t)) < 0 ||
 	    (atomic_load_explicit(&pph__rt.pending, memory_order_relaxed) <= backlog &&
 	     !(small = tiny(t, impl))))
 		return 0;
@@ -119,6 +148,9 @@ int pph__run_undeferred(struct pph_task *t)
 	pph__task_release_data(t, 0);
 	if (variant_failed) {
 		variant_failed = 0;
+		/* counted and numbered now, as deps.c does for a queued task */
+		atomic_fetch_add(&pph__rt.pending, 1);
+		t->seq = atomic_fetch_add(&pph__rt.seq, 1);
 		pph__task_variant_failed(t, impl);
 		return 1;
 	}
@@ -135,6 +167,6 @@ int pph__run_undeferred(struct pph_task *t)
 	}
 	if (t->callback)
 		t->callback(t->callback_data);
-	pph__task_finished(t);
+	pph__task_finished_at_once(t);
 	return 1;
 }

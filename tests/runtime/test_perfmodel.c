@@ -188,7 +188,7 @@ static void test_concurrent_writers(void)
 	int i, status;
 
 	unlink(path);
-	/* every run timed: tiny tasks run at submission are timed 1 in 8 */
+	/* every run timed: tiny tasks run at submission are timed 1 in 64 */
 	setenv("PEPPHER_TINY_US", "0", 1);
 	for (i = 0; i < 2; i++) {
 		pids[i] = fork();
