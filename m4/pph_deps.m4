@@ -35,3 +35,29 @@ AC_DEFUN([PPH_WARNING_FLAGS], [
   AS_IF([test "x$enable_werror" = xyes], [PPH_WARN_CFLAGS="$PPH_WARN_CFLAGS -Werror"])
   AC_SUBST([PPH_WARN_CFLAGS])
 ])
+
+# PPH_LOCAL_BINDING: calls between libpeppher's own functions go straight to
+# them, not through the PLT, and may be inlined (a fifth of submitting an
+# empty task went to PLT stubs).  Its functions stay exported (the
+# peppher-perfmodel tool and the tests use internal ones).  Where the
+# compiler or linker lacks the flags, the library builds without them.
+AC_DEFUN([PPH_LOCAL_BINDING], [
+  PPH_LIB_CFLAGS=
+  PPH_LIB_LDFLAGS=
+  pph_save_CFLAGS=$CFLAGS
+  pph_save_LDFLAGS=$LDFLAGS
+  CFLAGS="$CFLAGS -fno-semantic-interposition -Werror"
+  AC_MSG_CHECKING([whether $CC accepts -fno-semantic-interposition])
+  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([], [])],
+    [AC_MSG_RESULT([yes]); PPH_LIB_CFLAGS=-fno-semantic-interposition],
+    [AC_MSG_RESULT([no])])
+  CFLAGS=$pph_save_CFLAGS
+  LDFLAGS="$LDFLAGS -Wl,-Bsymbolic-functions"
+  AC_MSG_CHECKING([whether the linker accepts -Bsymbolic-functions])
+  AC_LINK_IFELSE([AC_LANG_PROGRAM([], [])],
+    [AC_MSG_RESULT([yes]); PPH_LIB_LDFLAGS=-Wl,-Bsymbolic-functions],
+    [AC_MSG_RESULT([no])])
+  LDFLAGS=$pph_save_LDFLAGS
+  AC_SUBST([PPH_LIB_CFLAGS])
+  AC_SUBST([PPH_LIB_LDFLAGS])
+])
