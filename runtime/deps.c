@@ -59,13 +59,32 @@ static void unlink_reader(struct pph_data *d, struct pph_reader *r)
 	d->nreaders--;
 }
 
+/* List buffer i of task on d (locked) as its last writer or one more
+ * reader, in place of what the task waits for. */
+static void list_locked(struct pph_task *task, unsigned i, struct pph_data *d,
+			enum pph_access mode)
+{
+	struct pph_reader *r = &task->reader_nodes[i];
+
+	atomic_fetch_add(&task->refs, 1);
+	if (mode & PPH_W) {
+		r->pprev = NULL;
+		d->last_writer = task;
+		return;
+	}
+	r->task = task;
+	r->next = d->readers;
+	r->pprev = &d->readers;
+	if (d->readers)
+		d->readers->pprev = &r->next;
+	d->readers = r;
+	d->nreaders++;
+}
+
 /* Buffer i of task accesses d with mode: wait for what came before. */
 static void access_handle(struct pph_task *task, unsigned i, struct pph_data *d,
 			  enum pph_access mode)
 {
-	struct pph_reader *r = &task->reader_nodes[i];
-
-	r->pprev = NULL;
 	pthread_mutex_lock(&d->lock);
 	if (d->last_writer)
 		add_dependency(d->last_writer, task);
@@ -79,19 +98,60 @@ static void access_handle(struct pph_task *task, unsigned i, struct pph_data *d,
 		}
 		if (d->last_writer)
 			pph__task_release(d->last_writer);
-		atomic_fetch_add(&task->refs, 1);
-		d->last_writer = task;
-	} else {
-		atomic_fetch_add(&task->refs, 1);
-		r->task = task;
-		r->next = d->readers;
-		r->pprev = &d->readers;
-		if (d->readers)
-			d->readers->pprev = &r->next;
-		d->readers = r;
-		d->nreaders++;
 	}
+	list_locked(task, i, d, mode);
 	pthread_mutex_unlock(&d->lock);
+}
+
+/* Unlock the first n buffers' distinct handles. */
+static void unlock_handles(const struct pph_task *task, unsigned n)
+{
+	enum pph_access mode;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (distinct_handle(task, i, &mode))
+			pthread_mutex_unlock(&task->handles[i]->lock);
+}
+
+int pph__deps_hold(struct pph_task *task)
+{
+	enum pph_access mode;
+	unsigned i;
+
+	for (i = 0; i < task->nbuffers; i++) {
+		struct pph_data *d = task->handles[i];
+
+		if (!distinct_handle(task, i, &mode))
+			continue;
+		/* never waits while holding: no order among handles needed */
+		if (pthread_mutex_trylock(&d->lock) != 0)
+			break;
+		if (d->last_writer || ((mode & PPH_W) && d->readers)) {
+			pthread_mutex_unlock(&d->lock);
+			break;
+		}
+	}
+	if (i == task->nbuffers)
+		return 1;
+	unlock_handles(task, i);
+	return 0;
+}
+
+void pph__deps_unhold(struct pph_task *task)
+{
+	unlock_handles(task, task->nbuffers);
+}
+
+void pph__deps_list_held(struct pph_task *task)
+{
+	enum pph_access mode;
+	unsigned i;
+
+	for (i = 0; i < task->nbuffers; i++)
+		if (distinct_handle(task, i, &mode))
+			list_locked(task, i, task->handles[i], mode);
+	pph__deps_unhold(task);
 }
 
 /*
@@ -122,6 +182,9 @@ void pph__deps_submit(struct pph_task *task)
 	enum pph_access mode;
 	unsigned i;
 
+	pph__in_place_list(); /* a task submitted by a task run in place */
+	if (pph__run_in_place(task))
+		return;
 	/* a handle listed twice is accessed once, with both modes */
 	for (i = 0; i < task->nbuffers; i++)
 		if (distinct_handle(task, i, &mode))
@@ -169,6 +232,7 @@ void pph__deps_host_wait(struct pph_data *d, enum pph_access mode)
 	struct pph_reader *r;
 	unsigned n = 0, i;
 
+	pph__in_place_list(); /* called by a task run in place: it may hold d */
 	/* take references under the lock, wait without it */
 	pthread_mutex_lock(&d->lock);
 	writer = d->last_writer;
@@ -194,6 +258,7 @@ void pph__deps_host_wait(struct pph_data *d, enum pph_access mode)
 
 void pph__deps_data_wait(struct pph_data *d)
 {
+	pph__in_place_list(); /* called by a task run in place: it may hold d */
 	for (;;) {
 		struct pph_task *t;
 

@@ -432,6 +432,22 @@ int pph__submit_check(const struct pph_task *t);
  * tiny; returns 1 if it ran (and finished: pph__task_finished_at_once), 0
  * if it is to be counted and queued. */
 int pph__run_undeferred(struct pph_task *t);
+/*
+ * undeferred.c: run a tiny task (see above) at its submission without
+ * listing it on its handles: it holds their locks while its variant runs,
+ * when no unfinished task it would wait for is listed there; returns 1 if
+ * it ran (and finished), 0 if it is to be submitted as usual.  Should the
+ * variant call the runtime (pph__in_place_list), the task is listed first
+ * and lets go of the locks, as if it had been submitted as usual.
+ */
+int pph__run_in_place(struct pph_task *t);
+void pph__in_place_list(void);
+/* deps.c, for tasks run in place: lock the task's handles if none lists an
+ * unfinished task it would wait for (else 0, nothing locked); unlock them;
+ * list the task on them and unlock them. */
+int pph__deps_hold(struct pph_task *task);
+void pph__deps_unhold(struct pph_task *task);
+void pph__deps_list_held(struct pph_task *task);
 /* undeferred.c: pph_variant_failed() on an application thread. */
 void pph__undeferred_variant_failed(void);
 
@@ -466,5 +482,7 @@ void pph__task_finished(struct pph_task *task);
 /* the same for a task run at its submission, which was never counted in
  * rt.pending (deps.c counts a task only when it does not run at once) */
 void pph__task_finished_at_once(struct pph_task *task);
+/* the same for a task run in place, listed on no handle */
+void pph__task_finished_in_place(struct pph_task *task);
 
 #endif

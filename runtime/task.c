@@ -275,6 +275,7 @@ int pph_task_submit(struct pph_task *task)
  */
 static void wait_until(int (*done)(const void *), const struct pph_task *task)
 {
+	pph__in_place_list(); /* called by a task run in place: let its handles go */
 	if (pph__spin_until(done, task))
 		return;
 	pthread_mutex_lock(&pph__rt.lock);
@@ -314,15 +315,23 @@ void pph_task_wait_all(void)
 	wait_until(all_finished, NULL);
 }
 
-static void finished(struct pph_task *task, int counted)
+/*
+ * counted: in rt.pending; listed: on its handles.  Only a task with data
+ * or one not detached can have waiters (pph_task_wait, host accesses to
+ * its handles): an empty detached task run at once skips the sequentially
+ * consistent store.
+ */
+static void finished(struct pph_task *task, int counted, int listed)
 {
-	int detached = task->detached;
+	int detached = task->detached, waitable = !detached || task->nbuffers;
 
-	pph__deps_complete(task);
-	atomic_store(&task->finished, 1);
+	if (listed)
+		pph__deps_complete(task);
+	if (waitable)
+		atomic_store(&task->finished, 1);
 	if (counted)
 		atomic_fetch_sub(&pph__rt.pending, 1);
-	if (atomic_load(&pph__rt.waiters)) {
+	if ((waitable || counted) && atomic_load(&pph__rt.waiters)) {
 		pthread_mutex_lock(&pph__rt.lock);
 		pthread_cond_broadcast(&pph__rt.done_cond);
 		pthread_mutex_unlock(&pph__rt.lock);
@@ -333,12 +342,17 @@ static void finished(struct pph_task *task, int counted)
 
 void pph__task_finished(struct pph_task *task)
 {
-	finished(task, 1);
+	finished(task, 1, 1);
 }
 
 void pph__task_finished_at_once(struct pph_task *task)
 {
-	finished(task, 0);
+	finished(task, 0, 1);
+}
+
+void pph__task_finished_in_place(struct pph_task *task)
+{
+	finished(task, 0, 0);
 }
 
 int pph_task_impl_ran(const struct pph_task *task)

@@ -124,22 +124,40 @@ static int tiny(const struct pph_task *t, int impl)
 	return verdict.tiny;
 }
 
-int pph__run_undeferred(struct pph_task *t)
-{
-	void *buffers[PPH_MAX_BUFFERS];
-	unsigned long backlog = (unsigned long)PPH_UNDEFERRED_BACKLOG * pph__rt.nworkers;
-	double t0 = 0, us = 0;
-	int impl, timed, small = 0;
+/* The task run in place by this thread, while its variant runs: it holds
+ * its handles' locks until it is listed on them. */
+struct in_place {
+	struct pph_task *task;
+	int listed;
+};
+static PPH_TLS struct in_place in_place;
 
-	if (!pph__rt.undeferred || pph__current_worker ||
-	    atomic_load_explicit(&pph__rt.has_parallel, memory_order_relaxed) ||
-	    pph__trace_enabled() || (impl = only_cpu(t)) < 0 ||
-	    (atomic_load_explicit(&pph__rt.pending, memory_order_relaxed) <= backlog &&
-	     !(small = tiny(t, impl))))
-		return 0;
-	if (pph__task_acquire_data(t, 0, buffers) != 0)
-		return 0; /* queued: a worker reports the failure */
-	timed = !small || sample++ % PPH_UNDEFERRED_SAMPLE == 0;
+void pph__in_place_list(void)
+{
+	if (in_place.task && !in_place.listed) {
+		pph__deps_list_held(in_place.task);
+		in_place.listed = 1;
+	}
+}
+
+/* Whether an application thread may run tasks at submission at all. */
+static int may_run_here(void)
+{
+	return pph__rt.undeferred && !pph__current_worker &&
+	       !atomic_load_explicit(&pph__rt.has_parallel, memory_order_relaxed) &&
+	       !pph__trace_enabled();
+}
+
+/*
+ * Run variant impl of t on this thread with its data acquired; returns 0,
+ * or -1 if the variant said it could not run (pph_variant_failed).  A tiny
+ * task is timed 1 in PPH_UNDEFERRED_SAMPLE, and its busy time estimated.
+ */
+static int run_here(struct pph_task *t, int impl, void *buffers[], int small)
+{
+	int timed = !small || sample++ % PPH_UNDEFERRED_SAMPLE == 0;
+	double t0 = 0, us = 0;
+
 	if (timed)
 		t0 = pph__now_us();
 	t->cl->impls[impl].fn(buffers, t->arg);
@@ -148,11 +166,7 @@ int pph__run_undeferred(struct pph_task *t)
 	pph__task_release_data(t, 0);
 	if (variant_failed) {
 		variant_failed = 0;
-		/* counted and numbered now, as deps.c does for a queued task */
-		atomic_fetch_add(&pph__rt.pending, 1);
-		t->seq = atomic_fetch_add(&pph__rt.seq, 1);
-		pph__task_variant_failed(t, impl);
-		return 1;
+		return -1;
 	}
 	t->impl_ran = impl;
 	t->worker_ran = PPH_WORKER_APPLICATION;
@@ -164,6 +178,69 @@ int pph__run_undeferred(struct pph_task *t)
 					  (unsigned long long)(us * 1e3 *
 							       (small ? PPH_UNDEFERRED_SAMPLE : 1)),
 					  memory_order_relaxed);
+	}
+	return 0;
+}
+
+/* The variant of t (listed on its handles, not counted) failed: count and
+ * number it as deps.c does for a queued task, then retry or fail it. */
+static void failed_here(struct pph_task *t, int impl)
+{
+	atomic_fetch_add(&pph__rt.pending, 1);
+	t->seq = atomic_fetch_add(&pph__rt.seq, 1);
+	pph__task_variant_failed(t, impl);
+}
+
+int pph__run_in_place(struct pph_task *t)
+{
+	void *buffers[PPH_MAX_BUFFERS];
+	struct in_place outer = in_place; /* a task run in place submitted t */
+	int impl, rc, listed;
+
+	if (!may_run_here() || (impl = only_cpu(t)) < 0 || !tiny(t, impl) ||
+	    !pph__deps_hold(t))
+		return 0;
+	if (pph__task_acquire_data(t, 0, buffers) != 0) {
+		pph__deps_unhold(t); /* queued: a worker reports the failure */
+		return 0;
+	}
+	in_place.task = t;
+	in_place.listed = 0;
+	rc = run_here(t, impl, buffers, 1);
+	if (rc != 0)
+		pph__in_place_list();
+	else if (!in_place.listed)
+		pph__deps_unhold(t);
+	listed = in_place.listed;
+	in_place = outer;
+	if (rc != 0) {
+		failed_here(t, impl);
+		return 1;
+	}
+	if (t->callback)
+		t->callback(t->callback_data);
+	if (listed)
+		pph__task_finished_at_once(t);
+	else
+		pph__task_finished_in_place(t);
+	return 1;
+}
+
+int pph__run_undeferred(struct pph_task *t)
+{
+	void *buffers[PPH_MAX_BUFFERS];
+	unsigned long backlog = (unsigned long)PPH_UNDEFERRED_BACKLOG * pph__rt.nworkers;
+	int impl, small = 0;
+
+	if (!may_run_here() || (impl = only_cpu(t)) < 0 ||
+	    (atomic_load_explicit(&pph__rt.pending, memory_order_relaxed) <= backlog &&
+	     !(small = tiny(t, impl))))
+		return 0;
+	if (pph__task_acquire_data(t, 0, buffers) != 0)
+		return 0; /* queued: a worker reports the failure */
+	if (run_here(t, impl, buffers, small) != 0) {
+		failed_here(t, impl);
+		return 1;
 	}
 	if (t->callback)
 		t->callback(t->callback_data);

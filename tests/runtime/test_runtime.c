@@ -1057,6 +1057,59 @@ static int tiny_count(const struct pph_codelet *cl)
 	return on_app;
 }
 
+/*
+ * A tiny task run in place holds its handles' locks while its variant
+ * runs; one that calls the runtime is listed on its handles first and lets
+ * them go.  This variant submits a task on its own handle (which must run
+ * after it), then makes a synchronous call (a wait), then reads another
+ * handle from the host.
+ */
+static pph_data_handle nest_h, nest_count_h;
+
+static void k_nest(void *buffers[], void *arg)
+{
+	long *x = PPH_VARIABLE_PTR(buffers[0]);
+
+	(void)arg;
+	CU_ASSERT_EQUAL(pph_call_async(&tiny_cl, PPH_ALL_IMPLS, 1, &nest_h,
+				       (enum pph_access[]){ PPH_RW }, NULL, 0), 0);
+	*x = *x * 3 % 1000003; /* before the task just submitted adds 1 */
+	CU_ASSERT_EQUAL(pph_call_sync(&tiny_cl, PPH_ALL_IMPLS, 1, &nest_count_h,
+				      (enum pph_access[]){ PPH_RW }, NULL, 0), 0);
+	CU_ASSERT_EQUAL(pph_data_acquire(nest_count_h, PPH_R), 0);
+}
+
+static const struct pph_impl nest_impls[] = { { PPH_ARCH_CPU, k_nest, "nest" } };
+static const struct pph_codelet nest_cl = { "nest", 1, nest_impls, PPH_MODEL_DEFAULT };
+
+static void test_in_place_calls_runtime(void)
+{
+	long x = 0, count = 0, expected = 0;
+	int i, on_app = 0;
+
+	pph_variable_register(&nest_h, &x, sizeof(x));
+	pph_variable_register(&nest_count_h, &count, sizeof(count));
+	for (i = 0; i < 60; i++) {
+		struct pph_task *t = pph_task_create(&nest_cl);
+
+		pph_task_add_buffer(t, nest_h, PPH_RW);
+		CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+		pph_task_wait(t);
+		/* the first 40 calibrate the model on the workers; then every
+		 * one finds its handle free, tiny, and runs in place */
+		if (i >= 40)
+			on_app += pph_task_worker_ran(t) == PPH_WORKER_APPLICATION;
+		pph_task_destroy(t);
+		pph_task_wait_all(); /* the task it submitted */
+		expected = (expected * 3 % 1000003) + 1;
+	}
+	pph_data_unregister(nest_h);
+	pph_data_unregister(nest_count_h);
+	CU_ASSERT_EQUAL(on_app, 20);
+	CU_ASSERT_EQUAL(x, expected);
+	CU_ASSERT_EQUAL(count, 60);
+}
+
 static void test_tiny(void)
 {
 	/* every calibrated variant counts as tiny: no timing in this test */
@@ -1066,6 +1119,7 @@ static void test_tiny(void)
 	CU_ASSERT_EQUAL(tiny_count(&tiny_cl), 20);
 	/* two runnable variants: the scheduler chooses, nothing run at once */
 	CU_ASSERT_EQUAL(tiny_count(&tiny2_cl), 0);
+	test_in_place_calls_runtime();
 	pph_shutdown();
 	/* 0 turns the rule off; a bad value is refused */
 	setenv("PEPPHER_TINY_US", "0", 1);
