@@ -128,14 +128,14 @@ void pph__readyq_deinit(struct pph_readyq *q)
 void pph__readyq_push(struct pph_readyq *q, struct pph_task *t)
 {
 	struct pph_task *old = atomic_load(&q->incoming);
-	unsigned a, wake = 0;
+	unsigned a, wake = 0, archs = 0;
 
-	t->queued_archs = 0;
 	for (a = 0; a < PPH_ARCH_COUNT; a++)
 		if (pph__rt.arch_workers[a] && pph__choose_impl(t, (enum pph_arch)a) >= 0) {
-			t->queued_archs |= 1u << a;
+			archs |= 1u << a;
 			atomic_fetch_add(&q->runnable[a], 1);
 		}
+	t->queued_archs = archs;
 	do
 		t->next = old;
 	while (!atomic_compare_exchange_weak(&q->incoming, &old, t));
@@ -143,9 +143,11 @@ void pph__readyq_push(struct pph_readyq *q, struct pph_task *t)
 	 * seq_cst push, then read spinning and sleepers: see pph__readyq_pop.
 	 * Waking a sleeper is a system call on this thread and a context
 	 * switch; no need while spinning workers outnumber the queued tasks.
+	 * Once pushed, t may run, finish and be reused at any time: only
+	 * archs is read from here on.
 	 */
 	for (a = 0; a < PPH_ARCH_COUNT; a++)
-		if ((t->queued_archs >> a & 1u) &&
+		if ((archs >> a & 1u) &&
 		    atomic_load(&q->runnable[a]) > atomic_load(&q->spinning[a]))
 			wake |= atomic_load(&q->sleepers[a]) != 0;
 	if (wake) {
