@@ -218,6 +218,11 @@ int pph__task_acquire_data(struct pph_task *t, unsigned node, void *buffers[])
 {
 	unsigned i;
 
+	if (pph__rt.nnodes == 1) { /* host memory only: nothing to track */
+		for (i = 0; i < t->nbuffers; i++)
+			buffers[i] = &t->handles[i]->replicas[0].iface;
+		return 0;
+	}
 	for (i = 0; i < t->nbuffers; i++) {
 		int rc = pph__coherence_acquire(t->handles[i], node, t->modes[i]);
 
@@ -235,6 +240,8 @@ void pph__task_release_data(struct pph_task *t, unsigned node)
 {
 	unsigned i;
 
+	if (node == 0)
+		return; /* host replicas are not pinned */
 	for (i = 0; i < t->nbuffers; i++)
 		pph__coherence_release(t->handles[i], node);
 }

@@ -26,7 +26,6 @@ static struct pph_data *data_new(enum pph_layout layout)
 	pthread_mutex_unlock(&registry_lock);
 	d->layout = layout;
 	d->replicas[0].state = PPH_MODIFIED; /* the only valid copy */
-	pthread_mutex_init(&d->lock, NULL);
 	pthread_mutex_init(&d->coh_lock, NULL);
 	return d;
 }
@@ -264,6 +263,5 @@ void pph_data_unregister(pph_data_handle handle)
 		handle->next->prev = handle->prev;
 	pthread_mutex_unlock(&registry_lock);
 	pthread_mutex_destroy(&handle->coh_lock);
-	pthread_mutex_destroy(&handle->lock);
 	free(handle);
 }

@@ -36,7 +36,7 @@ static void add_dependency(struct pph_task *pred, struct pph_task *task)
 
 /* Handle i of the task, unless an earlier buffer names it too; *mode: the
  * union of the modes the task accesses it with. */
-static int distinct_handle(const struct pph_task *task, unsigned i, enum pph_access *mode)
+static inline int distinct_handle(const struct pph_task *task, unsigned i, enum pph_access *mode)
 {
 	unsigned j;
 
@@ -85,7 +85,7 @@ static void list_locked(struct pph_task *task, unsigned i, struct pph_data *d,
 static void access_handle(struct pph_task *task, unsigned i, struct pph_data *d,
 			  enum pph_access mode)
 {
-	pthread_mutex_lock(&d->lock);
+	pph__spin_lock(&d->lock);
 	if (d->last_writer)
 		add_dependency(d->last_writer, task);
 	if (mode & PPH_W) {
@@ -100,7 +100,7 @@ static void access_handle(struct pph_task *task, unsigned i, struct pph_data *d,
 			pph__task_release(d->last_writer);
 	}
 	list_locked(task, i, d, mode);
-	pthread_mutex_unlock(&d->lock);
+	pph__spin_unlock(&d->lock);
 }
 
 /* Unlock the first n buffers' distinct handles. */
@@ -111,7 +111,7 @@ static void unlock_handles(const struct pph_task *task, unsigned n)
 
 	for (i = 0; i < n; i++)
 		if (distinct_handle(task, i, &mode))
-			pthread_mutex_unlock(&task->handles[i]->lock);
+			pph__spin_unlock(&task->handles[i]->lock);
 }
 
 int pph__deps_hold(struct pph_task *task)
@@ -125,10 +125,10 @@ int pph__deps_hold(struct pph_task *task)
 		if (!distinct_handle(task, i, &mode))
 			continue;
 		/* never waits while holding: no order among handles needed */
-		if (pthread_mutex_trylock(&d->lock) != 0)
+		if (!pph__spin_trylock(&d->lock))
 			break;
 		if (d->last_writer || ((mode & PPH_W) && d->readers)) {
-			pthread_mutex_unlock(&d->lock);
+			pph__spin_unlock(&d->lock);
 			break;
 		}
 	}
@@ -164,7 +164,7 @@ static void leave_handle(struct pph_task *task, unsigned i, struct pph_data *d)
 	struct pph_reader *r = &task->reader_nodes[i];
 	int left = 0;
 
-	pthread_mutex_lock(&d->lock);
+	pph__spin_lock(&d->lock);
 	if (d->last_writer == task) {
 		d->last_writer = NULL;
 		left = 1;
@@ -172,7 +172,7 @@ static void leave_handle(struct pph_task *task, unsigned i, struct pph_data *d)
 		unlink_reader(d, r);
 		left = 1;
 	}
-	pthread_mutex_unlock(&d->lock);
+	pph__spin_unlock(&d->lock);
 	if (left)
 		pph__task_release(task); /* the handle's reference; the owner's remains */
 }
@@ -234,7 +234,7 @@ void pph__deps_host_wait(struct pph_data *d, enum pph_access mode)
 
 	pph__in_place_list(); /* called by a task run in place: it may hold d */
 	/* take references under the lock, wait without it */
-	pthread_mutex_lock(&d->lock);
+	pph__spin_lock(&d->lock);
 	writer = d->last_writer;
 	if (writer)
 		atomic_fetch_add(&writer->refs, 1);
@@ -244,7 +244,7 @@ void pph__deps_host_wait(struct pph_data *d, enum pph_access mode)
 			atomic_fetch_add(&r->task->refs, 1);
 			readers[n++] = r->task;
 		}
-	pthread_mutex_unlock(&d->lock);
+	pph__spin_unlock(&d->lock);
 	if (writer) {
 		pph__task_wait_finished(writer);
 		pph__task_release(writer);
@@ -263,11 +263,11 @@ void pph__deps_data_wait(struct pph_data *d)
 		struct pph_task *t;
 
 		/* each task leaves the handle as it finishes (leave_handle) */
-		pthread_mutex_lock(&d->lock);
+		pph__spin_lock(&d->lock);
 		t = d->last_writer ? d->last_writer : d->readers ? d->readers->task : NULL;
 		if (t)
 			atomic_fetch_add(&t->refs, 1);
-		pthread_mutex_unlock(&d->lock);
+		pph__spin_unlock(&d->lock);
 		if (!t)
 			return;
 		pph__task_wait_finished(t);

@@ -51,12 +51,33 @@ struct pph_reader {
 };
 
 /*
+ * A handle's dependency lock: held for a few instructions, or while a tiny
+ * task runs in place, so a waiter spins, then yields (pph__spin_lock in
+ * sched.c).  Taking and dropping it is one atomic exchange and one plain
+ * store, against a mutex's two locked instructions and its type dispatch
+ * (a tenth of submitting a task on one handle).
+ */
+typedef atomic_int pph_spinlock;
+
+static inline int pph__spin_trylock(pph_spinlock *l)
+{
+	return !atomic_exchange_explicit(l, 1, memory_order_acquire);
+}
+
+void pph__spin_lock(pph_spinlock *l);
+
+static inline void pph__spin_unlock(pph_spinlock *l)
+{
+	atomic_store_explicit(l, 0, memory_order_release);
+}
+
+/*
  * A task run on the host touches the first two cache lines only (the
  * dependency fields, then the host replica): a program with many small
  * handles pays a cache miss for each line.  Allocated cache-line aligned.
  */
 struct pph_data {
-	pthread_mutex_t lock; /* protects the dependency fields below */
+	pph_spinlock lock; /* protects the dependency fields below */
 	struct pph_task *last_writer;
 	struct pph_reader *readers; /* unfinished, since last_writer */
 	unsigned nreaders;
@@ -425,7 +446,8 @@ void pph__task_variant_failed(struct pph_task *t, int impl);
 #define PPH_TINY_US_DEFAULT 0.2
 /* undeferred.c: 0 if some worker can run some variant the task may run,
  * else -ENODEV; what it found is kept for pph__run_undeferred (on this
- * thread, for the next tasks of that kind too). */
+ * thread, for the next tasks of that kind too).  The first submission of
+ * a codelet with an OPENMP variant sets rt.has_parallel here. */
 int pph__submit_check(const struct pph_task *t);
 /* undeferred.c: run a task that just became ready at its submission on the
  * submitting application thread, when the backlog is long or the task is

@@ -42,6 +42,15 @@ static inline void cpu_relax(unsigned round)
 #endif
 }
 
+void pph__spin_lock(pph_spinlock *l)
+{
+	unsigned i = 0;
+
+	while (!pph__spin_trylock(l))
+		while (atomic_load_explicit(l, memory_order_relaxed))
+			cpu_relax(i < SPIN_PAUSES ? i++ : i);
+}
+
 int pph__spin_until(int (*done)(const void *), const void *arg)
 {
 	unsigned i;

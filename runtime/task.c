@@ -255,13 +255,6 @@ int pph_task_submit(struct pph_task *task)
 	if (pph__submit_check(task) != 0)
 		return -ENODEV;
 	task->submitted = 1;
-	if (!atomic_load_explicit(&pph__rt.has_parallel, memory_order_relaxed)) {
-		unsigned i;
-
-		for (i = 0; i < task->cl->nimpls; i++)
-			if (task->cl->impls[i].arch == PPH_ARCH_OPENMP)
-				atomic_store(&pph__rt.has_parallel, 1);
-	}
 	pph__deps_submit(task); /* counts it in rt.pending unless it runs at once */
 	return 0;
 }

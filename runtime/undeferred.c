@@ -38,9 +38,11 @@ static PPH_TLS unsigned sample;
 /*
  * What this thread found of the last kind of task it submitted (codelet,
  * variants allowed, data shapes): whether it can run, the one variant
- * that can run it when that is a CPU one, and whether that is tiny.  The
- * loops over variants and workers and the model's lock were a third of
- * submitting an empty task; a task of the same kind reuses the answers.
+ * that can run it when that is a CPU one, whether that is tiny, and so
+ * whether it runs in place.  The loops over variants and workers and the
+ * model's lock were a third of submitting an empty task; a task of the
+ * same kind reuses the answers.  What they depend on changes only with
+ * the generation: pph_init, a variant disabled, the first OPENMP variant.
  */
 static PPH_TLS struct {
 	const struct pph_codelet *cl;
@@ -51,6 +53,7 @@ static PPH_TLS struct {
 	int runnable;
 	int only_cpu; /* only_cpu_variant(), or -2: not asked yet */
 	int tiny;     /* 1, 0, or -1: not calibrated or not asked yet */
+	int in_place; /* the variant it runs in place with; -1: none; -2: not known yet */
 } verdict;
 
 void pph__undeferred_variant_failed(void)
@@ -81,6 +84,18 @@ static int only_cpu_variant(const struct pph_task *t)
 	return found;
 }
 
+/* Fork-join teams may own the cores from the first OPENMP variant on:
+ * nothing runs at submission any more (see may_run_here). */
+static void note_parallel(const struct pph_codelet *cl)
+{
+	unsigned i;
+
+	for (i = 0; i < cl->nimpls; i++)
+		if (cl->impls[i].arch == PPH_ARCH_OPENMP &&
+		    !atomic_exchange(&pph__rt.has_parallel, 1))
+			atomic_fetch_add(&pph__rt.generation, 1);
+}
+
 int pph__submit_check(const struct pph_task *t)
 {
 	unsigned generation = atomic_load_explicit(&pph__rt.generation, memory_order_relaxed);
@@ -95,6 +110,9 @@ int pph__submit_check(const struct pph_task *t)
 		verdict.runnable = pph__task_runnable(t);
 		verdict.only_cpu = -2;
 		verdict.tiny = -1;
+		verdict.in_place = -2;
+		if (!atomic_load(&pph__rt.has_parallel))
+			note_parallel(t->cl);
 	}
 	verdict.uses--;
 	return verdict.runnable ? 0 : -ENODEV;
@@ -148,6 +166,21 @@ static int may_run_here(void)
 	       !pph__trace_enabled();
 }
 
+/* The variant t runs in place with (tiny), or -1. */
+static int in_place_variant(const struct pph_task *t)
+{
+	int impl;
+
+	if (verdict.in_place != -2)
+		return verdict.in_place;
+	if (!may_run_here() || (impl = only_cpu(t)) < 0)
+		return verdict.in_place = -1;
+	if (!tiny(t, impl))
+		return verdict.tiny < 0 ? -1 /* not calibrated: ask again */
+					: (verdict.in_place = -1);
+	return verdict.in_place = impl;
+}
+
 /*
  * Run variant impl of t on this thread with its data acquired; returns 0,
  * or -1 if the variant said it could not run (pph_variant_failed).  A tiny
@@ -197,8 +230,7 @@ int pph__run_in_place(struct pph_task *t)
 	struct in_place outer = in_place; /* a task run in place submitted t */
 	int impl, rc, listed;
 
-	if (!may_run_here() || (impl = only_cpu(t)) < 0 || !tiny(t, impl) ||
-	    !pph__deps_hold(t))
+	if ((impl = in_place_variant(t)) < 0 || !pph__deps_hold(t))
 		return 0;
 	if (pph__task_acquire_data(t, 0, buffers) != 0) {
 		pph__deps_unhold(t); /* queued: a worker reports the failure */
