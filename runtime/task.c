@@ -169,7 +169,7 @@ int pph_task_add_buffer(struct pph_task *task, pph_data_handle handle,
 
 static void free_arg(struct pph_task *task)
 {
-	if (task->arg != (void *)task->arg_inline)
+	if (task->arg && task->arg != (void *)task->arg_inline)
 		free(task->arg);
 	task->arg = NULL;
 	task->arg_size = 0;
@@ -365,7 +365,8 @@ void pph__task_release(struct pph_task *task)
 	if (atomic_load_explicit(&task->refs, memory_order_acquire) != 1 &&
 	    atomic_fetch_sub(&task->refs, 1) != 1)
 		return;
-	pthread_mutex_destroy(&task->lock);
+	if (task->nbuffers) /* only a task listed on handles takes its lock */
+		pthread_mutex_destroy(&task->lock);
 	free_arg(task);
 	task_recycle(task);
 }
