@@ -518,6 +518,17 @@ static const struct pph_impl count_impls[] = { { PPH_ARCH_CPU, k_count, "count" 
 static const struct pph_codelet count_cl = { "count", 1, count_impls, PPH_MODEL_DEFAULT };
 static pph_data_handle shared_h; /* every thread counts there too */
 
+/* Reads the shared count into a chain's value, times 0: two handles, one
+ * of them written by the other threads meanwhile. */
+static void k_peek(void *buffers[], void *arg)
+{
+	(void)arg;
+	*(long *)PPH_VARIABLE_PTR(buffers[0]) += 0 * *(long *)PPH_VARIABLE_PTR(buffers[1]);
+}
+
+static const struct pph_impl peek_impls[] = { { PPH_ARCH_CPU, k_peek, "peek" } };
+static const struct pph_codelet peek_cl = { "peek", 1, peek_impls, PPH_MODEL_DEFAULT };
+
 static void *submit_chain(void *arg)
 {
 	struct submitter *sub = arg;
@@ -531,11 +542,15 @@ static void *submit_chain(void *arg)
 		    pph_call_async(&count_cl, PPH_ALL_IMPLS, 1, &shared_h,
 				   (enum pph_access[]){ PPH_RW }, NULL, 0) != 0)
 			return arg;
+		if (i % 4 == 2 &&
+		    pph_call_async(&peek_cl, PPH_ALL_IMPLS, 2, (pph_data_handle[]){ sub->h, shared_h },
+				   (enum pph_access[]){ PPH_RW, PPH_R }, NULL, 0) != 0)
+			return arg;
 	}
 	return NULL;
 }
 
-static void test_threads_submit(void)
+static void threads_submit(void)
 {
 	struct submitter subs[4];
 	pthread_t threads[4];
@@ -564,6 +579,20 @@ static void test_threads_submit(void)
 	}
 	pph_data_unregister(shared_h);
 	CU_ASSERT_EQUAL(count, 4 * 500);
+}
+
+static void test_threads_submit(void)
+{
+	threads_submit();
+	/* again with every calibrated task tiny: run in place, by four
+	 * threads on shared handles at once */
+	pph_shutdown();
+	setenv("PEPPHER_TINY_US", "1e9", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	threads_submit();
+	pph_shutdown();
+	unsetenv("PEPPHER_TINY_US");
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
 }
 
 static void test_priorities(void)
