@@ -309,14 +309,14 @@ void pph_task_wait_all(void)
 }
 
 /*
- * counted: in rt.pending; listed: on its handles.  Only a task with data
- * or one not detached can have waiters (pph_task_wait, host accesses to
- * its handles): an empty detached task run at once skips the sequentially
- * consistent store.
+ * counted: in rt.pending; listed: on its handles.  Only a task not
+ * detached (pph_task_wait) or one listed on handles (host accesses to
+ * them) can have waiters: a detached task run in place, or without data,
+ * skips the sequentially consistent store.
  */
 static void finished(struct pph_task *task, int counted, int listed)
 {
-	int detached = task->detached, waitable = !detached || task->nbuffers;
+	int detached = task->detached, waitable = !detached || (listed && task->nbuffers);
 
 	if (listed)
 		pph__deps_complete(task);
