@@ -148,6 +148,7 @@ void pph__deps_list_held(struct pph_task *task)
 	enum pph_access mode;
 	unsigned i;
 
+	pph__task_share(task);
 	for (i = 0; i < task->nbuffers; i++)
 		if (distinct_handle(task, i, &mode))
 			list_locked(task, i, task->handles[i], mode);
@@ -182,9 +183,7 @@ void pph__deps_submit(struct pph_task *task)
 	enum pph_access mode;
 	unsigned i;
 
-	pph__in_place_list(); /* a task submitted by a task run in place */
-	if (pph__run_in_place(task))
-		return;
+	pph__task_share(task);
 	/* a handle listed twice is accessed once, with both modes */
 	for (i = 0; i < task->nbuffers; i++)
 		if (distinct_handle(task, i, &mode))

@@ -185,9 +185,12 @@ struct pph_successor {
 };
 
 /*
- * pph_task_create (task.c) sets every field before `handles` one by one:
- * a memset of them compiles to `rep stos`, a fifth of submitting an empty
- * task.  A new field there must be set there too.
+ * pph_task_create (task.c) sets the fields its owner sets and submission
+ * reads, one by one (a memset compiles to `rep stos`, a fifth of
+ * submitting an empty task); pph__task_share sets the rest of those before
+ * `handles`, which only a task listed on handles or queued uses: a tiny
+ * task run in place at its submission skips them.  A new field there must
+ * be set in one of the two.
  */
 struct pph_task {
 	/* What queues and workers read first, in the first cache line: a
@@ -205,6 +208,7 @@ struct pph_task {
 	int detached;
 	uint32_t footprint; /* of the data shapes, for performance models */
 	int submitted;
+	int shared; /* pph__task_share has set its fields */
 	unsigned queued_archs; /* readyq: bit a: a worker of arch a can run it */
 	double size;	    /* bytes of data accessed */
 
@@ -235,12 +239,17 @@ struct pph_task {
 };
 
 void pph__task_release(struct pph_task *task);
+/* Set the fields a task needs once other threads or handles may see it:
+ * before it is listed on handles or queued (pph_task_create leaves them). */
+void pph__task_share(struct pph_task *task);
 /* Free the recycled task structures (at shutdown). */
 void pph__task_cache_free(void);
 /* Block until the task has finished (whoever owns it). */
 void pph__task_wait_finished(struct pph_task *task);
 
-/* deps.c: record the task's accesses; returns how many predecessors it got. */
+/* deps.c: list a submitted task on its handles after the tasks it must
+ * wait for; then run it at once (pph__run_undeferred), or count it in
+ * rt.pending and queue it when it is ready. */
 void pph__deps_submit(struct pph_task *task);
 /* deps.c: mark done; returns successors made ready through *ready. */
 void pph__deps_complete(struct pph_task *task);

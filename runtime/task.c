@@ -121,36 +121,43 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 	t = task_alloc();
 	if (!t)
 		return NULL;
-	/* every field before handles, in the order of struct pph_task */
+	/* what its owner sets and submission reads; the rest of the fields
+	 * before handles only once it is shared (pph__task_share): a task run
+	 * in place at its submission never is */
 	t->cl = cl;
-	t->next = NULL;
 	t->impl_mask = PPH_ALL_IMPLS;
 	t->priority = 0;
-	t->sched_impl = -1;
-	t->sched_team = 0;
-	t->sched_pred = 0;
-	t->seq = 0;
 	t->nbuffers = 0;
 	t->detached = 0;
-	t->footprint = 0;
 	t->submitted = 0;
-	t->queued_archs = 0;
-	t->size = 0;
+	t->shared = 0;
 	t->arg = NULL;
 	t->arg_size = 0;
 	t->callback = NULL;
 	t->callback_data = NULL;
 	t->impl_ran = -1;
 	t->worker_ran = -1;
+	return t;
+}
+
+void pph__task_share(struct pph_task *t)
+{
+	if (t->shared)
+		return;
+	t->shared = 1;
+	t->next = NULL;
+	t->sched_impl = -1;
+	t->sched_team = 0;
+	t->sched_pred = 0;
+	t->seq = 0;
+	t->queued_archs = 0;
 	atomic_init(&t->refs, 1);
 	atomic_init(&t->ndeps, 1);
-	/* a default mutex needs no pthread_mutex_init call (a measurable
-	 * part of submitting an empty task) */
+	/* a default mutex needs no pthread_mutex_init call */
 	t->lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 	t->done = 0;
 	atomic_init(&t->finished, 0);
 	t->successors = NULL;
-	return t;
 }
 
 int pph_task_add_buffer(struct pph_task *task, pph_data_handle handle,
@@ -255,7 +262,9 @@ int pph_task_submit(struct pph_task *task)
 	if (pph__submit_check(task) != 0)
 		return -ENODEV;
 	task->submitted = 1;
-	pph__deps_submit(task); /* counts it in rt.pending unless it runs at once */
+	pph__in_place_list(); /* submitted by a task run in place: list that first */
+	if (!pph__run_in_place(task))
+		pph__deps_submit(task); /* counts it in rt.pending unless it runs at once */
 	return 0;
 }
 
@@ -360,13 +369,16 @@ int pph_task_worker_ran(const struct pph_task *task)
 
 void pph__task_release(struct pph_task *task)
 {
-	/* the last reference: nobody can take another (handles take theirs
-	 * while the task is listed), so no atomic read-modify-write */
-	if (atomic_load_explicit(&task->refs, memory_order_acquire) != 1 &&
-	    atomic_fetch_sub(&task->refs, 1) != 1)
-		return;
-	if (task->nbuffers) /* only a task listed on handles takes its lock */
-		pthread_mutex_destroy(&task->lock);
+	if (task->shared) {
+		/* the last reference: nobody can take another (handles take
+		 * theirs while the task is listed), so no atomic
+		 * read-modify-write */
+		if (atomic_load_explicit(&task->refs, memory_order_acquire) != 1 &&
+		    atomic_fetch_sub(&task->refs, 1) != 1)
+			return;
+		if (task->nbuffers) /* only a task listed on handles takes its lock */
+			pthread_mutex_destroy(&task->lock);
+	}
 	free_arg(task);
 	task_recycle(task);
 }

@@ -185,8 +185,10 @@ static int in_place_variant(const struct pph_task *t)
  * Run variant impl of t on this thread with its data acquired; returns 0,
  * or -1 if the variant said it could not run (pph_variant_failed).  A tiny
  * task is timed 1 in PPH_UNDEFERRED_SAMPLE, and its busy time estimated.
+ * Host replicas are not pinned: nothing to release afterwards.
  */
-static int run_here(struct pph_task *t, int impl, void *buffers[], int small)
+static inline __attribute__((always_inline)) int run_here(struct pph_task *t, int impl,
+							  void *buffers[], int small)
 {
 	int timed = !small || sample++ % PPH_UNDEFERRED_SAMPLE == 0;
 	double t0 = 0, us = 0;
@@ -196,7 +198,6 @@ static int run_here(struct pph_task *t, int impl, void *buffers[], int small)
 	t->cl->impls[impl].fn(buffers, t->arg);
 	if (timed)
 		us = pph__now_us() - t0;
-	pph__task_release_data(t, 0);
 	if (variant_failed) {
 		variant_failed = 0;
 		return -1;
@@ -227,21 +228,26 @@ static void failed_here(struct pph_task *t, int impl)
 int pph__run_in_place(struct pph_task *t)
 {
 	void *buffers[PPH_MAX_BUFFERS];
-	struct in_place outer = in_place; /* a task run in place submitted t */
+	struct in_place outer;
 	int impl, rc, listed;
 
-	if ((impl = in_place_variant(t)) < 0 || !pph__deps_hold(t))
+	if ((impl = in_place_variant(t)) < 0)
 		return 0;
-	if (pph__task_acquire_data(t, 0, buffers) != 0) {
-		pph__deps_unhold(t); /* queued: a worker reports the failure */
-		return 0;
+	if (t->nbuffers) {
+		if (!pph__deps_hold(t))
+			return 0;
+		if (pph__task_acquire_data(t, 0, buffers) != 0) {
+			pph__deps_unhold(t); /* queued: a worker reports the failure */
+			return 0;
+		}
 	}
+	outer = in_place; /* a task run in place submitted t */
 	in_place.task = t;
 	in_place.listed = 0;
 	rc = run_here(t, impl, buffers, 1);
 	if (rc != 0)
 		pph__in_place_list();
-	else if (!in_place.listed)
+	else if (!in_place.listed && t->nbuffers)
 		pph__deps_unhold(t);
 	listed = in_place.listed;
 	in_place = outer;
@@ -253,6 +259,8 @@ int pph__run_in_place(struct pph_task *t)
 		t->callback(t->callback_data);
 	if (listed)
 		pph__task_finished_at_once(t);
+	else if (t->detached) /* nobody else ever saw it */
+		pph__task_release(t);
 	else
 		pph__task_finished_in_place(t);
 	return 1;
