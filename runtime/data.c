@@ -43,6 +43,7 @@ int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n,
 	d->replicas[0].iface.vector.ptr = ptr;
 	d->replicas[0].iface.vector.n = n;
 	d->replicas[0].iface.vector.elemsize = elemsize;
+	d->bytes = (uint64_t)n * elemsize;
 	*handle = d;
 	return 0;
 }
@@ -62,6 +63,7 @@ int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows,
 	d->replicas[0].iface.matrix.cols = cols;
 	d->replicas[0].iface.matrix.ld = ld;
 	d->replicas[0].iface.matrix.elemsize = elemsize;
+	d->bytes = (uint64_t)rows * cols * elemsize;
 	*handle = d;
 	return 0;
 }
@@ -77,22 +79,8 @@ int pph_variable_register(pph_data_handle *handle, void *ptr, size_t size)
 		return -ENOMEM;
 	d->replicas[0].iface.variable.ptr = ptr;
 	d->replicas[0].iface.variable.size = size;
+	d->bytes = size;
 	*handle = d;
-	return 0;
-}
-
-uint64_t pph__data_size(const struct pph_data *d)
-{
-	const union pph_iface *i = &d->replicas[0].iface;
-
-	switch (d->layout) {
-	case PPH_LAYOUT_VECTOR:
-		return (uint64_t)i->vector.n * i->vector.elemsize;
-	case PPH_LAYOUT_VARIABLE:
-		return i->variable.size;
-	case PPH_LAYOUT_MATRIX:
-		return (uint64_t)i->matrix.rows * i->matrix.cols * i->matrix.elemsize;
-	}
 	return 0;
 }
 

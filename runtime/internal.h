@@ -82,6 +82,7 @@ struct pph_data {
 	struct pph_reader *readers; /* unfinished, since last_writer */
 	unsigned nreaders;
 	enum pph_layout layout;
+	uint64_t bytes; /* the shape's, set at registration (pph__data_size) */
 	_Alignas(PPH_CACHE_LINE) struct pph_replica replicas[PPH_MAX_NODES];
 	pthread_mutex_t coh_lock; /* replica states and transfers (coherence.c) */
 	struct pph_data *prev, *next; /* all registered handles (data.c) */
@@ -175,7 +176,10 @@ struct pph_data *pph__data_lru(unsigned node);
 void pph__data_flush_all(void);
 
 /* Bytes the handle describes (footprints and transfer estimates). */
-uint64_t pph__data_size(const struct pph_data *d);
+static inline uint64_t pph__data_size(const struct pph_data *d)
+{
+	return d->bytes;
+}
 
 /* ---- tasks ---- */
 
