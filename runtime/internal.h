@@ -32,12 +32,14 @@ union pph_iface {
 	struct pph_matrix_iface matrix;
 };
 
+/* The interface first: the host replica's lies in the handle's first
+ * cache line (struct pph_data). */
 struct pph_replica {
+	union pph_iface iface;
 	enum pph_replica_state state;
 	int allocated; /* device replicas: iface.*.ptr is a device buffer */
 	unsigned pinned;   /* running tasks using it: not evictable */
 	uint64_t last_use; /* pph__mem_tick() of its last acquire: for LRU */
-	union pph_iface iface;
 };
 
 enum pph_layout { PPH_LAYOUT_VECTOR, PPH_LAYOUT_VARIABLE, PPH_LAYOUT_MATRIX };
@@ -72,21 +74,27 @@ static inline void pph__spin_unlock(pph_spinlock *l)
 }
 
 /*
- * A task run on the host touches the first two cache lines only (the
- * dependency fields, then the host replica): a program with many small
- * handles pays a cache miss for each line.  Allocated cache-line aligned.
+ * A task run on the host touches the first cache line only: the
+ * dependency fields, and the host replica's interface after them (all of a
+ * variable's or a vector's, a matrix's but for ld and elemsize).  A
+ * program with many small handles scattered in memory pays a cache miss
+ * for each line a task touches.  Cache-line aligned, a whole number of
+ * lines long (slabs of them in data.c).
  */
 struct pph_data {
-	pph_spinlock lock; /* protects the dependency fields below */
+	_Alignas(PPH_CACHE_LINE) pph_spinlock lock; /* protects the dependency fields below */
+	enum pph_layout layout;
 	struct pph_task *last_writer;
 	struct pph_reader *readers; /* unfinished, since last_writer */
-	unsigned nreaders;
-	enum pph_layout layout;
 	uint64_t bytes; /* the shape's, set at registration (pph__data_size) */
-	_Alignas(PPH_CACHE_LINE) struct pph_replica replicas[PPH_MAX_NODES];
+	unsigned nreaders;
+	struct pph_replica replicas[PPH_MAX_NODES];
 	pthread_mutex_t coh_lock; /* replica states and transfers (coherence.c) */
 	struct pph_data *prev, *next; /* all registered handles (data.c) */
 };
+_Static_assert(offsetof(struct pph_data, replicas[0].iface.vector.elemsize) + sizeof(size_t) <=
+		       PPH_CACHE_LINE,
+	       "a vector's host interface lies in the handle's first cache line");
 
 /* ---- memory nodes and coherence ---- */
 
