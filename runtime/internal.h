@@ -465,25 +465,28 @@ void pph__task_variant_failed(struct pph_task *t, int impl);
 
 /* undeferred.c: the default of PEPPHER_TINY_US */
 #define PPH_TINY_US_DEFAULT 0.2
-/* undeferred.c: 0 if some worker can run some variant the task may run,
- * else -ENODEV; what it found is kept for pph__run_undeferred (on this
- * thread, for the next tasks of that kind too).  The first submission of
- * a codelet with an OPENMP variant sets rt.has_parallel here. */
-int pph__submit_check(const struct pph_task *t);
+/*
+ * undeferred.c, at submission (task->submitted set): -ENODEV if no worker
+ * can run a variant the task may run; else, when it is tiny, it runs it
+ * in place and returns 1 (a detached task is gone then); else 0: it is to
+ * be listed and queued (pph__deps_submit).  What it found is kept for
+ * pph__run_undeferred (on this thread, for the next tasks of that kind
+ * too).  The first submission of a codelet with an OPENMP variant sets
+ * rt.has_parallel here.
+ *
+ * Run in place: a tiny task (see below) runs at its submission without
+ * being listed on its handles: it holds their locks while its variant
+ * runs, when no unfinished task it would wait for is listed there.
+ * Should the variant call the runtime (pph__in_place_list), the task is
+ * listed first and lets go of the locks, as if it had been submitted as
+ * usual.
+ */
+int pph__submit_here(struct pph_task *t);
 /* undeferred.c: run a task that just became ready at its submission on the
  * submitting application thread, when the backlog is long or the task is
  * tiny; returns 1 if it ran (and finished: pph__task_finished_at_once), 0
  * if it is to be counted and queued. */
 int pph__run_undeferred(struct pph_task *t);
-/*
- * undeferred.c: run a tiny task (see above) at its submission without
- * listing it on its handles: it holds their locks while its variant runs,
- * when no unfinished task it would wait for is listed there; returns 1 if
- * it ran (and finished), 0 if it is to be submitted as usual.  Should the
- * variant call the runtime (pph__in_place_list), the task is listed first
- * and lets go of the locks, as if it had been submitted as usual.
- */
-int pph__run_in_place(struct pph_task *t);
 void pph__in_place_list(void);
 /* deps.c, for tasks run in place: lock the task's handles if none lists an
  * unfinished task it would wait for (else 0, nothing locked); unlock them;

@@ -127,6 +127,8 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 	t->cl = cl;
 	t->impl_mask = PPH_ALL_IMPLS;
 	t->priority = 0;
+	t->sched_impl = -1; /* read by pph__task_runnable at submission */
+	t->seq = 0;
 	t->nbuffers = 0;
 	t->detached = 0;
 	t->submitted = 0;
@@ -146,10 +148,8 @@ void pph__task_share(struct pph_task *t)
 		return;
 	t->shared = 1;
 	t->next = NULL;
-	t->sched_impl = -1;
 	t->sched_team = 0;
 	t->sched_pred = 0;
-	t->seq = 0;
 	t->queued_archs = 0;
 	atomic_init(&t->refs, 1);
 	atomic_init(&t->ndeps, 1);
@@ -252,6 +252,8 @@ int pph__task_runnable(const struct pph_task *task)
 
 int pph_task_submit(struct pph_task *task)
 {
+	int rc;
+
 	if (!task)
 		return -EINVAL;
 	if (task->submitted)
@@ -259,13 +261,13 @@ int pph_task_submit(struct pph_task *task)
 	if (!pph__rt.initialized)
 		return -ENODEV;
 	task->footprint = pph__task_footprint(task, &task->size);
-	if (pph__submit_check(task) != 0)
-		return -ENODEV;
 	task->submitted = 1;
-	pph__in_place_list(); /* submitted by a task run in place: list that first */
-	if (!pph__run_in_place(task))
+	rc = pph__submit_here(task); /* a detached task run there is gone */
+	if (rc < 0)
+		task->submitted = 0;
+	else if (rc == 0)
 		pph__deps_submit(task); /* counts it in rt.pending unless it runs at once */
-	return 0;
+	return rc < 0 ? rc : 0;
 }
 
 /*

@@ -27,10 +27,10 @@
  * reading the clock twice costs more than an empty task (22 ns a read
  * here).  The busy time in the statistics is estimated from that sample.
  */
-#define PPH_UNDEFERRED_SAMPLE 64
+#define PPH_UNDEFERRED_SAMPLE 256
 
 /* a thread asks again after this many tasks of one kind */
-#define PPH_VERDICT_USES 64
+#define PPH_VERDICT_USES 1024
 
 static PPH_TLS int variant_failed;
 static PPH_TLS unsigned sample;
@@ -96,29 +96,7 @@ static void note_parallel(const struct pph_codelet *cl)
 			atomic_fetch_add(&pph__rt.generation, 1);
 }
 
-int pph__submit_check(const struct pph_task *t)
-{
-	unsigned generation = atomic_load_explicit(&pph__rt.generation, memory_order_relaxed);
-
-	if (!verdict.uses || verdict.cl != t->cl || verdict.impl_mask != t->impl_mask ||
-	    verdict.footprint != t->footprint || verdict.generation != generation) {
-		verdict.cl = t->cl;
-		verdict.impl_mask = t->impl_mask;
-		verdict.footprint = t->footprint;
-		verdict.generation = generation;
-		verdict.uses = PPH_VERDICT_USES;
-		verdict.runnable = pph__task_runnable(t);
-		verdict.only_cpu = -2;
-		verdict.tiny = -1;
-		verdict.in_place = -2;
-		if (!atomic_load(&pph__rt.has_parallel))
-			note_parallel(t->cl);
-	}
-	verdict.uses--;
-	return verdict.runnable ? 0 : -ENODEV;
-}
-
-/* What pph__submit_check found of t, just before on this thread. */
+/* What pph__submit_here found of t, just before on this thread. */
 static int only_cpu(const struct pph_task *t)
 {
 	if (verdict.only_cpu == -2)
@@ -225,7 +203,8 @@ static void failed_here(struct pph_task *t, int impl)
 	pph__task_variant_failed(t, impl);
 }
 
-int pph__run_in_place(struct pph_task *t)
+/* The in-place run of a tiny task (see pph__submit_here). */
+static inline __attribute__((always_inline)) int run_in_place(struct pph_task *t)
 {
 	void *buffers[PPH_MAX_BUFFERS];
 	struct in_place outer;
@@ -264,6 +243,31 @@ int pph__run_in_place(struct pph_task *t)
 	else
 		pph__task_finished_in_place(t);
 	return 1;
+}
+
+int pph__submit_here(struct pph_task *t)
+{
+	unsigned generation = atomic_load_explicit(&pph__rt.generation, memory_order_relaxed);
+
+	if (!verdict.uses || verdict.cl != t->cl || verdict.impl_mask != t->impl_mask ||
+	    verdict.footprint != t->footprint || verdict.generation != generation) {
+		verdict.cl = t->cl;
+		verdict.impl_mask = t->impl_mask;
+		verdict.footprint = t->footprint;
+		verdict.generation = generation;
+		verdict.uses = PPH_VERDICT_USES;
+		verdict.runnable = pph__task_runnable(t);
+		verdict.only_cpu = -2;
+		verdict.tiny = -1;
+		verdict.in_place = -2;
+		if (!atomic_load(&pph__rt.has_parallel))
+			note_parallel(t->cl);
+	}
+	verdict.uses--;
+	if (!verdict.runnable)
+		return -ENODEV;
+	pph__in_place_list(); /* submitted by a task run in place: list that first */
+	return run_in_place(t);
 }
 
 int pph__run_undeferred(struct pph_task *t)
