@@ -10,28 +10,29 @@
 
 #include "internal.h"
 
-/* pred must finish before task starts; nothing to do if it already has. */
-static void add_dependency(struct pph_task *pred, struct pph_task *task)
+/* pred must finish before task starts; nothing to do if it already has.
+ * Returns 0, or -1 if the edge could not be recorded (no memory). */
+static int add_dependency(struct pph_task *pred, struct pph_task *task)
 {
 	struct pph_successor *s;
+	int rc = 0;
 
 	if (pred == task)
-		return;
+		return 0;
 	pthread_mutex_lock(&pred->lock);
 	if (!pred->done) {
 		s = malloc(sizeof(*s));
-		if (!s) {
-			/* cannot record the edge: wait for pred instead */
-			pthread_mutex_unlock(&pred->lock);
-			pph_task_wait(pred);
-			return;
+		if (s) {
+			s->task = task;
+			s->next = pred->successors;
+			pred->successors = s;
+			atomic_fetch_add(&task->ndeps, 1);
+		} else {
+			rc = -1;
 		}
-		s->task = task;
-		s->next = pred->successors;
-		pred->successors = s;
-		atomic_fetch_add(&task->ndeps, 1);
 	}
 	pthread_mutex_unlock(&pred->lock);
+	return rc;
 }
 
 /* Handle i of the task, unless an earlier buffer names it too; *mode: the
@@ -85,14 +86,17 @@ static void list_locked(struct pph_task *task, unsigned i, struct pph_data *d,
 static void access_handle(struct pph_task *task, unsigned i, struct pph_data *d,
 			  enum pph_access mode)
 {
-	pph__spin_lock(&d->lock);
-	if (d->last_writer)
-		add_dependency(d->last_writer, task);
-	if (mode & PPH_W) {
-		struct pph_reader *reader;
+	struct pph_task *pred;
+	struct pph_reader *reader;
 
+again:
+	pph__spin_lock(&d->lock);
+	if ((pred = d->last_writer) && add_dependency(pred, task) != 0)
+		goto wait;
+	if (mode & PPH_W) {
 		while ((reader = d->readers)) {
-			add_dependency(reader->task, task);
+			if (add_dependency((pred = reader->task), task) != 0)
+				goto wait;
 			unlink_reader(d, reader);
 			pph__task_release(reader->task);
 		}
@@ -101,6 +105,20 @@ static void access_handle(struct pph_task *task, unsigned i, struct pph_data *d,
 	}
 	list_locked(task, i, d, mode);
 	pph__spin_unlock(&d->lock);
+	return;
+wait:
+	/*
+	 * No memory for the edge: wait until pred has finished (and so left
+	 * the handle), then look again.  Not while holding the handle's lock,
+	 * which pred needs to leave; a reference keeps pred's memory ours.
+	 * An edge recorded before stays: one more successor node, which pred
+	 * counts down like any other.
+	 */
+	atomic_fetch_add(&pred->refs, 1);
+	pph__spin_unlock(&d->lock);
+	pph__task_wait_finished(pred);
+	pph__task_release(pred);
+	goto again;
 }
 
 /* Unlock the first n buffers' distinct handles. */
