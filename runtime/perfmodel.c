@@ -308,7 +308,7 @@ static uint64_t mix_u64(uint64_t h, uint64_t v)
  * sorting 1024 rows of 16 is not sorting 16 rows of 1024. */
 uint32_t pph__task_footprint(const struct pph_task *task, double *size)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = PPH_FOOTPRINT_SEED;
 	unsigned i;
 
 	*size = 0;

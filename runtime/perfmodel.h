@@ -64,6 +64,9 @@ void pph__perfmodel_shutdown(void);
 
 /* Footprint of the data sizes a task accesses, and their total bytes. */
 uint32_t pph__task_footprint(const struct pph_task *task, double *size);
+#define PPH_FOOTPRINT_SEED 0xcbf29ce484222325ull
+/* What it returns for a task without data (submission skips the call). */
+#define PPH_FOOTPRINT_NO_DATA ((uint32_t)(PPH_FOOTPRINT_SEED ^ (PPH_FOOTPRINT_SEED >> 32)))
 
 /* Record one run of microseconds, on a worker of arch; threads is the
  * team size a fork-join variant ran with, 1 for every other variant. */

@@ -317,6 +317,17 @@ static uint32_t footprint_of(pph_data_handle h, double *size)
 	return fp;
 }
 
+/* Submission takes a task without data to have this footprint. */
+static void test_footprint_no_data(void)
+{
+	struct pph_task *t = pph_task_create(&cl);
+	double size = -1;
+
+	CU_ASSERT_EQUAL(pph__task_footprint(t, &size), PPH_FOOTPRINT_NO_DATA);
+	CU_ASSERT_EQUAL(size, 0);
+	pph_task_destroy(t);
+}
+
 static void test_footprint_shapes(void)
 {
 	static int m[16 * 1024];
@@ -365,6 +376,7 @@ int main(void)
 	CU_add_test(s, "outliers leave the mean alone", test_outliers);
 	CU_add_test(s, "regression predicts unseen sizes", test_regression);
 	CU_add_test(s, "footprints tell shapes apart", test_footprint_shapes);
+	CU_add_test(s, "footprint of a task without data", test_footprint_no_data);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures() != 0 || CU_get_error() != CUE_SUCCESS;
