@@ -321,24 +321,18 @@ static void check_sources(const struct impl *impl)
 				   impl->sources[i].path);
 }
 
-static bool impl_name_taken(const struct model *m, const struct impl *impl)
+/* Report impl if an implementation met before (names: those, by name)
+ * has its name; else remember it. */
+static void check_impl_name_unique(struct strmap *names, const struct impl *impl)
 {
-	size_t i, j;
+	const struct impl *first = strmap_get(names, impl->name);
 
-	for (i = 0; i < m->nifaces; i++)
-		for (j = 0; j < m->ifaces[i]->nimpls; j++) {
-			const struct impl *o = m->ifaces[i]->impls[j];
-
-			if (o == impl)
-				return false;
-			if (strcmp(o->name, impl->name) == 0) {
-				diag_error(&impl->loc, "implementation '%s' defined twice",
-					   impl->name);
-				diag_note(&o->loc, "first defined here");
-				return true;
-			}
-		}
-	return false;
+	if (!first) {
+		strmap_put(names, impl->name, (void *)impl);
+		return;
+	}
+	diag_error(&impl->loc, "implementation '%s' defined twice", impl->name);
+	diag_note(&first->loc, "first defined here");
 }
 
 /* ---- constraints ---- */
@@ -474,7 +468,7 @@ static char *exclusion(const struct iface *ifc, const struct impl *impl,
 }
 
 static void check_impls(struct model *m, struct iface *ifc,
-			const struct narrowing *nw)
+			const struct narrowing *nw, struct strmap *impl_names)
 {
 	size_t i, enabled = 0;
 
@@ -482,7 +476,7 @@ static void check_impls(struct model *m, struct iface *ifc,
 		struct impl *impl = ifc->impls[i];
 
 		check_identifier(&impl->loc, "implementation name", impl->name);
-		impl_name_taken(m, impl);
+		check_impl_name_unique(impl_names, impl);
 		check_sources(impl);
 		impl->excluded = exclusion(ifc, impl, nw);
 		{
@@ -589,6 +583,7 @@ static void order_interfaces(struct model *m)
 unsigned check_model(struct model *m, const struct narrowing *nw)
 {
 	unsigned errors = diag_error_count();
+	struct strmap impl_names = { 0 };
 	size_t i;
 
 	for (i = 0; i < m->nifaces; i++) {
@@ -598,8 +593,9 @@ unsigned check_model(struct model *m, const struct narrowing *nw)
 		if (ifc->model == MODEL_DEFAULT)
 			ifc->model = nw->model;
 		check_params(ifc);
-		check_impls(m, ifc, nw);
+		check_impls(m, ifc, nw, &impl_names);
 	}
+	strmap_free(&impl_names);
 	if (m->main) {
 		check_main(m);
 		for (i = 0; i < m->main->nrequires; i++)

@@ -114,6 +114,7 @@ void model_free(struct model *m)
 	model_free_impl(m->main);
 	free(m->ifaces);
 	free(m->files);
+	strmap_free(&m->file_index);
 	free(m->main_path);
 	memset(m, 0, sizeof(*m));
 }

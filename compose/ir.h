@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util.h"
+
 struct loc {
 	const char *file; /* owned by the model's file list */
 	int line;
@@ -153,6 +155,7 @@ struct model {
 	size_t nfacts;
 	char **files; /* every path read; struct loc points here */
 	size_t nfiles;
+	struct strmap file_index; /* the same, by path */
 };
 
 /* Names of enum values as they appear in descriptors. */

@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/xmlschemas.h>
@@ -25,17 +27,17 @@ struct loader {
 
 static const char *intern_file(struct model *m, const char *path)
 {
-	size_t i;
+	char *known;
 
 	/* the nodes of one document ask in a row: try the newest first */
 	if (m->nfiles && strcmp(m->files[m->nfiles - 1], path) == 0)
 		return m->files[m->nfiles - 1];
-	for (i = 0; i < m->nfiles; i++)
-		if (strcmp(m->files[i], path) == 0)
-			return m->files[i];
-	*(char **)array_push(&m->files, &m->nfiles, sizeof(char *)) =
-		xstrdup(path);
-	return m->files[m->nfiles - 1];
+	if ((known = strmap_get(&m->file_index, path)))
+		return known;
+	known = xstrdup(path);
+	*(char **)array_push(&m->files, &m->nfiles, sizeof(char *)) = known;
+	strmap_put(&m->file_index, known, known);
+	return known;
 }
 
 /* libxml2 reports parse and validation errors here, in our format. */
@@ -165,7 +167,40 @@ static void parse_error(void *data, xmlErrorPtr e)
 		xml_error(st->m, e);
 }
 
-static xmlDoc *parse_file(struct model *m, const char *path)
+/* The contents of the regular file path in *text (malloc'ed) and *len:
+ * 0, -1 if it is no regular file, or an errno. */
+static int read_regular_file(const char *path, char **text, size_t *len)
+{
+	struct stat st;
+	size_t size;
+	ssize_t n = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+
+	if (fd < 0)
+		return errno;
+	if (fstat(fd, &st) != 0)
+		rc = errno;
+	else if (!S_ISREG(st.st_mode))
+		rc = -1;
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	size = (size_t)st.st_size; /* what it holds now: a snapshot */
+	*text = xrealloc(NULL, size + 1, 1);
+	*len = 0;
+	while (*len < size && (n = read(fd, *text + *len, size - *len)) > 0)
+		*len += (size_t)n;
+	if (n < 0) {
+		rc = errno;
+		free(*text);
+	}
+	close(fd);
+	return rc;
+}
+
+/* Parse text, the contents of the file path (diagnostics name it). */
+static xmlDoc *parse_text(struct model *m, const char *path, const char *text, size_t len)
 {
 	struct parse_state st = { m, 0 };
 	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
@@ -176,8 +211,8 @@ static xmlDoc *parse_file(struct model *m, const char *path)
 	ctxt->_private = &st;
 	ctxt->sax->internalSubset = refuse_doctype;
 	xmlSetStructuredErrorFunc(&st, parse_error);
-	doc = xmlCtxtReadFile(ctxt, path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
-				       XML_PARSE_NOWARNING);
+	doc = xmlCtxtReadMemory(ctxt, text, (int)len, path, NULL,
+				XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 	xmlSetStructuredErrorFunc(m, xml_error);
 	if (doc && (!ctxt->wellFormed || st.refused)) {
 		xmlFreeDoc(doc);
@@ -196,18 +231,22 @@ static xmlDoc *read_descriptor(struct loader *l, const char *path,
 {
 	unsigned errors = diag_error_count();
 	xmlSchemaValidCtxtPtr vc;
-	struct stat st;
 	xmlDoc *doc;
+	size_t len = 0;
+	char *text = NULL;
+	int rc;
 
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+	/* read here: libxml2's own reading stats a file three times, and
+	 * repositories have thousands of descriptors */
+	if ((rc = read_regular_file(path, &text, &len)) != 0) {
 		diag_error(from, "cannot read descriptor '%s': %s", path,
-			   stat(path, &st) != 0 ? strerror(errno) :
-						  "not a regular file");
+			   rc == -1 ? "not a regular file" : strerror(rc));
 		return NULL;
 	}
 	diag_verbose(2, "reading %s", path);
 	intern_file(l->m, path);
-	doc = parse_file(l->m, path);
+	doc = parse_text(l->m, path, text, len);
+	free(text);
 	if (!doc) {
 		if (diag_error_count() == errors)
 			diag_error(from, "cannot parse descriptor '%s'", path);

@@ -83,6 +83,60 @@ void strbuf_append(struct strbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+static size_t str_hash(const char *s)
+{
+	size_t h = 14695981039346656037ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+/* The slot of key: its own, or the empty one where it would go. */
+static struct strmap_slot *strmap_slot(const struct strmap *m, const char *key)
+{
+	size_t i = str_hash(key) & (m->cap - 1);
+
+	while (m->slots[i].key && strcmp(m->slots[i].key, key) != 0)
+		i = (i + 1) & (m->cap - 1);
+	return &m->slots[i];
+}
+
+void *strmap_get(const struct strmap *m, const char *key)
+{
+	return m->cap ? strmap_slot(m, key)->value : NULL;
+}
+
+void strmap_put(struct strmap *m, const char *key, void *value)
+{
+	struct strmap_slot *slot;
+
+	if (2 * (m->n + 1) > m->cap) { /* at most half full: short probes */
+		struct strmap bigger = { xcalloc(m->cap ? 2 * m->cap : 64, sizeof(*m->slots)), 0,
+					 m->cap ? 2 * m->cap : 64 };
+		size_t i;
+
+		for (i = 0; i < m->cap; i++)
+			if (m->slots[i].key)
+				*strmap_slot(&bigger, m->slots[i].key) = m->slots[i];
+		bigger.n = m->n;
+		free(m->slots);
+		*m = bigger;
+	}
+	slot = strmap_slot(m, key);
+	if (!slot->key)
+		m->n++;
+	slot->key = key;
+	slot->value = value;
+}
+
+void strmap_free(struct strmap *m)
+{
+	free(m->slots);
+	m->slots = NULL;
+	m->n = m->cap = 0;
+}
+
 static bool is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';

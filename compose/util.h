@@ -21,6 +21,23 @@ struct strbuf {
 
 void strbuf_append(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Strings to values, by hash: lookups by name in repositories of
+ * thousands of components stay O(1).  Keys are not copied: they must
+ * outlive the map.  Zero-initialised is empty. */
+struct strmap {
+	struct strmap_slot {
+		const char *key;
+		void *value;
+	} *slots;
+	size_t n, cap;
+};
+
+/* The value of key, or NULL. */
+void *strmap_get(const struct strmap *m, const char *key);
+/* Set key's value (value not NULL). */
+void strmap_put(struct strmap *m, const char *key, void *value);
+void strmap_free(struct strmap *m);
+
 /* Copy of s with leading/trailing blanks removed and inner runs of blanks
  * collapsed to one space ("float  *" -> "float *"). */
 char *normalize_space(const char *s);
