@@ -177,6 +177,9 @@ void pph__coherence_drop_devices(struct pph_data *d)
 {
 	unsigned n;
 
+	if (pph__rt.nnodes <= 1)
+		return; /* host memory only: no device replica (pph_shutdown dropped
+			 * those of an earlier run) */
 	pthread_mutex_lock(&d->coh_lock);
 	if (fetch_to_host(d) != 0)
 		fprintf(stderr, "peppher: warning: could not copy data back to the host\n");

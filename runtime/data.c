@@ -68,7 +68,7 @@ static struct pph_data *data_new(enum pph_layout layout)
 		return NULL;
 	d->layout = layout;
 	d->replicas[0].state = PPH_MODIFIED; /* the only valid copy */
-	pthread_mutex_init(&d->coh_lock, NULL);
+	d->coh_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER; /* no call needed */
 	return d;
 }
 
