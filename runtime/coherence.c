@@ -6,8 +6,11 @@
  * through host memory.  The copies themselves are the nodes' operations.
  */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "internal.h"
+
+const struct pph_replica pph__no_replica = { .state = PPH_INVALID };
 
 int pph__node_add(enum pph_arch arch, const struct pph_node_ops *ops, void *driver)
 {
@@ -40,10 +43,9 @@ static int copy(struct pph_data *d, unsigned node, int to_host)
 	const struct pph_node_ops *ops = ops_of(node);
 	uint64_t bytes = pph__data_size(d);
 	double t0 = pph__trace_enabled() ? pph__now_us() : 0;
-	int rc = to_host ? ops->to_host(node, d->layout, &d->replicas[node].iface,
-					&d->replicas[0].iface) :
-			   ops->to_device(node, d->layout, &d->replicas[0].iface,
-					  &d->replicas[node].iface);
+	struct pph_replica *dev = pph__device_replica(d, node);
+	int rc = to_host ? ops->to_host(node, d->layout, &dev->iface, &d->host.iface) :
+			   ops->to_device(node, d->layout, &d->host.iface, &dev->iface);
 
 	if (rc)
 		return rc;
@@ -53,13 +55,30 @@ static int copy(struct pph_data *d, unsigned node, int to_host)
 	return 0;
 }
 
+/* Make d's device replicas (all invalid, unallocated), if not yet made. */
+static int make_devices(struct pph_data *d)
+{
+	struct pph_replica *dev;
+
+	if (atomic_load_explicit(&d->devices, memory_order_relaxed))
+		return 0;
+	dev = calloc(PPH_MAX_NODES - 1, sizeof(*dev)); /* PPH_INVALID is 0 */
+	if (!dev)
+		return -ENOMEM;
+	atomic_store_explicit(&d->devices, dev, memory_order_release);
+	return 0;
+}
+
 /* Give node a device buffer of the handle's shape, if it has none. */
 static int ensure_allocated(struct pph_data *d, unsigned node, int may_evict)
 {
-	struct pph_replica *r = &d->replicas[node], *host = &d->replicas[0];
+	struct pph_replica *r, *host = &d->host;
 	void *buf;
 	int rc;
 
+	if ((rc = make_devices(d)) != 0)
+		return rc;
+	r = pph__device_replica(d, node);
 	if (r->allocated)
 		return 0;
 	rc = may_evict ? pph__mem_alloc(node, (size_t)pph__data_size(d), &buf) :
@@ -80,17 +99,17 @@ static int fetch_to_host(struct pph_data *d)
 	unsigned n;
 	int rc;
 
-	if (d->replicas[0].state != PPH_INVALID)
+	if (d->host.state != PPH_INVALID)
 		return 0;
-	for (n = 1; n < pph__rt.nnodes; n++) {
-		struct pph_replica *r = &d->replicas[n];
+	for (n = 1; n < pph__rt.nnodes && d->devices; n++) {
+		struct pph_replica *r = pph__device_replica(d, n);
 
 		if (r->state == PPH_INVALID)
 			continue;
 		rc = copy(d, n, 1);
 		if (rc)
 			return rc;
-		d->replicas[0].state = PPH_SHARED;
+		d->host.state = PPH_SHARED;
 		r->state = PPH_SHARED;
 		return 0;
 	}
@@ -101,17 +120,17 @@ static int make_valid(struct pph_data *d, unsigned node)
 {
 	int rc;
 
-	if (d->replicas[node].state != PPH_INVALID)
+	if (pph__replica(d, node)->state != PPH_INVALID)
 		return 0;
 	rc = fetch_to_host(d);
 	if (rc || node == 0)
 		return rc;
-	rc = copy(d, node, 0);
+	rc = copy(d, node, 0); /* node's buffer is allocated: ensure_allocated */
 	if (rc)
 		return rc;
-	d->replicas[node].state = PPH_SHARED;
-	if (d->replicas[0].state == PPH_MODIFIED)
-		d->replicas[0].state = PPH_SHARED;
+	pph__device_replica(d, node)->state = PPH_SHARED;
+	if (d->host.state == PPH_MODIFIED)
+		d->host.state = PPH_SHARED;
 	return 0;
 }
 
@@ -126,16 +145,21 @@ int pph__coherence_acquire(struct pph_data *d, unsigned node, enum pph_access mo
 	if (node != 0)
 		rc = ensure_allocated(d, node, 1);
 	if (!rc && node != 0) { /* held until the task releases it */
-		d->replicas[node].pinned++;
-		d->replicas[node].last_use = pph__mem_tick();
+		pph__device_replica(d, node)->pinned++;
+		pph__device_replica(d, node)->last_use = pph__mem_tick();
 	}
 	if (!rc && (mode & PPH_R))
 		rc = make_valid(d, node);
 	if (!rc && (mode & PPH_W)) {
-		for (n = 0; n < pph__rt.nnodes; n++)
+		if (node != 0)
+			d->host.state = PPH_INVALID;
+		for (n = 1; n < pph__rt.nnodes && d->devices; n++)
 			if (n != node)
-				d->replicas[n].state = PPH_INVALID;
-		d->replicas[node].state = PPH_MODIFIED;
+				pph__device_replica(d, n)->state = PPH_INVALID;
+		if (node == 0)
+			d->host.state = PPH_MODIFIED;
+		else
+			pph__device_replica(d, node)->state = PPH_MODIFIED;
 	}
 	pthread_mutex_unlock(&d->coh_lock);
 	return rc;
@@ -155,9 +179,9 @@ void pph__task_prefetch(const struct pph_task *task, unsigned node)
 		/* a busy handle is left to the worker; so is a two-hop copy */
 		if (pthread_mutex_trylock(&d->coh_lock) != 0)
 			continue;
-		if (d->replicas[node].state == PPH_INVALID && d->replicas[0].state != PPH_INVALID &&
+		if (pph__replica(d, node)->state == PPH_INVALID && d->host.state != PPH_INVALID &&
 		    ensure_allocated(d, node, 0) == 0 && make_valid(d, node) == 0) {
-			d->replicas[node].last_use = pph__mem_tick();
+			pph__device_replica(d, node)->last_use = pph__mem_tick();
 			atomic_fetch_add(&pph__rt.prefetches, 1);
 		}
 		pthread_mutex_unlock(&d->coh_lock);
@@ -169,7 +193,7 @@ void pph__coherence_release(struct pph_data *d, unsigned node)
 	if (node == 0)
 		return;
 	pthread_mutex_lock(&d->coh_lock);
-	d->replicas[node].pinned--;
+	pph__device_replica(d, node)->pinned--;
 	pthread_mutex_unlock(&d->coh_lock);
 }
 
@@ -183,15 +207,15 @@ void pph__coherence_drop_devices(struct pph_data *d)
 	pthread_mutex_lock(&d->coh_lock);
 	if (fetch_to_host(d) != 0)
 		fprintf(stderr, "peppher: warning: could not copy data back to the host\n");
-	for (n = 1; n < PPH_MAX_NODES; n++) {
-		struct pph_replica *r = &d->replicas[n];
+	for (n = 1; n < PPH_MAX_NODES && d->devices; n++) {
+		struct pph_replica *r = pph__device_replica(d, n);
 
 		if (r->allocated && n < pph__rt.nnodes) /* kept for the next handle */
 			pph__mem_free(n, (size_t)pph__data_size(d), r->iface.vector.ptr);
 		r->allocated = 0;
 		r->state = PPH_INVALID;
 	}
-	d->replicas[0].state = PPH_MODIFIED;
+	d->host.state = PPH_MODIFIED;
 	pthread_mutex_unlock(&d->coh_lock);
 }
 
@@ -229,7 +253,8 @@ static int acquire_on_nodes(struct pph_task *t, unsigned node, void *buffers[])
 				pph__coherence_release(t->handles[i], node);
 			return rc;
 		}
-		buffers[i] = &t->handles[i]->replicas[node].iface;
+		buffers[i] = node ? &pph__device_replica(t->handles[i], node)->iface :
+				    &t->handles[i]->host.iface;
 	}
 	return 0;
 }
@@ -241,7 +266,7 @@ int pph__task_acquire_data(struct pph_task *t, unsigned node, void *buffers[])
 	if (pph__rt.nnodes > 1) /* a call apart: this path saves no registers */
 		return acquire_on_nodes(t, node, buffers);
 	for (i = 0; i < t->nbuffers; i++) /* host memory only: nothing to track */
-		buffers[i] = &t->handles[i]->replicas[0].iface;
+		buffers[i] = &t->handles[i]->host.iface;
 	return 0;
 }
 

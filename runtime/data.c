@@ -67,7 +67,7 @@ static struct pph_data *data_new(enum pph_layout layout)
 	if (!d)
 		return NULL;
 	d->layout = layout;
-	d->replicas[0].state = PPH_MODIFIED; /* the only valid copy */
+	d->host.state = PPH_MODIFIED; /* the only valid copy */
 	d->coh_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER; /* no call needed */
 	return d;
 }
@@ -82,9 +82,9 @@ int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n,
 	d = data_new(PPH_LAYOUT_VECTOR);
 	if (!d)
 		return -ENOMEM;
-	d->replicas[0].iface.vector.ptr = ptr;
-	d->replicas[0].iface.vector.n = n;
-	d->replicas[0].iface.vector.elemsize = elemsize;
+	d->host.iface.vector.ptr = ptr;
+	d->host.iface.vector.n = n;
+	d->host.iface.vector.elemsize = elemsize;
 	d->bytes = (uint64_t)n * elemsize;
 	*handle = d;
 	return 0;
@@ -100,11 +100,11 @@ int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows,
 	d = data_new(PPH_LAYOUT_MATRIX);
 	if (!d)
 		return -ENOMEM;
-	d->replicas[0].iface.matrix.ptr = ptr;
-	d->replicas[0].iface.matrix.rows = rows;
-	d->replicas[0].iface.matrix.cols = cols;
-	d->replicas[0].iface.matrix.ld = ld;
-	d->replicas[0].iface.matrix.elemsize = elemsize;
+	d->host.iface.matrix.ptr = ptr;
+	d->host.iface.matrix.rows = rows;
+	d->host.iface.matrix.cols = cols;
+	d->host.iface.matrix.ld = ld;
+	d->host.iface.matrix.elemsize = elemsize;
 	d->bytes = (uint64_t)rows * cols * elemsize;
 	*handle = d;
 	return 0;
@@ -119,8 +119,8 @@ int pph_variable_register(pph_data_handle *handle, void *ptr, size_t size)
 	d = data_new(PPH_LAYOUT_VARIABLE);
 	if (!d)
 		return -ENOMEM;
-	d->replicas[0].iface.variable.ptr = ptr;
-	d->replicas[0].iface.variable.size = size;
+	d->host.iface.variable.ptr = ptr;
+	d->host.iface.variable.size = size;
 	d->bytes = size;
 	*handle = d;
 	return 0;
@@ -133,7 +133,7 @@ static double fetch_home_us(const struct pph_data *d, uint64_t bytes)
 	unsigned n;
 
 	for (n = 1; n < pph__rt.nnodes; n++)
-		if (d->replicas[n].state != PPH_INVALID)
+		if (pph__replica(d, n)->state != PPH_INVALID)
 			return pph__transfer_time(n, 1, bytes);
 	return 0;
 }
@@ -147,10 +147,10 @@ double pph__transfer_estimate(const struct pph_task *task, unsigned node)
 		const struct pph_data *d = task->handles[i];
 		uint64_t bytes;
 
-		if (!(task->modes[i] & PPH_R) || d->replicas[node].state != PPH_INVALID)
+		if (!(task->modes[i] & PPH_R) || pph__replica(d, node)->state != PPH_INVALID)
 			continue;
 		bytes = pph__data_size(d);
-		if (d->replicas[0].state == PPH_INVALID) /* devices exchange through the host */
+		if (d->host.state == PPH_INVALID) /* devices exchange through the host */
 			us += fetch_home_us(d, bytes);
 		if (node)
 			us += pph__transfer_time(node, 0, bytes);
@@ -168,7 +168,7 @@ static int partition(pph_data_handle parent, unsigned nparts, pph_data_handle *c
 	if (!parent || !nparts || parent->layout == PPH_LAYOUT_VARIABLE ||
 	    (by_columns && parent->layout != PPH_LAYOUT_MATRIX))
 		return -EINVAL;
-	p = &parent->replicas[0].iface;
+	p = &parent->host.iface;
 	total = parent->layout == PPH_LAYOUT_VECTOR ? p->vector.n :
 		by_columns ? p->matrix.cols : p->matrix.rows;
 	if (nparts > total)
@@ -251,10 +251,11 @@ struct pph_data *pph__data_lru(unsigned node)
 
 	pthread_mutex_lock(&registry_lock);
 	for (d = registry; d; d = d->next) {
-		const struct pph_replica *r = &d->replicas[node];
+		const struct pph_replica *r = pph__replica(d, node);
 
 		/* a racy first look; confirmed under the handle's lock */
-		if (!r->allocated || r->pinned || (best && r->last_use >= best->replicas[node].last_use))
+		if (!r->allocated || r->pinned ||
+		    (best && r->last_use >= pph__replica(best, node)->last_use))
 			continue;
 		if (pthread_mutex_trylock(&d->coh_lock) != 0)
 			continue;
@@ -291,6 +292,8 @@ void pph_data_unregister(pph_data_handle handle)
 		registry = handle->next;
 	if (handle->next)
 		handle->next->prev = handle->prev;
+	/* unlinked: pph__data_lru no longer looks at its replicas */
+	free(atomic_load_explicit(&handle->devices, memory_order_relaxed));
 	pthread_mutex_destroy(&handle->coh_lock);
 	handle->next = free_slots;
 	free_slots = handle;

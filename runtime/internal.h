@@ -78,8 +78,10 @@ static inline void pph__spin_unlock(pph_spinlock *l)
  * dependency fields, and the host replica's interface after them (all of a
  * variable's or a vector's, a matrix's but for ld and elemsize).  A
  * program with many small handles scattered in memory pays a cache miss
- * for each line a task touches.  Cache-line aligned, a whole number of
- * lines long (slabs of them in data.c).
+ * for each line a task touches.  Device replicas live apart, made with
+ * the first of them: a handle used on the host only is three lines, not
+ * ten.  Cache-line aligned, a whole number of lines long (slabs of them
+ * in data.c).
  */
 struct pph_data {
 	_Alignas(PPH_CACHE_LINE) pph_spinlock lock; /* protects the dependency fields below */
@@ -88,13 +90,37 @@ struct pph_data {
 	struct pph_reader *readers; /* unfinished, since last_writer */
 	uint64_t bytes; /* the shape's, set at registration (pph__data_size) */
 	unsigned nreaders;
-	struct pph_replica replicas[PPH_MAX_NODES];
+	struct pph_replica host; /* node 0, where the registered memory lives */
+	/* nodes 1.. at [node - 1]: made with the first device replica (under
+	 * coh_lock), freed with the handle; NULL: none valid nor allocated */
+	struct pph_replica *_Atomic devices;
 	pthread_mutex_t coh_lock; /* replica states and transfers (coherence.c) */
 	struct pph_data *prev, *next; /* all registered handles (data.c) */
 };
-_Static_assert(offsetof(struct pph_data, replicas[0].iface.vector.elemsize) + sizeof(size_t) <=
+_Static_assert(offsetof(struct pph_data, host.iface.vector.elemsize) + sizeof(size_t) <=
 		       PPH_CACHE_LINE,
 	       "a vector's host interface lies in the handle's first cache line");
+
+/* What a device replica not made yet reads as: invalid, unallocated. */
+extern const struct pph_replica pph__no_replica;
+
+/* The replica of d on node, to read (racy without coh_lock). */
+static inline const struct pph_replica *pph__replica(const struct pph_data *d, unsigned node)
+{
+	const struct pph_replica *dev;
+
+	if (node == 0)
+		return &d->host;
+	dev = atomic_load_explicit(&d->devices, memory_order_acquire);
+	return dev ? &dev[node - 1] : &pph__no_replica;
+}
+
+/* The replica of d on device node, to change: coh_lock held, and d's
+ * device replicas made (pph__coherence_acquire, or one is allocated). */
+static inline struct pph_replica *pph__device_replica(struct pph_data *d, unsigned node)
+{
+	return &atomic_load_explicit(&d->devices, memory_order_relaxed)[node - 1];
+}
 
 /* ---- memory nodes and coherence ---- */
 

@@ -97,21 +97,21 @@ static int evict_one(unsigned node, size_t want, void **reuse)
 	if (!victim)
 		return -ENOMEM;
 	/* pph__data_lru() returned it with its coh_lock held */
-	r = &victim->replicas[node];
+	r = pph__device_replica(victim, node); /* allocated: its replicas are made */
 	bytes = (size_t)pph__data_size(victim);
 	for (n = 0; n < pph__rt.nnodes; n++)
-		if (n != node && victim->replicas[n].state != PPH_INVALID)
+		if (n != node && pph__replica(victim, n)->state != PPH_INVALID)
 			sole = 0;
 	if (r->state != PPH_INVALID && sole) {
 		int rc = pph__rt.nodes[node].ops->to_host(node, victim->layout, &r->iface,
-							  &victim->replicas[0].iface);
+							  &victim->host.iface);
 
 		if (rc) {
 			pthread_mutex_unlock(&victim->coh_lock);
 			return rc;
 		}
 		pph__count_transfer(1, bytes);
-		victim->replicas[0].state = PPH_MODIFIED;
+		victim->host.state = PPH_MODIFIED;
 	}
 	if (reuse && !*reuse && bytes == want) {
 		*reuse = r->iface.vector.ptr;

@@ -319,7 +319,7 @@ uint32_t pph__task_footprint(const struct pph_task *task, double *size)
 		*size += (double)bytes;
 		h = mix_u64(h, bytes);
 		if (d->layout == PPH_LAYOUT_MATRIX)
-			h = mix_u64(h, d->replicas[0].iface.matrix.rows);
+			h = mix_u64(h, d->host.iface.matrix.rows);
 	}
 	return (uint32_t)(h ^ (h >> 32));
 }
