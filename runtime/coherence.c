@@ -66,6 +66,7 @@ static int make_devices(struct pph_data *d)
 	if (!dev)
 		return -ENOMEM;
 	atomic_store_explicit(&d->devices, dev, memory_order_release);
+	pph__data_registry_add(d);
 	return 0;
 }
 

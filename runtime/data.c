@@ -1,7 +1,7 @@
 /*
- * Data handles: registration, partitions, the registry of all handles.  A
- * handle has one replica per memory node; node 0 is host memory, where the
- * registered memory lives.
+ * Data handles: registration, partitions, the registry of the handles with
+ * device replicas.  A handle has one replica per memory node; node 0 is
+ * host memory, where the registered memory lives.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,12 +24,19 @@ struct slab {
 	_Alignas(PPH_CACHE_LINE) struct pph_data slots[PPH_SLAB_HANDLES];
 };
 
-/* all under registry_lock */
-static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct pph_data *registry;
+/* under slab_lock, held for a few instructions */
+static pph_spinlock slab_lock;
 static struct slab *slabs;
 static unsigned slab_used; /* slots of the newest slab handed out */
 static struct pph_data *free_slots; /* linked through next */
+
+/* The handles that have device replicas, for eviction and pph_shutdown:
+ * a handle joins when its first device replica is made (coherence.c), so
+ * that registering one for host memory takes no global lock but a spin.
+ * Lock order: a handle's coh_lock, then registry_lock; pph__data_lru holds
+ * registry_lock and only tries coh_locks. */
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pph_data *registry;
 
 static struct pph_data *slot_take(void)
 {
@@ -54,18 +61,12 @@ static struct pph_data *data_new(enum pph_layout layout)
 {
 	struct pph_data *d;
 
-	pthread_mutex_lock(&registry_lock);
+	pph__spin_lock(&slab_lock);
 	d = slot_take();
-	if (d) {
-		memset(d, 0, sizeof(*d));
-		d->next = registry;
-		if (registry)
-			registry->prev = d;
-		registry = d;
-	}
-	pthread_mutex_unlock(&registry_lock);
+	pph__spin_unlock(&slab_lock);
 	if (!d)
 		return NULL;
+	memset(d, 0, sizeof(*d));
 	d->layout = layout;
 	d->host.state = PPH_MODIFIED; /* the only valid copy */
 	d->coh_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER; /* no call needed */
@@ -281,21 +282,39 @@ int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
 
 void pph_data_unregister(pph_data_handle handle)
 {
+	struct pph_replica *devices;
+
 	if (!handle)
 		return;
+
 	pph__deps_data_wait(handle);
 	pph__coherence_drop_devices(handle);
-	pthread_mutex_lock(&registry_lock);
-	if (handle->prev)
-		handle->prev->next = handle->next;
-	else
-		registry = handle->next;
-	if (handle->next)
-		handle->next->prev = handle->prev;
-	/* unlinked: pph__data_lru no longer looks at its replicas */
-	free(atomic_load_explicit(&handle->devices, memory_order_relaxed));
+	devices = atomic_load_explicit(&handle->devices, memory_order_relaxed);
+	if (devices) {
+		pthread_mutex_lock(&registry_lock);
+		if (handle->prev)
+			handle->prev->next = handle->next;
+		else
+			registry = handle->next;
+		if (handle->next)
+			handle->next->prev = handle->prev;
+		pthread_mutex_unlock(&registry_lock);
+		free(devices); /* unlinked: pph__data_lru no longer looks at them */
+	}
 	pthread_mutex_destroy(&handle->coh_lock);
+	pph__spin_lock(&slab_lock);
 	handle->next = free_slots;
 	free_slots = handle;
+	pph__spin_unlock(&slab_lock);
+}
+
+void pph__data_registry_add(struct pph_data *d)
+{
+	pthread_mutex_lock(&registry_lock);
+	d->prev = NULL;
+	d->next = registry;
+	if (registry)
+		registry->prev = d;
+	registry = d;
 	pthread_mutex_unlock(&registry_lock);
 }

@@ -32,14 +32,19 @@ union pph_iface {
 	struct pph_matrix_iface matrix;
 };
 
-/* The interface first: the host replica's lies in the handle's first
- * cache line (struct pph_data). */
+/*
+ * The interface first: the host replica's lies in the handle's first
+ * cache line (struct pph_data).  The rest changes under the handle's
+ * coh_lock, but transfer estimates and the eviction walk read it without
+ * (a stale value costs an estimate, never a wrong copy): atomic, so that
+ * those reads are defined.
+ */
 struct pph_replica {
 	union pph_iface iface;
-	enum pph_replica_state state;
-	int allocated; /* device replicas: iface.*.ptr is a device buffer */
-	unsigned pinned;   /* running tasks using it: not evictable */
-	uint64_t last_use; /* pph__mem_tick() of its last acquire: for LRU */
+	_Atomic enum pph_replica_state state;
+	atomic_int allocated; /* device replicas: iface.*.ptr is a device buffer */
+	atomic_uint pinned;   /* running tasks using it: not evictable */
+	_Atomic uint64_t last_use; /* pph__mem_tick() of its last acquire: for LRU */
 };
 
 enum pph_layout { PPH_LAYOUT_VECTOR, PPH_LAYOUT_VARIABLE, PPH_LAYOUT_MATRIX };
@@ -95,7 +100,7 @@ struct pph_data {
 	 * coh_lock), freed with the handle; NULL: none valid nor allocated */
 	struct pph_replica *_Atomic devices;
 	pthread_mutex_t coh_lock; /* replica states and transfers (coherence.c) */
-	struct pph_data *prev, *next; /* all registered handles (data.c) */
+	struct pph_data *prev, *next; /* the handles with device replicas (data.c) */
 };
 _Static_assert(offsetof(struct pph_data, host.iface.vector.elemsize) + sizeof(size_t) <=
 		       PPH_CACHE_LINE,
@@ -204,6 +209,9 @@ void pph__mem_stats_reset(void);
 /* data.c: the handle whose replica on node is the least recently used
  * one that no task holds, returned with its coh_lock held; or NULL. */
 struct pph_data *pph__data_lru(unsigned node);
+/* data.c: d got its device replicas (coh_lock held): list it for
+ * pph__data_lru and pph__data_flush_all. */
+void pph__data_registry_add(struct pph_data *d);
 
 /* At shutdown: bring every registered handle back to host memory and free
  * its device replicas, so handles outlive the devices' drivers. */
