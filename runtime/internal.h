@@ -285,6 +285,8 @@ struct pph_task {
 };
 
 void pph__task_release(struct pph_task *task);
+/* Free a task nobody else ever saw (never shared): back to the cache. */
+void pph__task_recycle(struct pph_task *task);
 /* Set the fields a task needs once other threads or handles may see it:
  * before it is listed on handles or queued (pph_task_create leaves them). */
 void pph__task_share(struct pph_task *task);
@@ -500,13 +502,13 @@ void pph__task_variant_failed(struct pph_task *t, int impl);
 /* undeferred.c: the default of PEPPHER_TINY_US */
 #define PPH_TINY_US_DEFAULT 0.2
 /*
- * undeferred.c, at submission (task->submitted set): -ENODEV if no worker
- * can run a variant the task may run; else, when it is tiny, it runs it
- * in place and returns 1 (a detached task is gone then); else 0: it is to
- * be listed and queued (pph__deps_submit).  What it found is kept for
- * pph__run_undeferred (on this thread, for the next tasks of that kind
- * too).  The first submission of a codelet with an OPENMP variant sets
- * rt.has_parallel here.
+ * undeferred.c, the rest of pph_task_submit (task->submitted set):
+ * -ENODEV (and submitted cleared) if no worker can run a variant the task
+ * may run; else 0, the task run in place when it is tiny (a detached one
+ * is gone then), else listed and queued (pph__deps_submit).  What it
+ * found is kept for pph__run_undeferred (on this thread, for the next
+ * tasks of that kind too).  The first submission of a codelet with an
+ * OPENMP variant sets rt.has_parallel here.
  *
  * Run in place: a tiny task (see below) runs at its submission without
  * being listed on its handles: it holds their locks while its variant
@@ -515,7 +517,7 @@ void pph__task_variant_failed(struct pph_task *t, int impl);
  * listed first and lets go of the locks, as if it had been submitted as
  * usual.
  */
-int pph__submit_here(struct pph_task *t);
+int pph__submit(struct pph_task *t);
 /* undeferred.c: run a task that just became ready at its submission on the
  * submitting application thread, when the backlog is long or the task is
  * tiny; returns 1 if it ran (and finished: pph__task_finished_at_once), 0

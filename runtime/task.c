@@ -57,14 +57,20 @@ static void cache_key_create(void)
 	pthread_key_create(&cache_key, cache_thread_exit);
 }
 
-/* Called when this thread's cache may become non-empty. */
-static void cache_register(void)
+/* Once per thread: hand the cache back when the thread ends.  Apart, so
+ * that recycling a task saves no registers. */
+static __attribute__((noinline)) void cache_register_thread(void)
 {
-	if (cache_registered)
-		return;
 	cache_registered = 1;
 	pthread_once(&cache_key_once, cache_key_create);
 	pthread_setspecific(cache_key, &cache_registered); /* any non-NULL value */
+}
+
+/* Called when this thread's cache may become non-empty. */
+static inline void cache_register(void)
+{
+	if (!cache_registered)
+		cache_register_thread();
 }
 
 /* This thread's cache is empty: take the shared stack, or a new task.
@@ -260,8 +266,6 @@ int pph__task_runnable(const struct pph_task *task)
 
 int pph_task_submit(struct pph_task *task)
 {
-	int rc;
-
 	if (!task)
 		return -EINVAL;
 	if (task->submitted)
@@ -275,12 +279,7 @@ int pph_task_submit(struct pph_task *task)
 		task->size = 0;
 	}
 	task->submitted = 1;
-	rc = pph__submit_here(task); /* a detached task run there is gone */
-	if (rc < 0)
-		task->submitted = 0;
-	else if (rc == 0)
-		pph__deps_submit(task); /* counts it in rt.pending unless it runs at once */
-	return rc < 0 ? rc : 0;
+	return pph__submit(task);
 }
 
 /*
@@ -382,6 +381,13 @@ int pph_task_worker_ran(const struct pph_task *task)
 	return task->worker_ran;
 }
 
+void pph__task_recycle(struct pph_task *task)
+{
+	if (task->arg && task->arg != (void *)task->arg_inline)
+		free(task->arg); /* the fields are set again when it is made */
+	task_recycle(task);
+}
+
 void pph__task_release(struct pph_task *task)
 {
 	if (task->shared) {
@@ -394,8 +400,7 @@ void pph__task_release(struct pph_task *task)
 		if (task->nbuffers) /* only a task listed on handles takes its lock */
 			pthread_mutex_destroy(&task->lock);
 	}
-	free_arg(task);
-	task_recycle(task);
+	pph__task_recycle(task);
 }
 
 void pph_task_destroy(struct pph_task *task)

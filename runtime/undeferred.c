@@ -96,7 +96,7 @@ static void note_parallel(const struct pph_codelet *cl)
 			atomic_fetch_add(&pph__rt.generation, 1);
 }
 
-/* What pph__submit_here found of t, just before on this thread. */
+/* What pph__submit found of t, just before on this thread. */
 static int only_cpu(const struct pph_task *t)
 {
 	if (verdict.only_cpu == -2)
@@ -203,7 +203,7 @@ static void failed_here(struct pph_task *t, int impl)
 	pph__task_variant_failed(t, impl);
 }
 
-/* The in-place run of a tiny task (see pph__submit_here). */
+/* The in-place run of a tiny task (see pph__submit). */
 static inline __attribute__((always_inline)) int run_in_place(struct pph_task *t)
 {
 	void *buffers[PPH_MAX_BUFFERS];
@@ -239,13 +239,13 @@ static inline __attribute__((always_inline)) int run_in_place(struct pph_task *t
 	if (listed)
 		pph__task_finished_at_once(t);
 	else if (t->detached) /* nobody else ever saw it */
-		pph__task_release(t);
+		pph__task_recycle(t);
 	else
 		pph__task_finished_in_place(t);
 	return 1;
 }
 
-int pph__submit_here(struct pph_task *t)
+int pph__submit(struct pph_task *t)
 {
 	unsigned generation = atomic_load_explicit(&pph__rt.generation, memory_order_relaxed);
 
@@ -264,10 +264,14 @@ int pph__submit_here(struct pph_task *t)
 			note_parallel(t->cl);
 	}
 	verdict.uses--;
-	if (!verdict.runnable)
+	if (!verdict.runnable) {
+		t->submitted = 0;
 		return -ENODEV;
+	}
 	pph__in_place_list(); /* submitted by a task run in place: list that first */
-	return run_in_place(t);
+	if (!run_in_place(t)) /* a detached task run there is gone */
+		pph__deps_submit(t); /* counts it in rt.pending unless it runs at once */
+	return 0;
 }
 
 int pph__run_undeferred(struct pph_task *t)
