@@ -11,14 +11,17 @@ compose=${COMPOSE:-$(dirname "$0")/../build/compose/compose}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 ns='xmlns:peppher="http://www.peppher.eu/ComponentMetaData0.1"'
+xsi='xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"'
 
 make_repo() { # dir count
 	dir=$1 n=$2
 	mkdir -p "$dir"
 	{
 		echo "<peppher:component $ns><peppher:implementation name=\"main\"><peppher:sourceFiles>"
-		echo "<peppher:sourceFile name=\"main.c\"><peppher:compilation>"
-		echo "<peppher:compiler type=\"link\" name=\"gcc\" output=\"app\"/></peppher:compilation></peppher:sourceFile>"
+		echo "<peppher:sourceFile><peppher:compilation><peppher:compiler type=\"link\">"
+		echo "<peppher:name>gcc</peppher:name><peppher:output>app</peppher:output>"
+		echo "</peppher:compiler></peppher:compilation></peppher:sourceFile>"
+		echo "<peppher:sourceFile name=\"main.c\"/>"
 		echo "</peppher:sourceFiles><peppher:requiredInterfaces>"
 		i=0
 		while [ $i -lt "$n" ]; do
@@ -47,11 +50,34 @@ void f${i}_v$v(float *x, int n, float a)
 		x[k] = fmaf(a, x[k], 1.0f);
 }
 C
+			# as ComPU's templates write them
 			cat > "$dir/f$i/v$v/f${i}_v$v.xml" <<XML
-<peppher:component $ns><peppher:implementation name="f${i}_v$v"><peppher:sourceFiles>
-<peppher:sourceFile name="f${i}_v$v.c"/></peppher:sourceFiles><peppher:providedInterfaces>
-<peppher:providedInterface name="f$i"/></peppher:providedInterfaces>
-<peppher:targetPlatform name="CPU"/></peppher:implementation></peppher:component>
+<?xml version="1.0"?>
+<peppher:component $xsi
+	$ns
+	xsi:schemaLocation="http://www.peppher.eu/ComponentMetaData0.1 ComponentMetaData.xsd" >
+
+	<peppher:implementation name="f${i}_v$v">
+		<peppher:sourceFiles>
+			<peppher:sourceFile name="f${i}_v$v.c" version="1.0" language="C">
+				<peppher:compilation>
+					<peppher:compiler>
+						<peppher:name>gcc</peppher:name>
+						<peppher:version></peppher:version>
+						<peppher:flags> -O2 </peppher:flags>
+					</peppher:compiler>
+				</peppher:compilation>
+			</peppher:sourceFile>
+		</peppher:sourceFiles>
+
+		<peppher:providedInterfaces>
+			<peppher:providedInterface name="f$i" />
+		</peppher:providedInterfaces>
+
+		<peppher:targetPlatform name="CPU">
+		</peppher:targetPlatform>
+	</peppher:implementation>
+</peppher:component>
 XML
 		done
 		i=$((i + 1))

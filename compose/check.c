@@ -312,13 +312,40 @@ static void check_params(struct iface *ifc)
 
 static void check_sources(const struct impl *impl)
 {
-	size_t i;
+	size_t i, kernels = 0;
 	struct stat st;
 
-	for (i = 0; i < impl->nsources; i++)
-		if (stat(impl->sources[i].path, &st) != 0)
-			diag_error(&impl->sources[i].loc, "source file '%s' not found",
-				   impl->sources[i].path);
+	for (i = 0; i < impl->nsources; i++) {
+		const struct source_file *sf = &impl->sources[i];
+		const char *ext = strrchr(sf->name, '.');
+
+		if (stat(sf->path, &st) != 0)
+			diag_error(&sf->loc, "source file '%s' not found", sf->path);
+		if (sf->kernel && impl->platform != PLATFORM_OPENCL)
+			diag_error(&sf->loc, "'%s' has a kernel attribute, but '%s' is no OpenCL implementation",
+				   sf->name, impl->name);
+		else if (!sf->kernel && ext && strcmp(ext, ".cl") == 0)
+			diag_error(&sf->loc, "OpenCL kernel file '%s' names no kernel: add kernel=\"NAME\"",
+				   sf->name);
+		else if (sf->kernel && !is_c_identifier(sf->kernel))
+			diag_error(&sf->loc, "kernel name '%s' is not a C identifier", sf->kernel);
+		kernels += sf->kernel != NULL;
+	}
+	if (kernels > 1)
+		diag_error(&impl->loc, "'%s' has %zu kernel files; a ComPU-style OpenCL implementation has one",
+			   impl->name, kernels);
+	if (kernels && impl->platform == PLATFORM_OPENCL && !impl->cl_kernel_var)
+		diag_error(&impl->loc, "'%s' has a kernel file but its host source names no cl_kernel variable (cl_kernel=\"NAME\" on its sourceFile)",
+			   impl->name);
+	{
+		const char *const vars[] = { impl->cl_kernel_var, impl->cl_queue_var,
+					     impl->cl_program_var };
+
+		for (i = 0; i < 3; i++)
+			if (vars[i] && !is_c_identifier(vars[i]))
+				diag_error(&impl->loc, "'%s' is not a C identifier (in an OpenCL sourceFile of '%s')",
+					   vars[i], impl->name);
+	}
 }
 
 /* Report impl if an implementation met before (names: those, by name)
@@ -503,21 +530,15 @@ static void check_impls(struct model *m, struct iface *ifc,
 
 static void check_main(const struct model *m)
 {
-	size_t i;
-	int links = 0;
+	const struct compiler *c = &m->main->link;
 
 	check_sources(m->main);
-	for (i = 0; i < m->main->nsources; i++)
-		if (m->main->sources[i].has_link) {
-			const struct compiler *c = &m->main->sources[i].link;
-
-			if (links++)
-				diag_error(&c->loc, "second link step in the main descriptor");
-			else if (!c->output || !c->output[0])
-				diag_error(&c->loc, "the link step names no output program");
-		}
-	if (!links)
-		diag_error(&m->main->loc, "the main module has no link step: add <peppher:compiler type=\"link\" name=\"gcc\" output=\"PROGRAM\"/> to a source file");
+	if (!m->main->has_link)
+		diag_error(&m->main->loc, "the main module has no link step: add a <peppher:sourceFile> holding <peppher:compiler type=\"link\"> with <peppher:name>, <peppher:flags> and <peppher:output>PROGRAM</peppher:output>");
+	else if (!c->output || !c->output[0])
+		diag_error(&c->loc, "the link step names no output program (<peppher:output>)");
+	else if (!c->name || !c->name[0])
+		diag_error(&c->loc, "the link step names no linker (<peppher:name>)");
 }
 
 /*

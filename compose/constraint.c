@@ -56,6 +56,82 @@ static struct cexpr *node(enum cx_op op, struct cexpr *a, struct cexpr *b)
 
 static struct cexpr *parse_or(struct parser *ps);
 
+/* XPDL's names (ComPU's constraints) for our platform facts. */
+static const char *const xpdl_names[][2] = {
+	{ "xpdl::system::num_of_gpus", "num_cuda_devices" },
+	{ "xpdl::machine::num_gpus", "num_cuda_devices" },
+	{ "xpdl::system::num_of_cores", "num_cores" },
+	{ "xpdl::machine::num_cores", "num_cores" },
+	{ "xpdl::system::num_of_pus", "num_pus" },
+	{ "xpdl::system::num_of_opencl_devices", "num_opencl_devices" },
+};
+#define XPDL_INSTALLED "xpdl::is_installed{xpdl::system::libraries,"
+
+/* xpdl_cublas_5_0 -> has_lib_cublas: the library, its version left out
+ * (the version is not checked). */
+static char *xpdl_library_fact(const char *lib, size_t len)
+{
+	if (len > 5 && strncmp(lib, "xpdl_", 5) == 0) {
+		lib += 5;
+		len -= 5;
+	}
+	/* drop a trailing version, "_5_0" */
+	while (len > 1 && (isdigit((unsigned char)lib[len - 1]) || lib[len - 1] == '_') &&
+	       memchr(lib, '_', len))
+		len--;
+	return xasprintf("has_lib_%.*s", (int)len, lib);
+}
+
+/*
+ * A qualified XPDL name, ps->p just past its first identifier (at "::"):
+ * xpdl::system::num_of_gpus, or
+ * xpdl::is_installed{xpdl::system::libraries,xpdl_cublas_5_0}::value.
+ * Returns the platform fact it stands for.
+ */
+static char *parse_xpdl(struct parser *ps, const char *start)
+{
+	struct strbuf b = { NULL, 0, 0 };
+	char *fact = NULL;
+	size_t i;
+
+	while (ps->p[0] == ':' && ps->p[1] == ':') {
+		ps->p += 2;
+		while (isalnum((unsigned char)*ps->p) || *ps->p == '_')
+			ps->p++;
+		if (*ps->p == '{') {
+			while (*ps->p && *ps->p != '}')
+				ps->p++;
+			if (*ps->p == '}')
+				ps->p++;
+		}
+	}
+	for (; start < ps->p; start++) /* spaces inside the braces do not count */
+		if (!isspace((unsigned char)*start))
+			strbuf_append(&b, "%c", *start);
+	for (i = 0; i < sizeof(xpdl_names) / sizeof(xpdl_names[0]); i++)
+		if (strcmp(b.s, xpdl_names[i][0]) == 0)
+			fact = xstrdup(xpdl_names[i][1]);
+	if (!fact && strncmp(b.s, XPDL_INSTALLED, strlen(XPDL_INSTALLED)) == 0) {
+		const char *lib = b.s + strlen(XPDL_INSTALLED), *end = strstr(lib, "}::value");
+
+		if (end && end[strlen("}::value")] == '\0' && end > lib)
+			fact = xpdl_library_fact(lib, (size_t)(end - lib));
+	}
+	if (!fact && !ps->failed++) {
+		struct strbuf known = { NULL, 0, 0 };
+
+		for (i = 0; i < sizeof(xpdl_names) / sizeof(xpdl_names[0]); i++)
+			strbuf_append(&known, "%s, ", xpdl_names[i][0]);
+		diag_error(ps->loc, "constraint \"%s\": unknown XPDL name '%s' (known: %s%sLIB}::value)",
+			   ps->text, b.s, known.s, XPDL_INSTALLED);
+		free(known.s);
+	}
+	if (!fact)
+		fact = xstrdup("false");
+	free(b.s);
+	return fact;
+}
+
 static struct cexpr *parse_primary(struct parser *ps)
 {
 	struct cexpr *e;
@@ -81,7 +157,10 @@ static struct cexpr *parse_primary(struct parser *ps)
 		while (isalnum((unsigned char)*ps->p) || *ps->p == '_')
 			ps->p++;
 		e = node(CX_NAME, NULL, NULL);
-		e->name = xasprintf("%.*s", (int)(ps->p - start), start);
+		if (ps->p[0] == ':' && ps->p[1] == ':')
+			e->name = parse_xpdl(ps, start);
+		else
+			e->name = xasprintf("%.*s", (int)(ps->p - start), start);
 		return e;
 	}
 	syntax_error(ps, *ps->p ? "expected a number, a name or '('" : "expected a value");

@@ -200,11 +200,31 @@ char *backend_file_name(const struct impl *impl)
 {
 	const char *ext = ".c";
 
-	if (impl->nsources && impl->sources[0].tool == TOOL_CXX)
+	if (impl->backend_tool == TOOL_CXX)
 		ext = ".cpp";
-	else if (impl->nsources && impl->sources[0].tool == TOOL_NVCC)
+	else if (impl->backend_tool == TOOL_NVCC)
 		ext = ".cu";
 	return xasprintf("%s_backend%s", impl->name, ext);
+}
+
+char *kernel_c_file_name(const struct impl *impl)
+{
+	return xasprintf("%s_kernel.c", impl->name);
+}
+
+char *kernel_symbol(const struct impl *impl)
+{
+	return xasprintf("%s_kernel_source", impl->name);
+}
+
+const struct source_file *impl_kernel(const struct impl *impl)
+{
+	size_t i;
+
+	for (i = 0; i < impl->nsources; i++)
+		if (impl->sources[i].kernel)
+			return &impl->sources[i];
+	return NULL;
 }
 
 char *backend_header_name(const struct iface *ifc)

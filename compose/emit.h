@@ -61,6 +61,11 @@ char *c_signature(const struct iface *ifc, const char *fname, int for_impl);
 char *backend_file_name(const struct impl *impl);
 char *backend_header_name(const struct iface *ifc);
 char *entry_file_name(const struct iface *ifc);
+/* An OpenCL kernel file as C, made by the Makefile, and the string's name. */
+char *kernel_c_file_name(const struct impl *impl);
+char *kernel_symbol(const struct impl *impl);
+/* The kernel file of a ComPU-style OpenCL implementation, or NULL. */
+const struct source_file *impl_kernel(const struct impl *impl);
 /* Implementations that take part in the build (not excluded). */
 int impl_is_used(const struct impl *impl);
 

@@ -6,6 +6,7 @@
  * the memory node the task runs on) and its argument block.
  */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "emit.h"
@@ -140,11 +141,57 @@ static void emit_body(struct out *o, const struct impl *impl)
 	free(call);
 }
 
+/*
+ * A ComPU-style OpenCL variant receives its kernel and queue through
+ * globals its host source declares extern: they are defined here and set
+ * before each call.  Two OpenCL workers would set them at once, so the
+ * calls of one such variant take turns.
+ */
+static void emit_opencl_globals(struct out *o, const struct impl *impl)
+{
+	char *symbol = kernel_symbol(impl);
+
+	out_line(o, "extern const char %s[]; /* %s, built into the program */", symbol,
+		 impl_kernel(impl)->name);
+	out_line(o, "cl_kernel %s;", impl->cl_kernel_var);
+	if (impl->cl_queue_var)
+		out_line(o, "cl_command_queue %s;", impl->cl_queue_var);
+	if (impl->cl_program_var)
+		out_line(o, "struct starpu_opencl_program { cl_program program; } %s;",
+			 impl->cl_program_var);
+	out_line(o, "static pthread_mutex_t %s_globals = PTHREAD_MUTEX_INITIALIZER;",
+		 impl->name);
+	free(symbol);
+}
+
+static void emit_opencl_prologue(struct out *o, const struct impl *impl)
+{
+	char *symbol = kernel_symbol(impl);
+
+	out_line(o, "cl_kernel kernel = pph_opencl_kernel_source(%s, \"%s\");", symbol,
+		 impl_kernel(impl)->kernel);
+	out_blank(o);
+	out_line(o, "if (!kernel) {");
+	out_line(o, "\tpph_variant_failed(); /* reported; another variant runs the task */");
+	out_line(o, "\treturn;");
+	out_line(o, "}");
+	out_line(o, "pthread_mutex_lock(&%s_globals);", impl->name);
+	out_line(o, "%s = kernel;", impl->cl_kernel_var);
+	if (impl->cl_queue_var)
+		out_line(o, "%s = pph_opencl_queue();", impl->cl_queue_var);
+	if (impl->cl_program_var) {
+		out_line(o, "clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof(cl_program),");
+		out_line(o, "\t\t&%s.program, NULL);", impl->cl_program_var);
+	}
+	free(symbol);
+}
+
 void emit_backend(struct gen *g, const struct impl *impl)
 {
 	char *name = backend_file_name(impl);
 	char *header = backend_header_name(impl->iface);
 	char *sig = c_signature(impl->iface, impl->name, 1);
+	bool compu_opencl = impl_kernel(impl) != NULL;
 	struct out o;
 
 	if (gen_open(g, &o, name, "/*") == 0) {
@@ -153,8 +200,16 @@ void emit_backend(struct gen *g, const struct impl *impl)
 			out_line(&o, "#include <omp.h>");
 			out_line(&o, "#endif");
 		}
+		if (compu_opencl) {
+			out_line(&o, "#include <pthread.h>");
+			out_line(&o, "#include <peppher/opencl.h>");
+		}
 		out_line(&o, "#include \"%s\"", header);
 		out_blank(&o);
+		if (compu_opencl) {
+			emit_opencl_globals(&o, impl);
+			out_blank(&o);
+		}
 		out_line(&o, "/* %s, %s variant of %s */", impl->name,
 			 platform_name(impl->platform), impl->iface->name);
 		out_line(&o, "%s;", sig);
@@ -162,7 +217,11 @@ void emit_backend(struct gen *g, const struct impl *impl)
 		out_line(&o, "void %s_backend(void *buffers[], void *arg)", impl->name);
 		out_line(&o, "{");
 		o.indent++;
+		if (compu_opencl)
+			emit_opencl_prologue(&o, impl);
 		emit_body(&o, impl);
+		if (compu_opencl)
+			out_line(&o, "pthread_mutex_unlock(&%s_globals);", impl->name);
 		o.indent--;
 		out_line(&o, "}");
 		gen_close(g, &o, name);

@@ -55,6 +55,7 @@ static char *object_name(const struct impl *impl, const struct source_file *sf)
 
 struct objs {
 	struct strbuf list;
+	struct strbuf generated; /* files make generates: kernels as C */
 	bool openmp, cuda, opencl, cxx;
 };
 
@@ -77,11 +78,34 @@ static void emit_compile(struct out *o, const char *obj, const char *src,
 	out_blank(o);
 }
 
+/*
+ * An OpenCL kernel file travels inside the program: make turns it into a C
+ * string (rebuilt when the .cl changes), so the program finds its kernel
+ * wherever it runs from.  The escapes keep backslashes, quotes and
+ * trigraphs as they were.
+ */
+static void emit_kernel_rules(struct out *o, const struct impl *impl, const char *src,
+			      struct objs *objs)
+{
+	char *c_file = kernel_c_file_name(impl), *symbol = kernel_symbol(impl);
+	char *obj = xasprintf("%s__kernel.o", impl->name);
+
+	out_line(o, "%s: %s", c_file, src);
+	out_line(o, "\t{ echo 'const char %s[] = \"\"'; \\", symbol);
+	out_line(o, "\t  sed -e 's/\\\\/\\\\\\\\/g' -e 's/\"/\\\\\"/g' -e 's/?/\\\\?/g' \\");
+	out_line(o, "\t      -e 's/^/\"/' -e 's/$$/\\\\n\"/' %s; echo ';'; } > $@-t && mv $@-t $@", src);
+	out_blank(o);
+	add_obj(objs, obj);
+	emit_compile(o, obj, c_file, "", TOOL_CC, NULL, false, NULL);
+	strbuf_append(&objs->generated, " %s", c_file);
+	free(obj);
+	free(symbol);
+	free(c_file);
+}
+
 static void emit_impl_rules(struct gen *g, struct out *o, const struct impl *impl,
 			    struct objs *objs, const char *deps)
 {
-	const struct compiler *first = impl->nsources ? &impl->sources[0].compile : NULL;
-	enum toolchain first_tool = impl->nsources ? impl->sources[0].tool : TOOL_CC;
 	bool openmp = impl->platform == PLATFORM_OPENMP;
 	size_t i;
 
@@ -91,35 +115,33 @@ static void emit_impl_rules(struct gen *g, struct out *o, const struct impl *imp
 		char *obj = xasprintf("%s_backend.o", impl->name);
 
 		add_obj(objs, obj);
-		emit_compile(o, obj, backend, header, first_tool, first, openmp, NULL);
+		emit_compile(o, obj, backend, header, impl->backend_tool, impl->backend_compiler,
+			     openmp, NULL);
+		objs->cxx |= impl->backend_tool != TOOL_CC;
 		free(obj);
 		free(header);
 		free(backend);
 	}
 	for (i = 0; i < impl->nsources; i++) {
 		const struct source_file *sf = &impl->sources[i];
-		char *obj = object_name(impl, sf);
 		char *src = path_relative(g->outdir_real, sf->path);
 
-		add_obj(objs, obj);
-		emit_compile(o, obj, src, deps, sf->tool, &sf->compile, openmp, impl->defines);
-		objs->cxx |= sf->tool != TOOL_CC;
+		if (sf->kernel) {
+			emit_kernel_rules(o, impl, src, objs);
+		} else {
+			char *obj = object_name(impl, sf);
+
+			add_obj(objs, obj);
+			emit_compile(o, obj, src, deps, sf->tool, &sf->compile, openmp,
+				     impl->defines);
+			objs->cxx |= sf->tool != TOOL_CC;
+			free(obj);
+		}
 		free(src);
-		free(obj);
 	}
 	objs->openmp |= openmp;
 	objs->cuda |= impl->platform == PLATFORM_CUDA;
 	objs->opencl |= impl->platform == PLATFORM_OPENCL;
-}
-
-static const struct source_file *link_step(const struct model *m)
-{
-	size_t i;
-
-	for (i = 0; i < m->main->nsources; i++)
-		if (m->main->sources[i].has_link)
-			return &m->main->sources[i];
-	return NULL;
 }
 
 static void emit_variables(struct out *o, const struct objs *objs,
@@ -154,13 +176,13 @@ static void emit_variables(struct out *o, const struct objs *objs,
 	out_blank(o);
 }
 
-static void emit_link(struct out *o, const struct source_file *sf,
+static void emit_link(struct out *o, const struct compiler *link,
 		      const struct objs *objs)
 {
-	enum toolchain t = strstr(sf->link.name, "nvcc") ? TOOL_NVCC :
-			   strstr(sf->link.name, "++") ? TOOL_CXX : TOOL_CC;
-	struct tool tool = tool_for(t, sf->link.name);
-	const char *flags = sf->link.flags ? sf->link.flags : "";
+	enum toolchain t = strstr(link->name, "nvcc") ? TOOL_NVCC :
+			   strstr(link->name, "++") ? TOOL_CXX : TOOL_CC;
+	struct tool tool = tool_for(t, link->name);
+	const char *flags = link->flags ? link->flags : "";
 
 	/* descriptor link flags go after the objects: they are mostly -l options */
 	out_line(o, "$(PROGRAM): $(OBJS)");
@@ -172,14 +194,14 @@ static void emit_link(struct out *o, const struct source_file *sf,
 		 objs->cxx && strcmp(tool.command, "$(CC)") == 0 ? " -lstdc++" : "");
 	out_blank(o);
 	out_line(o, "clean:");
-	out_line(o, "\trm -f $(PROGRAM) $(OBJS)");
+	out_line(o, "\trm -f $(PROGRAM) $(OBJS)%s", objs->generated.s ? objs->generated.s : "");
 }
 
 void emit_makefile(struct gen *g)
 {
 	const struct model *m = g->m;
-	const struct source_file *link = link_step(m);
-	struct objs objs = { { NULL, 0, 0 }, false, false, false, false };
+	const struct compiler *link = &m->main->link;
+	struct objs objs = { { NULL, 0, 0 }, { NULL, 0, 0 }, false, false, false, false };
 	char *rules_text = NULL;
 	size_t rules_len = 0;
 	FILE *rules_fp = open_memstream(&rules_text, &rules_len);
@@ -211,11 +233,12 @@ void emit_makefile(struct gen *g)
 		free(header);
 		free(entry);
 	}
-	emit_variables(&o, &objs, link->link.output);
+	emit_variables(&o, &objs, link->output);
 	fclose(rules_fp);
 	fwrite(rules_text, 1, rules_len, o.fp);
 	free(rules_text);
 	emit_link(&o, link, &objs);
 	gen_close(g, &o, "Makefile");
 	free(objs.list.s);
+	free(objs.generated.s);
 }

@@ -75,10 +75,15 @@ static struct impl *clone_impl(const struct impl *g, struct iface *inst,
 		d->compile.name = dup_or_null(s->compile.name);
 		d->compile.flags = dup_or_null(s->compile.flags);
 		d->compile.output = dup_or_null(s->compile.output);
-		d->link.name = dup_or_null(s->link.name);
-		d->link.flags = dup_or_null(s->link.flags);
-		d->link.output = dup_or_null(s->link.output);
+		d->kernel = dup_or_null(s->kernel);
 	}
+	impl_set_backend(c);
+	c->link.name = dup_or_null(g->link.name);
+	c->link.flags = dup_or_null(g->link.flags);
+	c->link.output = dup_or_null(g->link.output);
+	c->cl_kernel_var = dup_or_null(g->cl_kernel_var);
+	c->cl_queue_var = dup_or_null(g->cl_queue_var);
+	c->cl_program_var = dup_or_null(g->cl_program_var);
 	c->constraints = xcalloc(g->nconstraints + 1, sizeof(*c->constraints));
 	for (i = 0; i < g->nconstraints; i++) {
 		c->constraints[i] = g->constraints[i];

@@ -26,6 +26,20 @@ struct iface *model_find_iface(const struct model *m, const char *name)
 	return NULL;
 }
 
+void impl_set_backend(struct impl *impl)
+{
+	size_t i;
+
+	impl->backend_tool = TOOL_CC;
+	impl->backend_compiler = NULL;
+	for (i = 0; i < impl->nsources; i++)
+		if (!impl->sources[i].kernel) {
+			impl->backend_tool = impl->sources[i].tool;
+			impl->backend_compiler = &impl->sources[i].compile;
+			return;
+		}
+}
+
 static void free_compiler(struct compiler *c)
 {
 	free(c->name);
@@ -43,8 +57,12 @@ void model_free_impl(struct impl *impl)
 		free(impl->sources[i].name);
 		free(impl->sources[i].path);
 		free_compiler(&impl->sources[i].compile);
-		free_compiler(&impl->sources[i].link);
+		free(impl->sources[i].kernel);
 	}
+	free_compiler(&impl->link);
+	free(impl->cl_kernel_var);
+	free(impl->cl_queue_var);
+	free(impl->cl_program_var);
 	for (i = 0; i < impl->nrequires; i++) {
 		free(impl->requires[i].name);
 		free(impl->requires[i].xml_file);

@@ -70,8 +70,7 @@ struct source_file {
 	char *path; /* resolved against the descriptor's folder */
 	enum toolchain tool;
 	struct compiler compile;
-	bool has_link;
-	struct compiler link; /* the main module's link step */
+	char *kernel; /* an OpenCL kernel file (.cl): the kernel's name, else NULL */
 };
 
 struct required {
@@ -98,8 +97,18 @@ struct impl {
 	char *dir; /* folder of the descriptor */
 	enum platform platform;
 	bool disabled; /* disable="true" in its descriptor */
-	struct source_file *sources;
+	struct source_file *sources; /* kernel files (.cl) included */
 	size_t nsources;
+	/* how its backend wrapper is compiled: like its first source that is
+	 * no kernel file (TOOL_CC and no compiler when there is none) */
+	enum toolchain backend_tool;
+	const struct compiler *backend_compiler; /* in sources[], or NULL */
+	bool has_link;
+	struct compiler link; /* the main module's link step */
+	/* OpenCL variants in ComPU's form: the globals through which the host
+	 * source receives its kernel and queue (@cl_kernel, @cl_command_queue
+	 * and @starpu_opencl_program of its sourceFile), or NULL */
+	char *cl_kernel_var, *cl_queue_var, *cl_program_var;
 	char *provides; /* the one provided interface */
 	struct loc provides_loc;
 	struct required *requires;
@@ -165,5 +174,8 @@ const char *access_name(enum access a);
 struct iface *model_find_iface(const struct model *m, const char *name);
 void model_free(struct model *m);
 void model_free_impl(struct impl *impl);
+/* Set impl's backend_tool and backend_compiler from its sources (again
+ * after they move). */
+void impl_set_backend(struct impl *impl);
 
 #endif

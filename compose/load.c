@@ -92,7 +92,21 @@ static xmlNode *next_sibling(const xmlNode *n, const char *name)
 	return NULL;
 }
 
-/* Attribute value as a fresh string, or NULL when absent. */
+/* s without the white space around it, as a fresh string. */
+static char *trimmed(const char *s)
+{
+	size_t len;
+
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	len = strlen(s);
+	while (len && strchr(" \t\n\r", s[len - 1]))
+		len--;
+	return xasprintf("%.*s", (int)len, s);
+}
+
+/* Attribute value as a fresh string, or NULL when absent.  ComPU's
+ * templates write values with spaces around them (name=" NAME "). */
 static char *attr(const xmlNode *n, const char *name)
 {
 	xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
@@ -100,8 +114,27 @@ static char *attr(const xmlNode *n, const char *name)
 
 	if (!v)
 		return NULL;
-	s = xstrdup((const char *)v);
+	s = trimmed((const char *)v);
 	xmlFree(v);
+	return s;
+}
+
+/* The trimmed text of n's first child element called name, or NULL when
+ * there is none or it holds nothing. */
+static char *child_text(const xmlNode *n, const char *name)
+{
+	xmlNode *c = first_child(n, name);
+	xmlChar *v = c ? xmlNodeGetContent(c) : NULL;
+	char *s = NULL;
+
+	if (v) {
+		s = trimmed((const char *)v);
+		if (!s[0]) {
+			free(s);
+			s = NULL;
+		}
+		xmlFree(v);
+	}
 	return s;
 }
 
@@ -223,6 +256,26 @@ static xmlDoc *parse_text(struct model *m, const char *path, const char *text, s
 }
 
 /*
+ * Text that is only white space goes before validation: descriptors as
+ * ComPU writes them hold line breaks in elements the schema declares empty
+ * (<peppher:targetPlatform name="CPU"> </peppher:targetPlatform>).
+ */
+static void drop_blank_text(xmlNode *n)
+{
+	xmlNode *c, *next;
+
+	for (c = n ? n->children : NULL; c; c = next) {
+		next = c->next;
+		if (c->type == XML_TEXT_NODE && xmlIsBlankNode(c)) {
+			xmlUnlinkNode(c);
+			xmlFreeNode(c);
+		} else if (c->type == XML_ELEMENT_NODE) {
+			drop_blank_text(c);
+		}
+	}
+}
+
+/*
  * Parse and validate one descriptor.  External entities, DTDs and network
  * access stay off: a descriptor is data, never a way to read other files.
  */
@@ -252,6 +305,7 @@ static xmlDoc *read_descriptor(struct loader *l, const char *path,
 			diag_error(from, "cannot parse descriptor '%s'", path);
 		return NULL;
 	}
+	drop_blank_text(xmlDocGetRootElement(doc));
 	vc = xmlSchemaNewValidCtxt(l->schema);
 	xmlSchemaSetValidStructuredErrors(vc, xml_error, l->m);
 	xmlSchemaValidateDoc(vc, doc);
@@ -290,55 +344,118 @@ static enum toolchain toolchain_of(const char *compiler, const char *language,
 	return TOOL_CC;
 }
 
+/* <peppher:compiler> holds <name>, <version>, <flags> and <output>. */
 static void parse_compiler(struct loader *l, const xmlNode *n,
 			   struct compiler *c)
 {
 	c->loc = node_loc(l, n);
-	c->name = attr(n, "name");
-	c->flags = attr(n, "flags");
-	c->output = attr(n, "output");
+	c->name = child_text(n, "name");
+	c->flags = child_text(n, "flags");
+	c->output = child_text(n, "output");
+}
+
+/* ComPU's OpenCL variants name, on their host source, the globals through
+ * which they receive the kernel and the queue. */
+static void parse_opencl_names(struct impl *impl, const xmlNode *n)
+{
+	static const char *const attrs[] = { "cl_kernel", "cl_command_queue",
+					     "starpu_opencl_program" };
+	char **vars[] = { &impl->cl_kernel_var, &impl->cl_queue_var, &impl->cl_program_var };
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		char *v = attr(n, attrs[i]);
+
+		if (v && !*vars[i])
+			*vars[i] = v;
+		else
+			free(v);
+	}
+}
+
+static void parse_compilers(struct loader *l, struct impl *impl,
+			    struct source_file *sf, const xmlNode *comp)
+{
+	xmlNode *c;
+
+	for (c = first_child(comp, "compiler"); c; c = next_sibling(c, "compiler")) {
+		struct loc loc = node_loc(l, c);
+		char *type = attr(c, "type");
+
+		if (type && strcmp(type, "link") == 0) {
+			if (impl->has_link)
+				diag_error(&loc, "second link step (the first is at line %d)",
+					   impl->link.loc.line);
+			else
+				parse_compiler(l, c, &impl->link);
+			impl->has_link = true;
+		} else if (!sf) {
+			diag_error(&loc, "a source file without a name holds only the link step (<peppher:compiler type=\"link\">)");
+		} else if (sf->compile.loc.file) {
+			diag_error(&loc, "second compile step for '%s'", sf->name);
+		} else {
+			parse_compiler(l, c, &sf->compile);
+		}
+		free(type);
+	}
 }
 
 static void parse_source(struct loader *l, struct impl *impl, const xmlNode *n)
 {
-	struct source_file *sf = array_push(&impl->sources, &impl->nsources,
-					    sizeof(*sf));
-	xmlNode *comp = first_child(n, "compilation"), *c;
-	char *language = attr(n, "language");
+	struct source_file *sf = NULL;
+	char *name = attr(n, "name"), *language = attr(n, "language");
+	xmlNode *comp;
 
-	sf->loc = node_loc(l, n);
-	sf->name = attr(n, "name");
-	sf->path = path_join(impl->dir, sf->name);
-	for (c = first_child(comp, "compiler"); c;
-	     c = next_sibling(c, "compiler")) {
-		char *type = attr(c, "type");
-
-		if (type && strcmp(type, "link") == 0) {
-			sf->has_link = true;
-			parse_compiler(l, c, &sf->link);
-		} else if (!sf->compile.name) {
-			parse_compiler(l, c, &sf->compile);
-		} else {
-			struct loc loc = node_loc(l, c);
-
-			diag_error(&loc, "second compile step for '%s'",
-				   sf->name);
-		}
-		free(type);
+	if (name && name[0]) {
+		sf = array_push(&impl->sources, &impl->nsources, sizeof(*sf));
+		sf->loc = node_loc(l, n);
+		sf->name = name;
+		sf->path = path_join(impl->dir, name);
+		sf->kernel = attr(n, "kernel");
+		name = NULL;
 	}
-	sf->tool = toolchain_of(sf->compile.name, language, sf->name);
+	free(name);
+	parse_opencl_names(impl, n);
+	for (comp = first_child(n, "compilation"); comp;
+	     comp = next_sibling(comp, "compilation")) {
+		if (!language)
+			language = child_text(comp, "language");
+		parse_compilers(l, impl, sf, comp);
+	}
+	if (sf)
+		sf->tool = toolchain_of(sf->compile.name, language, sf->name);
 	free(language);
 }
 
-static enum platform platform_of(const char *name)
+/* Platform names in any case: ComPU writes OpenCL, Cuda, OpenMP. */
+static bool platform_of(const char *name, enum platform *p)
 {
-	if (strcmp(name, "OPENMP") == 0)
-		return PLATFORM_OPENMP;
-	if (strcmp(name, "CUDA") == 0)
-		return PLATFORM_CUDA;
-	if (strcmp(name, "OPENCL") == 0)
-		return PLATFORM_OPENCL;
-	return PLATFORM_CPU;
+	static const char *const names[] = { "CPU", "OPENMP", "CUDA", "OPENCL" };
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (strcasecmp(name, names[i]) == 0) {
+			*p = (enum platform)i;
+			return true;
+		}
+	return false;
+}
+
+static void parse_constraints(struct loader *l, struct impl *impl, const xmlNode *n)
+{
+	xmlNode *c;
+
+	for (c = first_child(n, "constraint"); c; c = next_sibling(c, "constraint")) {
+		struct constraint *k = array_push(&impl->constraints, &impl->nconstraints,
+						  sizeof(*k));
+		char *type = attr(c, "type");
+
+		k->loc = node_loc(l, c);
+		k->name = attr(c, "name");
+		k->text = attr(c, "expr");
+		k->dynamic = type && strcmp(type, "dynamic") == 0;
+		free(type);
+	}
 }
 
 static struct impl *parse_impl(struct loader *l, const xmlNode *n)
@@ -353,6 +470,7 @@ static struct impl *parse_impl(struct loader *l, const xmlNode *n)
 	for (c = first_child(first_child(n, "sourceFiles"), "sourceFile"); c;
 	     c = next_sibling(c, "sourceFile"))
 		parse_source(l, impl, c);
+	impl_set_backend(impl);
 	c = first_child(first_child(n, "providedInterfaces"),
 			"providedInterface");
 	if (c) {
@@ -380,22 +498,17 @@ static struct impl *parse_impl(struct loader *l, const xmlNode *n)
 	if (c) {
 		char *p = attr(c, "name");
 
-		impl->platform = platform_of(p);
-		free(p);
-	}
-	for (c = first_child(first_child(n, "constraints"), "constraint"); c;
-	     c = next_sibling(c, "constraint")) {
-		struct constraint *k = array_push(&impl->constraints, &impl->nconstraints,
-						  sizeof(*k));
-		char *type = attr(c, "type");
+		if (!platform_of(p, &impl->platform)) {
+			struct loc loc = node_loc(l, c);
 
-		memset(k, 0, sizeof(*k));
-		k->loc = node_loc(l, c);
-		k->name = attr(c, "name");
-		k->text = attr(c, "expr");
-		k->dynamic = type && strcmp(type, "dynamic") == 0;
-		free(type);
+			diag_error(&loc, "unknown target platform '%s' (expected CPU, OpenMP, CUDA or OpenCL, in any case)",
+				   p);
+		}
+		free(p);
+		/* ComPU's hardware constraints: static ones, on the machine */
+		parse_constraints(l, impl, first_child(c, "hardwareConstraints"));
 	}
+	parse_constraints(l, impl, first_child(n, "constraints"));
 	return impl;
 }
 

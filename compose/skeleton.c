@@ -436,8 +436,10 @@ static void write_impl_descriptor(struct skeleton *s, const struct cfunc *fn,
 	strbuf_append(b, "      <peppher:sourceFile name=\"%s_%s.%s\" language=\"%s\">\n", fn->name,
 		      st->suffix, st->ext, st->language);
 	strbuf_append(b, "        <peppher:compilation>\n");
-	strbuf_append(b, "          <peppher:compiler name=\"%s\" flags=\"%s\"/>\n", st->compiler,
-		      st->flags);
+	strbuf_append(b, "          <peppher:compiler>\n");
+	strbuf_append(b, "            <peppher:name>%s</peppher:name>\n", st->compiler);
+	strbuf_append(b, "            <peppher:flags>%s</peppher:flags>\n", st->flags);
+	strbuf_append(b, "          </peppher:compiler>\n");
 	strbuf_append(b, "        </peppher:compilation>\n      </peppher:sourceFile>\n");
 	strbuf_append(b, "    </peppher:sourceFiles>\n    <peppher:providedInterfaces>\n");
 	strbuf_append(b, "      <peppher:providedInterface name=\"%s\"/>\n", fn->name);
@@ -690,9 +692,18 @@ static void write_main(struct skeleton *s)
 		      PACKAGE_VERSION, path_basename(s->r->headers[0]));
 	strbuf_append(b, "<peppher:component xmlns:peppher=\"http://www.peppher.eu/ComponentMetaData0.1\">\n");
 	strbuf_append(b, "  <peppher:implementation name=\"main\">\n    <peppher:sourceFiles>\n");
+	/* the link step on a source file of its own, as ComPU writes it */
+	strbuf_append(b, "      <peppher:sourceFile>\n        <peppher:compilation>\n");
+	strbuf_append(b, "          <peppher:compiler type=\"link\">\n");
+	strbuf_append(b, "            <peppher:name>gcc</peppher:name>\n");
+	strbuf_append(b, "            <peppher:output>%s_app</peppher:output>\n", stem);
+	strbuf_append(b, "          </peppher:compiler>\n");
+	strbuf_append(b, "        </peppher:compilation>\n      </peppher:sourceFile>\n");
 	strbuf_append(b, "      <peppher:sourceFile name=\"main.c\" language=\"C\">\n        <peppher:compilation>\n");
-	strbuf_append(b, "          <peppher:compiler name=\"gcc\" flags=\"-O2\"/>\n");
-	strbuf_append(b, "          <peppher:compiler type=\"link\" name=\"gcc\" output=\"%s_app\"/>\n", stem);
+	strbuf_append(b, "          <peppher:compiler>\n");
+	strbuf_append(b, "            <peppher:name>gcc</peppher:name>\n");
+	strbuf_append(b, "            <peppher:flags>-O2</peppher:flags>\n");
+	strbuf_append(b, "          </peppher:compiler>\n");
 	strbuf_append(b, "        </peppher:compilation>\n      </peppher:sourceFile>\n    </peppher:sourceFiles>\n");
 	strbuf_append(b, "    <peppher:requiredInterfaces>\n");
 	for (i = 0; i < s->nnames; i++)
