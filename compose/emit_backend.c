@@ -109,11 +109,10 @@ static char *argument(const struct iface *ifc, const struct param *p)
 	}
 }
 
-static void emit_body(struct out *o, const struct impl *impl)
+/* The backend's locals: its argument block, and nothing left unused. */
+static void emit_locals(struct out *o, const struct impl *impl)
 {
 	const struct iface *ifc = impl->iface;
-	char *call = xasprintf("%s(", impl->name);
-	size_t i;
 
 	if (ifc->has_args)
 		out_line(o, "struct %s_args *args = (struct %s_args *)arg;",
@@ -122,6 +121,14 @@ static void emit_body(struct out *o, const struct impl *impl)
 		out_line(o, "(void)arg;");
 	if (!ifc->nbuffers)
 		out_line(o, "(void)buffers;");
+}
+
+static void emit_call(struct out *o, const struct impl *impl)
+{
+	const struct iface *ifc = impl->iface;
+	char *call = xasprintf("%s(", impl->name);
+	size_t i;
+
 	if (impl->platform == PLATFORM_OPENMP) {
 		/* a fork-join task: as many threads as the CPU workers it holds */
 		out_line(o, "#ifdef _OPENMP");
@@ -217,9 +224,10 @@ void emit_backend(struct gen *g, const struct impl *impl)
 		out_line(&o, "void %s_backend(void *buffers[], void *arg)", impl->name);
 		out_line(&o, "{");
 		o.indent++;
+		emit_locals(&o, impl);
 		if (compu_opencl)
 			emit_opencl_prologue(&o, impl);
-		emit_body(&o, impl);
+		emit_call(&o, impl);
 		if (compu_opencl)
 			out_line(&o, "pthread_mutex_unlock(&%s_globals);", impl->name);
 		o.indent--;

@@ -18,11 +18,20 @@
 
 extern const char compose_schema[]; /* schemas/peppher.xsd, built in */
 
+/* An implementation found in an interface's folder that provides another
+ * interface: fine if that one is declared too, else reported at the end. */
+struct stray {
+	struct loc loc; /* of its providedInterface */
+	char *provides, *impl, *folder_of;
+};
+
 struct loader {
 	struct model *m;
 	char *const *roots;
 	size_t nroots;
 	xmlSchemaPtr schema;
+	struct stray *strays;
+	size_t nstrays;
 };
 
 static const char *intern_file(struct model *m, const char *path)
@@ -278,6 +287,9 @@ static void drop_blank_text(xmlNode *n)
 /*
  * Parse and validate one descriptor.  External entities, DTDs and network
  * access stay off: a descriptor is data, never a way to read other files.
+ * A descriptor that parses but is invalid is returned all the same (its
+ * errors are counted, so nothing gets generated): the files it leads to
+ * are read too, and their errors reported in the same run.
  */
 static xmlDoc *read_descriptor(struct loader *l, const char *path,
 			       const struct loc *from)
@@ -310,10 +322,6 @@ static xmlDoc *read_descriptor(struct loader *l, const char *path,
 	xmlSchemaSetValidStructuredErrors(vc, xml_error, l->m);
 	xmlSchemaValidateDoc(vc, doc);
 	xmlSchemaFreeValidCtxt(vc);
-	if (diag_error_count() != errors) {
-		xmlFreeDoc(doc);
-		return NULL;
-	}
 	return doc;
 }
 
@@ -349,6 +357,9 @@ static void parse_compiler(struct loader *l, const xmlNode *n,
 			   struct compiler *c)
 {
 	c->loc = node_loc(l, n);
+	if (xmlHasProp(n, (const xmlChar *)"name") || xmlHasProp(n, (const xmlChar *)"flags") ||
+	    xmlHasProp(n, (const xmlChar *)"output")) /* the schema error came first */
+		diag_note(&c->loc, "a compiler's name, flags and output are child elements: <peppher:compiler><peppher:name>gcc</peppher:name><peppher:flags>-O2</peppher:flags></peppher:compiler>");
 	c->name = child_text(n, "name");
 	c->flags = child_text(n, "flags");
 	c->output = child_text(n, "output");
@@ -498,7 +509,7 @@ static struct impl *parse_impl(struct loader *l, const xmlNode *n)
 	if (c) {
 		char *p = attr(c, "name");
 
-		if (!platform_of(p, &impl->platform)) {
+		if (p && !platform_of(p, &impl->platform)) {
 			struct loc loc = node_loc(l, c);
 
 			diag_error(&loc, "unknown target platform '%s' (expected CPU, OpenMP, CUDA or OpenCL, in any case)",
@@ -524,11 +535,13 @@ static void parse_params(struct loader *l, struct iface *ifc, const xmlNode *n)
 
 		p->loc = node_loc(l, c);
 		p->name = attr(c, "name");
-		p->type = normalize_type(type);
+		p->type = type ? normalize_type(type) : NULL;
 		p->elem_type = attr(c, "elemType");
 		p->num_elements = attr(c, "numElements");
 		p->partition = attr(c, "partition");
-		p->access = strcmp(mode, "read") == 0 ? ACCESS_READ :
+		/* an invalid descriptor is read too: its errors are counted */
+		p->access = !mode ? ACCESS_READWRITE :
+			    strcmp(mode, "read") == 0 ? ACCESS_READ :
 			    strcmp(mode, "write") == 0 ? ACCESS_WRITE :
 							ACCESS_READWRITE;
 		p->buffer = -1;
@@ -596,9 +609,21 @@ static void load_impls(struct loader *l, struct iface *ifc, const char *dir)
 		     c = next_sibling(c, "implementation")) {
 			struct impl *impl = parse_impl(l, c);
 
-			if (!impl->provides || strcmp(impl->provides, ifc->name)) {
+			if (!impl->provides) {
+				diag_error(&impl->loc, "implementation '%s' provides no interface (add <peppher:providedInterfaces>)",
+					   impl->name ? impl->name : "");
+				model_free_impl(impl);
+				continue;
+			}
+			if (strcmp(impl->provides, ifc->name)) {
+				struct stray *st = array_push(&l->strays, &l->nstrays, sizeof(*st));
+
 				diag_verbose(1, "%s: '%s' does not provide '%s'; ignored",
 					     files[i], impl->name, ifc->name);
+				st->loc = impl->provides_loc;
+				st->provides = xstrdup(impl->provides);
+				st->impl = xstrdup(impl->name ? impl->name : "");
+				st->folder_of = xstrdup(ifc->name);
 				model_free_impl(impl);
 				continue;
 			}
@@ -708,7 +733,9 @@ static struct iface *load_iface(struct loader *l, const char *path,
 	} else {
 		char *declared = attr(n, "name");
 
-		if (strcmp(declared, name) != 0) {
+		if (!declared) {
+			free(declared); /* no name: the schema error says so */
+		} else if (strcmp(declared, name) != 0) {
 			struct loc loc = node_loc(l, n);
 
 			diag_error(&loc, "interface is named '%s' but was required as '%s'",
@@ -754,6 +781,8 @@ static void load_requires(struct loader *l, struct impl *impl)
 		struct required *r = &impl->requires[i];
 		char *path;
 
+		if (!r->name)
+			continue; /* invalid: the schema error says so */
 		if (r->xml_file)
 			path = path_join(impl->dir, r->xml_file);
 		else
@@ -770,10 +799,46 @@ static void load_requires(struct loader *l, struct impl *impl)
 	}
 }
 
+/* Implementations that provide an interface no one declares: a misspelt
+ * name would otherwise drop them without a word. */
+static void report_strays(struct loader *l)
+{
+	size_t i, j;
+
+	for (i = 0; i < l->nstrays; i++) {
+		struct stray *st = &l->strays[i];
+		const char *best = NULL;
+		unsigned best_d = 0;
+
+		if (!model_find_iface(l->m, st->provides)) {
+			for (j = 0; j < l->m->nifaces; j++) {
+				unsigned d = edit_distance(st->provides, l->m->ifaces[j]->name);
+
+				if (!best || d < best_d) {
+					best = l->m->ifaces[j]->name;
+					best_d = d;
+				}
+			}
+			if (best && best_d <= 2 + strlen(best) / 4)
+				diag_error(&st->loc, "implementation '%s' provides '%s', which no descriptor declares; did you mean '%s'?",
+					   st->impl, st->provides, best);
+			else
+				diag_error(&st->loc, "implementation '%s' provides '%s', which no descriptor declares (it is in the folder of '%s')",
+					   st->impl, st->provides, st->folder_of);
+		}
+		free(st->provides);
+		free(st->impl);
+		free(st->folder_of);
+	}
+	free(l->strays);
+	l->strays = NULL;
+	l->nstrays = 0;
+}
+
 unsigned load_model(struct model *m, const char *main_path,
 		    char *const *roots, size_t nroots)
 {
-	struct loader l = { m, roots, nroots, NULL };
+	struct loader l = { m, roots, nroots, NULL, NULL, 0 };
 	unsigned errors = diag_error_count();
 	xmlDoc *doc;
 	xmlNode *n;
@@ -790,7 +855,7 @@ unsigned load_model(struct model *m, const char *main_path,
 	     n = next_sibling(n, "implementation")) {
 		char *name = attr(n, "name");
 
-		if (strcmp(name, "main") == 0 && !m->main)
+		if (name && strcmp(name, "main") == 0 && !m->main)
 			m->main = parse_impl(&l, n);
 		free(name);
 	}
@@ -802,6 +867,7 @@ unsigned load_model(struct model *m, const char *main_path,
 	xmlFreeDoc(doc);
 	if (m->main)
 		load_requires(&l, m->main);
+	report_strays(&l);
 out:
 	xmlSchemaFree(l.schema);
 	xmlSetStructuredErrorFunc(NULL, NULL);
@@ -810,7 +876,7 @@ out:
 
 unsigned load_platform(struct model *m, const char *path)
 {
-	struct loader l = { m, NULL, 0, NULL };
+	struct loader l = { m, NULL, 0, NULL, NULL, 0 };
 	unsigned errors = diag_error_count();
 	xmlNode *root, *c;
 	xmlDoc *doc;
@@ -818,6 +884,10 @@ unsigned load_platform(struct model *m, const char *path)
 	xmlSetStructuredErrorFunc(m, xml_error);
 	l.schema = schema_load();
 	doc = l.schema ? read_descriptor(&l, path, NULL) : NULL;
+	if (doc && diag_error_count() != errors) { /* invalid: read no facts */
+		xmlFreeDoc(doc);
+		doc = NULL;
+	}
 	root = doc ? xmlDocGetRootElement(doc) : NULL;
 	if (doc && !first_child(root, "platform")) {
 		struct loc loc = node_loc(&l, root);

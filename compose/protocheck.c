@@ -214,6 +214,8 @@ static void parse_impl(struct cparser *parser, struct impl_check *c, const char 
 		char **words = NULL, **args = NULL;
 		size_t nwords = 0, nargs = 0;
 
+		if (sf->kernel) /* OpenCL C, not the host's language */
+			continue;
 		for (i = 0; i < c->ntypes; i++) /* of the previous source */
 			cparam_free(&c->resolved[i]);
 		if (impl->defines)
@@ -263,8 +265,8 @@ static void report_impl(struct impl_check *c)
 		check_signature(impl, &c->fn, c->resolved, c->types);
 		cfunc_free(&c->fn);
 	} else {
-		diag_warning(&impl->loc, "function '%s' not found in the sources of implementation '%s'",
-			     impl->name, impl->name);
+		diag_error(&impl->loc, "function '%s' not found in the sources of implementation '%s'",
+			   impl->name, impl->name);
 	}
 	free(c->why);
 	for (i = 0; i < c->ntypes; i++) {

@@ -299,3 +299,29 @@ char *normalize_type(const char *type)
 	free(t);
 	return d;
 }
+
+unsigned edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	unsigned *row = xcalloc(lb + 1, sizeof(*row)), diag, up, d;
+
+	for (j = 0; j <= lb; j++)
+		row[j] = (unsigned)j;
+	for (i = 1; i <= la; i++) {
+		diag = row[0];
+		row[0] = (unsigned)i;
+		for (j = 1; j <= lb; j++) {
+			up = row[j];
+			d = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < d)
+				d = up + 1;
+			if (row[j - 1] + 1 < d)
+				d = row[j - 1] + 1;
+			row[j] = d;
+			diag = up;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}

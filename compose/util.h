@@ -46,6 +46,9 @@ char *normalize_space(const char *s);
 char *normalize_type(const char *type);
 
 bool is_c_identifier(const char *s);
+/* Levenshtein distance: the fewest insertions, deletions and replacements
+ * that make a into b (for "did you mean"). */
+unsigned edit_distance(const char *a, const char *b);
 bool is_c_keyword(const char *s);
 
 /* Folder part of path ("." when none). */

@@ -3,7 +3,8 @@
 # descriptor set (main.xml ...) with the files compose must generate for it in
 # expected/.  The generated C is also compiled, as C and as C++, with
 # warnings as errors; a case with a run.expected is built with the generated
-# Makefile and run, and must print exactly that.  PEPPHER_REGEN=1 rewrites
+# Makefile and run, and must print exactly that (with the settings in
+# run.env, if any).  PEPPHER_REGEN=1 rewrites
 # expected/ from the output.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
@@ -28,7 +29,9 @@ run_check() { # case work
 	(cd "$2/src" && "$COMPOSE" main.xml -o ../run 2> /dev/null) || return 1
 	program=$(sed -n 's/^PROGRAM = //p' "$2/run/Makefile")
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$2/run" || return 1
-	PEPPHER_HOME="$2/home" PEPPHER_NOPENCL=0 "$2/run/$program" > "$2/run.out" || return 1
+	# run.env: settings of the case's own (an OpenCL device: PEPPHER_NOPENCL=1)
+	PEPPHER_HOME="$2/home" PEPPHER_NOPENCL=0 POCL_CACHE_DIR="$2/pocl" \
+		env $(cat "$1/run.env" 2> /dev/null) "$2/run/$program" > "$2/run.out" || return 1
 	diff -u "$1/run.expected" "$2/run.out"
 }
 
@@ -38,7 +41,7 @@ for case in "$data"/*/; do
 	mkdir -p "$work/$name"
 	cp -R "$case" "$work/$name/src"
 	chmod -R u+w "$work/$name/src"
-	rm -rf "$work/$name/src/expected" "$work/$name/src/run.expected"
+	rm -rf "$work/$name/src/expected" "$work/$name/src/run.expected" "$work/$name/src/run.env"
 	if ! (cd "$work/$name/src" &&
 	      "$COMPOSE" --platforms=CPU,OPENMP,CUDA,OPENCL main.xml -o ../out); then
 		echo "FAIL: $name: compose failed"

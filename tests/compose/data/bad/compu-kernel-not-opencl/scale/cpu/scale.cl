@@ -1,0 +1,1 @@
+__kernel void s(__global float *x) {}

@@ -1,0 +1,6 @@
+/* Compiled by g++, as in ComPU's examples: C++ linkage. */
+void vscale_cpu(float *arr, int size, float factor)
+{
+	for (int i = 0; i < size; i++)
+		arr[i] *= factor;
+}
