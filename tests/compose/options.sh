@@ -28,6 +28,57 @@ grep -q '"main" -> "iface:vector_scale";' "$out/g.dot" || fail "graph: main edge
 	"$main" -o "$out/b" 2> /dev/null || fail "compose b"
 diff -r "$out/a" "$out/b" || fail "spellings differ"
 
+# ComPU's spellings in any case, each against its GNU one: the same files
+same() { # name "compu words" "gnu words"
+	"$COMPOSE" $2 "$main" -o "$out/$1.compu" 2> "$out/$1.compu.err" ||
+		{ cat "$out/$1.compu.err"; fail "$1: $2"; }
+	"$COMPOSE" $3 "$main" -o "$out/$1.gnu" 2> /dev/null || fail "$1: $3"
+	diff -r "$out/$1.compu" "$out/$1.gnu" || fail "$1: '$2' and '$3' differ"
+}
+same cuda "-DISABLECUDA" "--disable-cuda"
+grep -q vector_scale_cuda "$out/cuda.compu/vector_scale_entry.c" && fail "-DISABLECUDA left CUDA on"
+grep -q "note: skipping 'vector_scale_cuda': CUDA disabled on the command line" "$out/cuda.compu.err" ||
+	fail "-DISABLECUDA: note"
+same cpu "-disablecpu" "--disable-cpu"
+same opencl "-DisableOpenCL -disableCuda" "--disable-opencl --disable-cuda"
+same impls "-DISABLEIMPLS=vector_scale_openmp" "--disable-impls=vector_scale_openmp"
+same hist "-USEHISTORYMODELS" "--use-history-models"
+same reg "-useregressionmodels" "--use-regression-models"
+same nlreg "-UseNLRegressionModels" "--use-nl-regression-models"
+same ext "-WRAPPERFILESEXT=c" "--wrapper-ext=.c"
+"$COMPOSE" -V=2 -n "$main" -o "$out/v" 2> "$out/v.err" > /dev/null || fail "-V=2"
+grep -q "^compose: reading " "$out/v.err" || fail "-V=2: not verbose"
+"$COMPOSE" --HELP | grep -q "^ComPU's spellings are accepted too" || fail "--HELP"
+# "-D NAME" and "-o DIR" keep their meaning; a value is never translated
+"$COMPOSE" -DUSE_FAST=1 -D disableCPU -o "$out/dd" "$main" 2> /dev/null || fail "-D defines"
+grep -q vector_scale_cpu_loop "$out/dd/vector_scale_entry.c" || fail "-D disableCPU disabled the CPU"
+(cd "$out" && "$COMPOSE" "$main" -o -disableCPU 2> /dev/null) || fail "-o -disableCPU"
+[ -f "$out/-disableCPU/peppher.h" ] || fail "-o took -disableCPU as an option"
+
+# mistakes in ComPU's spellings are errors, never defines or includes
+refuse() { # expected-message words...
+	msg=$1
+	shift
+	"$COMPOSE" "$@" "$main" -o "$out/bad" 2> "$out/bad.err" && fail "accepted: $*"
+	grep -qxF "compose: error: $msg" "$out/bad.err" || { cat "$out/bad.err"; fail "message for $*"; }
+	[ -e "$out/bad" ] && fail "$*: output written"
+	true
+}
+known="-generateCompFiles=LIST, -disableXMLFiles=LIST, -disableImpls=LIST, -wrapperFilesExt=EXT, -useHistoryModels, -useRegressionModels, -useNLRegressionModels, -disableCPU, -disableCUDA, -disableOpenCL, -v=N"
+refuse "unknown option '-DISABLEGPU'; the PEPPHER spellings (in any case) are $known" -DISABLEGPU
+refuse "unknown option '-disableOpenMP'; the PEPPHER spellings (in any case) are $known" -disableOpenMP
+refuse "unknown option '-useHistoryModel'; the PEPPHER spellings (in any case) are $known" -useHistoryModel
+refuse "unknown option '-generateCompFile=a.h'; the PEPPHER spellings (in any case) are $known" -generateCompFile=a.h
+refuse "unknown option '-wrapperExt=c'; the PEPPHER spellings (in any case) are $known" -wrapperExt=c
+refuse "option '-disableCPU=yes' takes no value" -disableCPU=yes
+refuse "option '-DisableImpls' needs a value: -disableImpls=LIST" -DisableImpls
+refuse "wrapper extension '.h': entry wrappers are compiled on their own (NAME_entry.c), not included as headers as ComPU's were; use .c (the default), or .cpp, .cc or .cxx to compile them as C++" -wrapperFilesExt=h
+refuse "wrapper extension '.h': entry wrappers are compiled on their own (NAME_entry.c), not included as headers as ComPU's were; use .c (the default), or .cpp, .cc or .cxx to compile them as C++" --wrapper-ext=.h
+refuse "wrapper extension '.f90': expected .c, .cpp, .cc or .cxx" -wrapperFilesExt=.f90
+refuse "--disable-xml-files: 'vs.txt' is not a descriptor file name (NAME or NAME.xml)" -disableXMLFiles=vs.txt
+refuse "--disable-xml-files: 'cuda/vs.xml' is a path; give descriptor file names" --disable-xml-files=cuda/vs.xml
+refuse "--verbose=7: expected 0 to 3" -v=7
+
 # disabling every CPU variant of a CPU-only build is an error, naming the interface
 "$COMPOSE" --disable-cpu --platforms=CPU,OPENMP "$main" -o "$out/c" 2> "$out/c.err" &&
 	fail "compose c succeeded"
