@@ -116,6 +116,33 @@ grep -qx "compose: error: no platform description 'nowhere' in the repositories 
 "$COMPOSE" "$cons" -R "$top_srcdir/repository" --platform=gpu-node -o "$out/i" 2> /dev/null ||
 	fail "the shipped gpu-node platform"
 
+# device counts are detected only for a constraint that names them (hwloc's
+# I/O discovery starts every OpenCL platform); a platform description's win
+"$COMPOSE" -v=3 "$cons" -o "$out/dev0" 2> "$out/dev0.err" || fail "dev0"
+grep -q "num_opencl_devices" "$out/dev0.err" && { cat "$out/dev0.err"; fail "dev0: devices counted"; }
+cp -r "$top_srcdir/tests/compose/data/golden/constraints" "$out/devs"
+sed -i 's/expr="num_cores &gt;= 100000 &amp;&amp; has_cpu"/expr="num_opencl_devices \&gt;= 0 \&amp;\&amp; num_cuda_devices \&lt; 100000"/' \
+	"$out/devs/pick/huge/pick_huge.xml"
+grep -q 'expr="num_opencl_devices &gt;= 0 &amp;&amp; num_cuda_devices &lt; 100000"' "$out/devs/pick/huge/pick_huge.xml" ||
+	fail "devs: descriptor not rewritten"
+"$COMPOSE" -v=3 "$out/devs/main.xml" -o "$out/dev1" 2> "$out/dev1.err" || { cat "$out/dev1.err"; fail "dev1"; }
+grep -q "platform fact num_opencl_devices = [0-9]" "$out/dev1.err" || { cat "$out/dev1.err"; fail "dev1: not counted"; }
+grep -q pick_huge "$out/dev1/pick_entry.c" || fail "dev1: pick_huge left out"
+cat > "$out/repo/platforms/nodev.xml" <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<peppher:component xmlns:peppher="http://www.peppher.eu/ComponentMetaData0.1">
+  <peppher:platform name="nodev">
+    <peppher:fact name="num_opencl_devices" value="-1"/>
+    <peppher:fact name="num_cuda_devices" value="0"/>
+  </peppher:platform>
+</peppher:component>
+XML
+"$COMPOSE" -v=3 "$out/devs/main.xml" -R "$out/repo" --platform=nodev -o "$out/dev2" 2> "$out/dev2.err" ||
+	fail "dev2"
+grep -q "hwloc I/O discovery" "$out/dev2.err" && fail "dev2: devices counted over the platform's"
+grep -q "note: skipping 'pick_huge': static constraint .* is false here (num_opencl_devices = -1" "$out/dev2.err" ||
+	{ cat "$out/dev2.err"; fail "dev2: note"; }
+
 # performance-model kinds: the PEPPHER spelling, the GNU one, the attribute
 "$COMPOSE" -useHistoryModels "$main" -o "$out/j" 2> /dev/null || fail "-useHistoryModels"
 grep -q '"vector_scale", [0-9]*, vector_scale_impls, PPH_MODEL_HISTORY' "$out/j/vector_scale_entry.c" ||
