@@ -11,6 +11,9 @@
 
 #include "config.h"
 #include "check.h"
+#ifdef PPH_HAVE_LIBCLANG
+#include "cparse.h"
+#endif
 #include "diag.h"
 #include "emit.h"
 #include "expand.h"
@@ -91,6 +94,25 @@ static void usage(FILE *fp)
 		"-disableCPU, -disableCUDA, -disableOpenCL and -v=N.\n"
 		"Interfaces are also looked up in $PEPPHER_REPOSITORY (colon-separated) and in\n"
 		"%s.\n", PPH_REPOSITORY_DIR);
+}
+
+/* libclang is opened only to parse: -v tries it here. */
+static void print_version(bool try_libclang)
+{
+	printf("compose (PEPPHER-C) %s\n", PACKAGE_VERSION);
+#ifdef PPH_HAVE_LIBCLANG
+	const char *why;
+
+	printf("C parser: libclang (%s, opened when parsing: --generate-comp-files, prototype checks)\n",
+	       cparse_library());
+	if (try_libclang && cparse_load(&why) == 0)
+		printf("libclang: loads\n");
+	else if (try_libclang)
+		printf("libclang: cannot be loaded: %s\n", why);
+#else
+	(void)try_libclang;
+	printf("C parser: none (built without libclang)\n");
+#endif
 }
 
 static int parse_platforms(const char *list, unsigned *mask)
@@ -330,6 +352,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, verbosity = 0;
+	bool show_version = false;
 
 	if (translate_compu(argc, argv, longopts, &opt->words, &opt->nwords) != 0)
 		return -1;
@@ -387,18 +410,15 @@ static int parse_args(int argc, char **argv, struct options *opt)
 			}
 			break;
 		case 'h': usage(stdout); return 1;
-		case 'V':
-			printf("compose (PEPPHER-C) %s\n", PACKAGE_VERSION);
-#ifdef PPH_HAVE_LIBCLANG
-			printf("C parser: libclang (--generate-comp-files, prototype checks)\n");
-#else
-			printf("C parser: none (built without libclang)\n");
-#endif
-			return 1;
+		case 'V': show_version = true; break;
 		default: usage(stderr); return -1;
 		}
 	}
 	diag_set_verbosity(verbosity);
+	if (show_version) {
+		print_version(verbosity > 0);
+		return 1;
+	}
 	if (opt->skel.nheaders) {
 		if (optind != argc) {
 			diag_error(NULL, "--generate-comp-files takes no main descriptor");

@@ -143,6 +143,21 @@ grep -q "hwloc I/O discovery" "$out/dev2.err" && fail "dev2: devices counted ove
 grep -q "note: skipping 'pick_huge': static constraint .* is false here (num_opencl_devices = -1" "$out/dev2.err" ||
 	{ cat "$out/dev2.err"; fail "dev2: note"; }
 
+# start-up: --version and a compose without prototype checks open neither
+# libclang nor an OpenCL platform (glibc's LD_DEBUG lists what is opened);
+# a constraint on devices starts OpenCL, a prototype check libclang
+LD_DEBUG=files "$COMPOSE" --version > "$out/ld.out" 2> "$out/ld.err" || fail "--version"
+grep -q "^C parser: libclang" "$out/ld.out" && grep -q "file=libclang" "$out/ld.err" &&
+	fail "--version opened libclang"
+LD_DEBUG=files "$COMPOSE" --no-check-sources -n "$main" -o "$out/ld" > /dev/null 2> "$out/ld.err" ||
+	fail "ld: compose"
+grep -Eq "file=[^ ]*(libclang|pocl)" "$out/ld.err" && fail "libclang or OpenCL opened without need"
+LD_DEBUG=files "$COMPOSE" -n "$cons" -o "$out/ld" > /dev/null 2> "$out/ld.err" || fail "ld: cons"
+grep -Eq "file=[^ ]*pocl" "$out/ld.err" && fail "OpenCL started for no device constraint"
+if grep -q "^C parser: libclang" "$out/ld.out"; then
+	"$COMPOSE" -v --version | grep -qx "libclang: loads" || fail "-v --version: libclang does not load"
+fi
+
 # performance-model kinds: the PEPPHER spelling, the GNU one, the attribute
 "$COMPOSE" -useHistoryModels "$main" -o "$out/j" 2> /dev/null || fail "-useHistoryModels"
 grep -q '"vector_scale", [0-9]*, vector_scale_impls, PPH_MODEL_HISTORY' "$out/j/vector_scale_entry.c" ||
