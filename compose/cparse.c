@@ -1,4 +1,6 @@
+#include <dlfcn.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,16 +8,108 @@
 
 #include <clang-c/Index.h>
 
+#include "config.h"
 #include "cparse.h"
 #include "diag.h"
 #include "util.h"
 
+/*
+ * libclang is opened when compose first parses, not linked: loading it
+ * (and LLVM) costs more than a whole compose run without prototype checks,
+ * and most runs (--version, --help, --no-check-sources, a failed load)
+ * parse nothing.  Its functions are called through this table.
+ */
+#define LIBCLANG_FUNCTIONS(X) \
+	X(Cursor_getArgument) \
+	X(Cursor_getNumArguments) \
+	X(Cursor_getStorageClass) \
+	X(File_isEqual) \
+	X(createIndex) \
+	X(defaultReparseOptions) \
+	X(defaultSaveOptions) \
+	X(disposeDiagnostic) \
+	X(disposeIndex) \
+	X(disposeString) \
+	X(disposeTranslationUnit) \
+	X(formatDiagnostic) \
+	X(getCString) \
+	X(getCanonicalType) \
+	X(getCursorExtent) \
+	X(getCursorLocation) \
+	X(getCursorResultType) \
+	X(getCursorSpelling) \
+	X(getCursorType) \
+	X(getDiagnostic) \
+	X(getDiagnosticLocation) \
+	X(getDiagnosticSeverity) \
+	X(getDiagnosticSpelling) \
+	X(getExpansionLocation) \
+	X(getFile) \
+	X(getFileName) \
+	X(getNumDiagnostics) \
+	X(getPointeeType) \
+	X(getRangeStart) \
+	X(getTranslationUnitCursor) \
+	X(getTypeSpelling) \
+	X(getTypedefDeclUnderlyingType) \
+	X(isConstQualifiedType) \
+	X(isCursorDefinition) \
+	X(isFunctionTypeVariadic) \
+	X(parseTranslationUnit2) \
+	X(reparseTranslationUnit) \
+	X(saveTranslationUnit) \
+	X(visitChildren)
+
+static struct {
+#define X(name) __typeof__(clang_##name) *name;
+	LIBCLANG_FUNCTIONS(X)
+#undef X
+	void *handle;
+	char *error; /* why it cannot be loaded */
+} clang;
+
+static pthread_once_t clang_once = PTHREAD_ONCE_INIT;
+
+static void load_libclang(void)
+{
+	void *sym;
+
+	clang.handle = dlopen(PPH_LIBCLANG_SONAME, RTLD_LAZY | RTLD_LOCAL);
+	if (!clang.handle) {
+		clang.error = xstrdup(dlerror());
+		return;
+	}
+#define X(name)                                                                        \
+	if (!clang.error) {                                                            \
+		sym = dlsym(clang.handle, "clang_" #name);                             \
+		if (sym)                                                               \
+			memcpy(&clang.name, &sym, sizeof(sym));                        \
+		else                                                                   \
+			clang.error = xasprintf("%s has no clang_%s", PPH_LIBCLANG_SONAME, \
+						#name);                                \
+	}
+	LIBCLANG_FUNCTIONS(X)
+#undef X
+}
+
+const char *cparse_library(void)
+{
+	return PPH_LIBCLANG_SONAME;
+}
+
+int cparse_load(const char **why)
+{
+	pthread_once(&clang_once, load_libclang);
+	*why = clang.error;
+	return clang.error ? -1 : 0;
+}
+
 /* libclang strings, copied into ours. */
 static char *take(CXString s)
 {
-	char *copy = xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
+	char *copy = xstrdup(clang.getCString(s) ? clang.getCString(s) : "");
 
-	clang_disposeString(s);
+	clang.disposeString(s);
 	return copy;
 }
 
@@ -25,10 +119,10 @@ static void location(CXSourceLocation loc, char **file, int *line)
 	CXFile f;
 	unsigned l, col, off;
 
-	clang_getExpansionLocation(loc, &f, &l, &col, &off);
+	clang.getExpansionLocation(loc, &f, &l, &col, &off);
 	*line = (int)l;
 	if (file)
-		*file = f ? take(clang_getFileName(f)) : xstrdup("");
+		*file = f ? take(clang.getFileName(f)) : xstrdup("");
 }
 
 static bool ends_with_word(const char *s, size_t len, const char *word)
@@ -44,7 +138,7 @@ static bool ends_with_word(const char *s, size_t len, const char *word)
 static char *unqualified(CXType t)
 {
 	static const char *const quals[] = { "const", "volatile", "restrict", "__restrict" };
-	char *s = take(clang_getTypeSpelling(t));
+	char *s = take(clang.getTypeSpelling(t));
 	size_t len = strlen(s), i;
 	bool again = true;
 
@@ -85,7 +179,7 @@ static bool is_integer(enum CXTypeKind k)
 /* Shape, plain spelling and pointee of type t. */
 static void describe(CXType t, struct cparam *p)
 {
-	CXType canon = clang_getCanonicalType(t);
+	CXType canon = clang.getCanonicalType(t);
 
 	p->plain = unqualified(canon);
 	p->integer = is_integer(canon.kind);
@@ -93,10 +187,10 @@ static void describe(CXType t, struct cparam *p)
 	if (canon.kind != CXType_Pointer)
 		return;
 	{
-		CXType pointee = clang_getCanonicalType(clang_getPointeeType(canon));
+		CXType pointee = clang.getCanonicalType(clang.getPointeeType(canon));
 
 		p->pointee = unqualified(pointee);
-		p->pointee_const = clang_isConstQualifiedType(pointee);
+		p->pointee_const = clang.isConstQualifiedType(pointee);
 		if (pointee.kind == CXType_FunctionProto || pointee.kind == CXType_FunctionNoProto)
 			p->shape = CSHAPE_FUNCPTR;
 		else if (pointee.kind == CXType_Void)
@@ -110,40 +204,40 @@ static void describe(CXType t, struct cparam *p)
 
 static void read_function(CXCursor c, struct cfunc *fn)
 {
-	int i, n = clang_Cursor_getNumArguments(c);
+	int i, n = clang.Cursor_getNumArguments(c);
 
 	memset(fn, 0, sizeof(*fn));
-	fn->name = take(clang_getCursorSpelling(c));
-	location(clang_getCursorLocation(c), &fn->file, &fn->line);
-	fn->result = take(clang_getTypeSpelling(clang_getCursorResultType(c)));
-	fn->result_plain = unqualified(clang_getCanonicalType(clang_getCursorResultType(c)));
-	fn->variadic = clang_isFunctionTypeVariadic(clang_getCursorType(c)) != 0;
+	fn->name = take(clang.getCursorSpelling(c));
+	location(clang.getCursorLocation(c), &fn->file, &fn->line);
+	fn->result = take(clang.getTypeSpelling(clang.getCursorResultType(c)));
+	fn->result_plain = unqualified(clang.getCanonicalType(clang.getCursorResultType(c)));
+	fn->variadic = clang.isFunctionTypeVariadic(clang.getCursorType(c)) != 0;
 	for (i = 0; i < n; i++) {
-		CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
+		CXCursor a = clang.Cursor_getArgument(c, (unsigned)i);
 		struct cparam *p = array_push(&fn->params, &fn->nparams, sizeof(*p));
 
 		memset(p, 0, sizeof(*p));
-		p->name = take(clang_getCursorSpelling(a));
-		p->type = take(clang_getTypeSpelling(clang_getCursorType(a)));
-		location(clang_getCursorLocation(a), NULL, &p->line);
-		describe(clang_getCursorType(a), p);
+		p->name = take(clang.getCursorSpelling(a));
+		p->type = take(clang.getTypeSpelling(clang.getCursorType(a)));
+		location(clang.getCursorLocation(a), NULL, &p->line);
+		describe(clang.getCursorType(a), p);
 	}
 }
 
 /* Report the translation unit's errors; returns how many there were. */
 static unsigned report_errors(CXTranslationUnit tu)
 {
-	unsigned i, n = clang_getNumDiagnostics(tu), errors = 0;
+	unsigned i, n = clang.getNumDiagnostics(tu), errors = 0;
 
 	for (i = 0; i < n; i++) {
-		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		CXDiagnostic d = clang.getDiagnostic(tu, i);
 
-		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+		if (clang.getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
 			struct loc loc;
 			char *file;
 
-			location(clang_getDiagnosticLocation(d), &file, &loc.line);
-			char *msg = take(clang_getDiagnosticSpelling(d));
+			location(clang.getDiagnosticLocation(d), &file, &loc.line);
+			char *msg = take(clang.getDiagnosticSpelling(d));
 
 			loc.file = file[0] ? file : NULL;
 			diag_error(&loc, "%s", msg);
@@ -151,7 +245,7 @@ static unsigned report_errors(CXTranslationUnit tu)
 			free(file);
 			errors++;
 		}
-		clang_disposeDiagnostic(d);
+		clang.disposeDiagnostic(d);
 	}
 	return errors;
 }
@@ -162,7 +256,7 @@ static CXTranslationUnit parse(CXIndex index, const char *path, const char **arg
 	CXTranslationUnit tu = NULL;
 	unsigned options = CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing;
 
-	if (clang_parseTranslationUnit2(index, path, args, nargs, unsaved, nunsaved, options,
+	if (clang.parseTranslationUnit2(index, path, args, nargs, unsaved, nunsaved, options,
 					&tu) != CXError_Success)
 		return NULL;
 	return tu;
@@ -180,8 +274,8 @@ static bool expanded_in(CXCursor c, CXFile f)
 	CXFile file;
 	unsigned line, col, off;
 
-	clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, &col, &off);
-	return file && clang_File_isEqual(file, f);
+	clang.getExpansionLocation(clang.getCursorLocation(c), &file, &line, &col, &off);
+	return file && clang.File_isEqual(file, f);
 }
 
 static enum CXChildVisitResult visit_header(CXCursor c, CXCursor parent, void *data)
@@ -194,9 +288,9 @@ static enum CXChildVisitResult visit_header(CXCursor c, CXCursor parent, void *d
 	if (c.kind == CXCursor_LinkageSpec)
 		return CXChildVisit_Recurse; /* extern "C" { ... } */
 	if (c.kind != CXCursor_FunctionDecl || !expanded_in(c, w->main) ||
-	    clang_Cursor_getStorageClass(c) == CX_SC_Static)
+	    clang.Cursor_getStorageClass(c) == CX_SC_Static)
 		return CXChildVisit_Continue;
-	name = take(clang_getCursorSpelling(c));
+	name = take(clang.getCursorSpelling(c));
 	for (i = 0; i < w->n && strcmp(w->funcs[i].name, name) != 0; i++)
 		;
 	free(name);
@@ -226,10 +320,20 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 {
 	static const char *const lang[] = { "-x", "c", "-std=gnu11", NULL };
 	struct header_walk w = { NULL, NULL, 0 };
-	CXIndex index = clang_createIndex(0, 0);
+	CXIndex index;
+	CXTranslationUnit tu;
+	const char **all, *why;
 	int nall, rc = 0;
-	const char **all = make_args(lang, args, nargs, &nall);
-	CXTranslationUnit tu = parse(index, path, all, nall, NULL, 0);
+
+	*funcs = NULL;
+	*nfuncs = 0;
+	if (cparse_load(&why) != 0) {
+		diag_error(NULL, "cannot parse C headers: %s", why);
+		return -1;
+	}
+	index = clang.createIndex(0, 0);
+	all = make_args(lang, args, nargs, &nall);
+	tu = parse(index, path, all, nall, NULL, 0);
 
 	if (!tu) {
 		struct loc loc = { path, 0 };
@@ -239,12 +343,12 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 	} else if (report_errors(tu)) {
 		rc = -1;
 	} else {
-		w.main = clang_getFile(tu, path);
-		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_header, &w);
+		w.main = clang.getFile(tu, path);
+		clang.visitChildren(clang.getTranslationUnitCursor(tu), visit_header, &w);
 	}
 	if (tu)
-		clang_disposeTranslationUnit(tu);
-	clang_disposeIndex(index);
+		clang.disposeTranslationUnit(tu);
+	clang.disposeIndex(index);
 	free(all);
 	*funcs = w.funcs;
 	*nfuncs = w.n;
@@ -266,7 +370,7 @@ static bool in_file(CXCursor c, const char *real)
 	int line;
 	bool same;
 
-	location(clang_getCursorLocation(c), &file, &line);
+	location(clang.getCursorLocation(c), &file, &line);
 	r = realpath(file, NULL);
 	same = r && strcmp(r, real) == 0;
 	free(r);
@@ -282,17 +386,17 @@ static enum CXChildVisitResult visit_source(CXCursor c, CXCursor parent, void *d
 	(void)parent;
 	if (c.kind == CXCursor_LinkageSpec)
 		return CXChildVisit_Recurse;
-	name = take(clang_getCursorSpelling(c));
+	name = take(clang.getCursorSpelling(c));
 	if (c.kind == CXCursor_TypedefDecl && strncmp(name, "pph_iface_type_", 15) == 0) {
 		size_t i = strtoul(name + 15, NULL, 10);
 
 		if (i < w->ntypes)
-			describe(clang_getTypedefDeclUnderlyingType(c), &w->resolved[i]);
+			describe(clang.getTypedefDeclUnderlyingType(c), &w->resolved[i]);
 	} else if (c.kind == CXCursor_FunctionDecl && strcmp(name, w->fname) == 0 &&
 		   !w->have_definition && in_file(c, w->file)) {
 		w->found = c;
 		w->have = true;
-		w->have_definition = clang_isCursorDefinition(c) != 0;
+		w->have_definition = clang.isCursorDefinition(c) != 0;
 	}
 	free(name);
 	return CXChildVisit_Continue;
@@ -301,22 +405,22 @@ static enum CXChildVisitResult visit_source(CXCursor c, CXCursor parent, void *d
 /* Did clang report an error in file between lines first and last? */
 static char *error_between(CXTranslationUnit tu, const char *real, int first, int last)
 {
-	unsigned i, n = clang_getNumDiagnostics(tu);
+	unsigned i, n = clang.getNumDiagnostics(tu);
 	char *why = NULL;
 
 	for (i = 0; i < n && !why; i++) {
-		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		CXDiagnostic d = clang.getDiagnostic(tu, i);
 		char *file, *r;
 		int line;
 
-		location(clang_getDiagnosticLocation(d), &file, &line);
+		location(clang.getDiagnosticLocation(d), &file, &line);
 		r = realpath(file, NULL);
-		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error && r &&
+		if (clang.getDiagnosticSeverity(d) >= CXDiagnostic_Error && r &&
 		    strcmp(r, real) == 0 && line >= first && line <= last)
-			why = take(clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation));
+			why = take(clang.formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation));
 		free(r);
 		free(file);
-		clang_disposeDiagnostic(d);
+		clang.disposeDiagnostic(d);
 	}
 	return why;
 }
@@ -364,7 +468,7 @@ struct cparser *cparser_new(void)
 	struct cparser *p = xcalloc(1, sizeof(*p));
 
 	/* visits skip what a precompiled header declares (1 ms a source for <math.h>) */
-	p->index = clang_createIndex(1, 0);
+	p->index = clang.createIndex(1, 0);
 	return p;
 }
 
@@ -375,8 +479,8 @@ void cparser_free(struct cparser *p)
 	if (!p)
 		return;
 	if (p->tu)
-		clang_disposeTranslationUnit(p->tu);
-	clang_disposeIndex(p->index);
+		clang.disposeTranslationUnit(p->tu);
+	clang.disposeIndex(p->index);
 	for (i = 0; i < p->npchs; i++) {
 		if (p->pchs[i].path)
 			unlink(p->pchs[i].path);
@@ -479,18 +583,18 @@ static char *make_pch(CXIndex index, const char **hargs, int nargs, const char *
 		return NULL;
 	}
 	close(fd);
-	if (clang_parseTranslationUnit2(index, header.Filename, hargs, nargs, &header, 1,
+	if (clang.parseTranslationUnit2(index, header.Filename, hargs, nargs, &header, 1,
 					CXTranslationUnit_Incomplete |
 						CXTranslationUnit_ForSerialization,
 					&tu) != CXError_Success ||
-	    clang_saveTranslationUnit(tu, path, clang_defaultSaveOptions(tu)) !=
+	    clang.saveTranslationUnit(tu, path, clang.defaultSaveOptions(tu)) !=
 		    CXSaveError_None) {
 		unlink(path);
 		free(path);
 		path = NULL;
 	}
 	if (tu)
-		clang_disposeTranslationUnit(tu);
+		clang.disposeTranslationUnit(tu);
 	return path;
 }
 
@@ -545,13 +649,13 @@ static CXTranslationUnit parser_unit(struct cparser *p, enum toolchain tool, con
 	char *key = parser_key(tool, all, nall);
 
 	if (p->tu && strcmp(key, p->key) == 0 &&
-	    clang_reparseTranslationUnit(p->tu, 1, unsaved,
-					 clang_defaultReparseOptions(p->tu)) == 0) {
+	    clang.reparseTranslationUnit(p->tu, 1, unsaved,
+					 clang.defaultReparseOptions(p->tu)) == 0) {
 		free(key);
 		return p->tu;
 	}
 	if (p->tu) /* other flags, or a failed reparse, which leaves it unusable */
-		clang_disposeTranslationUnit(p->tu);
+		clang.disposeTranslationUnit(p->tu);
 	free(p->key);
 	p->key = key;
 	p->tu = parse(p->index, unsaved->Filename, all, nall, unsaved, 1);
@@ -561,14 +665,14 @@ static CXTranslationUnit parser_unit(struct cparser *p, enum toolchain tool, con
 /* Did loading the precompiled header fail (a fatal error)? */
 static bool fatal_error(CXTranslationUnit tu)
 {
-	unsigned i, n = clang_getNumDiagnostics(tu);
+	unsigned i, n = clang.getNumDiagnostics(tu);
 	bool fatal = false;
 
 	for (i = 0; i < n && !fatal; i++) {
-		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		CXDiagnostic d = clang.getDiagnostic(tu, i);
 
-		fatal = clang_getDiagnosticSeverity(d) == CXDiagnostic_Fatal;
-		clang_disposeDiagnostic(d);
+		fatal = clang.getDiagnosticSeverity(d) == CXDiagnostic_Fatal;
+		clang.disposeDiagnostic(d);
 	}
 	return fatal;
 }
@@ -623,14 +727,14 @@ int cparse_function(struct cparser *p, const char *path, enum toolchain tool,
 		*why = xasprintf("libclang cannot parse '%s'", path);
 		rc = -1;
 	} else {
-		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_source, &w);
+		clang.visitChildren(clang.getTranslationUnitCursor(tu), visit_source, &w);
 		if (!w.have) {
 			rc = 0;
 		} else {
-			CXSourceRange ext = clang_getCursorExtent(w.found);
+			CXSourceRange ext = clang.getCursorExtent(w.found);
 			int first, last;
 
-			location(clang_getRangeStart(ext), NULL, &first);
+			location(clang.getRangeStart(ext), NULL, &first);
 			read_function(w.found, fn);
 			last = fn->nparams ? fn->params[fn->nparams - 1].line : fn->line;
 			*why = error_between(tu, w.file, first, last);

@@ -42,10 +42,20 @@ struct cfunc {
 	size_t nparams;
 };
 
+/* The libclang compose opens when it first parses (its soname). */
+const char *cparse_library(void);
+
+/*
+ * Open libclang, once per process (later calls return the first answer).
+ * Returns 0, or -1 with *why saying why it cannot be loaded (do not free).
+ */
+int cparse_load(const char **why);
+
 /*
  * Every non-static function declared in the header at path itself (not in
  * the headers it includes), in order, each once.  args are passed to clang
- * (-I, -D).  Returns 0, or -1 when the header does not parse (reported).
+ * (-I, -D).  Returns 0, or -1 when the header does not parse or libclang
+ * cannot be loaded (reported).
  */
 int cparse_header(const char *path, char *const *args, size_t nargs,
 		  struct cfunc **funcs, size_t *nfuncs);
@@ -53,6 +63,7 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 /*
  * A parser for prototype checks, one per thread: it keeps the last unit it
  * parsed, so that checking many sources with the same flags is cheap.
+ * Only once cparse_load() succeeded.
  */
 struct cparser;
 struct cparser *cparser_new(void);

@@ -1,14 +1,19 @@
 /* compose: the PEPPHER composition tool's command line. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include <libxml/parser.h>
 
 #include "config.h"
 #include "check.h"
+#ifdef PPH_HAVE_LIBCLANG
+#include "cparse.h"
+#endif
 #include "diag.h"
 #include "emit.h"
 #include "expand.h"
@@ -16,6 +21,7 @@
 #include "platform.h"
 #include "protocheck.h"
 #include "skeleton.h"
+#include "skipfiles.h"
 #include "util.h"
 
 struct options {
@@ -29,6 +35,10 @@ struct options {
 	int dry_run;
 	int no_check_sources;
 	struct skeleton_request skel; /* --generate-comp-files */
+	struct skip_files skip; /* --disable-xml-files */
+	const char *entry_ext; /* --wrapper-ext: ".c", or C++ ".cpp", ".cc", ".cxx" */
+	char **words; /* argv words made from ComPU's spellings */
+	size_t nwords;
 };
 
 static void usage(FILE *fp)
@@ -44,6 +54,8 @@ static void usage(FILE *fp)
 		"      --platforms=LIST    platforms to compose for, comma-separated among\n"
 		"                          CPU,OPENMP,CUDA,OPENCL (default: what this build has)\n"
 		"      --disable-impls=LIST  leave out these implementations (comma-separated)\n"
+		"      --disable-xml-files=LIST  do not read these implementation descriptor\n"
+		"                          files (file names; .xml added where missing)\n"
 		"      --disable-cpu       leave out CPU and OpenMP implementations\n"
 		"      --disable-cuda      leave out CUDA implementations\n"
 		"      --disable-opencl    leave out OpenCL implementations\n"
@@ -57,6 +69,8 @@ static void usage(FILE *fp)
 		"                          (default: history where measured, a*n^b+c elsewhere;\n"
 		"                          an interface's use*Models attribute wins)\n"
 		"      --graph=FILE.dot    write the composition as a Graphviz graph\n"
+		"      --wrapper-ext=EXT   entry wrappers' extension: c (default), or cpp, cc,\n"
+		"                          cxx to compile them as C++\n"
 		"      --no-check-sources  do not check implementation prototypes against\n"
 		"                          their interfaces\n"
 		"  -n, --dry-run           list the files that would be written, write nothing\n"
@@ -74,11 +88,31 @@ static void usage(FILE *fp)
 		"  -h, --help              show this help and exit\n"
 		"  -V, --version           show the version and exit\n"
 		"\n"
-		"The original PEPPHER spellings -disableImpls=LIST, -disableCPU, -disableCUDA,\n"
-		"-disableOpenCL, -generateCompFiles=LIST, -useHistoryModels,\n"
-		"-useRegressionModels, -useNLRegressionModels and -v=N are accepted too.\n"
+		"ComPU's spellings are accepted too, in any case: -generateCompFiles=LIST,\n"
+		"-disableXMLFiles=LIST, -disableImpls=LIST, -wrapperFilesExt=EXT,\n"
+		"-useHistoryModels, -useRegressionModels, -useNLRegressionModels,\n"
+		"-disableCPU, -disableCUDA, -disableOpenCL and -v=N.\n"
 		"Interfaces are also looked up in $PEPPHER_REPOSITORY (colon-separated) and in\n"
 		"%s.\n", PPH_REPOSITORY_DIR);
+}
+
+/* libclang is opened only to parse: -v tries it here. */
+static void print_version(bool try_libclang)
+{
+	printf("compose (PEPPHER-C) %s\n", PACKAGE_VERSION);
+#ifdef PPH_HAVE_LIBCLANG
+	const char *why;
+
+	printf("C parser: libclang (%s, opened when parsing: --generate-comp-files, prototype checks)\n",
+	       cparse_library());
+	if (try_libclang && cparse_load(&why) == 0)
+		printf("libclang: loads\n");
+	else if (try_libclang)
+		printf("libclang: cannot be loaded: %s\n", why);
+#else
+	(void)try_libclang;
+	printf("C parser: none (built without libclang)\n");
+#endif
 }
 
 static int parse_platforms(const char *list, unsigned *mask)
@@ -131,29 +165,163 @@ static void split_list(const char *list, char ***items, size_t *n)
 	free(copy);
 }
 
-/* The original PEPPHER tool's single-dash options, as GNU long options. */
-static char *gnu_spelling(const char *arg)
-{
-	static const char *const map[][2] = {
-		{ "-disableImpls=", "--disable-impls=" },
-		{ "-disableCPU", "--disable-cpu" },
-		{ "-disableCUDA", "--disable-cuda" },
-		{ "-disableOpenCL", "--disable-opencl" },
-		{ "-v=", "--verbose=" },
-		{ "-generateCompFiles=", "--generate-comp-files=" },
-		{ "-useHistoryModels", "--use-history-models" },
-		{ "-useRegressionModels", "--use-regression-models" },
-		{ "-useNLRegressionModels", "--use-nl-regression-models" },
-	};
-	size_t i, len;
+/* ComPU's options, single-dash and in any case, and their GNU names. */
+static const struct compu_option {
+	const char *name; /* as ComPU's --help spells it */
+	const char *gnu;
+	const char *value; /* what =VALUE holds, or NULL: none */
+} compu_options[] = {
+	{ "generateCompFiles", "generate-comp-files", "LIST" },
+	{ "disableXMLFiles", "disable-xml-files", "LIST" },
+	{ "disableImpls", "disable-impls", "LIST" },
+	{ "wrapperFilesExt", "wrapper-ext", "EXT" },
+	{ "useHistoryModels", "use-history-models", NULL },
+	{ "useRegressionModels", "use-regression-models", NULL },
+	{ "useNLRegressionModels", "use-nl-regression-models", NULL },
+	{ "disableCPU", "disable-cpu", NULL },
+	{ "disableCUDA", "disable-cuda", NULL },
+	{ "disableOpenCL", "disable-opencl", NULL },
+	{ "v", "verbose", "N" },
+};
+#define NCOMPU (sizeof(compu_options) / sizeof(compu_options[0]))
 
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-		len = strlen(map[i][0]);
-		if (strncmp(arg, map[i][0], len) == 0 &&
-		    (map[i][0][len - 1] == '=' || arg[len] == '\0'))
-			return xasprintf("%s%s", map[i][1], arg + len);
+/* Words that start only ComPU's options, never a -D or -I. */
+static bool looks_like_compu(const char *name, size_t len)
+{
+	static const char *const starts[] = { "disable", "use", "generate", "wrapper" };
+	size_t i;
+
+	for (i = 0; i < 4; i++)
+		if (len >= strlen(starts[i]) && strncasecmp(name, starts[i], strlen(starts[i])) == 0)
+			return true;
+	return false;
+}
+
+static void unknown_compu(const char *arg)
+{
+	struct strbuf known = { 0 };
+	size_t i;
+
+	for (i = 0; i < NCOMPU; i++)
+		strbuf_append(&known, "%s-%s%s%s", i ? ", " : "", compu_options[i].name,
+			      compu_options[i].value ? "=" : "",
+			      compu_options[i].value ? compu_options[i].value : "");
+	diag_error(NULL, "unknown option '%s'; the PEPPHER spellings (in any case) are %s",
+		   arg, known.s);
+	free(known.s);
+}
+
+/*
+ * arg as a GNU long option when it is one of ComPU's (*gnu, the caller
+ * frees); 0 when it is none, -1 when it is a mistake (reported).  Only
+ * "-v" itself is ours: "-v=N" is ComPU's.
+ */
+static int compu_spelling(const char *arg, char **gnu)
+{
+	const char *name = arg + 1, *eq;
+	size_t len, i;
+
+	*gnu = NULL;
+	if (arg[0] != '-' || !arg[1] || arg[1] == '-') {
+		if (strcasecmp(arg, "--help") == 0)
+			*gnu = xstrdup("--help");
+		return *gnu ? 1 : 0;
 	}
-	return NULL;
+	eq = strchr(name, '=');
+	len = eq ? (size_t)(eq - name) : strlen(name);
+	for (i = 0; i < NCOMPU; i++)
+		if (strlen(compu_options[i].name) == len &&
+		    strncasecmp(compu_options[i].name, name, len) == 0)
+			break;
+	if (i == NCOMPU) {
+		if (!looks_like_compu(name, len))
+			return 0;
+		unknown_compu(arg);
+		return -1;
+	}
+	if (compu_options[i].value && !eq) {
+		if (len == 1)
+			return 0; /* -v, -V: ours */
+		diag_error(NULL, "option '%s' needs a value: -%s=%s", arg, compu_options[i].name,
+			   compu_options[i].value);
+		return -1;
+	}
+	if (!compu_options[i].value && eq) {
+		diag_error(NULL, "option '%s' takes no value", arg);
+		return -1;
+	}
+	*gnu = xasprintf("--%s%s", compu_options[i].gnu, eq ? eq : "");
+	return 1;
+}
+
+/* Does arg, one of our options, take the next word as its value? */
+static bool takes_next(const char *arg, const struct option *longopts)
+{
+	size_t len;
+
+	if (arg[0] != '-')
+		return false;
+	if (arg[1] != '-')
+		return arg[1] && strchr("oRID", arg[1]) && !arg[2];
+	if (strchr(arg, '='))
+		return false;
+	len = strlen(arg + 2);
+	for (; len && longopts->name; longopts++) /* getopt takes unique abbreviations */
+		if (strncmp(longopts->name, arg + 2, len) == 0 &&
+		    longopts->has_arg == required_argument)
+			return true;
+	return false;
+}
+
+/*
+ * ComPU's spellings become GNU long options before getopt sees them, or
+ * else "-DISABLECUDA" would be "-D ISABLECUDA".  Values of options (the
+ * word after "-o", "--output", ...) and what follows "--" are left alone.
+ * The new words live as long as the run (*owned).  Returns 0 or -1.
+ */
+static int translate_compu(int argc, char **argv, const struct option *longopts,
+			   char ***owned, size_t *nowned)
+{
+	int i, rc = 0;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		char *gnu;
+		int r = compu_spelling(argv[i], &gnu);
+
+		if (r < 0) {
+			rc = -1;
+		} else if (r > 0) {
+			argv[i] = gnu;
+			*(char **)array_push(owned, nowned, sizeof(char *)) = gnu;
+		} else if (takes_next(argv[i], longopts)) {
+			i++;
+		}
+	}
+	return rc;
+}
+
+/* --wrapper-ext: entry wrappers in C (.c) or C++ (.cpp, .cc, .cxx). */
+static int parse_wrapper_ext(const char *value, const char **ext)
+{
+	static const char *const known[] = { ".c", ".cpp", ".cc", ".cxx" };
+	char *v = normalize_space(value), *e = v[0] == '.' ? xstrdup(v) : xasprintf(".%s", v);
+	size_t i;
+	int rc = -1;
+
+	for (i = 0; i < 4 && strcmp(e, known[i]) != 0; i++)
+		;
+	if (i < 4) {
+		*ext = known[i];
+		rc = 0;
+	} else if (strcmp(e, ".h") == 0 || strcmp(e, ".hpp") == 0 || strcmp(e, ".hh") == 0) {
+		diag_error(NULL, "wrapper extension '%s': entry wrappers are compiled on their own (NAME_entry.c), not included as headers as ComPU's were; use .c (the default), or .cpp, .cc or .cxx to compile them as C++",
+			   e);
+	} else {
+		diag_error(NULL, "wrapper extension '%s': expected .c, .cpp, .cc or .cxx", e);
+	}
+	free(e);
+	free(v);
+	return rc;
 }
 
 /* Returns -1 on bad usage, 1 when done (help, version), 0 to go on. */
@@ -164,6 +332,8 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		{ "repository", required_argument, NULL, 'R' },
 		{ "platforms", required_argument, NULL, 'P' },
 		{ "disable-impls", required_argument, NULL, 'X' },
+		{ "disable-xml-files", required_argument, NULL, 'S' },
+		{ "wrapper-ext", required_argument, NULL, 'E' },
 		{ "disable-cpu", no_argument, NULL, 'C' },
 		{ "disable-cuda", no_argument, NULL, 'U' },
 		{ "disable-opencl", no_argument, NULL, 'L' },
@@ -181,15 +351,13 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, verbosity = 0, i;
+	int c, verbosity = 0;
+	bool show_version = false;
 
-	for (i = 1; i < argc; i++) {
-		char *gnu = gnu_spelling(argv[i]);
-
-		if (gnu)
-			argv[i] = gnu; /* lives as long as the run */
-	}
+	if (translate_compu(argc, argv, longopts, &opt->words, &opt->nwords) != 0)
+		return -1;
 	opt->outdir = ".";
+	opt->entry_ext = ".c";
 	opt->nw.build_platforms = check_build_platforms();
 	while ((c = getopt_long(argc, argv, "o:R:I:D:nvhV", longopts, NULL)) != -1) {
 		switch (c) {
@@ -201,6 +369,14 @@ static int parse_args(int argc, char **argv, struct options *opt)
 			break;
 		case 'X':
 			split_list(optarg, &opt->nw.disabled_impls, &opt->nw.ndisabled_impls);
+			break;
+		case 'S':
+			if (skip_files_add(&opt->skip, optarg) != 0)
+				return -1;
+			break;
+		case 'E':
+			if (parse_wrapper_ext(optarg, &opt->entry_ext) != 0)
+				return -1;
 			break;
 		case 'C':
 			opt->nw.disabled_platforms |= 1u << PLATFORM_CPU | 1u << PLATFORM_OPENMP;
@@ -234,18 +410,15 @@ static int parse_args(int argc, char **argv, struct options *opt)
 			}
 			break;
 		case 'h': usage(stdout); return 1;
-		case 'V':
-			printf("compose (PEPPHER-C) %s\n", PACKAGE_VERSION);
-#ifdef PPH_HAVE_LIBCLANG
-			printf("C parser: libclang (--generate-comp-files, prototype checks)\n");
-#else
-			printf("C parser: none (built without libclang)\n");
-#endif
-			return 1;
+		case 'V': show_version = true; break;
 		default: usage(stderr); return -1;
 		}
 	}
 	diag_set_verbosity(verbosity);
+	if (show_version) {
+		print_version(verbosity > 0);
+		return 1;
+	}
 	if (opt->skel.nheaders) {
 		if (optind != argc) {
 			diag_error(NULL, "--generate-comp-files takes no main descriptor");
@@ -307,6 +480,21 @@ static int load_facts(struct model *m, const struct options *opt)
 	return rc;
 }
 
+/*
+ * Options read here that the loader and the emitters do not take yet:
+ * refused rather than ignored.  (To go when load_model() takes opt->skip
+ * and struct gen an entry extension.)
+ */
+static int refuse_unwired(const struct options *opt)
+{
+	if (opt->skip.n)
+		diag_error(NULL, "--disable-xml-files (-disableXMLFiles) is not supported by this build yet");
+	if (strcmp(opt->entry_ext, ".c") != 0)
+		diag_error(NULL, "--wrapper-ext=%s: C++ entry wrappers are not supported by this build yet",
+			   opt->entry_ext);
+	return opt->skip.n || strcmp(opt->entry_ext, ".c") != 0 ? -1 : 0;
+}
+
 static int generate(const struct model *m, const struct options *opt)
 {
 	struct gen g;
@@ -339,7 +527,7 @@ int main(int argc, char **argv)
 	rc = parse_args(argc, argv, &opt);
 	if (rc == 0 && opt.skel.nheaders) {
 		rc = generate_skeletons(&opt.skel);
-	} else if (rc == 0 && load_model(&m, opt.main_path, opt.roots, opt.nroots) == 0 &&
+	} else if (rc == 0 && refuse_unwired(&opt) == 0 && load_model(&m, opt.main_path, opt.roots, opt.nroots) == 0 &&
 	    expand_generics(&m) == 0 && load_facts(&m, &opt) == 0 &&
 	    check_model(&m, &opt.nw) == 0 &&
 	    (opt.no_check_sources || check_prototypes(&m, opt.outdir, opt.skel.clang_args, opt.skel.nargs) == 0)) {
@@ -365,6 +553,10 @@ int main(int argc, char **argv)
 	for (i = 0; i < opt.skel.nargs; i++)
 		free(opt.skel.clang_args[i]);
 	free(opt.skel.clang_args);
+	skip_files_free(&opt.skip);
+	for (i = 0; i < opt.nwords; i++)
+		free(opt.words[i]);
+	free(opt.words);
 	xmlCleanupParser();
 	return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

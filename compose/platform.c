@@ -4,6 +4,7 @@
 
 #include <hwloc.h>
 
+#include "diag.h"
 #include "platform.h"
 #include "util.h"
 
@@ -29,27 +30,76 @@ static int count_coprocs(hwloc_topology_t topo, const char *subtype)
 	return n;
 }
 
+/*
+ * Device counts, found once per process (the machine's devices do not
+ * change during a run) and only when a constraint asks: hwloc's I/O
+ * discovery starts every OpenCL platform (PoCL compiles its kernels) and
+ * tries X11, most of the time and memory of a compose run otherwise.
+ */
+static struct {
+	bool counted;
+	int cuda, opencl;
+} devices;
+
+static void count_devices(void)
+{
+	hwloc_topology_t topo;
+
+	devices.counted = true;
+	if (hwloc_topology_init(&topo) != 0)
+		return;
+	hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+	if (hwloc_topology_load(topo) == 0) {
+		devices.cuda = count_coprocs(topo, "CUDA");
+		devices.opencl = count_coprocs(topo, "OpenCL");
+	}
+	hwloc_topology_destroy(topo);
+	diag_verbose(3, "platform fact num_cuda_devices = %d (hwloc I/O discovery)", devices.cuda);
+	diag_verbose(3, "platform fact num_opencl_devices = %d", devices.opencl);
+}
+
+static bool device_fact(const char *name, double *value)
+{
+	bool cuda = strcmp(name, "num_cuda_devices") == 0;
+
+	if (!cuda && strcmp(name, "num_opencl_devices") != 0)
+		return false;
+	if (!devices.counted)
+		count_devices();
+	*value = cuda ? devices.cuda : devices.opencl;
+	return true;
+}
+
+/* Cores and PUs without hwloc's device plugins: not even loaded for them. */
+static void count_cores(int *cores, int *pus)
+{
+	static const char *const io[] = {
+		"pci", "linux:io", "opencl", "gl", "cuda", "nvml", "rsmi", "levelzero",
+	};
+	hwloc_topology_t topo;
+	size_t i;
+
+	if (hwloc_topology_init(&topo) != 0)
+		return;
+	/* a component this hwloc lacks cannot be blacklisted: nothing to do */
+	for (i = 0; i < sizeof(io) / sizeof(io[0]); i++)
+		hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, io[i]);
+	if (hwloc_topology_load(topo) == 0) {
+		*cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+		*pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+	}
+	hwloc_topology_destroy(topo);
+}
+
 void platform_detect(struct model *m, unsigned build_platforms)
 {
 	static const char *const has[] = { "has_cpu", "has_openmp", "has_cuda", "has_opencl" };
-	hwloc_topology_t topo;
-	int cores = 1, pus = 1, cuda = 0, opencl = 0;
+	int cores = 1, pus = 1;
 	unsigned i;
 
-	if (hwloc_topology_init(&topo) == 0) {
-		hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
-		if (hwloc_topology_load(topo) == 0) {
-			cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-			pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
-			cuda = count_coprocs(topo, "CUDA");
-			opencl = count_coprocs(topo, "OpenCL");
-		}
-		hwloc_topology_destroy(topo);
-	}
+	count_cores(&cores, &pus);
 	add_fact(m, "num_cores", cores > 0 ? cores : 1);
 	add_fact(m, "num_pus", pus > 0 ? pus : 1);
-	add_fact(m, "num_cuda_devices", cuda);
-	add_fact(m, "num_opencl_devices", opencl);
 	for (i = 0; i < 4; i++)
 		add_fact(m, has[i], build_platforms >> i & 1u);
 }
@@ -105,6 +155,8 @@ bool platform_fact(const struct model *m, const char *name, double *value)
 			*value = m->facts[i].value;
 			return true;
 		}
+	if (device_fact(name, value))
+		return true;
 	if (strncmp(name, "has_lib_", 8) == 0) {
 		*value = library_installed(name + 8);
 		return true;

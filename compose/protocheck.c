@@ -291,6 +291,7 @@ unsigned check_prototypes(const struct model *m, const char *outdir, char *const
 	pthread_attr_t attr;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t i, j, nthreads;
+	const char *why;
 
 	for (i = 0; i < m->nifaces; i++)
 		for (j = 0; j < m->ifaces[i]->nimpls; j++)
@@ -298,6 +299,13 @@ unsigned check_prototypes(const struct model *m, const char *outdir, char *const
 				((struct impl_check *)array_push(&run.checks, &run.n,
 								 sizeof(struct impl_check)))
 					->impl = m->ifaces[i]->impls[j];
+	if (!run.n)
+		return 0;
+	if (cparse_load(&why) != 0) {
+		diag_warning(NULL, "implementation prototypes not checked: %s", why);
+		free(run.checks);
+		return 0;
+	}
 	nthreads = ncpu < 1 ? 1 : ncpu > PPH_CHECK_THREADS_MAX ? PPH_CHECK_THREADS_MAX :
 								 (size_t)ncpu;
 	if (nthreads > run.n)

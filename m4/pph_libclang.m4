@@ -1,5 +1,8 @@
 # PPH_CHECK_LIBCLANG: libclang for compose's header parsing (skeleton mode)
-# and prototype checks; optional (--without-libclang).
+# and prototype checks; optional (--without-libclang).  compose opens it
+# with dlopen when it first parses: LIBCLANG_LIBS links only what dlopen
+# needs, with libclang's folder as run path, and PPH_LIBCLANG_SONAME names
+# the library as the linker would have recorded it.
 AC_DEFUN([PPH_CHECK_LIBCLANG], [
   AC_ARG_WITH([libclang],
     [AS_HELP_STRING([--with-libclang@<:@=LLVM-CONFIG@:>@],
@@ -22,6 +25,23 @@ AC_DEFUN([PPH_CHECK_LIBCLANG], [
            [pph_have_libclang=yes])
          AC_MSG_RESULT([$pph_have_libclang])])
       CPPFLAGS=$pph_save_CPPFLAGS; LIBS=$pph_save_LIBS
+      AS_IF([test "x$pph_have_libclang" = xyes], [
+        AC_MSG_CHECKING([for the soname of libclang])
+        pph_libclang_so=$pph_llvm_libdir/libclang.so
+        pph_libclang_soname=`(${OBJDUMP:-objdump} -p "$pph_libclang_so" ||
+          readelf -d "$pph_libclang_so") 2>/dev/null |
+          awk '/SONAME/ { print $NF; exit }' | tr -d '@<:@@:>@'`
+        AS_IF([test -z "$pph_libclang_soname"],
+          [pph_libclang_soname=`readlink -f "$pph_libclang_so"`])
+        AC_MSG_RESULT([$pph_libclang_soname])
+        AC_DEFINE_UNQUOTED([PPH_LIBCLANG_SONAME], ["$pph_libclang_soname"],
+          [libclang as compose opens it])
+        AC_SEARCH_LIBS([dlopen], [dl], [], [pph_have_libclang=no])
+        LIBCLANG_LIBS="-Wl,-rpath,$pph_llvm_libdir"
+        AS_IF([test "x$ac_cv_search_dlopen" != "xnone required"],
+          [LIBCLANG_LIBS="$LIBCLANG_LIBS $ac_cv_search_dlopen"])
+        LIBS=$pph_save_LIBS
+      ])
     ])
     AS_IF([test "x$pph_have_libclang" = xno && test "x$with_libclang" != xcheck],
       [AC_MSG_ERROR([libclang not found: install the Debian package libclang-dev])])

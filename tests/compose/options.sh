@@ -28,6 +28,57 @@ grep -q '"main" -> "iface:vector_scale";' "$out/g.dot" || fail "graph: main edge
 	"$main" -o "$out/b" 2> /dev/null || fail "compose b"
 diff -r "$out/a" "$out/b" || fail "spellings differ"
 
+# ComPU's spellings in any case, each against its GNU one: the same files
+same() { # name "compu words" "gnu words"
+	"$COMPOSE" $2 "$main" -o "$out/$1.compu" 2> "$out/$1.compu.err" ||
+		{ cat "$out/$1.compu.err"; fail "$1: $2"; }
+	"$COMPOSE" $3 "$main" -o "$out/$1.gnu" 2> /dev/null || fail "$1: $3"
+	diff -r "$out/$1.compu" "$out/$1.gnu" || fail "$1: '$2' and '$3' differ"
+}
+same cuda "-DISABLECUDA" "--disable-cuda"
+grep -q vector_scale_cuda "$out/cuda.compu/vector_scale_entry.c" && fail "-DISABLECUDA left CUDA on"
+grep -q "note: skipping 'vector_scale_cuda': CUDA disabled on the command line" "$out/cuda.compu.err" ||
+	fail "-DISABLECUDA: note"
+same cpu "-disablecpu" "--disable-cpu"
+same opencl "-DisableOpenCL -disableCuda" "--disable-opencl --disable-cuda"
+same impls "-DISABLEIMPLS=vector_scale_openmp" "--disable-impls=vector_scale_openmp"
+same hist "-USEHISTORYMODELS" "--use-history-models"
+same reg "-useregressionmodels" "--use-regression-models"
+same nlreg "-UseNLRegressionModels" "--use-nl-regression-models"
+same ext "-WRAPPERFILESEXT=c" "--wrapper-ext=.c"
+"$COMPOSE" -V=2 -n "$main" -o "$out/v" 2> "$out/v.err" > /dev/null || fail "-V=2"
+grep -q "^compose: reading " "$out/v.err" || fail "-V=2: not verbose"
+"$COMPOSE" --HELP | grep -q "^ComPU's spellings are accepted too" || fail "--HELP"
+# "-D NAME" and "-o DIR" keep their meaning; a value is never translated
+"$COMPOSE" -DUSE_FAST=1 -D disableCPU -o "$out/dd" "$main" 2> /dev/null || fail "-D defines"
+grep -q vector_scale_cpu_loop "$out/dd/vector_scale_entry.c" || fail "-D disableCPU disabled the CPU"
+(cd "$out" && "$COMPOSE" "$main" -o -disableCPU 2> /dev/null) || fail "-o -disableCPU"
+[ -f "$out/-disableCPU/peppher.h" ] || fail "-o took -disableCPU as an option"
+
+# mistakes in ComPU's spellings are errors, never defines or includes
+refuse() { # expected-message words...
+	msg=$1
+	shift
+	"$COMPOSE" "$@" "$main" -o "$out/bad" 2> "$out/bad.err" && fail "accepted: $*"
+	grep -qxF "compose: error: $msg" "$out/bad.err" || { cat "$out/bad.err"; fail "message for $*"; }
+	[ -e "$out/bad" ] && fail "$*: output written"
+	true
+}
+known="-generateCompFiles=LIST, -disableXMLFiles=LIST, -disableImpls=LIST, -wrapperFilesExt=EXT, -useHistoryModels, -useRegressionModels, -useNLRegressionModels, -disableCPU, -disableCUDA, -disableOpenCL, -v=N"
+refuse "unknown option '-DISABLEGPU'; the PEPPHER spellings (in any case) are $known" -DISABLEGPU
+refuse "unknown option '-disableOpenMP'; the PEPPHER spellings (in any case) are $known" -disableOpenMP
+refuse "unknown option '-useHistoryModel'; the PEPPHER spellings (in any case) are $known" -useHistoryModel
+refuse "unknown option '-generateCompFile=a.h'; the PEPPHER spellings (in any case) are $known" -generateCompFile=a.h
+refuse "unknown option '-wrapperExt=c'; the PEPPHER spellings (in any case) are $known" -wrapperExt=c
+refuse "option '-disableCPU=yes' takes no value" -disableCPU=yes
+refuse "option '-DisableImpls' needs a value: -disableImpls=LIST" -DisableImpls
+refuse "wrapper extension '.h': entry wrappers are compiled on their own (NAME_entry.c), not included as headers as ComPU's were; use .c (the default), or .cpp, .cc or .cxx to compile them as C++" -wrapperFilesExt=h
+refuse "wrapper extension '.h': entry wrappers are compiled on their own (NAME_entry.c), not included as headers as ComPU's were; use .c (the default), or .cpp, .cc or .cxx to compile them as C++" --wrapper-ext=.h
+refuse "wrapper extension '.f90': expected .c, .cpp, .cc or .cxx" -wrapperFilesExt=.f90
+refuse "--disable-xml-files: 'vs.txt' is not a descriptor file name (NAME or NAME.xml)" -disableXMLFiles=vs.txt
+refuse "--disable-xml-files: 'cuda/vs.xml' is a path; give descriptor file names" --disable-xml-files=cuda/vs.xml
+refuse "--verbose=7: expected 0 to 3" -v=7
+
 # disabling every CPU variant of a CPU-only build is an error, naming the interface
 "$COMPOSE" --disable-cpu --platforms=CPU,OPENMP "$main" -o "$out/c" 2> "$out/c.err" &&
 	fail "compose c succeeded"
@@ -64,6 +115,48 @@ grep -qx "compose: error: no platform description 'nowhere' in the repositories 
 	{ cat "$out/h.err"; fail "h: diagnostic"; }
 "$COMPOSE" "$cons" -R "$top_srcdir/repository" --platform=gpu-node -o "$out/i" 2> /dev/null ||
 	fail "the shipped gpu-node platform"
+
+# device counts are detected only for a constraint that names them (hwloc's
+# I/O discovery starts every OpenCL platform); a platform description's win
+"$COMPOSE" -v=3 "$cons" -o "$out/dev0" 2> "$out/dev0.err" || fail "dev0"
+grep -q "num_opencl_devices" "$out/dev0.err" && { cat "$out/dev0.err"; fail "dev0: devices counted"; }
+cp -r "$top_srcdir/tests/compose/data/golden/constraints" "$out/devs"
+sed -i 's/expr="num_cores &gt;= 100000 &amp;&amp; has_cpu"/expr="num_opencl_devices \&gt;= 0 \&amp;\&amp; num_cuda_devices \&lt; 100000"/' \
+	"$out/devs/pick/huge/pick_huge.xml"
+grep -q 'expr="num_opencl_devices &gt;= 0 &amp;&amp; num_cuda_devices &lt; 100000"' "$out/devs/pick/huge/pick_huge.xml" ||
+	fail "devs: descriptor not rewritten"
+"$COMPOSE" -v=3 "$out/devs/main.xml" -o "$out/dev1" 2> "$out/dev1.err" || { cat "$out/dev1.err"; fail "dev1"; }
+grep -q "platform fact num_opencl_devices = [0-9]" "$out/dev1.err" || { cat "$out/dev1.err"; fail "dev1: not counted"; }
+grep -q pick_huge "$out/dev1/pick_entry.c" || fail "dev1: pick_huge left out"
+cat > "$out/repo/platforms/nodev.xml" <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<peppher:component xmlns:peppher="http://www.peppher.eu/ComponentMetaData0.1">
+  <peppher:platform name="nodev">
+    <peppher:fact name="num_opencl_devices" value="-1"/>
+    <peppher:fact name="num_cuda_devices" value="0"/>
+  </peppher:platform>
+</peppher:component>
+XML
+"$COMPOSE" -v=3 "$out/devs/main.xml" -R "$out/repo" --platform=nodev -o "$out/dev2" 2> "$out/dev2.err" ||
+	fail "dev2"
+grep -q "hwloc I/O discovery" "$out/dev2.err" && fail "dev2: devices counted over the platform's"
+grep -q "note: skipping 'pick_huge': static constraint .* is false here (num_opencl_devices = -1" "$out/dev2.err" ||
+	{ cat "$out/dev2.err"; fail "dev2: note"; }
+
+# start-up: --version and a compose without prototype checks open neither
+# libclang nor an OpenCL platform (glibc's LD_DEBUG lists what is opened);
+# a constraint on devices starts OpenCL, a prototype check libclang
+LD_DEBUG=files "$COMPOSE" --version > "$out/ld.out" 2> "$out/ld.err" || fail "--version"
+grep -q "^C parser: libclang" "$out/ld.out" && grep -q "file=libclang" "$out/ld.err" &&
+	fail "--version opened libclang"
+LD_DEBUG=files "$COMPOSE" --no-check-sources -n "$main" -o "$out/ld" > /dev/null 2> "$out/ld.err" ||
+	fail "ld: compose"
+grep -Eq "file=[^ ]*(libclang|pocl)" "$out/ld.err" && fail "libclang or OpenCL opened without need"
+LD_DEBUG=files "$COMPOSE" -n "$cons" -o "$out/ld" > /dev/null 2> "$out/ld.err" || fail "ld: cons"
+grep -Eq "file=[^ ]*pocl" "$out/ld.err" && fail "OpenCL started for no device constraint"
+if grep -q "^C parser: libclang" "$out/ld.out"; then
+	"$COMPOSE" -v --version | grep -qx "libclang: loads" || fail "-v --version: libclang does not load"
+fi
 
 # performance-model kinds: the PEPPHER spelling, the GNU one, the attribute
 "$COMPOSE" -useHistoryModels "$main" -o "$out/j" 2> /dev/null || fail "-useHistoryModels"
