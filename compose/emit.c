@@ -11,13 +11,15 @@
 #include "emit.h"
 #include "util.h"
 
-int gen_begin(struct gen *g, const struct model *m, const char *outdir)
+int gen_begin(struct gen *g, const struct model *m, const char *outdir,
+	      const char *entry_ext)
 {
 	struct stat st;
 
 	memset(g, 0, sizeof(*g));
 	g->m = m;
 	g->outdir = outdir;
+	g->entry_ext = entry_ext;
 	if (stat(outdir, &st) != 0 && mkdir(outdir, 0777) != 0) {
 		diag_error(NULL, "cannot create output folder '%s': %s", outdir,
 			   strerror(errno));
@@ -232,9 +234,9 @@ char *backend_header_name(const struct iface *ifc)
 	return xasprintf("%s_backends.h", ifc->name);
 }
 
-char *entry_file_name(const struct iface *ifc)
+char *entry_file_name(const struct gen *g, const struct iface *ifc)
 {
-	return xasprintf("%s_entry.c", ifc->name);
+	return xasprintf("%s_entry%s", ifc->name, g->entry_ext);
 }
 
 int impl_is_used(const struct impl *impl)

@@ -29,13 +29,16 @@ struct gen {
 	const struct model *m;
 	const char *outdir;
 	char *outdir_real; /* resolved once, for relative source paths */
+	const char *entry_ext; /* ".c", or ".cpp", ".cc", ".cxx": entry wrappers in C++ */
 	struct gen_file **files; /* in the order they were opened */
 	size_t nfiles;
 	unsigned errors;
 };
 
-/* Create outdir if needed.  Returns 0 or -1 (reported). */
-int gen_begin(struct gen *g, const struct model *m, const char *outdir);
+/* Create outdir if needed; entry wrappers get entry_ext (".c", ".cpp",
+ * ".cc", ".cxx").  Returns 0 or -1 (reported). */
+int gen_begin(struct gen *g, const struct model *m, const char *outdir,
+	      const char *entry_ext);
 /* Open name (in memory) and write the generated-file stamp,
  * comment opened by lead (C comment or "#").  Returns 0 or -1 (reported). */
 int gen_open(struct gen *g, struct out *o, const char *name, const char *lead);
@@ -60,7 +63,7 @@ char *c_signature(const struct iface *ifc, const char *fname, int for_impl);
 /* File names of the artefacts, shared by the emitters that refer to them. */
 char *backend_file_name(const struct impl *impl);
 char *backend_header_name(const struct iface *ifc);
-char *entry_file_name(const struct iface *ifc);
+char *entry_file_name(const struct gen *g, const struct iface *ifc);
 /* An OpenCL kernel file as C, made by the Makefile, and the string's name. */
 char *kernel_c_file_name(const struct impl *impl);
 char *kernel_symbol(const struct impl *impl);

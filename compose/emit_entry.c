@@ -265,7 +265,7 @@ static void emit_function(struct out *o, const struct iface *ifc)
 
 void emit_entry(struct gen *g, const struct iface *ifc)
 {
-	char *name = entry_file_name(ifc), *backends = backend_header_name(ifc);
+	char *name = entry_file_name(g, ifc), *backends = backend_header_name(ifc);
 	struct out o;
 
 	if (gen_open(g, &o, name, "/*") == 0) {

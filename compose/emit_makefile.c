@@ -219,12 +219,14 @@ void emit_makefile(struct gen *g)
 	emit_impl_rules(g, &rules, m->main, &objs, "peppher.h");
 	for (i = 0; i < m->nifaces; i++) {
 		const struct iface *ifc = m->ifaces[i];
-		char *entry = entry_file_name(ifc), *header = backend_header_name(ifc);
+		char *entry = entry_file_name(g, ifc), *header = backend_header_name(ifc);
+		enum toolchain entry_tool = strcmp(g->entry_ext, ".c") == 0 ? TOOL_CC : TOOL_CXX;
 		char *obj = xasprintf("%s_entry.o", ifc->name);
 		char *deps = xasprintf("peppher.h %s", header);
 
 		add_obj(&objs, obj);
-		emit_compile(&rules, obj, entry, deps, TOOL_CC, NULL, false, NULL);
+		emit_compile(&rules, obj, entry, deps, entry_tool, NULL, false, NULL);
+		objs.cxx |= entry_tool == TOOL_CXX;
 		for (j = 0; j < ifc->nimpls; j++)
 			if (impl_is_used(ifc->impls[j]))
 				emit_impl_rules(g, &rules, ifc->impls[j], &objs, "");

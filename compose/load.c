@@ -30,6 +30,7 @@ struct loader {
 	char *const *roots;
 	size_t nroots;
 	xmlSchemaPtr schema;
+	const struct skip_files *skip; /* --disable-xml-files */
 	struct stray *strays;
 	size_t nstrays;
 };
@@ -602,8 +603,16 @@ static void load_impls(struct loader *l, struct iface *ifc, const char *dir)
 
 	find_xml_files(dir, &files, &nfiles);
 	for (i = 0; i < nfiles; i++) {
-		xmlDoc *doc = read_descriptor(l, files[i], &ifc->loc);
-		xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL, *c;
+		xmlDoc *doc;
+		xmlNode *root, *c;
+
+		if (skip_files_has(l->skip, files[i])) {
+			diag_verbose(1, "%s: not read (--disable-xml-files)", files[i]);
+			free(files[i]);
+			continue;
+		}
+		doc = read_descriptor(l, files[i], &ifc->loc);
+		root = doc ? xmlDocGetRootElement(doc) : NULL;
 
 		for (c = first_child(root, "implementation"); c;
 		     c = next_sibling(c, "implementation")) {
@@ -836,9 +845,9 @@ static void report_strays(struct loader *l)
 }
 
 unsigned load_model(struct model *m, const char *main_path,
-		    char *const *roots, size_t nroots)
+		    char *const *roots, size_t nroots, const struct skip_files *skip)
 {
-	struct loader l = { m, roots, nroots, NULL, NULL, 0 };
+	struct loader l = { m, roots, nroots, NULL, skip, NULL, 0 };
 	unsigned errors = diag_error_count();
 	xmlDoc *doc;
 	xmlNode *n;
@@ -876,7 +885,7 @@ out:
 
 unsigned load_platform(struct model *m, const char *path)
 {
-	struct loader l = { m, NULL, 0, NULL, NULL, 0 };
+	struct loader l = { m, NULL, 0, NULL, NULL, NULL, 0 };
 	unsigned errors = diag_error_count();
 	xmlNode *root, *c;
 	xmlDoc *doc;

@@ -3,16 +3,18 @@
 #define COMPOSE_LOAD_H
 
 #include "ir.h"
+#include "skipfiles.h"
 
 /*
  * Load the application described by the main descriptor at main_path:
  * follow required interfaces to any depth, looking them up by @xmlFile or in
  * the nroots repository roots, and read every implementation descriptor under
- * each interface's impPath.  Every descriptor is validated against the
- * schema.  Problems are reported through diag; returns the number of errors.
+ * each interface's impPath, except those skip names (NULL: none).  Every
+ * descriptor is validated against the schema.  Problems are reported
+ * through diag; returns the number of errors.
  */
 unsigned load_model(struct model *m, const char *main_path,
-		    char *const *roots, size_t nroots);
+		    char *const *roots, size_t nroots, const struct skip_files *skip);
 
 /*
  * Read the platform description at path (<peppher:platform>, validated)

@@ -480,27 +480,12 @@ static int load_facts(struct model *m, const struct options *opt)
 	return rc;
 }
 
-/*
- * Options read here that the loader and the emitters do not take yet:
- * refused rather than ignored.  (To go when load_model() takes opt->skip
- * and struct gen an entry extension.)
- */
-static int refuse_unwired(const struct options *opt)
-{
-	if (opt->skip.n)
-		diag_error(NULL, "--disable-xml-files (-disableXMLFiles) is not supported by this build yet");
-	if (strcmp(opt->entry_ext, ".c") != 0)
-		diag_error(NULL, "--wrapper-ext=%s: C++ entry wrappers are not supported by this build yet",
-			   opt->entry_ext);
-	return opt->skip.n || strcmp(opt->entry_ext, ".c") != 0 ? -1 : 0;
-}
-
 static int generate(const struct model *m, const struct options *opt)
 {
 	struct gen g;
 	size_t i, j;
 
-	if (gen_begin(&g, m, opt->outdir) != 0)
+	if (gen_begin(&g, m, opt->outdir, opt->entry_ext) != 0)
 		return -1;
 	emit_header(&g);
 	for (i = 0; i < m->nifaces; i++) {
@@ -527,7 +512,7 @@ int main(int argc, char **argv)
 	rc = parse_args(argc, argv, &opt);
 	if (rc == 0 && opt.skel.nheaders) {
 		rc = generate_skeletons(&opt.skel);
-	} else if (rc == 0 && refuse_unwired(&opt) == 0 && load_model(&m, opt.main_path, opt.roots, opt.nroots) == 0 &&
+	} else if (rc == 0 && load_model(&m, opt.main_path, opt.roots, opt.nroots, &opt.skip) == 0 &&
 	    expand_generics(&m) == 0 && load_facts(&m, &opt) == 0 &&
 	    check_model(&m, &opt.nw) == 0 &&
 	    (opt.no_check_sources || check_prototypes(&m, opt.outdir, opt.skel.clang_args, opt.skel.nargs) == 0)) {

@@ -46,6 +46,14 @@ same hist "-USEHISTORYMODELS" "--use-history-models"
 same reg "-useregressionmodels" "--use-regression-models"
 same nlreg "-UseNLRegressionModels" "--use-nl-regression-models"
 same ext "-WRAPPERFILESEXT=c" "--wrapper-ext=.c"
+same xml "-DISABLEXMLFILES=VECTOR_SCALE_CUDA,vector_scale_opencl.xml" \
+	"--disable-xml-files=vector_scale_cuda,vector_scale_opencl"
+grep -Eq 'vector_scale_(cuda|opencl)' "$out/xml.compu/vector_scale_entry.c" "$out/xml.compu/Makefile" &&
+	fail "xml: variants of skipped descriptors composed"
+same cpp "-wrapperFilesExt=cpp" "--wrapper-ext=.cpp"
+[ -f "$out/cpp.compu/vector_scale_entry.cpp" ] && [ ! -e "$out/cpp.compu/vector_scale_entry.c" ] ||
+	fail "cpp: entry wrapper name"
+grep -q '^	$(CXX) .* -c vector_scale_entry.cpp -o \$@$' "$out/cpp.compu/Makefile" || fail "cpp: not compiled by CXX"
 "$COMPOSE" -V=2 -n "$main" -o "$out/v" 2> "$out/v.err" > /dev/null || fail "-V=2"
 grep -q "^compose: reading " "$out/v.err" || fail "-V=2: not verbose"
 "$COMPOSE" --HELP | grep -q "^ComPU's spellings are accepted too" || fail "--HELP"

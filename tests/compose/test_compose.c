@@ -127,7 +127,7 @@ static void test_load_malformed(void)
 	      "</peppher:component>\n", fp);
 	fclose(fp);
 	capture_begin();
-	CU_ASSERT_NOT_EQUAL(load_model(&m, path, NULL, 0), 0);
+	CU_ASSERT_NOT_EQUAL(load_model(&m, path, NULL, 0, NULL), 0);
 	capture_end();
 	CU_ASSERT_PTR_NOT_NULL(strstr(captured, "test_compose_malformed.xml:5: error: "));
 	free(captured);
@@ -140,7 +140,7 @@ static void test_load_missing(void)
 	struct model m = { 0 };
 
 	capture_begin();
-	CU_ASSERT_EQUAL(load_model(&m, "no-such-main.xml", NULL, 0), 1);
+	CU_ASSERT_EQUAL(load_model(&m, "no-such-main.xml", NULL, 0, NULL), 1);
 	capture_end();
 	CU_ASSERT_STRING_EQUAL(captured, "compose: error: cannot read descriptor "
 					 "'no-such-main.xml': No such file or directory\n");
@@ -156,7 +156,7 @@ static void test_load_and_check(void)
 	struct narrowing nw = { 1u << PLATFORM_CPU | 1u << PLATFORM_OPENMP, 0, NULL, 0, MODEL_DEFAULT };
 
 	capture_begin();
-	CU_ASSERT_EQUAL(load_model(&m, main_path, NULL, 0), 0);
+	CU_ASSERT_EQUAL(load_model(&m, main_path, NULL, 0, NULL), 0);
 	CU_ASSERT_EQUAL(check_model(&m, &nw), 0);
 	capture_end();
 	/* the CUDA variant is skipped with a note, not an error */
