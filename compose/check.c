@@ -1,4 +1,3 @@
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -39,34 +38,21 @@ static bool is_pointer(const char *type)
 	return len && type[len - 1] == '*';
 }
 
-/* "int (*)(const void *, int)": the one place parentheses are allowed. */
-static bool is_function_pointer(const char *type)
-{
-	regex_t re;
-	bool match;
-
-	if (regcomp(&re, "^[^()]+\\([[:space:]]*\\*[[:space:]]*\\)[[:space:]]*\\([^()]*\\)$",
-		    REG_EXTENDED | REG_NOSUB) != 0)
-		return false;
-	match = regexec(&re, type, 0, NULL, 0) == 0;
-	regfree(&re);
-	return match;
-}
-
-static bool is_c_type(const char *type)
-{
-	if (strpbrk(type, ";{}[]#\"'\\"))
-		return false;
-	return !strchr(type, '(') || is_function_pointer(type);
-}
-
 static void check_type(const struct param *p)
 {
 	if (!p->type[0])
 		diag_error(&p->loc, "parameter '%s' has an empty type", p->name);
-	else if (!is_c_type(p->type))
+	else if (!is_c_type(p->type, true))
 		diag_error(&p->loc, "parameter '%s' has type '%s', which is not a C type",
 			   p->name, p->type);
+	if (p->elem_type) { /* it goes into casts and sizeof: words and stars only */
+		char *elem = normalize_type(p->elem_type);
+
+		if (!is_c_type(elem, false))
+			diag_error(&p->loc, "parameter '%s' has elemType '%s', which is not a C type",
+				   p->name, elem);
+		free(elem);
+	}
 }
 
 static struct param *find_param(struct iface *ifc, const char *name)
@@ -299,7 +285,7 @@ static void check_params(struct iface *ifc)
 			ifc->has_args = true;
 	if (ifc->return_type) {
 		/* the value comes back through a pointer in the argument block */
-		if (!is_c_type(ifc->return_type) || strchr(ifc->return_type, '('))
+		if (!is_c_type(ifc->return_type, false))
 			diag_error(&ifc->loc, "returnType '%s' of '%s' is not a C type",
 				   ifc->return_type, ifc->name);
 		if (ifc->partitioned)

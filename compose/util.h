@@ -46,7 +46,12 @@ char *normalize_space(const char *s);
 char *normalize_type(const char *type);
 
 bool is_c_identifier(const char *s);
+/* C, C++ and GNU keywords (asm, typeof) and their alternative spellings. */
 bool is_c_keyword(const char *s);
+/* A C type as descriptors write it: words and stars ("const unsigned long *"),
+ * no keyword but the type ones; with function pointers (allow_fnptr), also
+ * "RET (*)(T1, T2)".  Anything else could leave its place in generated code. */
+bool is_c_type(const char *type, bool allow_fnptr);
 
 /* Folder part of path ("." when none). */
 char *path_dirname(const char *path);
