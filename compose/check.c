@@ -6,6 +6,7 @@
 #include "check.h"
 #include "constraint.h"
 #include "diag.h"
+#include "names.h"
 #include "platform.h"
 #include "util.h"
 
@@ -20,15 +21,6 @@ unsigned check_build_platforms(void)
 	p |= 1u << PLATFORM_OPENCL;
 #endif
 	return p;
-}
-
-static void check_identifier(const struct loc *loc, const char *what,
-			     const char *name)
-{
-	if (!is_c_identifier(name))
-		diag_error(loc, "%s '%s' is not a valid C identifier", what, name);
-	else if (is_c_keyword(name))
-		diag_error(loc, "%s '%s' is a C or C++ keyword", what, name);
 }
 
 static bool is_pointer(const char *type)
@@ -248,10 +240,7 @@ static void check_params(struct iface *ifc)
 	for (i = 0; i < ifc->nparams; i++) {
 		struct param *p = &ifc->params[i];
 
-		check_identifier(&p->loc, "parameter name", p->name);
-		if (strncmp(p->name, "pph_", 4) == 0) /* the entry wrapper's locals */
-			diag_error(&p->loc, "parameter name '%s': the prefix pph_ is reserved for generated code",
-				   p->name);
+		names_check_identifier(&p->loc, "parameter name", p->name);
 		for (j = 0; j < i; j++)
 			if (strcmp(ifc->params[j].name, p->name) == 0)
 				diag_error(&p->loc, "parameter '%s' declared twice",
@@ -328,9 +317,8 @@ static void check_sources(const struct impl *impl)
 					     impl->cl_program_var };
 
 		for (i = 0; i < 3; i++)
-			if (vars[i] && !is_c_identifier(vars[i]))
-				diag_error(&impl->loc, "'%s' is not a C identifier (in an OpenCL sourceFile of '%s')",
-					   vars[i], impl->name);
+			if (vars[i])
+				names_check_identifier(&impl->loc, "OpenCL global", vars[i]);
 	}
 }
 
@@ -488,7 +476,7 @@ static void check_impls(struct model *m, struct iface *ifc,
 	for (i = 0; i < ifc->nimpls; i++) {
 		struct impl *impl = ifc->impls[i];
 
-		check_identifier(&impl->loc, "implementation name", impl->name);
+		names_check_identifier(&impl->loc, "implementation name", impl->name);
 		check_impl_name_unique(impl_names, impl);
 		check_sources(impl);
 		impl->excluded = exclusion(ifc, impl, nw);
@@ -596,7 +584,7 @@ unsigned check_model(struct model *m, const struct narrowing *nw)
 	for (i = 0; i < m->nifaces; i++) {
 		struct iface *ifc = m->ifaces[i];
 
-		check_identifier(&ifc->loc, "interface name", ifc->name);
+		names_check_identifier(&ifc->loc, "interface name", ifc->name);
 		if (ifc->model == MODEL_DEFAULT)
 			ifc->model = nw->model;
 		check_params(ifc);
@@ -610,6 +598,7 @@ unsigned check_model(struct model *m, const struct narrowing *nw)
 				apply_main_partition(&m->main->requires[i],
 						     m->main->requires[i].iface);
 	}
+	names_check(m);
 	order_interfaces(m);
 	return diag_error_count() - errors;
 }

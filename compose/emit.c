@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -207,6 +208,21 @@ char *backend_file_name(const struct impl *impl)
 	return xasprintf("%s_backend%s", impl->name, ext);
 }
 
+char *object_file_name(const struct impl *impl, const struct source_file *sf)
+{
+	char *st = xstrdup(path_basename(sf->name)), *dot = strrchr(st, '.'), *p, *obj;
+
+	if (dot && dot != st)
+		*dot = '\0';
+	/* the object's name is a make target: keep it to plain characters */
+	for (p = st; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_-+.", *p))
+			*p = '_';
+	obj = xasprintf("%s__%s.o", impl->name, st);
+	free(st);
+	return obj;
+}
+
 char *kernel_c_file_name(const struct impl *impl)
 {
 	return xasprintf("%s_kernel.c", impl->name);
@@ -230,6 +246,15 @@ const struct source_file *impl_kernel(const struct impl *impl)
 char *backend_header_name(const struct iface *ifc)
 {
 	return xasprintf("%s_backends.h", ifc->name);
+}
+
+char *backend_header_guard(const struct iface *ifc)
+{
+	char *g = backend_header_name(ifc), *p;
+
+	for (p = g; *p; p++)
+		*p = isalnum((unsigned char)*p) ? (char)toupper((unsigned char)*p) : '_';
+	return g;
 }
 
 char *entry_file_name(const struct iface *ifc)

@@ -60,7 +60,10 @@ char *c_signature(const struct iface *ifc, const char *fname, int for_impl);
 /* File names of the artefacts, shared by the emitters that refer to them. */
 char *backend_file_name(const struct impl *impl);
 char *backend_header_name(const struct iface *ifc);
+char *backend_header_guard(const struct iface *ifc);
 char *entry_file_name(const struct iface *ifc);
+/* The object file a source of impl compiles to. */
+char *object_file_name(const struct impl *impl, const struct source_file *sf);
 /* An OpenCL kernel file as C, made by the Makefile, and the string's name. */
 char *kernel_c_file_name(const struct impl *impl);
 char *kernel_symbol(const struct impl *impl);

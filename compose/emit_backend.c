@@ -5,25 +5,15 @@
  * rebuilds the implementation's arguments from the task's data handles (on
  * the memory node the task runs on) and its argument block.
  */
-#include <ctype.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
 #include "emit.h"
 #include "util.h"
 
-static char *guard_name(const char *file)
-{
-	char *g = xstrdup(file), *p;
-
-	for (p = g; *p; p++)
-		*p = isalnum((unsigned char)*p) ? (char)toupper((unsigned char)*p) : '_';
-	return g;
-}
-
 void emit_backend_header(struct gen *g, const struct iface *ifc)
 {
-	char *name = backend_header_name(ifc), *guard = guard_name(name);
+	char *name = backend_header_name(ifc), *guard = backend_header_guard(ifc);
 	struct out o;
 	size_t i;
 

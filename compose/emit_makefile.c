@@ -36,23 +36,6 @@ static struct tool tool_for(enum toolchain t, const char *compiler)
 	return tool;
 }
 
-static char *stem(const char *file)
-{
-	char *s = xstrdup(path_basename(file)), *dot = strrchr(s, '.');
-
-	if (dot && dot != s)
-		*dot = '\0';
-	return s;
-}
-
-static char *object_name(const struct impl *impl, const struct source_file *sf)
-{
-	char *st = stem(sf->name), *obj = xasprintf("%s__%s.o", impl->name, st);
-
-	free(st);
-	return obj;
-}
-
 struct objs {
 	struct strbuf list;
 	struct strbuf generated; /* files make generates: kernels as C */
@@ -129,7 +112,7 @@ static void emit_impl_rules(struct gen *g, struct out *o, const struct impl *imp
 		if (sf->kernel) {
 			emit_kernel_rules(o, impl, src, objs);
 		} else {
-			char *obj = object_name(impl, sf);
+			char *obj = object_file_name(impl, sf);
 
 			add_obj(objs, obj);
 			emit_compile(o, obj, src, deps, sf->tool, &sf->compile, openmp,
