@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -285,6 +286,67 @@ static void check_params(struct iface *ifc)
 	}
 }
 
+/*
+ * Compiler names, flags and the program's name go into the Makefile as they
+ * are: none may end its line (a new rule), reach the shell as a command
+ * separator, or make make expand something ($(shell ...)).  Flags may name
+ * make variables, $(LDFLAGS), and write a literal '$' as "$$".
+ */
+static void check_command(const struct loc *loc, const char *what, const char *name)
+{
+	const char *s;
+
+	for (s = name; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr(" _.+-/", *s))
+			break;
+	if (*s) {
+		char *p = printable(name);
+
+		diag_error(loc, "%s '%s' is not a command name (letters, digits, spaces and _ . + - /)",
+			   what, p);
+		free(p);
+	}
+}
+
+static void check_flags(const struct loc *loc, const char *what, const char *flags)
+{
+	const char *s, *bad = NULL;
+
+	for (s = flags; *s && !bad; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f || strchr(";|&`<>#\\", *s)) {
+			bad = s;
+		} else if (*s == '$' && s[1] == '$') {
+			s++;
+		} else if (*s == '$') {
+			const char *name = s + 2, *end = name;
+
+			while (isalnum((unsigned char)*end) || *end == '_')
+				end++;
+			if (s[1] != '(' || end == name || *end != ')')
+				bad = s;
+			else
+				s = end;
+		}
+	}
+	if (bad) {
+		char *p = printable(flags);
+
+		diag_error(loc, "%s '%s': %s at column %d; flags are compiler options, with $(VAR) for make variables and $$ for '$'",
+			   what, p, *bad == '\n' ? "a line break" :
+			   *bad == '$' ? "a '$' that is no $(VAR)" : "a character for the shell or make",
+			   (int)(bad - flags) + 1);
+		free(p);
+	}
+}
+
+static void check_compiler(const struct compiler *c, bool link)
+{
+	if (c->name)
+		check_command(&c->loc, link ? "linker" : "compiler", c->name);
+	if (c->flags)
+		check_flags(&c->loc, link ? "link flags" : "compiler flags", c->flags);
+}
+
 static void check_sources(const struct impl *impl)
 {
 	size_t i, kernels = 0;
@@ -305,6 +367,7 @@ static void check_sources(const struct impl *impl)
 		else if (sf->kernel && !is_c_identifier(sf->kernel))
 			diag_error(&sf->loc, "kernel name '%s' is not a C identifier", sf->kernel);
 		kernels += sf->kernel != NULL;
+		check_compiler(&sf->compile, false);
 	}
 	if (kernels > 1)
 		diag_error(&impl->loc, "'%s' has %zu kernel files; a ComPU-style OpenCL implementation has one",
@@ -513,6 +576,21 @@ static void check_main(const struct model *m)
 		diag_error(&c->loc, "the link step names no output program (<peppher:output>)");
 	else if (!c->name || !c->name[0])
 		diag_error(&c->loc, "the link step names no linker (<peppher:name>)");
+	else {
+		const char *s;
+
+		check_compiler(c, true);
+		for (s = c->output; *s; s++)
+			if (!isalnum((unsigned char)*s) && !strchr("_.+-/", *s))
+				break;
+		if (*s) {
+			char *p = printable(c->output);
+
+			diag_error(&c->loc, "output program '%s' is not a plain file name (letters, digits and _ . + - /)",
+				   p);
+			free(p);
+		}
+	}
 }
 
 /*

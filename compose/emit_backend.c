@@ -141,8 +141,9 @@ static void emit_opencl_globals(struct out *o, const struct impl *impl)
 {
 	char *symbol = kernel_symbol(impl);
 
+	/* the base name: a path could hold the end of a comment */
 	out_line(o, "extern const char %s[]; /* %s, built into the program */", symbol,
-		 impl_kernel(impl)->name);
+		 path_basename(impl_kernel(impl)->name));
 	out_line(o, "cl_kernel %s;", impl->cl_kernel_var);
 	if (impl->cl_queue_var)
 		out_line(o, "cl_command_queue %s;", impl->cl_queue_var);

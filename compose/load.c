@@ -207,7 +207,8 @@ static int read_regular_file(const char *path, char **text, size_t *len)
 	struct stat st;
 	size_t size;
 	ssize_t n = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+	/* O_NONBLOCK: opening a FIFO would wait for a writer */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), rc = 0;
 
 	if (fd < 0)
 		return errno;
@@ -250,6 +251,10 @@ static xmlDoc *parse_text(struct model *m, const char *path, const char *text, s
 	if (doc && (!ctxt->wellFormed || st.refused)) {
 		xmlFreeDoc(doc);
 		doc = NULL;
+	}
+	if (doc) { /* libxml2 keeps path URI-escaped ("a%20b"): keep the path itself */
+		xmlFree((xmlChar *)doc->URL);
+		doc->URL = xmlStrdup((const xmlChar *)path);
 	}
 	xmlFreeParserCtxt(ctxt);
 	return doc;

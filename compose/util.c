@@ -282,6 +282,21 @@ bool is_c_type(const char *type, bool allow_fnptr)
 	return true;
 }
 
+char *printable(const char *s)
+{
+	char *d = xcalloc(2 * strlen(s) + 1, 1), *p = d;
+
+	for (; *s; s++) {
+		if (*s == '\n' || *s == '\t') {
+			*p++ = '\\';
+			*p++ = *s == '\n' ? 'n' : 't';
+		} else {
+			*p++ = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+		}
+	}
+	return d;
+}
+
 char *path_dirname(const char *path)
 {
 	const char *slash = strrchr(path, '/');
