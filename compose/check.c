@@ -347,6 +347,31 @@ static void check_compiler(const struct compiler *c, bool link)
 		check_flags(&c->loc, link ? "link flags" : "compiler flags", c->flags);
 }
 
+/* @include: each a header name, <x.h>, "x.h" or x.h, that stays on its
+ * #include line (line breaks are blanks by now: no blanks either). */
+static void check_includes(const struct iface *ifc)
+{
+	size_t i;
+
+	for (i = 0; i < ifc->nincludes; i++) {
+		const char *inc = ifc->includes[i], *s;
+		size_t len = strlen(inc);
+		bool quoted = len >= 2 && ((inc[0] == '<' && inc[len - 1] == '>') ||
+					   (inc[0] == '"' && inc[len - 1] == '"'));
+
+		for (s = inc + quoted; s < inc + len - quoted; s++)
+			if ((unsigned char)*s < 0x20 || *s == 0x7f || strchr(" \"'<>\\", *s))
+				break;
+		if (len <= 2u * quoted || s < inc + len - quoted) {
+			char *p = printable(inc);
+
+			diag_error(&ifc->loc, "include '%s' of '%s' is not a header name (<x.h>, \"x.h\" or x.h)",
+				   p, ifc->name);
+			free(p);
+		}
+	}
+}
+
 static void check_sources(const struct impl *impl)
 {
 	size_t i, kernels = 0;
@@ -666,6 +691,7 @@ unsigned check_model(struct model *m, const struct narrowing *nw)
 		if (ifc->model == MODEL_DEFAULT)
 			ifc->model = nw->model;
 		check_params(ifc);
+		check_includes(ifc);
 		check_impls(m, ifc, nw, &impl_names);
 	}
 	strmap_free(&impl_names);

@@ -322,6 +322,11 @@ void emit_include(struct gen *g, struct out *o, const struct iface *ifc, size_t 
 			char *real = realpath(local, NULL);
 			char *rel = path_relative(g->outdir_real, real ? real : local);
 
+			if (strpbrk(rel, "\"\n")) { /* C cannot escape it in a header name */
+				diag_error(&ifc->loc, "cannot include '%s' from the output folder: its path holds a '\"' or a line break",
+					   inc);
+				g->errors++;
+			}
 			out_line(o, "#include \"%s\"", rel);
 			free(rel);
 			free(real);

@@ -53,7 +53,7 @@ bool is_c_keyword(const char *s);
  * "RET (*)(T1, T2)".  Anything else could leave its place in generated code. */
 bool is_c_type(const char *type, bool allow_fnptr);
 
-/* Copy of s for a diagnostic: line breaks and tabs spelt \\n and \\t, other control
+/* Copy of s for a diagnostic: line breaks and tabs spelt \n and \t, other control
  * characters '?', so that a message stays on its line. */
 char *printable(const char *s);
 
