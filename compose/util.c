@@ -322,9 +322,8 @@ const char *path_basename(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* Absolute form of path without "." and ".." components, done lexically:
- * a realpath() per source file costs a readlink per component. */
-static char *absolute_lexical(const char *path)
+/* Lexically: a realpath() per source file costs a readlink per component. */
+char *path_absolute(const char *path)
 {
 	char cwd[PATH_MAX], *full, *out, *tok, *save = NULL;
 	size_t len = 0;
@@ -359,7 +358,7 @@ char *path_relative(const char *base_real, const char *target)
 	char *rt, *out, *p;
 	size_t common = 0, i, ups = 0;
 
-	rt = absolute_lexical(target);
+	rt = path_absolute(target);
 	if (!rt)
 		return xstrdup(target);
 	/* longest common prefix ending on a folder boundary */

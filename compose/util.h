@@ -64,6 +64,9 @@ char *path_join(const char *dir, const char *name);
 /* Path of target relative to the folder base_real, which realpath()
  * already resolved; target as given when it does not exist. */
 char *path_relative(const char *base_real, const char *target);
+/* Absolute form of path without "." and ".." components, done lexically
+ * (path need not exist); NULL when the working folder is unknown. */
+char *path_absolute(const char *path);
 /* Last component of path. */
 const char *path_basename(const char *path);
 

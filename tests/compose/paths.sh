@@ -29,6 +29,7 @@ sed -i 's|name="scale_cpu.c"|name="scale\&#10;all:;@touch pwned\&#10;x.c"|' "$nl
 "$COMPOSE" --no-check-sources "$nl/main.xml" -o "$out/nl-gen" 2> "$out/nl.err" && fail "a line break in a source name composed"
 grep -q "scale_cpu.xml:5: error: the path '.*scale\\\\nall:;@touch pwned\\\\nx.c' cannot be written in a Makefile" "$out/nl.err" ||
 	{ cat "$out/nl.err"; fail "line break: diagnostic"; }
+[ -e "$out/nl-gen" ] && fail "line break: the failed run left its output folder behind"
 
 # FIFOs named *.xml: as the main descriptor and among the implementations
 fifo="$out/fifo"
