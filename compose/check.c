@@ -48,6 +48,17 @@ static void check_type(const struct param *p)
 	}
 }
 
+/* "const T *", "T const *": what the pointer points to is const. */
+static bool is_const_pointee(const char *type)
+{
+	size_t len = strlen(type);
+
+	if (len < 2 || strcmp(type + len - 2, "**") == 0)
+		return false; /* const T **: the pointers it points to can change */
+	return strncmp(type, "const ", 6) == 0 ||
+	       (len > 8 && strcmp(type + len - 8, " const *") == 0);
+}
+
 static struct param *find_param(struct iface *ifc, const char *name)
 {
 	size_t i;
@@ -249,6 +260,9 @@ static void check_params(struct iface *ifc)
 		check_type(p);
 		if (is_pointer(p->type)) {
 			classify_pointer(ifc, p);
+			if (is_const_pointee(p->type) && p->access != ACCESS_READ)
+				diag_error(&p->loc, "parameter '%s' is '%s', but its accessMode is '%s': a const pointee is only read",
+					   p->name, p->type, access_name(p->access));
 		} else {
 			p->kind = PARAM_VALUE;
 			if (p->num_elements)
@@ -372,17 +386,58 @@ static void check_includes(const struct iface *ifc)
 	}
 }
 
-static void check_sources(const struct impl *impl)
+/* Is path (resolved) in the folder tree of root (resolved)? */
+static bool is_inside(const char *root, const char *path)
+{
+	size_t n = strlen(root);
+
+	return strncmp(root, path, n) == 0 &&
+	       (path[n] == '/' || path[n] == '\0' || strcmp(root, "/") == 0);
+}
+
+/* A source is a regular file in the component's folder tree (root, that
+ * of the descriptor declaring the interface, or the main one): compose
+ * never hands the compiler "../../etc/passwd". */
+static void check_source_file(const struct source_file *sf, const char *root,
+			      const char *descriptor)
+{
+	struct stat st;
+	char *real;
+
+	if (stat(sf->path, &st) != 0) {
+		diag_error(&sf->loc, "source file '%s' not found", sf->path);
+		return;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		diag_error(&sf->loc, "source file '%s' is not a regular file", sf->path);
+		return;
+	}
+	real = realpath(sf->path, NULL);
+	if (real && root && !is_inside(root, real))
+		diag_error(&sf->loc, "source file '%s' is outside the folder tree of '%s', its component",
+			   sf->name, descriptor);
+	free(real);
+}
+
+/* The resolved folder of descriptor path, or NULL. */
+static char *descriptor_root(const char *path)
+{
+	char *dir = path_dirname(path), *real = realpath(dir, NULL);
+
+	free(dir);
+	return real;
+}
+
+static void check_sources(const struct impl *impl, const char *descriptor)
 {
 	size_t i, kernels = 0;
-	struct stat st;
+	char *root = descriptor_root(descriptor);
 
 	for (i = 0; i < impl->nsources; i++) {
 		const struct source_file *sf = &impl->sources[i];
 		const char *ext = strrchr(sf->name, '.');
 
-		if (stat(sf->path, &st) != 0)
-			diag_error(&sf->loc, "source file '%s' not found", sf->path);
+		check_source_file(sf, root, descriptor);
 		if (sf->kernel && impl->platform != PLATFORM_OPENCL)
 			diag_error(&sf->loc, "'%s' has a kernel attribute, but '%s' is no OpenCL implementation",
 				   sf->name, impl->name);
@@ -394,6 +449,7 @@ static void check_sources(const struct impl *impl)
 		kernels += sf->kernel != NULL;
 		check_compiler(&sf->compile, false);
 	}
+	free(root);
 	if (kernels > 1)
 		diag_error(&impl->loc, "'%s' has %zu kernel files; a ComPU-style OpenCL implementation has one",
 			   impl->name, kernels);
@@ -566,7 +622,7 @@ static void check_impls(struct model *m, struct iface *ifc,
 
 		names_check_identifier(&impl->loc, "implementation name", impl->name);
 		check_impl_name_unique(impl_names, impl);
-		check_sources(impl);
+		check_sources(impl, ifc->path);
 		impl->excluded = exclusion(ifc, impl, nw);
 		{
 			char *why = check_constraints(m, ifc, impl);
@@ -590,11 +646,35 @@ static void check_impls(struct model *m, struct iface *ifc,
 			   ifc->name, ifc->nimpls ? " (see the notes above)" : "");
 }
 
+/* A required interface comes from one descriptor: the first that named it
+ * is loaded, so another @xmlFile for the same name would be ignored. */
+static void check_required_files(const struct impl *impl)
+{
+	size_t i;
+
+	for (i = 0; i < impl->nrequires; i++) {
+		const struct required *r = &impl->requires[i];
+		char *path, *real, *loaded;
+
+		if (!r->xml_file || !r->iface)
+			continue;
+		path = path_join(impl->dir, r->xml_file);
+		real = realpath(path, NULL);
+		loaded = realpath(r->iface->path, NULL);
+		if (real && loaded && strcmp(real, loaded) != 0)
+			diag_error(&r->loc, "interface '%s' is required from '%s', but it was loaded from '%s'",
+				   r->name, path, r->iface->path);
+		free(loaded);
+		free(real);
+		free(path);
+	}
+}
+
 static void check_main(const struct model *m)
 {
 	const struct compiler *c = &m->main->link;
 
-	check_sources(m->main);
+	check_sources(m->main, m->main_path);
 	if (!m->main->has_link)
 		diag_error(&m->main->loc, "the main module has no link step: add a <peppher:sourceFile> holding <peppher:compiler type=\"link\"> with <peppher:name>, <peppher:flags> and <peppher:output>PROGRAM</peppher:output>");
 	else if (!c->output || !c->output[0])
@@ -682,7 +762,7 @@ unsigned check_model(struct model *m, const struct narrowing *nw)
 {
 	unsigned errors = diag_error_count();
 	struct strmap impl_names = { 0 };
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < m->nifaces; i++) {
 		struct iface *ifc = m->ifaces[i];
@@ -702,6 +782,14 @@ unsigned check_model(struct model *m, const struct narrowing *nw)
 				apply_main_partition(&m->main->requires[i],
 						     m->main->requires[i].iface);
 	}
+	if (m->main)
+		check_required_files(m->main);
+	for (i = 0; i < m->nifaces; i++)
+		for (j = 0; j < m->ifaces[i]->nimpls && !m->ifaces[i]->generic_name; j++)
+			check_required_files(m->ifaces[i]->impls[j]);
+	for (i = 0; i < m->ngenerics; i++) /* once, not per instance */
+		for (j = 0; j < m->generics[i]->nimpls; j++)
+			check_required_files(m->generics[i]->impls[j]);
 	names_check(m);
 	order_interfaces(m);
 	return diag_error_count() - errors;

@@ -3,7 +3,7 @@
 # a folder whose name holds a space, a quote, '#' and '$': compose finds every
 # file from there (libxml2 URI-escapes a document's name) and the Makefile
 # builds it.  A source name make cannot spell is an error, and a FIFO named
-# *.xml does not hang compose.
+# *.xml does not hang compose, nor an empty implementation folder trouble it.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
 out="$top_builddir/tests/out/paths"
@@ -14,6 +14,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 src="$out/a b'c#d\$e"
 cp -R "$top_srcdir/tests/compose/data/paths" "$src"
 chmod -R u+w "$src"
+# an empty folder among the implementations (it reached qsort(NULL, 0, ...))
+mkdir "$src/scale/empty"
 "$COMPOSE" "$src/main.xml" -o "$out/gen" || fail "compose from '$src'"
 make -s -C "$out/gen" || fail "make from '$src'"
 "$out/gen/app" || fail "the program"
