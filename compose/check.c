@@ -1,4 +1,4 @@
-#include <regex.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -7,6 +7,7 @@
 #include "check.h"
 #include "constraint.h"
 #include "diag.h"
+#include "names.h"
 #include "platform.h"
 #include "util.h"
 
@@ -23,15 +24,6 @@ unsigned check_build_platforms(void)
 	return p;
 }
 
-static void check_identifier(const struct loc *loc, const char *what,
-			     const char *name)
-{
-	if (!is_c_identifier(name))
-		diag_error(loc, "%s '%s' is not a valid C identifier", what, name);
-	else if (is_c_keyword(name))
-		diag_error(loc, "%s '%s' is a C or C++ keyword", what, name);
-}
-
 static bool is_pointer(const char *type)
 {
 	size_t len = strlen(type);
@@ -39,34 +31,32 @@ static bool is_pointer(const char *type)
 	return len && type[len - 1] == '*';
 }
 
-/* "int (*)(const void *, int)": the one place parentheses are allowed. */
-static bool is_function_pointer(const char *type)
-{
-	regex_t re;
-	bool match;
-
-	if (regcomp(&re, "^[^()]+\\([[:space:]]*\\*[[:space:]]*\\)[[:space:]]*\\([^()]*\\)$",
-		    REG_EXTENDED | REG_NOSUB) != 0)
-		return false;
-	match = regexec(&re, type, 0, NULL, 0) == 0;
-	regfree(&re);
-	return match;
-}
-
-static bool is_c_type(const char *type)
-{
-	if (strpbrk(type, ";{}[]#\"'\\"))
-		return false;
-	return !strchr(type, '(') || is_function_pointer(type);
-}
-
 static void check_type(const struct param *p)
 {
 	if (!p->type[0])
 		diag_error(&p->loc, "parameter '%s' has an empty type", p->name);
-	else if (!is_c_type(p->type))
+	else if (!is_c_type(p->type, true))
 		diag_error(&p->loc, "parameter '%s' has type '%s', which is not a C type",
 			   p->name, p->type);
+	if (p->elem_type) { /* it goes into casts and sizeof: words and stars only */
+		char *elem = normalize_type(p->elem_type);
+
+		if (!is_c_type(elem, false))
+			diag_error(&p->loc, "parameter '%s' has elemType '%s', which is not a C type",
+				   p->name, elem);
+		free(elem);
+	}
+}
+
+/* "const T *", "T const *": what the pointer points to is const. */
+static bool is_const_pointee(const char *type)
+{
+	size_t len = strlen(type);
+
+	if (len < 2 || strcmp(type + len - 2, "**") == 0)
+		return false; /* const T **: the pointers it points to can change */
+	return strncmp(type, "const ", 6) == 0 ||
+	       (len > 8 && strcmp(type + len - 8, " const *") == 0);
 }
 
 static struct param *find_param(struct iface *ifc, const char *name)
@@ -262,10 +252,7 @@ static void check_params(struct iface *ifc)
 	for (i = 0; i < ifc->nparams; i++) {
 		struct param *p = &ifc->params[i];
 
-		check_identifier(&p->loc, "parameter name", p->name);
-		if (strncmp(p->name, "pph_", 4) == 0) /* the entry wrapper's locals */
-			diag_error(&p->loc, "parameter name '%s': the prefix pph_ is reserved for generated code",
-				   p->name);
+		names_check_identifier(&p->loc, "parameter name", p->name);
 		for (j = 0; j < i; j++)
 			if (strcmp(ifc->params[j].name, p->name) == 0)
 				diag_error(&p->loc, "parameter '%s' declared twice",
@@ -273,6 +260,9 @@ static void check_params(struct iface *ifc)
 		check_type(p);
 		if (is_pointer(p->type)) {
 			classify_pointer(ifc, p);
+			if (is_const_pointee(p->type) && p->access != ACCESS_READ)
+				diag_error(&p->loc, "parameter '%s' is '%s', but its accessMode is '%s': a const pointee is only read",
+					   p->name, p->type, access_name(p->access));
 		} else {
 			p->kind = PARAM_VALUE;
 			if (p->num_elements)
@@ -299,7 +289,7 @@ static void check_params(struct iface *ifc)
 			ifc->has_args = true;
 	if (ifc->return_type) {
 		/* the value comes back through a pointer in the argument block */
-		if (!is_c_type(ifc->return_type) || strchr(ifc->return_type, '('))
+		if (!is_c_type(ifc->return_type, false))
 			diag_error(&ifc->loc, "returnType '%s' of '%s' is not a C type",
 				   ifc->return_type, ifc->name);
 		if (ifc->partitioned)
@@ -310,17 +300,144 @@ static void check_params(struct iface *ifc)
 	}
 }
 
-static void check_sources(const struct impl *impl)
+/*
+ * Compiler names, flags and the program's name go into the Makefile as they
+ * are: none may end its line (a new rule), reach the shell as a command
+ * separator, or make make expand something ($(shell ...)).  Flags may name
+ * make variables, $(LDFLAGS), and write a literal '$' as "$$".
+ */
+static void check_command(const struct loc *loc, const char *what, const char *name)
+{
+	const char *s;
+
+	for (s = name; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr(" _.+-/", *s))
+			break;
+	if (*s) {
+		char *p = printable(name);
+
+		diag_error(loc, "%s '%s' is not a command name (letters, digits, spaces and _ . + - /)",
+			   what, p);
+		free(p);
+	}
+}
+
+static void check_flags(const struct loc *loc, const char *what, const char *flags)
+{
+	const char *s, *bad = NULL;
+
+	for (s = flags; *s && !bad; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f || strchr(";|&`<>#\\", *s)) {
+			bad = s;
+		} else if (*s == '$' && s[1] == '$') {
+			s++;
+		} else if (*s == '$') {
+			const char *name = s + 2, *end = name;
+
+			while (isalnum((unsigned char)*end) || *end == '_')
+				end++;
+			if (s[1] != '(' || end == name || *end != ')')
+				bad = s;
+			else
+				s = end;
+		}
+	}
+	if (bad) {
+		char *p = printable(flags);
+
+		diag_error(loc, "%s '%s': %s at column %d; flags are compiler options, with $(VAR) for make variables and $$ for '$'",
+			   what, p, *bad == '\n' ? "a line break" :
+			   *bad == '$' ? "a '$' that is no $(VAR)" : "a character for the shell or make",
+			   (int)(bad - flags) + 1);
+		free(p);
+	}
+}
+
+static void check_compiler(const struct compiler *c, bool link)
+{
+	if (c->name)
+		check_command(&c->loc, link ? "linker" : "compiler", c->name);
+	if (c->flags)
+		check_flags(&c->loc, link ? "link flags" : "compiler flags", c->flags);
+}
+
+/* @include: each a header name, <x.h>, "x.h" or x.h, that stays on its
+ * #include line (line breaks are blanks by now: no blanks either). */
+static void check_includes(const struct iface *ifc)
+{
+	size_t i;
+
+	for (i = 0; i < ifc->nincludes; i++) {
+		const char *inc = ifc->includes[i], *s;
+		size_t len = strlen(inc);
+		bool quoted = len >= 2 && ((inc[0] == '<' && inc[len - 1] == '>') ||
+					   (inc[0] == '"' && inc[len - 1] == '"'));
+
+		for (s = inc + quoted; s < inc + len - quoted; s++)
+			if ((unsigned char)*s < 0x20 || *s == 0x7f || strchr(" \"'<>\\", *s))
+				break;
+		if (len <= 2u * quoted || s < inc + len - quoted) {
+			char *p = printable(inc);
+
+			diag_error(&ifc->loc, "include '%s' of '%s' is not a header name (<x.h>, \"x.h\" or x.h)",
+				   p, ifc->name);
+			free(p);
+		}
+	}
+}
+
+/* Is path (resolved) in the folder tree of root (resolved)? */
+static bool is_inside(const char *root, const char *path)
+{
+	size_t n = strlen(root);
+
+	return strncmp(root, path, n) == 0 &&
+	       (path[n] == '/' || path[n] == '\0' || strcmp(root, "/") == 0);
+}
+
+/* A source is a regular file in the component's folder tree (root, that
+ * of the descriptor declaring the interface, or the main one): compose
+ * never hands the compiler "../../etc/passwd". */
+static void check_source_file(const struct source_file *sf, const char *root,
+			      const char *descriptor)
+{
+	struct stat st;
+	char *real;
+
+	if (stat(sf->path, &st) != 0) {
+		diag_error(&sf->loc, "source file '%s' not found", sf->path);
+		return;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		diag_error(&sf->loc, "source file '%s' is not a regular file", sf->path);
+		return;
+	}
+	real = realpath(sf->path, NULL);
+	if (real && root && !is_inside(root, real))
+		diag_error(&sf->loc, "source file '%s' is outside the folder tree of '%s', its component",
+			   sf->name, descriptor);
+	free(real);
+}
+
+/* The resolved folder of descriptor path, or NULL. */
+static char *descriptor_root(const char *path)
+{
+	char *dir = path_dirname(path), *real = realpath(dir, NULL);
+
+	free(dir);
+	return real;
+}
+
+static void check_sources(const struct impl *impl, const char *descriptor)
 {
 	size_t i, kernels = 0;
-	struct stat st;
+	char *root = descriptor_root(descriptor);
 
 	for (i = 0; i < impl->nsources; i++) {
 		const struct source_file *sf = &impl->sources[i];
 		const char *ext = strrchr(sf->name, '.');
 
-		if (stat(sf->path, &st) != 0)
-			diag_error(&sf->loc, "source file '%s' not found", sf->path);
+		check_source_file(sf, root, descriptor);
 		if (sf->kernel && impl->platform != PLATFORM_OPENCL)
 			diag_error(&sf->loc, "'%s' has a kernel attribute, but '%s' is no OpenCL implementation",
 				   sf->name, impl->name);
@@ -330,7 +447,9 @@ static void check_sources(const struct impl *impl)
 		else if (sf->kernel && !is_c_identifier(sf->kernel))
 			diag_error(&sf->loc, "kernel name '%s' is not a C identifier", sf->kernel);
 		kernels += sf->kernel != NULL;
+		check_compiler(&sf->compile, false);
 	}
+	free(root);
 	if (kernels > 1)
 		diag_error(&impl->loc, "'%s' has %zu kernel files; a ComPU-style OpenCL implementation has one",
 			   impl->name, kernels);
@@ -342,9 +461,8 @@ static void check_sources(const struct impl *impl)
 					     impl->cl_program_var };
 
 		for (i = 0; i < 3; i++)
-			if (vars[i] && !is_c_identifier(vars[i]))
-				diag_error(&impl->loc, "'%s' is not a C identifier (in an OpenCL sourceFile of '%s')",
-					   vars[i], impl->name);
+			if (vars[i])
+				names_check_identifier(&impl->loc, "OpenCL global", vars[i]);
 	}
 }
 
@@ -502,9 +620,9 @@ static void check_impls(struct model *m, struct iface *ifc,
 	for (i = 0; i < ifc->nimpls; i++) {
 		struct impl *impl = ifc->impls[i];
 
-		check_identifier(&impl->loc, "implementation name", impl->name);
+		names_check_identifier(&impl->loc, "implementation name", impl->name);
 		check_impl_name_unique(impl_names, impl);
-		check_sources(impl);
+		check_sources(impl, ifc->path);
 		impl->excluded = exclusion(ifc, impl, nw);
 		{
 			char *why = check_constraints(m, ifc, impl);
@@ -528,17 +646,56 @@ static void check_impls(struct model *m, struct iface *ifc,
 			   ifc->name, ifc->nimpls ? " (see the notes above)" : "");
 }
 
+/* A required interface comes from one descriptor: the first that named it
+ * is loaded, so another @xmlFile for the same name would be ignored. */
+static void check_required_files(const struct impl *impl)
+{
+	size_t i;
+
+	for (i = 0; i < impl->nrequires; i++) {
+		const struct required *r = &impl->requires[i];
+		char *path, *real, *loaded;
+
+		if (!r->xml_file || !r->iface)
+			continue;
+		path = path_join(impl->dir, r->xml_file);
+		real = realpath(path, NULL);
+		loaded = realpath(r->iface->path, NULL);
+		if (real && loaded && strcmp(real, loaded) != 0)
+			diag_error(&r->loc, "interface '%s' is required from '%s', but it was loaded from '%s'",
+				   r->name, path, r->iface->path);
+		free(loaded);
+		free(real);
+		free(path);
+	}
+}
+
 static void check_main(const struct model *m)
 {
 	const struct compiler *c = &m->main->link;
 
-	check_sources(m->main);
+	check_sources(m->main, m->main_path);
 	if (!m->main->has_link)
 		diag_error(&m->main->loc, "the main module has no link step: add a <peppher:sourceFile> holding <peppher:compiler type=\"link\"> with <peppher:name>, <peppher:flags> and <peppher:output>PROGRAM</peppher:output>");
 	else if (!c->output || !c->output[0])
 		diag_error(&c->loc, "the link step names no output program (<peppher:output>)");
 	else if (!c->name || !c->name[0])
 		diag_error(&c->loc, "the link step names no linker (<peppher:name>)");
+	else {
+		const char *s;
+
+		check_compiler(c, true);
+		for (s = c->output; *s; s++)
+			if (!isalnum((unsigned char)*s) && !strchr("_.+-/", *s))
+				break;
+		if (*s) {
+			char *p = printable(c->output);
+
+			diag_error(&c->loc, "output program '%s' is not a plain file name (letters, digits and _ . + - /)",
+				   p);
+			free(p);
+		}
+	}
 }
 
 /*
@@ -605,15 +762,16 @@ unsigned check_model(struct model *m, const struct narrowing *nw)
 {
 	unsigned errors = diag_error_count();
 	struct strmap impl_names = { 0 };
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < m->nifaces; i++) {
 		struct iface *ifc = m->ifaces[i];
 
-		check_identifier(&ifc->loc, "interface name", ifc->name);
+		names_check_identifier(&ifc->loc, "interface name", ifc->name);
 		if (ifc->model == MODEL_DEFAULT)
 			ifc->model = nw->model;
 		check_params(ifc);
+		check_includes(ifc);
 		check_impls(m, ifc, nw, &impl_names);
 	}
 	strmap_free(&impl_names);
@@ -624,6 +782,15 @@ unsigned check_model(struct model *m, const struct narrowing *nw)
 				apply_main_partition(&m->main->requires[i],
 						     m->main->requires[i].iface);
 	}
+	if (m->main)
+		check_required_files(m->main);
+	for (i = 0; i < m->nifaces; i++)
+		for (j = 0; j < m->ifaces[i]->nimpls && !m->ifaces[i]->generic_name; j++)
+			check_required_files(m->ifaces[i]->impls[j]);
+	for (i = 0; i < m->ngenerics; i++) /* once, not per instance */
+		for (j = 0; j < m->generics[i]->nimpls; j++)
+			check_required_files(m->generics[i]->impls[j]);
+	names_check(m);
 	order_interfaces(m);
 	return diag_error_count() - errors;
 }

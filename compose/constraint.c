@@ -1,4 +1,5 @@
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -6,11 +7,30 @@
 #include "diag.h"
 #include "util.h"
 
+/* Deeper nesting than any constraint needs; the parser recurses once per
+ * level, and so do the walks over the tree. */
+#define MAX_DEPTH 100
+/* A chain "a + a + ..." makes a tree as deep as it is long. */
+#define MAX_NODES 1000
+
 struct parser {
 	const char *text, *p;
 	const struct loc *loc;
 	int failed;
+	int depth; /* parentheses and unary operators open around ps->p */
+	int nodes;
 };
+
+/* Enter one more level; 0 (reported) when that is too deep. */
+static int descend(struct parser *ps)
+{
+	if (++ps->depth <= MAX_DEPTH)
+		return 1;
+	if (!ps->failed++)
+		diag_error(ps->loc, "constraint nested deeper than %d levels (parentheses and unary operators) at column %d",
+			   MAX_DEPTH, (int)(ps->p - ps->text) + 1);
+	return 0;
+}
 
 static void syntax_error(struct parser *ps, const char *what)
 {
@@ -44,9 +64,13 @@ static int accept(struct parser *ps, const char *tok)
 	return 1;
 }
 
-static struct cexpr *node(enum cx_op op, struct cexpr *a, struct cexpr *b)
+static struct cexpr *node(struct parser *ps, enum cx_op op, struct cexpr *a, struct cexpr *b)
 {
 	struct cexpr *e = xcalloc(1, sizeof(*e));
+
+	if (++ps->nodes == MAX_NODES && !ps->failed++)
+		diag_error(ps->loc, "constraint has more than %d operators and operands",
+			   MAX_NODES);
 
 	e->op = op;
 	e->a = a;
@@ -138,17 +162,23 @@ static struct cexpr *parse_primary(struct parser *ps)
 
 	skip_space(ps);
 	if (accept(ps, "(")) {
-		e = parse_or(ps);
+		e = descend(ps) ? parse_or(ps) : node(ps, CX_NUM, NULL, NULL);
+		ps->depth--;
 		if (!accept(ps, ")"))
 			syntax_error(ps, "expected ')'");
 		return e;
 	}
 	if (isdigit((unsigned char)*ps->p) || (*ps->p == '.' && isdigit((unsigned char)ps->p[1]))) {
+		const char *start = ps->p;
 		char *end;
 
-		e = node(CX_NUM, NULL, NULL);
+		e = node(ps, CX_NUM, NULL, NULL);
 		e->num = strtod(ps->p, &end);
 		ps->p = end;
+		/* C has no literal for infinity: "1e999" would become "inf" */
+		if (!isfinite(e->num) && !ps->failed++)
+			diag_error(ps->loc, "constraint \"%s\": number '%.*s' is too large", ps->text,
+				   (int)(end - start), start);
 		return e;
 	}
 	if (isalpha((unsigned char)*ps->p) || *ps->p == '_') {
@@ -156,7 +186,7 @@ static struct cexpr *parse_primary(struct parser *ps)
 
 		while (isalnum((unsigned char)*ps->p) || *ps->p == '_')
 			ps->p++;
-		e = node(CX_NAME, NULL, NULL);
+		e = node(ps, CX_NAME, NULL, NULL);
 		if (ps->p[0] == ':' && ps->p[1] == ':')
 			e->name = parse_xpdl(ps, start);
 		else
@@ -164,46 +194,53 @@ static struct cexpr *parse_primary(struct parser *ps)
 		return e;
 	}
 	syntax_error(ps, *ps->p ? "expected a number, a name or '('" : "expected a value");
-	return node(CX_NUM, NULL, NULL);
+	return node(ps, CX_NUM, NULL, NULL);
 }
 
 static struct cexpr *parse_unary(struct parser *ps)
 {
+	struct cexpr *e;
+
 	if (accept(ps, "!"))
-		return node(CX_NOT, parse_unary(ps), NULL);
-	if (accept(ps, "-"))
-		return node(CX_NEG, parse_unary(ps), NULL);
-	if (accept(ps, "+"))
-		return parse_unary(ps);
-	return parse_primary(ps);
+		e = node(ps, CX_NOT, descend(ps) ? parse_unary(ps) : node(ps, CX_NUM, NULL, NULL), NULL);
+	else if (accept(ps, "-"))
+		e = node(ps, CX_NEG, descend(ps) ? parse_unary(ps) : node(ps, CX_NUM, NULL, NULL), NULL);
+	else if (accept(ps, "+"))
+		e = descend(ps) ? parse_unary(ps) : node(ps, CX_NUM, NULL, NULL);
+	else
+		return parse_primary(ps);
+	ps->depth--;
+	return e;
 }
 
 static struct cexpr *parse_product(struct parser *ps)
 {
 	struct cexpr *e = parse_unary(ps);
 
-	for (;;) {
+	while (!ps->failed) {
 		if (accept(ps, "*"))
-			e = node(CX_MUL, e, parse_unary(ps));
+			e = node(ps, CX_MUL, e, parse_unary(ps));
 		else if (accept(ps, "/"))
-			e = node(CX_DIV, e, parse_unary(ps));
+			e = node(ps, CX_DIV, e, parse_unary(ps));
 		else
-			return e;
+			break;
 	}
+	return e;
 }
 
 static struct cexpr *parse_sum(struct parser *ps)
 {
 	struct cexpr *e = parse_product(ps);
 
-	for (;;) {
+	while (!ps->failed) {
 		if (accept(ps, "+"))
-			e = node(CX_ADD, e, parse_product(ps));
+			e = node(ps, CX_ADD, e, parse_product(ps));
 		else if (accept(ps, "-"))
-			e = node(CX_SUB, e, parse_product(ps));
+			e = node(ps, CX_SUB, e, parse_product(ps));
 		else
-			return e;
+			break;
 	}
+	return e;
 }
 
 static struct cexpr *parse_compare(struct parser *ps)
@@ -217,7 +254,7 @@ static struct cexpr *parse_compare(struct parser *ps)
 
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (accept(ps, ops[i].tok))
-			return node(ops[i].op, e, parse_sum(ps));
+			return node(ps, ops[i].op, e, parse_sum(ps));
 	return e;
 }
 
@@ -225,8 +262,8 @@ static struct cexpr *parse_and(struct parser *ps)
 {
 	struct cexpr *e = parse_compare(ps);
 
-	while (accept(ps, "&&"))
-		e = node(CX_AND, e, parse_compare(ps));
+	while (!ps->failed && accept(ps, "&&"))
+		e = node(ps, CX_AND, e, parse_compare(ps));
 	return e;
 }
 
@@ -234,14 +271,14 @@ static struct cexpr *parse_or(struct parser *ps)
 {
 	struct cexpr *e = parse_and(ps);
 
-	while (accept(ps, "||"))
-		e = node(CX_OR, e, parse_and(ps));
+	while (!ps->failed && accept(ps, "||"))
+		e = node(ps, CX_OR, e, parse_and(ps));
 	return e;
 }
 
 struct cexpr *cexpr_parse(const char *text, const struct loc *loc)
 {
-	struct parser ps = { text, text, loc, 0 };
+	struct parser ps = { text, text, loc, 0, 0, 0 };
 	struct cexpr *e;
 
 	skip_space(&ps);

@@ -30,13 +30,17 @@ struct gen {
 	const char *outdir;
 	char *outdir_real; /* resolved once, for relative source paths */
 	const char *entry_ext; /* ".c", or ".cpp", ".cc", ".cxx": entry wrappers in C++ */
+	int force;	   /* overwrite files compose did not write */
+	int created;	   /* outdir was made by this run */
+	size_t written;	   /* files moved into outdir */
 	struct gen_file **files; /* in the order they were opened */
 	size_t nfiles;
 	unsigned errors;
 };
 
-/* Create outdir if needed; entry wrappers get entry_ext (".c", ".cpp",
- * ".cc", ".cxx").  Returns 0 or -1 (reported). */
+/* Start generating into outdir, which gen_commit() creates if needed;
+ * entry wrappers get entry_ext (".c", ".cpp", ".cc", ".cxx").
+ * Returns 0 or -1 (reported). */
 int gen_begin(struct gen *g, const struct model *m, const char *outdir,
 	      const char *entry_ext);
 /* Open name (in memory) and write the generated-file stamp,
@@ -44,8 +48,10 @@ int gen_begin(struct gen *g, const struct model *m, const char *outdir,
 int gen_open(struct gen *g, struct out *o, const char *name, const char *lead);
 /* Close o; a write error is reported and counted. */
 void gen_close(struct gen *g, struct out *o, const char *name);
-/* Move every file into outdir when nothing failed; always remove the
- * temporary folder.  Returns 0 or -1. */
+/* Move every file into outdir when nothing failed and none would replace
+ * something compose did not write (a file without the stamp, unless
+ * g->force; a folder); always remove the temporary folder, and outdir when
+ * this run made it and wrote nothing.  Returns 0 or -1. */
 int gen_commit(struct gen *g, int dry_run);
 
 /* One line at the current indentation. */
@@ -63,7 +69,10 @@ char *c_signature(const struct iface *ifc, const char *fname, int for_impl);
 /* File names of the artefacts, shared by the emitters that refer to them. */
 char *backend_file_name(const struct impl *impl);
 char *backend_header_name(const struct iface *ifc);
+char *backend_header_guard(const struct iface *ifc);
 char *entry_file_name(const struct gen *g, const struct iface *ifc);
+/* The object file a source of impl compiles to. */
+char *object_file_name(const struct impl *impl, const struct source_file *sf);
 /* An OpenCL kernel file as C, made by the Makefile, and the string's name. */
 char *kernel_c_file_name(const struct impl *impl);
 char *kernel_symbol(const struct impl *impl);
@@ -82,7 +91,16 @@ void emit_entry(struct gen *g, const struct iface *ifc);
 void emit_backend_header(struct gen *g, const struct iface *ifc);
 void emit_backend(struct gen *g, const struct impl *impl);
 void emit_makefile(struct gen *g);
-/* Write the composition graph to path (atomically).  Returns 0 or -1. */
-int emit_graph(const struct model *m, const char *path);
+/* Does the file at path carry compose's stamp (or not exist)?  Reports
+ * (and returns false) what compose must not replace unless forced. */
+int gen_may_replace(const char *path, int force);
+
+/* Write the composition graph next to path, for emit_graph_commit(), so
+ * that an unwritable path fails before anything else is written.  Returns
+ * the temporary file's name, or NULL (reported). */
+char *emit_graph_stage(const struct model *m, const char *path, int force);
+/* Move the staged graph to path (keep: nonzero), or remove it; frees tmp.
+ * Returns 0 or -1 (reported). */
+int emit_graph_commit(char *tmp, const char *path, int keep);
 
 #endif

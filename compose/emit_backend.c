@@ -5,25 +5,15 @@
  * rebuilds the implementation's arguments from the task's data handles (on
  * the memory node the task runs on) and its argument block.
  */
-#include <ctype.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
 #include "emit.h"
 #include "util.h"
 
-static char *guard_name(const char *file)
-{
-	char *g = xstrdup(file), *p;
-
-	for (p = g; *p; p++)
-		*p = isalnum((unsigned char)*p) ? (char)toupper((unsigned char)*p) : '_';
-	return g;
-}
-
 void emit_backend_header(struct gen *g, const struct iface *ifc)
 {
-	char *name = backend_header_name(ifc), *guard = guard_name(name);
+	char *name = backend_header_name(ifc), *guard = backend_header_guard(ifc);
 	struct out o;
 	size_t i;
 
@@ -158,8 +148,9 @@ static void emit_opencl_globals(struct out *o, const struct impl *impl)
 {
 	char *symbol = kernel_symbol(impl);
 
+	/* the base name: a path could hold the end of a comment */
 	out_line(o, "extern const char %s[]; /* %s, built into the program */", symbol,
-		 impl_kernel(impl)->name);
+		 path_basename(impl_kernel(impl)->name));
 	out_line(o, "cl_kernel %s;", impl->cl_kernel_var);
 	if (impl->cl_queue_var)
 		out_line(o, "cl_command_queue %s;", impl->cl_queue_var);

@@ -14,6 +14,18 @@
 #include "emit.h"
 #include "util.h"
 
+/* s inside a DOT string: the reason for leaving a variant out quotes its
+ * constraint, which may hold quotes and backslashes. */
+static char *dot_escape(const char *s)
+{
+	struct strbuf b = { NULL, 0, 0 };
+
+	for (; *s; s++)
+		strbuf_append(&b, "%s%c", *s == '"' || *s == '\\' ? "\\" : "",
+			      *s == '\n' ? ' ' : *s);
+	return b.s ? b.s : xstrdup("");
+}
+
 static void requires_edges(FILE *fp, const char *from, const struct impl *impl)
 {
 	size_t i;
@@ -42,13 +54,17 @@ static void write_graph(FILE *fp, const struct model *m)
 			const struct impl *impl = ifc->impls[j];
 			char *node = xasprintf("impl:%s", impl->name);
 
-			if (impl->excluded)
+			if (impl->excluded) {
+				char *why = dot_escape(impl->excluded);
+
 				fprintf(fp, "\t\"%s\" [shape=box, style=dashed, color=gray, fontcolor=gray, "
 					"label=\"%s\\n%s\\n(%s)\"];\n", node, impl->name,
-					platform_name(impl->platform), impl->excluded);
-			else
+					platform_name(impl->platform), why);
+				free(why);
+			} else {
 				fprintf(fp, "\t\"%s\" [shape=box, label=\"%s\\n%s\"];\n", node,
 					impl->name, platform_name(impl->platform));
+			}
 			fprintf(fp, "\t\"iface:%s\" -> \"%s\"%s;\n", ifc->name, node,
 				impl->excluded ? " [style=dashed, color=gray]" : "");
 			requires_edges(fp, node, impl);
@@ -58,23 +74,41 @@ static void write_graph(FILE *fp, const struct model *m)
 	fprintf(fp, "}\n");
 }
 
-int emit_graph(const struct model *m, const char *path)
+char *emit_graph_stage(const struct model *m, const char *path, int force)
 {
 	char *tmp = xasprintf("%s.tmp", path);
-	FILE *fp = fopen(tmp, "w");
-	int rc = 0;
+	FILE *fp;
 
+	if (!gen_may_replace(path, force)) {
+		free(tmp);
+		return NULL;
+	}
+	fp = fopen(tmp, "w");
 	if (!fp) {
 		diag_error(NULL, "cannot write '%s': %s", tmp, strerror(errno));
 		free(tmp);
-		return -1;
+		return NULL;
 	}
 	write_graph(fp, m);
-	if (ferror(fp) | fclose(fp) || rename(tmp, path) != 0) {
-		diag_error(NULL, "cannot write '%s': %s", path, strerror(errno));
+	if (ferror(fp) | fclose(fp)) {
+		diag_error(NULL, "cannot write '%s': %s", tmp, strerror(errno));
 		unlink(tmp);
+		free(tmp);
+		return NULL;
+	}
+	return tmp;
+}
+
+int emit_graph_commit(char *tmp, const char *path, int keep)
+{
+	int rc = 0;
+
+	if (keep && rename(tmp, path) != 0) {
+		diag_error(NULL, "cannot write '%s': %s", path, strerror(errno));
 		rc = -1;
 	}
+	if (!keep || rc)
+		unlink(tmp);
 	free(tmp);
 	return rc;
 }

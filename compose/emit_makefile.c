@@ -4,10 +4,12 @@
  * step, and the runtime is found with pkg-config.  CC, CXX, NVCC and their
  * flags variables, CPPFLAGS, LDFLAGS and LIBS given to make take effect.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "emit.h"
 #include "util.h"
 
@@ -36,23 +38,6 @@ static struct tool tool_for(enum toolchain t, const char *compiler)
 	return tool;
 }
 
-static char *stem(const char *file)
-{
-	char *s = xstrdup(path_basename(file)), *dot = strrchr(s, '.');
-
-	if (dot && dot != s)
-		*dot = '\0';
-	return s;
-}
-
-static char *object_name(const struct impl *impl, const struct source_file *sf)
-{
-	char *st = stem(sf->name), *obj = xasprintf("%s__%s.o", impl->name, st);
-
-	free(st);
-	return obj;
-}
-
 struct objs {
 	struct strbuf list;
 	struct strbuf generated; /* files make generates: kernels as C */
@@ -64,18 +49,76 @@ static void add_obj(struct objs *objs, const char *obj)
 	strbuf_append(&objs->list, " \\\n\t%s", obj);
 }
 
+/* Characters a path keeps as they are in both a rule and a recipe. */
+static bool is_plain_path(const char *path)
+{
+	for (; *path; path++)
+		if (!isalnum((unsigned char)*path) && !strchr("_-+.,/@%~", *path))
+			return false;
+	return true;
+}
+
+/*
+ * path as a target or prerequisite: blanks, '#' and wildcards escaped,
+ * '$' doubled.  NULL where make cannot spell it: control characters, and
+ * '\', ':', ';', '=', '|', which no escape keeps from ending the name, the
+ * rule, or making it a variable assignment.
+ */
+static char *make_word(const char *path)
+{
+	struct strbuf b = { NULL, 0, 0 };
+	const char *s;
+
+	for (s = path; *s; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f || strchr("\\:;=|", *s)) {
+			free(b.s);
+			return NULL;
+		}
+		if (*s == '$')
+			strbuf_append(&b, "$$");
+		else
+			strbuf_append(&b, "%s%c", strchr(" #*?[", *s) ? "\\" : "", *s);
+	}
+	return b.s ? b.s : xstrdup("");
+}
+
+/* path, which make_word() could spell, as one shell word in a recipe:
+ * quoted unless plain, '$' doubled for make. */
+static char *recipe_word(const char *path)
+{
+	struct strbuf b = { NULL, 0, 0 };
+	const char *s;
+
+	if (is_plain_path(path))
+		return xstrdup(path);
+	strbuf_append(&b, "'");
+	for (s = path; *s; s++) {
+		if (*s == '\'')
+			strbuf_append(&b, "'\\''");
+		else if (*s == '$')
+			strbuf_append(&b, "$$");
+		else
+			strbuf_append(&b, "%c", *s);
+	}
+	strbuf_append(&b, "'");
+	return b.s;
+}
+
 static void emit_compile(struct out *o, const char *obj, const char *src,
 			 const char *deps, enum toolchain t,
 			 const struct compiler *c, bool openmp, const char *defines)
 {
 	struct tool tool = tool_for(t, c ? c->name : NULL);
 	const char *flags = c && c->flags ? c->flags : "";
+	char *rule_src = make_word(src), *cmd_src = recipe_word(src);
 
-	out_line(o, "%s: %s%s%s", obj, src, deps[0] ? " " : "", deps);
+	out_line(o, "%s: %s%s%s", obj, rule_src, deps[0] ? " " : "", deps);
 	out_line(o, "\t%s %s%s%s%s$(CPPFLAGS) %s $(PEPPHER_CFLAGS) -I.%s -c %s -o $@",
 		 tool.command, flags, flags[0] ? " " : "", defines ? defines : "",
-		 defines ? " " : "", tool.flags, openmp ? " $(OPENMP_FLAGS)" : "", src);
+		 defines ? " " : "", tool.flags, openmp ? " $(OPENMP_FLAGS)" : "", cmd_src);
 	out_blank(o);
+	free(rule_src);
+	free(cmd_src);
 }
 
 /*
@@ -89,12 +132,15 @@ static void emit_kernel_rules(struct out *o, const struct impl *impl, const char
 {
 	char *c_file = kernel_c_file_name(impl), *symbol = kernel_symbol(impl);
 	char *obj = xasprintf("%s__kernel.o", impl->name);
+	char *rule_src = make_word(src), *cmd_src = recipe_word(src);
 
-	out_line(o, "%s: %s", c_file, src);
+	out_line(o, "%s: %s", c_file, rule_src);
 	out_line(o, "\t{ echo 'const char %s[] = \"\"'; \\", symbol);
 	out_line(o, "\t  sed -e 's/\\\\/\\\\\\\\/g' -e 's/\"/\\\\\"/g' -e 's/?/\\\\?/g' \\");
-	out_line(o, "\t      -e 's/^/\"/' -e 's/$$/\\\\n\"/' %s; echo ';'; } > $@-t && mv $@-t $@", src);
+	out_line(o, "\t      -e 's/^/\"/' -e 's/$$/\\\\n\"/' %s; echo ';'; } > $@-t && mv $@-t $@", cmd_src);
 	out_blank(o);
+	free(rule_src);
+	free(cmd_src);
 	add_obj(objs, obj);
 	emit_compile(o, obj, c_file, "", TOOL_CC, NULL, false, NULL);
 	strbuf_append(&objs->generated, " %s", c_file);
@@ -124,12 +170,19 @@ static void emit_impl_rules(struct gen *g, struct out *o, const struct impl *imp
 	}
 	for (i = 0; i < impl->nsources; i++) {
 		const struct source_file *sf = &impl->sources[i];
-		char *src = path_relative(g->outdir_real, sf->path);
+		char *src = path_relative(g->outdir_real, sf->path), *spelt = make_word(src);
 
-		if (sf->kernel) {
+		if (!spelt) {
+			char *p = printable(src);
+
+			diag_error(&sf->loc, "the path '%s' cannot be written in a Makefile (no control characters, \\ : ; = |)",
+				   p);
+			free(p);
+			g->errors++;
+		} else if (sf->kernel) {
 			emit_kernel_rules(o, impl, src, objs);
 		} else {
-			char *obj = object_name(impl, sf);
+			char *obj = object_file_name(impl, sf);
 
 			add_obj(objs, obj);
 			emit_compile(o, obj, src, deps, sf->tool, &sf->compile, openmp,
@@ -137,6 +190,7 @@ static void emit_impl_rules(struct gen *g, struct out *o, const struct impl *imp
 			objs->cxx |= sf->tool != TOOL_CC;
 			free(obj);
 		}
+		free(spelt);
 		free(src);
 	}
 	objs->openmp |= openmp;

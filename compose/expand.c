@@ -162,7 +162,7 @@ static void collect(const struct required *r, const struct iface *g,
 
 		for (i = 0; i < *ntypes && strcmp((*types)[i], t); i++)
 			;
-		if (!t[0] || strpbrk(t, ";{}()[]#\"'\\")) {
+		if (!is_c_type(t, false)) {
 			diag_error(&r->loc, "templateArgs of '%s': '%s' is not a C type", g->name, t);
 			free(t);
 		} else if (i < *ntypes) {

@@ -217,7 +217,8 @@ static int read_regular_file(const char *path, char **text, size_t *len)
 	struct stat st;
 	size_t size;
 	ssize_t n = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+	/* O_NONBLOCK: opening a FIFO would wait for a writer */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), rc = 0;
 
 	if (fd < 0)
 		return errno;
@@ -260,6 +261,10 @@ static xmlDoc *parse_text(struct model *m, const char *path, const char *text, s
 	if (doc && (!ctxt->wellFormed || st.refused)) {
 		xmlFreeDoc(doc);
 		doc = NULL;
+	}
+	if (doc) { /* libxml2 keeps path URI-escaped ("a%20b"): keep the path itself */
+		xmlFree((xmlChar *)doc->URL);
+		doc->URL = xmlStrdup((const xmlChar *)path);
 	}
 	xmlFreeParserCtxt(ctxt);
 	return doc;
@@ -587,7 +592,8 @@ static void find_xml_files(const char *dir, char ***files, size_t *n)
 		}
 	}
 	closedir(d);
-	qsort(*files + first, *n - first, sizeof(char *), compare_strings);
+	if (*n > first) /* an empty folder: *files may still be NULL */
+		qsort(*files + first, *n - first, sizeof(char *), compare_strings);
 }
 
 static struct iface *load_iface(struct loader *l, const char *path,
@@ -646,6 +652,19 @@ static void load_impls(struct loader *l, struct iface *ifc, const char *dir)
 	free(files);
 	for (i = 0; i < ifc->nimpls; i++)
 		load_requires(l, ifc->impls[i]);
+}
+
+/* Is the folder sub (resolved) inside the folder tree of dir (resolved)? */
+static bool is_below(const char *dir, const char *sub)
+{
+	char *rd = realpath(dir, NULL), *rs = realpath(sub, NULL);
+	size_t n = rd ? strlen(rd) : 0;
+	bool below = rd && rs && strncmp(rd, rs, n) == 0 &&
+		     (rs[n] == '/' || rs[n] == '\0' || strcmp(rd, "/") == 0);
+
+	free(rd);
+	free(rs);
+	return below;
 }
 
 static struct iface *parse_iface(struct loader *l, const xmlNode *n,
@@ -714,6 +733,9 @@ static struct iface *parse_iface(struct loader *l, const xmlNode *n,
 	if (stat(impl_dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		diag_error(&ifc->loc, "implementation folder '%s' of interface '%s' not found",
 			   impl_dir, ifc->name);
+	else if (!is_below(dir, impl_dir)) /* impPath="/" read the whole file system */
+		diag_error(&ifc->loc, "implementation folder '%s' of interface '%s' is outside the interface's folder '%s'",
+			   impl_dir, ifc->name, dir);
 	else
 		load_impls(l, ifc, impl_dir);
 	free(impl_dir);

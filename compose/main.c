@@ -81,7 +81,8 @@ static void usage(FILE *fp)
 		"                          function the headers declare, implementation\n"
 		"                          descriptors and stubs for each platform, and a\n"
 		"                          main.xml with a main.c (into -o DIR)\n"
-		"      --force             overwrite existing files in utility mode\n"
+		"      --force             write over files compose did not write (a Makefile\n"
+		"                          of your own, existing skeletons in utility mode)\n"
 		"  -I DIR, -D NAME[=VAL]   passed to the C parser (utility mode and\n"
 		"                          prototype checks)\n"
 		"\n"
@@ -480,13 +481,23 @@ static int load_facts(struct model *m, const struct options *opt)
 	return rc;
 }
 
-static int generate(const struct model *m, const struct options *opt)
+/* Generate the files, and the graph if asked: all of them or none (but
+ * for a rename that fails half way).  *written: how many were written. */
+static int generate(const struct model *m, const struct options *opt, size_t *written)
 {
 	struct gen g;
+	char *graph_tmp = NULL;
 	size_t i, j;
+	int rc;
 
+	/* --force (utility mode's option) also lets these replace files
+	 * compose did not write */
+	if (opt->graph && !opt->dry_run &&
+	    !(graph_tmp = emit_graph_stage(m, opt->graph, opt->skel.force)))
+		return -1;
 	if (gen_begin(&g, m, opt->outdir, opt->entry_ext) != 0)
 		return -1;
+	g.force = opt->skel.force;
 	emit_header(&g);
 	for (i = 0; i < m->nifaces; i++) {
 		const struct iface *ifc = m->ifaces[i];
@@ -498,15 +509,23 @@ static int generate(const struct model *m, const struct options *opt)
 				emit_backend(&g, ifc->impls[j]);
 	}
 	emit_makefile(&g);
-	return gen_commit(&g, opt->dry_run);
+	rc = gen_commit(&g, opt->dry_run);
+	*written = g.written;
+	if (graph_tmp) {
+		if (emit_graph_commit(graph_tmp, opt->graph, rc == 0) != 0)
+			rc = -1;
+		else if (rc == 0)
+			++*written;
+	}
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
 	struct options opt = { 0 };
 	struct model m = { 0 };
+	size_t i, written = 0;
 	int rc;
-	size_t i;
 
 	LIBXML_TEST_VERSION
 	rc = parse_args(argc, argv, &opt);
@@ -516,13 +535,15 @@ int main(int argc, char **argv)
 	    expand_generics(&m) == 0 && load_facts(&m, &opt) == 0 &&
 	    check_model(&m, &opt.nw) == 0 &&
 	    (opt.no_check_sources || check_prototypes(&m, opt.outdir, opt.skel.clang_args, opt.skel.nargs) == 0)) {
-		rc = generate(&m, &opt);
-		if (rc == 0 && opt.graph && emit_graph(&m, opt.graph) != 0)
-			rc = -1;
+		rc = generate(&m, &opt, &written);
 	}
 	else if (rc == 0)
 		rc = -1;
-	if (diag_error_count())
+	if (diag_error_count() && written)
+		fprintf(stderr, "compose: %u error%s, %zu file%s written all the same\n",
+			diag_error_count(), diag_error_count() == 1 ? "" : "s", written,
+			written == 1 ? "" : "s");
+	else if (diag_error_count())
 		fprintf(stderr, "compose: %u error%s, nothing written\n",
 			diag_error_count(), diag_error_count() == 1 ? "" : "s");
 	model_free(&m);

@@ -174,19 +174,27 @@ bool is_c_identifier(const char *s)
 
 bool is_c_keyword(const char *s)
 {
-	/* C11 and the C++ keywords that would break the generated C++ view. */
+	/* C23 and the C++ keywords that would break the generated C++ view,
+	 * with GNU's (asm, typeof, and their __x__ forms) */
 	static const char *const keywords[] = {
-		"auto", "bool", "break", "case", "catch", "char", "class",
-		"const", "continue", "default", "delete", "do", "double",
-		"else", "enum", "extern", "false", "float", "for", "goto",
-		"if", "inline", "int", "long", "namespace", "new", "operator",
-		"private", "protected", "public", "register", "restrict",
-		"return", "short", "signed", "sizeof", "static", "struct",
-		"switch", "template", "this", "throw", "true", "try",
-		"typedef", "typename", "union", "unsigned", "using",
-		"virtual", "void", "volatile", "while", "_Alignas",
-		"_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic",
-		"_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local",
+		"alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor",
+		"bool", "break", "case", "catch", "char", "char8_t", "char16_t",
+		"char32_t", "class", "co_await", "co_return", "co_yield", "compl",
+		"concept", "const", "const_cast", "consteval", "constexpr", "constinit",
+		"continue", "decltype", "default", "delete", "do", "double",
+		"dynamic_cast", "else", "enum", "explicit", "export", "extern", "false",
+		"float", "for", "friend", "goto", "if", "inline", "int", "long",
+		"mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr",
+		"operator", "or", "or_eq", "private", "protected", "public", "register",
+		"reinterpret_cast", "requires", "restrict", "return", "short", "signed",
+		"sizeof", "static", "static_assert", "static_cast", "struct", "switch",
+		"template", "this", "thread_local", "throw", "true", "try", "typedef",
+		"typeid", "typename", "typeof", "typeof_unqual", "union", "unsigned",
+		"using", "virtual", "void", "volatile", "wchar_t", "while", "xor",
+		"xor_eq", "_Alignas", "_Alignof", "_Atomic", "_BitInt", "_Bool",
+		"_Complex", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
+		"_Thread_local", "__asm", "__asm__", "__attribute__", "__extension__",
+		"__inline", "__inline__", "__typeof", "__typeof__", "__volatile__",
 	};
 	size_t i;
 
@@ -194,6 +202,99 @@ bool is_c_keyword(const char *s)
 		if (strcmp(s, keywords[i]) == 0)
 			return true;
 	return false;
+}
+
+static bool is_type_keyword(const char *s)
+{
+	static const char *const words[] = {
+		"_Atomic", "_Bool", "_Complex", "bool", "char", "const", "double", "enum",
+		"float", "int", "long", "restrict", "short", "signed", "struct",
+		"union", "unsigned", "void", "volatile", "wchar_t",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcmp(s, words[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Words and stars in [s, end): "const float *", "struct point * const". */
+static bool is_plain_type(const char *s, const char *end)
+{
+	int words = 0;
+
+	while (s < end) {
+		const char *w = s;
+		char *word;
+		bool ok;
+
+		if (*s == ' ' || (*s == '*' && words)) {
+			s++;
+			continue;
+		}
+		while (s < end && (*s == '_' || (*s >= 'a' && *s <= 'z') ||
+				   (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+			s++;
+		if (s == w)
+			return false;
+		word = xasprintf("%.*s", (int)(s - w), w);
+		ok = is_c_identifier(word) && (!is_c_keyword(word) || is_type_keyword(word));
+		free(word);
+		if (!ok)
+			return false;
+		words++;
+	}
+	return words > 0;
+}
+
+bool is_c_type(const char *type, bool allow_fnptr)
+{
+	const char *open = strchr(type, '('), *args, *close, *comma;
+
+	if (!open)
+		return is_plain_type(type, type + strlen(type));
+	if (!allow_fnptr || !is_plain_type(type, open))
+		return false;
+	/* "(*)" then "(T1, T2)" at the end */
+	for (args = open + 1; *args == ' '; args++)
+		;
+	if (*args++ != '*')
+		return false;
+	while (*args == ' ')
+		args++;
+	if (*args++ != ')')
+		return false;
+	while (*args == ' ')
+		args++;
+	if (*args++ != '(')
+		return false;
+	close = strchr(args, ')');
+	if (!close || close[1] || strchr(args, '('))
+		return false;
+	for (; args < close; args = comma + 1) {
+		comma = memchr(args, ',', (size_t)(close - args));
+		if (!comma)
+			comma = close;
+		if (!is_plain_type(args, comma))
+			return false;
+	}
+	return true;
+}
+
+char *printable(const char *s)
+{
+	char *d = xcalloc(2 * strlen(s) + 1, 1), *p = d;
+
+	for (; *s; s++) {
+		if (*s == '\n' || *s == '\t') {
+			*p++ = '\\';
+			*p++ = *s == '\n' ? 'n' : 't';
+		} else {
+			*p++ = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+		}
+	}
+	return d;
 }
 
 char *path_dirname(const char *path)
@@ -221,9 +322,8 @@ const char *path_basename(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* Absolute form of path without "." and ".." components, done lexically:
- * a realpath() per source file costs a readlink per component. */
-static char *absolute_lexical(const char *path)
+/* Lexically: a realpath() per source file costs a readlink per component. */
+char *path_absolute(const char *path)
 {
 	char cwd[PATH_MAX], *full, *out, *tok, *save = NULL;
 	size_t len = 0;
@@ -258,7 +358,7 @@ char *path_relative(const char *base_real, const char *target)
 	char *rt, *out, *p;
 	size_t common = 0, i, ups = 0;
 
-	rt = absolute_lexical(target);
+	rt = path_absolute(target);
 	if (!rt)
 		return xstrdup(target);
 	/* longest common prefix ending on a folder boundary */

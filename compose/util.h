@@ -49,7 +49,16 @@ bool is_c_identifier(const char *s);
 /* Levenshtein distance: the fewest insertions, deletions and replacements
  * that make a into b (for "did you mean"). */
 unsigned edit_distance(const char *a, const char *b);
+/* C, C++ and GNU keywords (asm, typeof) and their alternative spellings. */
 bool is_c_keyword(const char *s);
+/* A C type as descriptors write it: words and stars ("const unsigned long *"),
+ * no keyword but the type ones; with function pointers (allow_fnptr), also
+ * "RET (*)(T1, T2)".  Anything else could leave its place in generated code. */
+bool is_c_type(const char *type, bool allow_fnptr);
+
+/* Copy of s for a diagnostic: line breaks and tabs spelt \n and \t, other control
+ * characters '?', so that a message stays on its line. */
+char *printable(const char *s);
 
 /* Folder part of path ("." when none). */
 char *path_dirname(const char *path);
@@ -58,6 +67,9 @@ char *path_join(const char *dir, const char *name);
 /* Path of target relative to the folder base_real, which realpath()
  * already resolved; target as given when it does not exist. */
 char *path_relative(const char *base_real, const char *target);
+/* Absolute form of path without "." and ".." components, done lexically
+ * (path need not exist); NULL when the working folder is unknown. */
+char *path_absolute(const char *path);
 /* Last component of path. */
 const char *path_basename(const char *path);
 

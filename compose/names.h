@@ -1,0 +1,16 @@
+/* Names from descriptors as C identifiers, and the names generated code
+ * makes of them: no keyword, no reserved or library name, no clash. */
+#ifndef COMPOSE_NAMES_H
+#define COMPOSE_NAMES_H
+
+#include "ir.h"
+
+/* Report name (what: "parameter name", ...) at loc unless it is an
+ * identifier that generated code can use as it is. */
+void names_check_identifier(const struct loc *loc, const char *what, const char *name);
+
+/* Report every name that two things in the generated code would both use.
+ * Returns the number of errors reported. */
+unsigned names_check(const struct model *m);
+
+#endif
