@@ -148,7 +148,10 @@ static struct choice choose(const struct pph_task *t)
 					continue;
 				}
 				end = avail + p + pph__transfer_estimate(t, wk->node);
-				if (end < best.end)
+				/* the first pair is taken whatever its estimate: a
+				 * choice is always made (a worker of -1 would index
+				 * the queues), even should estimates be inf */
+				if (best.impl < 0 || end < best.end)
 					best = (struct choice){ (int)w, (int)i, team ? threads : 0,
 								end, p };
 			}
