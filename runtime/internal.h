@@ -49,6 +49,14 @@ struct pph_replica {
 
 enum pph_layout { PPH_LAYOUT_VECTOR, PPH_LAYOUT_VARIABLE, PPH_LAYOUT_MATRIX };
 
+/* Where a handle is in its life (data.c); a new one is registered (0). */
+enum pph_handle_state {
+	PPH_HANDLE_REGISTERED,
+	PPH_HANDLE_PARTITIONED, /* blocks made: not used, nor partitioned, until unpartitioned */
+	PPH_HANDLE_UNREGISTERING,
+	PPH_HANDLE_FREE,	/* its slot is free for the next registration */
+};
+
 /* A task that reads a handle and has not finished, for dependency
  * inference (deps.c): a node of the task, listed on the handle. */
 struct pph_reader {
@@ -101,6 +109,7 @@ struct pph_data {
 	struct pph_replica *_Atomic devices;
 	pthread_mutex_t coh_lock; /* replica states and transfers (coherence.c) */
 	struct pph_data *prev, *next; /* the handles with device replicas (data.c) */
+	_Atomic enum pph_handle_state state; /* data.c; the slot stays readable when freed */
 };
 _Static_assert(offsetof(struct pph_data, host.iface.vector.elemsize) + sizeof(size_t) <=
 		       PPH_CACHE_LINE,
@@ -197,6 +206,10 @@ double pph__transfer_time(unsigned node, int to_host, uint64_t bytes);
 void pph__transfer_model_get(unsigned node, double latency_us[2], double bytes_per_us[2]);
 
 /* memory.c: device allocations, with a cache and eviction under a limit. */
+/* Read PEPPHER_LIMIT_*_MEM (before the drivers start): 0, or -EINVAL and
+ * pph__mem_limits_error() says why. */
+int pph__mem_limits_init(void);
+const char *pph__mem_limits_error(void);
 void pph__mem_node_init(unsigned node);
 void pph__mem_node_release(unsigned node);
 int pph__mem_alloc(unsigned node, size_t bytes, void **buf);
@@ -532,6 +545,14 @@ void pph__deps_unhold(struct pph_task *task);
 void pph__deps_list_held(struct pph_task *task);
 /* undeferred.c: pph_variant_failed() on an application thread. */
 void pph__undeferred_variant_failed(void);
+/* undeferred.c: is this thread running a task's variant (a worker, or an
+ * application thread running one at its submission)? */
+int pph__running_task_here(void);
+/* task.c: 0 if cl can be submitted (a name, variants each with a function,
+ * a name and a known architecture), else -EINVAL with a message. */
+int pph__codelet_check(const struct pph_codelet *cl);
+/* init.c: why the last pph_init failed, or NULL. */
+const char *pph__init_error(void);
 
 /* Fork-join teams: the CPU workers [base, base + threads) that CPU worker w
  * runs a fork-join variant with.  Team sizes are the powers of two below

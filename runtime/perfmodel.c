@@ -790,11 +790,8 @@ int pph__perfmodel_init(void)
 		pm.calibrate = PPH_CALIBRATE_FORCE;
 	else if (strcmp(cal, "2") == 0)
 		pm.calibrate = PPH_CALIBRATE_RESET;
-	else {
-		fprintf(stderr, "peppher: PEPPHER_CALIBRATE=%s: expected 0 (keep), 1 (force) or 2 (reset)\n",
-			cal);
-		return -EINVAL;
-	}
+	else
+		return -EINVAL; /* pph_init says why */
 	pm.dir = pph__perfmodel_dir();
 	if (pm.dir && mkdir_p(pm.dir) != 0) {
 		fprintf(stderr, "peppher: warning: cannot create %s: performance models will not be saved\n",

@@ -34,6 +34,9 @@
 
 static PPH_TLS int variant_failed;
 static PPH_TLS unsigned sample;
+/* tasks pph__run_undeferred is running on this thread (nested: a variant
+ * may submit) */
+static PPH_TLS unsigned undeferred_depth;
 
 /*
  * What this thread found of the last kind of task it submitted (codelet,
@@ -50,7 +53,7 @@ static PPH_TLS struct {
 	uint32_t footprint;
 	unsigned generation; /* of the runtime they were found in */
 	unsigned uses;	     /* left before finding them again */
-	int runnable;
+	int rc;	      /* of submitting it: 0, -EINVAL (bad codelet), -ENODEV */
 	int only_cpu; /* only_cpu_variant(), or -2: not asked yet */
 	int tiny;     /* 1, 0, or -1: not calibrated or not asked yet */
 	int in_place; /* the variant it runs in place with; -1: none; -2: not known yet */
@@ -256,17 +259,19 @@ int pph__submit(struct pph_task *t)
 		verdict.footprint = t->footprint;
 		verdict.generation = generation;
 		verdict.uses = PPH_VERDICT_USES;
-		verdict.runnable = pph__task_runnable(t);
+		verdict.rc = pph__codelet_check(t->cl);
+		if (!verdict.rc && !pph__task_runnable(t))
+			verdict.rc = -ENODEV;
 		verdict.only_cpu = -2;
 		verdict.tiny = -1;
 		verdict.in_place = -2;
-		if (!atomic_load(&pph__rt.has_parallel))
+		if (!verdict.rc && !atomic_load(&pph__rt.has_parallel))
 			note_parallel(t->cl);
 	}
 	verdict.uses--;
-	if (!verdict.runnable) {
+	if (verdict.rc) {
 		t->submitted = 0;
-		return -ENODEV;
+		return verdict.rc;
 	}
 	pph__in_place_list(); /* submitted by a task run in place: list that first */
 	if (!run_in_place(t)) /* a detached task run there is gone */
@@ -278,7 +283,7 @@ int pph__run_undeferred(struct pph_task *t)
 {
 	void *buffers[PPH_MAX_BUFFERS];
 	unsigned long backlog = (unsigned long)PPH_UNDEFERRED_BACKLOG * pph__rt.nworkers;
-	int impl, small = 0;
+	int impl, small = 0, rc;
 
 	if (!may_run_here() || (impl = only_cpu(t)) < 0 ||
 	    (atomic_load_explicit(&pph__rt.pending, memory_order_relaxed) <= backlog &&
@@ -286,7 +291,10 @@ int pph__run_undeferred(struct pph_task *t)
 		return 0;
 	if (pph__task_acquire_data(t, 0, buffers) != 0)
 		return 0; /* queued: a worker reports the failure */
-	if (run_here(t, impl, buffers, small) != 0) {
+	undeferred_depth++;
+	rc = run_here(t, impl, buffers, small);
+	undeferred_depth--;
+	if (rc != 0) {
 		failed_here(t, impl);
 		return 1;
 	}
@@ -294,4 +302,9 @@ int pph__run_undeferred(struct pph_task *t)
 		t->callback(t->callback_data);
 	pph__task_finished_at_once(t);
 	return 1;
+}
+
+int pph__running_task_here(void)
+{
+	return pph__current_worker || in_place.task || undeferred_depth;
 }
