@@ -151,8 +151,9 @@ struct pph_node_ops {
 			 const union pph_iface *host, union pph_iface *dev);
 	int (*to_host)(unsigned node, enum pph_layout layout,
 		       const union pph_iface *dev, union pph_iface *host);
-	/* wait until the work a variant enqueued on the device is done */
-	void (*sync)(unsigned node);
+	/* wait until the work a variant enqueued on the device is done;
+	 * returns 0, or -EIO when it failed (a launch or memory error) */
+	int (*sync)(unsigned node);
 };
 
 /* driver_opencl.c: add one node per device; returns how many. */
@@ -189,9 +190,20 @@ int pph__coherence_acquire(struct pph_data *d, unsigned node, enum pph_access mo
 void pph__task_prefetch(const struct pph_task *task, unsigned node);
 /* The task that acquired d on node (a device) has finished with it. */
 void pph__coherence_release(struct pph_data *d, unsigned node);
+/* The replica states of the buffers a task writes, per node, from before
+ * it acquired them: so that a variant that fails gives the data back as it
+ * was (pph__task_restore_data). */
+struct pph_replica_states {
+	uint8_t s[PPH_MAX_BUFFERS][PPH_MAX_NODES];
+};
 /* Acquire every buffer of the task on node, its replicas' interfaces into
- * buffers; on failure none stays acquired.  Returns 0 or -errno. */
-int pph__task_acquire_data(struct pph_task *t, unsigned node, void *buffers[]);
+ * buffers, and the states of those it writes into saved (unless NULL);
+ * on failure none stays acquired.  Returns 0 or -errno. */
+int pph__task_acquire_data(struct pph_task *t, unsigned node, void *buffers[],
+			   struct pph_replica_states *saved);
+/* A variant failed: its written buffers' replicas back to the states
+ * saved before (the node it ran on invalid unless it was valid). */
+void pph__task_restore_data(struct pph_task *t, const struct pph_replica_states *saved);
 void pph__task_release_data(struct pph_task *t, unsigned node);
 /* Make the host replica valid and free every device replica. */
 void pph__coherence_drop_devices(struct pph_data *d);
@@ -285,6 +297,7 @@ struct pph_task {
 	atomic_int ndeps;	  /* unfinished predecessors + 1 until submitted */
 	pthread_mutex_t lock;	  /* protects done and successors */
 	int done;
+	int error; /* -errno: no variant could run it (its data is as it was) */
 	atomic_int finished; /* waiters may return (see pph__task_finished) */
 	struct pph_successor *successors;
 

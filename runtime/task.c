@@ -170,6 +170,7 @@ void pph__task_share(struct pph_task *t)
 	/* a default mutex needs no pthread_mutex_init call */
 	t->lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 	t->done = 0;
+	t->error = 0;
 	atomic_init(&t->finished, 0);
 	t->successors = NULL;
 }
@@ -371,7 +372,8 @@ int pph_task_wait(struct pph_task *task)
 	if (!task || task->detached || !task->submitted)
 		return -EINVAL;
 	pph__task_wait_finished(task);
-	return 0;
+	/* only a shared task can fail (one run in place never is) */
+	return task->shared ? task->error : 0;
 }
 
 void pph_task_wait_all(void)
@@ -495,8 +497,10 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		pph_task_set_detached(task, 1);
 	if (rc == 0)
 		rc = pph_task_submit(task);
+	if (sync && rc == 0)
+		rc = pph_task_wait(task); /* fails when no variant could run it */
 	if (sync || rc != 0)
-		pph_task_destroy(task); /* waits when submitted */
+		pph_task_destroy(task);
 	return rc;
 }
 

@@ -197,10 +197,12 @@ static inline __attribute__((always_inline)) int run_here(struct pph_task *t, in
 	return 0;
 }
 
-/* The variant of t (listed on its handles, not counted) failed: count and
- * number it as deps.c does for a queued task, then retry or fail it. */
-static void failed_here(struct pph_task *t, int impl)
+/* The variant of t (listed on its handles, not counted) failed: its data
+ * back as it was; count and number it as deps.c does for a queued task,
+ * then retry or fail it. */
+static void failed_here(struct pph_task *t, int impl, const struct pph_replica_states *saved)
 {
+	pph__task_restore_data(t, saved);
 	atomic_fetch_add(&pph__rt.pending, 1);
 	t->seq = atomic_fetch_add(&pph__rt.seq, 1);
 	pph__task_variant_failed(t, impl);
@@ -210,6 +212,7 @@ static void failed_here(struct pph_task *t, int impl)
 static inline __attribute__((always_inline)) int run_in_place(struct pph_task *t)
 {
 	void *buffers[PPH_MAX_BUFFERS];
+	struct pph_replica_states saved;
 	struct in_place outer;
 	int impl, rc, listed;
 
@@ -218,7 +221,7 @@ static inline __attribute__((always_inline)) int run_in_place(struct pph_task *t
 	if (t->nbuffers) {
 		if (!pph__deps_hold(t))
 			return 0;
-		if (pph__task_acquire_data(t, 0, buffers) != 0) {
+		if (pph__task_acquire_data(t, 0, buffers, &saved) != 0) {
 			pph__deps_unhold(t); /* queued: a worker reports the failure */
 			return 0;
 		}
@@ -234,7 +237,7 @@ static inline __attribute__((always_inline)) int run_in_place(struct pph_task *t
 	listed = in_place.listed;
 	in_place = outer;
 	if (rc != 0) {
-		failed_here(t, impl);
+		failed_here(t, impl, &saved);
 		return 1;
 	}
 	if (t->callback)
@@ -282,6 +285,7 @@ int pph__submit(struct pph_task *t)
 int pph__run_undeferred(struct pph_task *t)
 {
 	void *buffers[PPH_MAX_BUFFERS];
+	struct pph_replica_states saved;
 	unsigned long backlog = (unsigned long)PPH_UNDEFERRED_BACKLOG * pph__rt.nworkers;
 	int impl, small = 0, rc;
 
@@ -289,13 +293,13 @@ int pph__run_undeferred(struct pph_task *t)
 	    (atomic_load_explicit(&pph__rt.pending, memory_order_relaxed) <= backlog &&
 	     !(small = tiny(t, impl))))
 		return 0;
-	if (pph__task_acquire_data(t, 0, buffers) != 0)
+	if (pph__task_acquire_data(t, 0, buffers, &saved) != 0)
 		return 0; /* queued: a worker reports the failure */
 	undeferred_depth++;
 	rc = run_here(t, impl, buffers, small);
 	undeferred_depth--;
 	if (rc != 0) {
-		failed_here(t, impl);
+		failed_here(t, impl, &saved);
 		return 1;
 	}
 	if (t->callback)

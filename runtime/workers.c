@@ -41,17 +41,28 @@ void pph__task_variant_failed(struct pph_task *t, int impl)
 	}
 	fprintf(stderr, "peppher: %s: variant %s failed and no other variant can run the task\n",
 		t->cl->name, t->cl->impls[impl].name);
+	t->error = -EIO;
 	pph__task_finished(t);
 }
 
-/* The variant said it could not run, on worker w. */
-static void retry_elsewhere(struct pph_worker *w, struct pph_task *t, int impl)
+/* The variant said it could not run, or its device work failed, on worker
+ * w: the data goes back to what it was before, for another variant. */
+static void retry_elsewhere(struct pph_worker *w, struct pph_task *t, int impl,
+			    const struct pph_replica_states *saved)
 {
 	w->variant_failed = 0;
-	if (w->node)
-		pph__rt.nodes[w->node].ops->sync(w->node);
+	if (w->node) /* nothing of it may still run when the data moves */
+		(void)pph__rt.nodes[w->node].ops->sync(w->node);
+	pph__task_restore_data(t, saved);
 	pph__task_release_data(t, w->node);
 	pph__task_variant_failed(t, impl);
+}
+
+/* Did the variant that just ran on w fail: said so, or its device work
+ * (launches, memory accesses) reported an error when waited for? */
+static int variant_failed(struct pph_worker *w)
+{
+	return w->variant_failed || (w->node && pph__rt.nodes[w->node].ops->sync(w->node) != 0);
 }
 
 void pph_variant_failed(void)
@@ -127,6 +138,7 @@ static void team_leave(struct pph_worker *w, const struct pph_task *t, int impl)
 static void run_task(struct pph_worker *w, struct pph_task *t)
 {
 	void *buffers[PPH_MAX_BUFFERS];
+	struct pph_replica_states saved;
 	int impl = pph__choose_impl(t, w->arch), rc;
 	double t0, us;
 	unsigned team, threads;
@@ -138,16 +150,18 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 		} else {
 			fprintf(stderr, "peppher: %s: no variant left that can run the task\n",
 				t->cl->name);
+			t->error = -EIO;
 			pph__task_finished(t);
 		}
 		return;
 	}
 
-	rc = pph__task_acquire_data(t, w->node, buffers);
+	rc = pph__task_acquire_data(t, w->node, buffers, &saved);
 	if (rc) {
 		/* the data stays as it was: the task does not run */
 		fprintf(stderr, "peppher: %s: cannot bring data to worker %u: %s\n",
 			t->cl->name, w->id, strerror(-rc));
+		t->error = rc;
 		pph__task_finished(t);
 		return;
 	}
@@ -158,12 +172,10 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	t->cl->impls[impl].fn(buffers, t->arg);
 	if (team)
 		team_leave(w, t, impl);
-	if (w->variant_failed) {
-		retry_elsewhere(w, t, impl);
+	if (variant_failed(w)) {
+		retry_elsewhere(w, t, impl, &saved);
 		return;
 	}
-	if (w->node)
-		pph__rt.nodes[w->node].ops->sync(w->node);
 	pph__task_release_data(t, w->node);
 	t->impl_ran = impl;
 	t->worker_ran = (int)w->id;

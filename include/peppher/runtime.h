@@ -312,7 +312,9 @@ void pph_task_set_detached(struct pph_task *task, int detached);
  */
 int pph_task_submit(struct pph_task *task);
 
-/** Block until the task has finished.  Returns 0 or -EINVAL (detached). */
+/** Block until the task has finished.  Returns 0, -EINVAL (detached, not
+ *  submitted), or -EIO (or another -errno) when no variant could run it:
+ *  its data is then as it was before. */
 int pph_task_wait(struct pph_task *task);
 
 /** Block until every submitted task has finished. */
@@ -338,7 +340,8 @@ void pph_task_destroy(struct pph_task *task);
  * wrapper makes for raw-pointer arguments.  Returns as pph_task_submit
  * (-ENODEV also when impl_mask allows no variant), or -ENOMEM / -EINVAL
  * from building the task, -EINVAL for a NULL cl, NULL handles or modes
- * with nbuffers > 0, or a NULL arg with arg_size > 0.
+ * with nbuffers > 0, or a NULL arg with arg_size > 0; and as pph_task_wait
+ * when the task ran on no variant (sync only).
  */
 int pph_call_sync(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		  const pph_data_handle *handles, const enum pph_access *modes,
