@@ -376,6 +376,8 @@ void pph__readyq_deinit(struct pph_readyq *q);
 void pph__readyq_push(struct pph_readyq *q, struct pph_task *t);
 /* Block until a task a worker of arch can run, or NULL once stopped. */
 struct pph_task *pph__readyq_pop(struct pph_readyq *q, enum pph_arch arch);
+/* The same without blocking: NULL when none is queued now. */
+struct pph_task *pph__readyq_try_pop(struct pph_readyq *q, enum pph_arch arch);
 void pph__readyq_stop(struct pph_readyq *q);
 
 struct pph_sched_policy {
@@ -386,6 +388,9 @@ struct pph_sched_policy {
 	void (*push)(struct pph_task *task);
 	/* block until a task this worker can run, or NULL at shutdown */
 	struct pph_task *(*pop)(struct pph_worker *worker);
+	/* a ready task this worker can run, its own queue's first, or NULL
+	 * at once: for a worker that waits inside a variant (nested calls) */
+	struct pph_task *(*try_pop)(struct pph_worker *worker);
 	void (*wake_all)(void);
 };
 
@@ -461,6 +466,10 @@ struct pph_worker {
 	struct pph_impl_stat *stats;
 	size_t nstats;
 	int variant_failed; /* set by pph_variant_failed() during a task */
+	/* the task whose variant holds this worker's team locks (team_enter),
+	 * so that a wait inside it can let them go while it runs other tasks */
+	const struct pph_task *team_task;
+	int team_impl;
 	/*
 	 * CPU workers: a CPU variant runs holding its worker's team_lock
 	 * shared; a fork-join (OPENMP) variant holds the team_lock of every
@@ -518,6 +527,10 @@ extern struct pph_runtime pph__rt;
 extern PPH_TLS struct pph_worker *pph__current_worker;
 
 int pph__workers_start(unsigned ncpu);
+/* A worker waits inside a variant (a nested call, pph_task_wait, a host
+ * access): it runs ready tasks itself until done(arg), so that a task only
+ * it could run, or one queued behind it, never waits for it forever. */
+void pph__worker_help_until(struct pph_worker *w, int (*done)(const void *), const void *arg);
 void pph__workers_stop(void);
 
 /* Variant impl said it could not run the task (pph_variant_failed), having

@@ -340,6 +340,10 @@ int pph_task_submit(struct pph_task *task)
  */
 static void wait_until(int (*done)(const void *), const struct pph_task *task)
 {
+	if (pph__current_worker) { /* inside a variant: nested */
+		pph__worker_help_until(pph__current_worker, done, task);
+		return;
+	}
 	pph__in_place_list(); /* called by a task run in place: let its handles go */
 	if (pph__spin_until(done, task))
 		return;

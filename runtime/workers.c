@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <hwloc.h>
 
@@ -108,6 +109,8 @@ static unsigned team_enter(struct pph_worker *w, const struct pph_task *t, int i
 
 	if (w->arch != PPH_ARCH_CPU || !atomic_load(&pph__rt.has_parallel))
 		return 0;
+	w->team_task = t;
+	w->team_impl = impl;
 	if (t->cl->impls[impl].arch != PPH_ARCH_OPENMP) {
 		pthread_rwlock_rdlock(&w->team_lock);
 		return 1;
@@ -125,6 +128,7 @@ static void team_leave(struct pph_worker *w, const struct pph_task *t, int impl)
 {
 	unsigned base, i;
 
+	w->team_task = NULL;
 	if (t->cl->impls[impl].arch != PPH_ARCH_OPENMP) {
 		pthread_rwlock_unlock(&w->team_lock);
 		return;
@@ -188,6 +192,76 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	if (t->callback)
 		t->callback(t->callback_data);
 	pph__task_finished(t);
+}
+
+/* The outer task's state on w while w runs others inside its variant. */
+struct outer {
+	const struct pph_task *team_task;
+	int team_impl;
+	unsigned team_threads;
+	int variant_failed;
+};
+
+/* Let the outer variant's team locks go (a task run now takes them
+ * anew: the rwlock is not recursive, and a fork-join task needs them
+ * exclusive), and keep what it said of itself. */
+static void outer_suspend(struct pph_worker *w, struct outer *o)
+{
+	o->team_task = w->team_task;
+	o->team_impl = w->team_impl;
+	o->team_threads = w->team_threads;
+	o->variant_failed = w->variant_failed;
+	w->variant_failed = 0;
+	if (o->team_task)
+		team_leave(w, o->team_task, o->team_impl);
+}
+
+static void outer_resume(struct pph_worker *w, const struct outer *o)
+{
+	if (o->team_task)
+		team_enter(w, o->team_task, o->team_impl);
+	w->team_threads = o->team_threads;
+	w->variant_failed = o->variant_failed;
+}
+
+/* Ready work appears, or done(arg): wait on rt.done_cond for a short while
+ * (finishers signal it; pushes do not, hence the timeout). */
+static void nap(int (*done)(const void *), const void *arg)
+{
+	struct timespec until;
+
+	if (pph__spin_until(done, arg))
+		return;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += 200 * 1000;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&pph__rt.lock);
+	atomic_fetch_add(&pph__rt.waiters, 1);
+	if (!done(arg))
+		pthread_cond_timedwait(&pph__rt.done_cond, &pph__rt.lock, &until);
+	atomic_fetch_sub(&pph__rt.waiters, 1);
+	pthread_mutex_unlock(&pph__rt.lock);
+}
+
+void pph__worker_help_until(struct pph_worker *w, int (*done)(const void *), const void *arg)
+{
+	struct outer o;
+
+	if (done(arg))
+		return;
+	outer_suspend(w, &o);
+	while (!done(arg)) {
+		struct pph_task *t = pph__rt.sched->try_pop(w);
+
+		if (t)
+			run_task(w, t);
+		else
+			nap(done, arg);
+	}
+	outer_resume(w, &o);
 }
 
 static void *worker_main(void *arg)
