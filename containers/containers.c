@@ -48,12 +48,27 @@ static void release(struct pph_container *c)
 	free_data(c->data, c->owned);
 }
 
+/* *bytes = a * b * c, or EOVERFLOW (errno) when it does not fit: a wrapped
+ * size would allocate a small buffer that kernels then write past. */
+static int total_bytes(size_t a, size_t b, size_t c, size_t *bytes)
+{
+	if (__builtin_mul_overflow(a, b, bytes) || __builtin_mul_overflow(*bytes, c, bytes)) {
+		errno = EOVERFLOW;
+		return -1;
+	}
+	return 0;
+}
+
 static pph_vector *vector_new(void *data, size_t n, size_t elemsize)
 {
-	pph_vector *v = calloc(1, sizeof(*v));
+	pph_vector *v;
+	size_t bytes;
 	int owned, rc;
 
-	if (!v || !elemsize || !(data = alloc_data(data, n * elemsize, &owned))) {
+	if (total_bytes(n, elemsize, 1, &bytes) != 0)
+		return NULL;
+	v = calloc(1, sizeof(*v));
+	if (!v || !elemsize || !(data = alloc_data(data, bytes, &owned))) {
 		free(v);
 		errno = elemsize ? ENOMEM : EINVAL;
 		return NULL;
@@ -99,10 +114,14 @@ size_t pph_vector_size(const pph_vector *v)
 
 static pph_matrix *matrix_new(void *data, size_t rows, size_t cols, size_t elemsize)
 {
-	pph_matrix *m = calloc(1, sizeof(*m));
+	pph_matrix *m;
+	size_t bytes;
 	int owned, rc;
 
-	if (!m || !elemsize || !(data = alloc_data(data, rows * cols * elemsize, &owned))) {
+	if (total_bytes(rows, cols, elemsize, &bytes) != 0)
+		return NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m || !elemsize || !(data = alloc_data(data, bytes, &owned))) {
 		free(m);
 		errno = elemsize ? ENOMEM : EINVAL;
 		return NULL;

@@ -135,14 +135,26 @@ static int make_valid(struct pph_data *d, unsigned node)
 	return 0;
 }
 
-int pph__coherence_acquire(struct pph_data *d, unsigned node, enum pph_access mode)
+/* The replica states of d, into saved[node].  coh_lock held. */
+static void save_states(const struct pph_data *d, uint8_t saved[PPH_MAX_NODES])
+{
+	unsigned n;
+
+	for (n = 0; n < pph__rt.nnodes; n++)
+		saved[n] = (uint8_t)pph__replica(d, n)->state;
+}
+
+/* pph__coherence_acquire, first saving d's replica states into saved when
+ * it is not NULL. */
+static int acquire(struct pph_data *d, unsigned node, enum pph_access mode,
+		   uint8_t *saved)
 {
 	unsigned n;
 	int rc = 0;
 
-	if (pph__rt.nnodes == 1)
-		return 0; /* host memory only: always valid there, nothing to track */
 	pthread_mutex_lock(&d->coh_lock);
+	if (saved)
+		save_states(d, saved);
 	if (node != 0)
 		rc = ensure_allocated(d, node, 1);
 	if (!rc && node != 0) { /* held until the task releases it */
@@ -164,6 +176,13 @@ int pph__coherence_acquire(struct pph_data *d, unsigned node, enum pph_access mo
 	}
 	pthread_mutex_unlock(&d->coh_lock);
 	return rc;
+}
+
+int pph__coherence_acquire(struct pph_data *d, unsigned node, enum pph_access mode)
+{
+	if (pph__rt.nnodes == 1)
+		return 0; /* host memory only: always valid there, nothing to track */
+	return acquire(d, node, mode, NULL);
 }
 
 void pph__task_prefetch(const struct pph_task *task, unsigned node)
@@ -242,12 +261,14 @@ void pph_transfer_stats_reset(void)
 	pph__mem_stats_reset();
 }
 
-static int acquire_on_nodes(struct pph_task *t, unsigned node, void *buffers[])
+static int acquire_on_nodes(struct pph_task *t, unsigned node, void *buffers[],
+			    struct pph_replica_states *saved)
 {
 	unsigned i;
 
 	for (i = 0; i < t->nbuffers; i++) {
-		int rc = pph__coherence_acquire(t->handles[i], node, t->modes[i]);
+		int rc = acquire(t->handles[i], node, t->modes[i],
+				 saved && (t->modes[i] & PPH_W) ? saved->s[i] : NULL);
 
 		if (rc) {
 			while (i-- > 0)
@@ -260,12 +281,13 @@ static int acquire_on_nodes(struct pph_task *t, unsigned node, void *buffers[])
 	return 0;
 }
 
-int pph__task_acquire_data(struct pph_task *t, unsigned node, void *buffers[])
+int pph__task_acquire_data(struct pph_task *t, unsigned node, void *buffers[],
+			   struct pph_replica_states *saved)
 {
 	unsigned i;
 
 	if (pph__rt.nnodes > 1) /* a call apart: this path saves no registers */
-		return acquire_on_nodes(t, node, buffers);
+		return acquire_on_nodes(t, node, buffers, saved);
 	for (i = 0; i < t->nbuffers; i++) /* host memory only: nothing to track */
 		buffers[i] = &t->handles[i]->host.iface;
 	return 0;
@@ -279,4 +301,46 @@ void pph__task_release_data(struct pph_task *t, unsigned node)
 		return; /* host replicas are not pinned */
 	for (i = 0; i < t->nbuffers; i++)
 		pph__coherence_release(t->handles[i], node);
+}
+
+/*
+ * What a written buffer's replicas were before a failed run.  The variant
+ * left the data as it found it (pph_variant_failed), or a device error
+ * stopped it at some point: either way the replicas valid before still
+ * hold the data, except node's own when it was not valid before (a write
+ * there began from nothing).  A device replica evicted meanwhile stays
+ * invalid.  Later buffers first: a handle named twice gets the states of
+ * its first acquire, from before the task.
+ */
+static void restore_states(struct pph_data *d, const uint8_t saved[PPH_MAX_NODES])
+{
+	unsigned n;
+
+	pthread_mutex_lock(&d->coh_lock);
+	for (n = 0; n < pph__rt.nnodes; n++) {
+		struct pph_replica *r;
+		enum pph_replica_state was = (enum pph_replica_state)saved[n];
+
+		if (n == 0)
+			r = &d->host;
+		else if (atomic_load_explicit(&d->devices, memory_order_relaxed))
+			r = pph__device_replica(d, n);
+		else
+			continue;
+		if (n != 0 && !r->allocated)
+			was = PPH_INVALID;
+		r->state = was;
+	}
+	pthread_mutex_unlock(&d->coh_lock);
+}
+
+void pph__task_restore_data(struct pph_task *t, const struct pph_replica_states *saved)
+{
+	unsigned i;
+
+	if (pph__rt.nnodes == 1)
+		return; /* one replica: the variant left it as it was */
+	for (i = t->nbuffers; i-- > 0;)
+		if (t->modes[i] & PPH_W)
+			restore_states(t->handles[i], saved->s[i]);
 }

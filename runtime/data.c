@@ -73,20 +73,50 @@ static struct pph_data *data_new(enum pph_layout layout)
 	return d;
 }
 
+/* Say what is wrong with using handle, in state, for what. */
+static void handle_misuse(const struct pph_data *d, const char *what, enum pph_handle_state state)
+{
+	fprintf(stderr, "peppher: %s: handle %p %s\n", what, (const void *)d,
+		state == PPH_HANDLE_FREE ? "is not registered (unregistered twice?)" :
+		state == PPH_HANDLE_PARTITIONED ? "is partitioned: pph_data_unpartition() it first" :
+						  "is being unregistered");
+}
+
+/*
+ * A registered handle becomes partitioned or is unregistered, one at a
+ * time: partitioning twice would make two sets of blocks over one memory,
+ * and a second unregister would put the slot on the free list twice, so
+ * that two later registrations got the same handle.  Returns 0, or
+ * -EBUSY / -EINVAL with a message.
+ */
+static int handle_enter(struct pph_data *d, enum pph_handle_state to, const char *what)
+{
+	enum pph_handle_state was = PPH_HANDLE_REGISTERED;
+
+	if (atomic_compare_exchange_strong(&d->state, &was, to))
+		return 0;
+	handle_misuse(d, what, was);
+	return was == PPH_HANDLE_FREE ? -EINVAL : -EBUSY;
+}
+
 int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n,
 			size_t elemsize)
 {
 	struct pph_data *d;
 
+	uint64_t bytes;
+
 	if (!handle || !elemsize)
 		return -EINVAL;
+	if (__builtin_mul_overflow((uint64_t)n, (uint64_t)elemsize, &bytes))
+		return -EOVERFLOW;
 	d = data_new(PPH_LAYOUT_VECTOR);
 	if (!d)
 		return -ENOMEM;
 	d->host.iface.vector.ptr = ptr;
 	d->host.iface.vector.n = n;
 	d->host.iface.vector.elemsize = elemsize;
-	d->bytes = (uint64_t)n * elemsize;
+	d->bytes = bytes;
 	*handle = d;
 	return 0;
 }
@@ -96,8 +126,17 @@ int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows,
 {
 	struct pph_data *d;
 
+	uint64_t bytes, extent;
+
 	if (!handle || !elemsize || ld < cols)
 		return -EINVAL;
+	/* the data's bytes, and the host memory its rows span */
+	if (__builtin_mul_overflow((uint64_t)rows, (uint64_t)cols, &bytes) ||
+	    __builtin_mul_overflow(bytes, (uint64_t)elemsize, &bytes) ||
+	    __builtin_mul_overflow((uint64_t)(rows ? rows - 1 : 0), (uint64_t)ld, &extent) ||
+	    __builtin_add_overflow(extent, (uint64_t)cols, &extent) ||
+	    __builtin_mul_overflow(extent, (uint64_t)elemsize, &extent))
+		return -EOVERFLOW;
 	d = data_new(PPH_LAYOUT_MATRIX);
 	if (!d)
 		return -ENOMEM;
@@ -106,7 +145,7 @@ int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows,
 	d->host.iface.matrix.cols = cols;
 	d->host.iface.matrix.ld = ld;
 	d->host.iface.matrix.elemsize = elemsize;
-	d->bytes = (uint64_t)rows * cols * elemsize;
+	d->bytes = bytes;
 	*handle = d;
 	return 0;
 }
@@ -166,7 +205,7 @@ static int partition(pph_data_handle parent, unsigned nparts, pph_data_handle *c
 	size_t total, first = 0, i;
 	int rc;
 
-	if (!parent || !nparts || parent->layout == PPH_LAYOUT_VARIABLE ||
+	if (!parent || !children || !nparts || parent->layout == PPH_LAYOUT_VARIABLE ||
 	    (by_columns && parent->layout != PPH_LAYOUT_MATRIX))
 		return -EINVAL;
 	p = &parent->host.iface;
@@ -174,6 +213,8 @@ static int partition(pph_data_handle parent, unsigned nparts, pph_data_handle *c
 		by_columns ? p->matrix.cols : p->matrix.rows;
 	if (nparts > total)
 		return -EINVAL;
+	if ((rc = handle_enter(parent, PPH_HANDLE_PARTITIONED, "pph_data_partition")) != 0)
+		return rc;
 	rc = pph_data_acquire(parent, PPH_RW);
 	for (i = 0; rc == 0 && i < nparts; i++) {
 		/* block sizes differ by at most one */
@@ -196,7 +237,7 @@ static int partition(pph_data_handle parent, unsigned nparts, pph_data_handle *c
 						 p->matrix.elemsize);
 		first += len;
 	}
-	if (rc)
+	if (rc) /* the blocks made so far (the i-th failed) */
 		pph_data_unpartition(parent, (unsigned)(i ? i - 1 : 0), children);
 	return rc;
 }
@@ -217,9 +258,11 @@ void pph_data_unpartition(pph_data_handle parent, unsigned nparts,
 {
 	unsigned i;
 
-	(void)parent; /* its host replica stayed the valid one */
-	for (i = 0; i < nparts; i++)
+	/* the parent's host replica stayed the valid one */
+	for (i = 0; children && i < nparts; i++)
 		pph_data_unregister(children[i]);
+	if (parent)
+		atomic_store(&parent->state, PPH_HANDLE_REGISTERED);
 }
 
 void pph__data_flush_all(void)
@@ -276,6 +319,10 @@ int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
 {
 	if (!handle || (mode != PPH_R && mode != PPH_W && mode != PPH_RW))
 		return -EINVAL;
+	if (atomic_load_explicit(&handle->state, memory_order_relaxed) == PPH_HANDLE_FREE) {
+		handle_misuse(handle, "pph_data_acquire", PPH_HANDLE_FREE);
+		return -EINVAL;
+	}
 	pph__deps_host_wait(handle, mode);
 	return pph__coherence_acquire(handle, 0, mode);
 }
@@ -284,7 +331,7 @@ void pph_data_unregister(pph_data_handle handle)
 {
 	struct pph_replica *devices;
 
-	if (!handle)
+	if (!handle || handle_enter(handle, PPH_HANDLE_UNREGISTERING, "pph_data_unregister") != 0)
 		return;
 
 	pph__deps_data_wait(handle);
@@ -303,6 +350,7 @@ void pph_data_unregister(pph_data_handle handle)
 	}
 	pthread_mutex_destroy(&handle->coh_lock);
 	pph__spin_lock(&slab_lock);
+	atomic_store_explicit(&handle->state, PPH_HANDLE_FREE, memory_order_relaxed);
 	handle->next = free_slots;
 	free_slots = handle;
 	pph__spin_unlock(&slab_lock);

@@ -108,11 +108,20 @@ static int cu_to_host(unsigned node, enum pph_layout layout,
 	return copy(node, layout, host, dev, 0);
 }
 
-static void cu_sync(unsigned node)
+/* A launch with a bad configuration is reported by cudaGetLastError, a
+ * fault while it ran by the synchronisations: either fails the variant,
+ * whose task then runs elsewhere with the data as it was. */
+static int cu_sync(unsigned node)
 {
+	int rc;
+
 	cudaSetDevice(dev_of(node)->id);
-	check(cudaStreamSynchronize(dev_of(node)->stream), "a CUDA variant's stream");
-	check(cudaDeviceSynchronize(), "a CUDA variant");
+	rc = check(cudaGetLastError(), "a CUDA variant's launch");
+	if (check(cudaStreamSynchronize(dev_of(node)->stream), "a CUDA variant's stream"))
+		rc = -EIO;
+	if (check(cudaDeviceSynchronize(), "a CUDA variant"))
+		rc = -EIO;
+	return rc;
 }
 
 static const struct pph_node_ops cuda_ops = {

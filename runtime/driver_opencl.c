@@ -13,7 +13,7 @@
 
 struct kernel_entry {
 	char *key; /* path or source, then '\n', then the kernel name */
-	cl_program program;
+	cl_program program; /* NULL with kernel: it failed, and was reported */
 	cl_kernel kernel;
 	struct kernel_entry *next;
 };
@@ -113,9 +113,9 @@ static int ocl_to_host(unsigned node, enum pph_layout layout,
 	return copy(node, layout, host, dev, 0);
 }
 
-static void ocl_sync(unsigned node)
+static int ocl_sync(unsigned node)
 {
-	clFinish(dev_of(node)->queue);
+	return check(clFinish(dev_of(node)->queue), "clFinish after a variant");
 }
 
 static const struct pph_node_ops ocl_ops = {
@@ -197,8 +197,10 @@ void pph__opencl_stop(void)
 
 		for (k = d->kernels; k; k = next) {
 			next = k->next;
-			clReleaseKernel(k->kernel);
-			clReleaseProgram(k->program);
+			if (k->kernel)
+				clReleaseKernel(k->kernel);
+			if (k->program)
+				clReleaseProgram(k->program);
 			free(k->key);
 			free(k);
 		}
@@ -243,46 +245,89 @@ static void print_build_log(cl_program program, const char *what)
 	free(log);
 }
 
-static cl_kernel build(const char *key, const char *source, const char *what,
-		       const char *name)
+/* Remember key's program and kernel; both NULL: it cannot be built, and
+ * the next call says so without building it again (a build costs tens of
+ * milliseconds, and the error was printed once). */
+static void remember(const char *key, cl_program program, cl_kernel kernel)
 {
-	struct kernel_entry *k;
-	cl_program program;
-	cl_kernel kernel;
-	cl_int err;
+	struct kernel_entry *k = calloc(1, sizeof(*k));
 
-	program = clCreateProgramWithSource(current->context, 1, &source, NULL, &err);
-	if (check(err, "clCreateProgramWithSource"))
-		return NULL;
-	if (clBuildProgram(program, 1, &current->device, NULL, NULL, NULL) != CL_SUCCESS) {
-		print_build_log(program, what);
-		clReleaseProgram(program);
-		pph_variant_failed(); /* another variant runs the task */
-		return NULL;
-	}
-	kernel = clCreateKernel(program, name, &err);
-	if (check(err, "clCreateKernel") || !(k = calloc(1, sizeof(*k))) ||
-	    !(k->key = strdup(key))) {
+	if (!k || !(k->key = strdup(key))) {
+		free(k);
 		if (kernel)
 			clReleaseKernel(kernel);
-		clReleaseProgram(program);
-		return NULL;
+		if (program)
+			clReleaseProgram(program);
+		return;
 	}
 	k->program = program;
 	k->kernel = kernel;
 	k->next = current->kernels;
 	current->kernels = k;
+}
+
+/*
+ * Build the program and create its kernel name.  On failure (a build
+ * error, or clCreateKernel's: a kernel named like an OpenCL built-in,
+ * "dot", gives CL_INVALID_KERNEL_NAME on PoCL) the variant cannot run:
+ * pph_variant_failed() has its task run on another variant, with the data
+ * as it was, and the failure is remembered.
+ */
+static cl_kernel build(const char *key, const char *source, const char *what,
+		       const char *name)
+{
+	cl_program program;
+	cl_kernel kernel;
+	cl_int err;
+
+	program = clCreateProgramWithSource(current->context, 1, &source, NULL, &err);
+	if (check(err, "clCreateProgramWithSource")) {
+		pph_variant_failed();
+		return NULL;
+	}
+	if (clBuildProgram(program, 1, &current->device, NULL, NULL, NULL) != CL_SUCCESS) {
+		print_build_log(program, what);
+		clReleaseProgram(program);
+		remember(key, NULL, NULL);
+		pph_variant_failed();
+		return NULL;
+	}
+	kernel = clCreateKernel(program, name, &err);
+	if (err != CL_SUCCESS) {
+		fprintf(stderr, "peppher: OpenCL: no kernel %s in %s (clCreateKernel error %d)\n",
+			name, what, (int)err);
+		clReleaseProgram(program);
+		remember(key, NULL, NULL);
+		pph_variant_failed();
+		return NULL;
+	}
+	remember(key, program, kernel);
 	return kernel;
 }
 
-static cl_kernel cached(const char *key)
+/* The entry of key, built or failed; NULL when never tried. */
+static struct kernel_entry *cached(const char *key)
 {
 	struct kernel_entry *k;
 
 	for (k = current->kernels; k; k = k->next)
 		if (strcmp(k->key, key) == 0)
-			return k->kernel;
+			return k;
 	return NULL;
+}
+
+/* The kernel of key: cached, or NULL after pph_variant_failed() for one
+ * that failed before; else built. */
+static cl_kernel kernel_of(const char *key, const char *source, const char *what,
+			   const char *name)
+{
+	struct kernel_entry *k = cached(key);
+
+	if (!k)
+		return build(key, source, what, name);
+	if (!k->kernel)
+		pph_variant_failed();
+	return k->kernel;
 }
 
 cl_kernel pph_opencl_kernel_source(const char *source, const char *name)
@@ -292,15 +337,14 @@ cl_kernel pph_opencl_kernel_source(const char *source, const char *name)
 
 	if (!current || !source || !name || asprintf(&key, "%s\n%s", source, name) < 0)
 		return NULL;
-	kernel = cached(key);
-	if (!kernel)
-		kernel = build(key, source, name, name);
+	kernel = kernel_of(key, source, name, name);
 	free(key);
 	return kernel;
 }
 
 cl_kernel pph_opencl_kernel(const char *path, const char *name)
 {
+	struct kernel_entry *k;
 	cl_kernel kernel = NULL;
 	char *key, *source = NULL;
 	FILE *fp;
@@ -308,17 +352,21 @@ cl_kernel pph_opencl_kernel(const char *path, const char *name)
 
 	if (!current || !path || !name || asprintf(&key, "file:%s\n%s", path, name) < 0)
 		return NULL;
-	kernel = cached(key);
-	if (!kernel && (fp = fopen(path, "rb"))) {
+	if ((k = cached(key))) {
+		kernel = kernel_of(key, NULL, path, name);
+	} else if ((fp = fopen(path, "rb"))) {
 		if (fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 &&
 		    fseek(fp, 0, SEEK_SET) == 0 && (source = malloc((size_t)len + 1)) &&
 		    fread(source, 1, (size_t)len, fp) == (size_t)len) {
 			source[len] = '\0';
 			kernel = build(key, source, path, name);
+		} else {
+			pph_variant_failed();
 		}
 		fclose(fp);
-	} else if (!kernel) {
+	} else {
 		fprintf(stderr, "peppher: OpenCL: cannot read %s: %s\n", path, strerror(errno));
+		remember(key, NULL, NULL);
 		pph_variant_failed();
 	}
 	free(source);

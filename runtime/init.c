@@ -1,6 +1,8 @@
 /* Runtime start and stop, configured from the environment. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +13,27 @@ struct pph_runtime pph__rt = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.done_cond = PTHREAD_COND_INITIALIZER,
 };
+
+/* Why the last pph_init failed ("" when it did not), for the calls that
+ * follow it: they say that, not "No such device". */
+static char init_error[256];
+
+const char *pph__init_error(void)
+{
+	return init_error[0] ? init_error : NULL;
+}
+
+/* pph_init fails with rc: print why, and keep it. */
+static __attribute__((format(printf, 2, 3))) int init_failed(int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(init_error, sizeof(init_error), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "peppher: %s\n", init_error);
+	return rc;
+}
 
 const char *pph_arch_name(enum pph_arch arch)
 {
@@ -31,11 +54,10 @@ static int env_ncpu(unsigned *ncpu)
 		return 0;
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || *end || v <= 0 || v > PPH_MAX_WORKERS) {
-		fprintf(stderr, "peppher: PEPPHER_NCPU=%s: expected a number of CPU workers from 1 to %d\n",
-			s, PPH_MAX_WORKERS);
-		return -EINVAL;
-	}
+	if (errno || *end || v <= 0 || v > PPH_MAX_WORKERS)
+		return init_failed(-EINVAL,
+				   "PEPPHER_NCPU=%s: expected a number of CPU workers from 1 to %d",
+				   s, PPH_MAX_WORKERS);
 	*ncpu = (unsigned)v;
 	return 0;
 }
@@ -46,8 +68,7 @@ static int env_sched(const struct pph_sched_policy **policy)
 
 	*policy = name && *name ? pph__sched_find(name) : pph__sched_default();
 	if (!*policy) {
-		fprintf(stderr, "peppher: PEPPHER_SCHED=%s: unknown scheduler; choose one of:\n",
-			name);
+		init_failed(-EINVAL, "PEPPHER_SCHED=%s: unknown scheduler; choose one of:", name);
 		pph__sched_list(stderr);
 		return -EINVAL;
 	}
@@ -66,8 +87,7 @@ static int env_undeferred(int *on)
 		*on = 0;
 		return 0;
 	}
-	fprintf(stderr, "peppher: PEPPHER_UNDEFERRED=%s: expected 0 or 1\n", s);
-	return -EINVAL;
+	return init_failed(-EINVAL, "PEPPHER_UNDEFERRED=%s: expected 0 or 1", s);
 }
 
 /* PEPPHER_TINY_US: a non-negative number of microseconds (see undeferred.c). */
@@ -81,10 +101,8 @@ static int env_tiny_us(double *us)
 		return 0;
 	errno = 0;
 	*us = strtod(s, &end);
-	if (errno || *end || end == s || !(*us >= 0)) {
-		fprintf(stderr, "peppher: PEPPHER_TINY_US=%s: expected microseconds, 0 or more\n", s);
-		return -EINVAL;
-	}
+	if (errno || *end || end == s || !(*us >= 0) || isinf(*us))
+		return init_failed(-EINVAL, "PEPPHER_TINY_US=%s: expected microseconds, 0 or more", s);
 	return 0;
 }
 
@@ -95,19 +113,25 @@ int pph_init(void)
 
 	if (pph__rt.initialized)
 		return -EALREADY;
+	init_error[0] = '\0';
 	rc = env_ncpu(&ncpu);
 	if (rc == 0)
 		rc = env_sched(&pph__rt.sched);
+	if (rc == 0 && (rc = pph__mem_limits_init()) != 0)
+		init_failed(rc, "%s", pph__mem_limits_error());
 	if (rc == 0)
 		rc = env_undeferred(&pph__rt.undeferred);
 	if (rc == 0)
 		rc = env_tiny_us(&pph__rt.tiny_us);
-	if (rc == 0)
-		rc = pph__trace_init();
-	if (rc == 0)
-		rc = pph__perfmodel_init();
-	if (rc == 0 && (rc = pph__rt.sched->init()) != 0)
+	if (rc == 0 && (rc = pph__trace_init()) != 0)
+		init_failed(rc, "PEPPHER_TRACE: %s", strerror(-rc));
+	if (rc == 0 && (rc = pph__perfmodel_init()) != 0)
+		init_failed(rc, "PEPPHER_CALIBRATE=%s: expected 0 (keep), 1 (force) or 2 (reset)",
+			    getenv("PEPPHER_CALIBRATE"));
+	if (rc == 0 && (rc = pph__rt.sched->init()) != 0) {
 		pph__perfmodel_shutdown();
+		init_failed(rc, "scheduler %s: %s", pph__rt.sched->name, strerror(-rc));
+	}
 	if (rc != 0)
 		return rc;
 	atomic_store(&pph__rt.pending, 0);
@@ -124,7 +148,7 @@ int pph_init(void)
 	if (rc != 0) {
 		pph__rt.sched->deinit();
 		pph__perfmodel_shutdown();
-		return rc;
+		return init_failed(rc, "cannot start the workers: %s", strerror(-rc));
 	}
 	pph__transfer_model_init();
 	pph__rt.initialized = 1;
@@ -137,6 +161,11 @@ void pph_shutdown(void)
 
 	if (!pph__rt.initialized)
 		return;
+	if (pph__running_task_here()) {
+		/* it would wait for the task it is called from */
+		fprintf(stderr, "peppher: pph_shutdown() called inside a task: refused; call it from the application once its calls are done\n");
+		return;
+	}
 	pph_task_wait_all();
 	pph__data_flush_all();
 	pph__workers_stop();

@@ -49,6 +49,14 @@ struct pph_replica {
 
 enum pph_layout { PPH_LAYOUT_VECTOR, PPH_LAYOUT_VARIABLE, PPH_LAYOUT_MATRIX };
 
+/* Where a handle is in its life (data.c); a new one is registered (0). */
+enum pph_handle_state {
+	PPH_HANDLE_REGISTERED,
+	PPH_HANDLE_PARTITIONED, /* blocks made: not used, nor partitioned, until unpartitioned */
+	PPH_HANDLE_UNREGISTERING,
+	PPH_HANDLE_FREE,	/* its slot is free for the next registration */
+};
+
 /* A task that reads a handle and has not finished, for dependency
  * inference (deps.c): a node of the task, listed on the handle. */
 struct pph_reader {
@@ -101,6 +109,7 @@ struct pph_data {
 	struct pph_replica *_Atomic devices;
 	pthread_mutex_t coh_lock; /* replica states and transfers (coherence.c) */
 	struct pph_data *prev, *next; /* the handles with device replicas (data.c) */
+	_Atomic enum pph_handle_state state; /* data.c; the slot stays readable when freed */
 };
 _Static_assert(offsetof(struct pph_data, host.iface.vector.elemsize) + sizeof(size_t) <=
 		       PPH_CACHE_LINE,
@@ -142,8 +151,9 @@ struct pph_node_ops {
 			 const union pph_iface *host, union pph_iface *dev);
 	int (*to_host)(unsigned node, enum pph_layout layout,
 		       const union pph_iface *dev, union pph_iface *host);
-	/* wait until the work a variant enqueued on the device is done */
-	void (*sync)(unsigned node);
+	/* wait until the work a variant enqueued on the device is done;
+	 * returns 0, or -EIO when it failed (a launch or memory error) */
+	int (*sync)(unsigned node);
 };
 
 /* driver_opencl.c: add one node per device; returns how many. */
@@ -180,9 +190,20 @@ int pph__coherence_acquire(struct pph_data *d, unsigned node, enum pph_access mo
 void pph__task_prefetch(const struct pph_task *task, unsigned node);
 /* The task that acquired d on node (a device) has finished with it. */
 void pph__coherence_release(struct pph_data *d, unsigned node);
+/* The replica states of the buffers a task writes, per node, from before
+ * it acquired them: so that a variant that fails gives the data back as it
+ * was (pph__task_restore_data). */
+struct pph_replica_states {
+	uint8_t s[PPH_MAX_BUFFERS][PPH_MAX_NODES];
+};
 /* Acquire every buffer of the task on node, its replicas' interfaces into
- * buffers; on failure none stays acquired.  Returns 0 or -errno. */
-int pph__task_acquire_data(struct pph_task *t, unsigned node, void *buffers[]);
+ * buffers, and the states of those it writes into saved (unless NULL);
+ * on failure none stays acquired.  Returns 0 or -errno. */
+int pph__task_acquire_data(struct pph_task *t, unsigned node, void *buffers[],
+			   struct pph_replica_states *saved);
+/* A variant failed: its written buffers' replicas back to the states
+ * saved before (the node it ran on invalid unless it was valid). */
+void pph__task_restore_data(struct pph_task *t, const struct pph_replica_states *saved);
 void pph__task_release_data(struct pph_task *t, unsigned node);
 /* Make the host replica valid and free every device replica. */
 void pph__coherence_drop_devices(struct pph_data *d);
@@ -197,6 +218,10 @@ double pph__transfer_time(unsigned node, int to_host, uint64_t bytes);
 void pph__transfer_model_get(unsigned node, double latency_us[2], double bytes_per_us[2]);
 
 /* memory.c: device allocations, with a cache and eviction under a limit. */
+/* Read PEPPHER_LIMIT_*_MEM (before the drivers start): 0, or -EINVAL and
+ * pph__mem_limits_error() says why. */
+int pph__mem_limits_init(void);
+const char *pph__mem_limits_error(void);
 void pph__mem_node_init(unsigned node);
 void pph__mem_node_release(unsigned node);
 int pph__mem_alloc(unsigned node, size_t bytes, void **buf);
@@ -272,6 +297,7 @@ struct pph_task {
 	atomic_int ndeps;	  /* unfinished predecessors + 1 until submitted */
 	pthread_mutex_t lock;	  /* protects done and successors */
 	int done;
+	int error; /* -errno: no variant could run it (its data is as it was) */
 	atomic_int finished; /* waiters may return (see pph__task_finished) */
 	struct pph_successor *successors;
 
@@ -350,6 +376,8 @@ void pph__readyq_deinit(struct pph_readyq *q);
 void pph__readyq_push(struct pph_readyq *q, struct pph_task *t);
 /* Block until a task a worker of arch can run, or NULL once stopped. */
 struct pph_task *pph__readyq_pop(struct pph_readyq *q, enum pph_arch arch);
+/* The same without blocking: NULL when none is queued now. */
+struct pph_task *pph__readyq_try_pop(struct pph_readyq *q, enum pph_arch arch);
 void pph__readyq_stop(struct pph_readyq *q);
 
 struct pph_sched_policy {
@@ -360,6 +388,9 @@ struct pph_sched_policy {
 	void (*push)(struct pph_task *task);
 	/* block until a task this worker can run, or NULL at shutdown */
 	struct pph_task *(*pop)(struct pph_worker *worker);
+	/* a ready task this worker can run, its own queue's first, or NULL
+	 * at once: for a worker that waits inside a variant (nested calls) */
+	struct pph_task *(*try_pop)(struct pph_worker *worker);
 	void (*wake_all)(void);
 };
 
@@ -435,6 +466,10 @@ struct pph_worker {
 	struct pph_impl_stat *stats;
 	size_t nstats;
 	int variant_failed; /* set by pph_variant_failed() during a task */
+	/* the task whose variant holds this worker's team locks (team_enter),
+	 * so that a wait inside it can let them go while it runs other tasks */
+	const struct pph_task *team_task;
+	int team_impl;
 	/*
 	 * CPU workers: a CPU variant runs holding its worker's team_lock
 	 * shared; a fork-join (OPENMP) variant holds the team_lock of every
@@ -492,6 +527,10 @@ extern struct pph_runtime pph__rt;
 extern PPH_TLS struct pph_worker *pph__current_worker;
 
 int pph__workers_start(unsigned ncpu);
+/* A worker waits inside a variant (a nested call, pph_task_wait, a host
+ * access): it runs ready tasks itself until done(arg), so that a task only
+ * it could run, or one queued behind it, never waits for it forever. */
+void pph__worker_help_until(struct pph_worker *w, int (*done)(const void *), const void *arg);
 void pph__workers_stop(void);
 
 /* Variant impl said it could not run the task (pph_variant_failed), having
@@ -532,6 +571,14 @@ void pph__deps_unhold(struct pph_task *task);
 void pph__deps_list_held(struct pph_task *task);
 /* undeferred.c: pph_variant_failed() on an application thread. */
 void pph__undeferred_variant_failed(void);
+/* undeferred.c: is this thread running a task's variant (a worker, or an
+ * application thread running one at its submission)? */
+int pph__running_task_here(void);
+/* task.c: 0 if cl can be submitted (a name, variants each with a function,
+ * a name and a known architecture), else -EINVAL with a message. */
+int pph__codelet_check(const struct pph_codelet *cl);
+/* init.c: why the last pph_init failed, or NULL. */
+const char *pph__init_error(void);
 
 /* Fork-join teams: the CPU workers [base, base + threads) that CPU worker w
  * runs a fork-join variant with.  Team sizes are the powers of two below

@@ -35,28 +35,50 @@ static struct mem_node mem[PPH_MAX_NODES];
 static atomic_ulong nallocs, nreuses, nevictions;
 static atomic_uint_fast64_t clock_;
 
-static size_t env_limit(enum pph_arch arch)
-{
-	const char *name = arch == PPH_ARCH_OPENCL ? "PEPPHER_LIMIT_OPENCL_MEM" :
-			   arch == PPH_ARCH_CUDA ? "PEPPHER_LIMIT_CUDA_MEM" : NULL;
-	const char *v = name ? getenv(name) : NULL;
-	char *end;
-	unsigned long mib;
+/* PEPPHER_LIMIT_{OPENCL,CUDA}_MEM in bytes (0: none), read by pph_init. */
+static size_t limits[PPH_ARCH_COUNT];
+static char limit_error[160];
 
+/* A count of MiB: digits only ("-1" would read as the largest count), and
+ * one that fits in a size_t once shifted. */
+static int env_limit(const char *name, size_t *bytes)
+{
+	const char *v = getenv(name);
+	char *end;
+	unsigned long long mib;
+
+	*bytes = 0;
 	if (!v || !*v)
 		return 0;
-	mib = strtoul(v, &end, 10);
-	if (*end || !mib) {
-		fprintf(stderr, "peppher: warning: ignoring %s=%s: give a size in MiB\n", name, v);
-		return 0;
+	errno = 0;
+	mib = strtoull(v, &end, 10);
+	if (*v < '0' || *v > '9' || errno || *end || !mib || mib > (SIZE_MAX >> 20)) {
+		snprintf(limit_error, sizeof(limit_error),
+			 "%s=%s: expected a size in MiB, 1 or more", name, v);
+		return -EINVAL;
 	}
-	return (size_t)mib << 20;
+	*bytes = (size_t)mib << 20;
+	return 0;
+}
+
+int pph__mem_limits_init(void)
+{
+	memset(limits, 0, sizeof(limits));
+	if (env_limit("PEPPHER_LIMIT_OPENCL_MEM", &limits[PPH_ARCH_OPENCL]) != 0 ||
+	    env_limit("PEPPHER_LIMIT_CUDA_MEM", &limits[PPH_ARCH_CUDA]) != 0)
+		return -EINVAL;
+	return 0;
+}
+
+const char *pph__mem_limits_error(void)
+{
+	return limit_error;
 }
 
 void pph__mem_node_init(unsigned node)
 {
 	pthread_mutex_init(&mem[node].lock, NULL);
-	mem[node].limit = env_limit(pph__rt.nodes[node].arch);
+	mem[node].limit = limits[pph__rt.nodes[node].arch];
 	mem[node].used = 0;
 	mem[node].cache = NULL;
 }

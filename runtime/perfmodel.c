@@ -17,10 +17,12 @@
  * CODELET.lock, after merging this process's samples into what is on disk
  * then, so concurrent processes lose nothing.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -116,6 +118,8 @@ static double fit_power(const struct pph_pm_variant *v, double c, double *a,
 		return INFINITY;
 	*b = (n * sxy - sx * sy) / (n * sxx - sx * sx);
 	*a = exp((sy - *b * sx) / n);
+	if (!isfinite(*a) || !isfinite(*b))
+		return INFINITY;
 	for (e = v->entries; e; e = e->next) {
 		double d;
 
@@ -193,36 +197,104 @@ static struct pph_pm_variant *variant_get(struct pph_pm_model *m,
 	return v;
 }
 
+/* The slot of footprint fp in v's index: its entry, or the empty slot
+ * where it goes. */
+static struct pph_pm_entry **index_slot(const struct pph_pm_variant *v, uint32_t fp)
+{
+	/* footprints are hashes already; one multiply spreads a file's
+	 * made-up ones (1, 2, 3...) too */
+	size_t mask = v->index_cap - 1;
+	size_t i = (size_t)(((uint64_t)fp * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+
+	while (v->index[i] && v->index[i]->footprint != fp)
+		i = (i + 1) & mask;
+	return &v->index[i];
+}
+
+/* Make room in v's index for one more entry (at most half full), indexing
+ * the list when there is no index yet.  Returns 0 or -ENOMEM. */
+static int index_grow(struct pph_pm_variant *v)
+{
+	struct pph_pm_entry **old = v->index, *e;
+	size_t cap = v->index_cap ? v->index_cap : 16, n = 0;
+
+	if (old && 2 * (v->nentries + 1) <= v->index_cap)
+		return 0;
+	for (e = v->entries; !old && e; e = e->next)
+		n++;
+	if (old)
+		n = v->nentries;
+	while (2 * (n + 1) > cap)
+		cap *= 2;
+	if (!(v->index = calloc(cap, sizeof(*v->index)))) {
+		v->index = old;
+		return -ENOMEM;
+	}
+	v->index_cap = cap;
+	v->nentries = n;
+	/* a list made elsewhere may hold a footprint twice: the first wins,
+	 * as the walk of the list found it */
+	for (e = v->entries; e; e = e->next) {
+		struct pph_pm_entry **slot = index_slot(v, e->footprint);
+
+		if (!*slot)
+			*slot = e;
+	}
+	free(old);
+	return 0;
+}
+
 static struct pph_pm_entry *entry_get(struct pph_pm_variant *v, uint32_t fp,
 				      double size, int create)
 {
-	struct pph_pm_entry *e;
+	struct pph_pm_entry *e, **slot;
 
-	for (e = v->entries; e; e = e->next)
-		if (e->footprint == fp)
-			return e;
-	if (!create || !(e = calloc(1, sizeof(*e))))
+	if (!v->index && ((!v->entries && !create) || index_grow(v) != 0))
 		return NULL;
+	if ((e = *index_slot(v, fp)) || !create)
+		return e;
+	if (index_grow(v) != 0 || !(e = calloc(1, sizeof(*e))))
+		return NULL;
+	slot = index_slot(v, fp);
 	e->footprint = fp;
 	e->size = size;
 	e->next = v->entries;
 	v->entries = e;
+	*slot = e;
+	v->nentries++;
 	return e;
 }
 
-static char *model_path(const char *dir, const char *codelet, const char *ext)
+char *pph__perfmodel_path(const char *dir, const char *codelet, const char *ext)
 {
-	char *path;
-	size_t i, len = strlen(dir);
+	static const char hex[] = "0123456789abcdef";
+	size_t len = strlen(codelet), i, k = 0;
+	char *name = malloc(3 * len + 1), *path;
 
-	if (asprintf(&path, "%s/%s.%s", dir, codelet, ext) < 0)
+	if (!name)
 		return NULL;
-	/* a codelet name is a C identifier, but keep the path a plain file */
-	for (i = len + 1; path[i] && path[i] != '.'; i++)
-		if (path[i] == '/')
-			path[i] = '_';
+	/* a composed codelet's name is a C identifier and stays as it is;
+	 * a name from a program or a file must not climb out of dir */
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)codelet[i];
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '_') {
+			name[k++] = (char)c;
+		} else {
+			name[k++] = '%';
+			name[k++] = hex[c >> 4];
+			name[k++] = hex[c & 15];
+		}
+	}
+	name[k] = '\0';
+	if (asprintf(&path, "%s/%s.%s", dir, name, ext) < 0)
+		path = NULL;
+	free(name);
 	return path;
 }
+
+static struct pph_pm_model *model_read(const char *path, int warn);
 
 /* The model of a codelet, read from its file at first use.  pm.lock held. */
 static struct pph_pm_model *model_get(const char *codelet)
@@ -235,8 +307,15 @@ static struct pph_pm_model *model_get(const char *codelet)
 			return m;
 	m = NULL;
 	if (pm.dir && pm.calibrate != PPH_CALIBRATE_RESET &&
-	    (path = model_path(pm.dir, codelet, "model"))) {
-		m = pph__perfmodel_read(path);
+	    (path = pph__perfmodel_path(pm.dir, codelet, "model"))) {
+		m = model_read(path, 1);
+		if (m && strcmp(m->codelet, codelet) != 0) {
+			/* its codelet line names where it is written back */
+			fprintf(stderr, "peppher: warning: %s: model of codelet '%s', not '%s'; starting a fresh one\n",
+				path, m->codelet, codelet);
+			pph__perfmodel_free(m);
+			m = NULL;
+		}
 		free(path);
 	}
 	if (!m)
@@ -331,6 +410,9 @@ void pph__perfmodel_record(const struct pph_codelet *cl, unsigned impl,
 	struct pph_pm_variant *v;
 	struct pph_pm_entry *e;
 
+	if (!(us >= 0) || isinf(us))
+		return; /* no run time: a NaN would make the mean NaN for good */
+	us = fmin(us, PPH_PM_MAX_US);
 	pthread_mutex_lock(&pm.lock);
 	if ((v = lookup(cl, impl, arch, threads, 1)) &&
 	    (e = entry_get(v, footprint, size, 1))) {
@@ -371,7 +453,11 @@ double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
 		t = v->reg.a * pow(size, v->reg.b) + v->reg.c;
 	}
 	pthread_mutex_unlock(&pm.lock);
-	return t;
+	/* a regression far from its points (a tiny size and b < 0) can give
+	 * inf or NaN: the scheduler adds predictions up, so they stay finite */
+	if (isnan(t))
+		return -1;
+	return fmin(t, PPH_PM_MAX_US);
 }
 
 /* ---- files ---- */
@@ -388,6 +474,18 @@ static int parse_arch(const char *s, enum pph_arch *arch)
 	return -1;
 }
 
+/*
+ * Values a history can hold.  Everything read is checked here, so that
+ * what the scheduler adds up stays finite: a count of -1 (read by %lu as
+ * the largest count), a mean of 1e308 or inf, a negative or NaN number.
+ */
+static int sane_entry(const struct pph_pm_entry *e)
+{
+	return e->count <= PPH_PM_MAX_COUNT && e->outliers <= PPH_PM_MAX_COUNT &&
+	       e->mean >= 0 && e->mean <= PPH_PM_MAX_US && e->m2 >= 0 && isfinite(e->m2) &&
+	       e->size >= 0 && e->size <= 0x1p63;
+}
+
 /* Parse one line into m; returns -1 if malformed. */
 static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 		      const char *line, int lineno)
@@ -401,13 +499,17 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 	if (lineno == 1)
 		return strcmp(line, "peppher-perfmodel 1\n") == 0 ? 0 : -1;
 	if (strcmp(word, "codelet") == 0)
-		return sscanf(line, "codelet %255s", name) == 1 &&
+		return !m->codelet && sscanf(line, "codelet %255s", name) == 1 &&
 		       (m->codelet = strdup(name)) ? 0 : -1;
 	if (strcmp(word, "variant") == 0) {
 		enum pph_arch a;
 
 		if (sscanf(line, "variant %255s %15s %u", name, arch, &threads) < 2 ||
 		    parse_arch(arch, &a) != 0 || threads < 1 || threads > PPH_MAX_WORKERS)
+			return -1;
+		/* a file with more variants than any codelet has is not ours,
+		 * and each would be looked for among all the others */
+		if (++m->nvariants > PPH_PM_MAX_VARIANTS)
 			return -1;
 		*cur = variant_get(m, name, a, threads, 1);
 		if (!*cur)
@@ -420,8 +522,7 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 
 		if (sscanf(line, "entry %x %lf %lu %lf %lf %lu", &fp, &e.size,
 			   &e.count, &e.mean, &e.m2, &e.outliers) != 6 ||
-		    !isfinite(e.mean) || e.mean < 0 || !isfinite(e.m2) || e.m2 < 0 ||
-		    e.size < 0 || !(n = entry_get(*cur, fp, e.size, 1)))
+		    !sane_entry(&e) || !(n = entry_get(*cur, fp, e.size, 1)))
 			return -1;
 		n->count = e.count;
 		n->mean = e.mean;
@@ -432,7 +533,7 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 	return -1;
 }
 
-struct pph_pm_model *pph__perfmodel_read(const char *path)
+static struct pph_pm_model *model_read(const char *path, int warn)
 {
 	FILE *fp = fopen(path, "r");
 	struct pph_pm_model *m;
@@ -445,20 +546,27 @@ struct pph_pm_model *pph__perfmodel_read(const char *path)
 	m = calloc(1, sizeof(*m));
 	while (m && fgets(line, sizeof(line), fp)) {
 		if (parse_line(m, &cur, line, ++lineno) != 0) {
-			fprintf(stderr, "peppher: warning: %s:%d: corrupt performance model; starting a fresh one\n",
-				path, lineno);
+			if (warn)
+				fprintf(stderr, "peppher: warning: %s:%d: corrupt performance model; starting a fresh one\n",
+					path, lineno);
 			pph__perfmodel_free(m);
 			m = NULL;
 		}
 	}
 	fclose(fp);
 	if (m && !m->codelet) {
-		fprintf(stderr, "peppher: warning: %s: corrupt performance model; starting a fresh one\n",
-			path);
+		if (warn)
+			fprintf(stderr, "peppher: warning: %s: corrupt performance model; starting a fresh one\n",
+				path);
 		pph__perfmodel_free(m);
 		m = NULL;
 	}
 	return m;
+}
+
+struct pph_pm_model *pph__perfmodel_read(const char *path)
+{
+	return model_read(path, 1);
 }
 
 void pph__perfmodel_write(FILE *fp, const struct pph_pm_model *m)
@@ -495,6 +603,7 @@ void pph__perfmodel_free(struct pph_pm_model *m)
 			en = e->next;
 			free(e);
 		}
+		free(v->index);
 		free(v->name);
 		free(v);
 	}
@@ -526,32 +635,71 @@ static void merge_into(struct pph_pm_model *disk, const struct pph_pm_model *our
 	}
 }
 
-static int write_atomically(const char *path, const struct pph_pm_model *m)
+int pph__file_replace(const char *path, void (*write)(FILE *, const void *),
+		      const void *arg)
 {
 	char *tmp;
 	FILE *fp;
 	int rc = 0;
 
-	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
+	if (asprintf(&tmp, "%s" PPH_TMP_INFIX "%ld", path, (long)getpid()) < 0)
 		return -ENOMEM;
 	fp = fopen(tmp, "w");
 	if (!fp) {
-		free(tmp);
-		return -errno;
-	}
-	pph__perfmodel_write(fp, m);
-	if (ferror(fp) | fclose(fp) || rename(tmp, path) != 0) {
 		rc = -errno;
+		free(tmp);
+		return rc;
+	}
+	write(fp, arg);
+	if (ferror(fp) | fclose(fp) || rename(tmp, path) != 0) {
+		rc = errno ? -errno : -EIO;
 		unlink(tmp);
 	}
 	free(tmp);
 	return rc;
 }
 
+static void write_model(FILE *fp, const void *m)
+{
+	pph__perfmodel_write(fp, m);
+}
+
+/*
+ * A process that died between writing NAME.tmp.PID and renaming it left
+ * that file behind: remove those of processes that no longer exist (the
+ * folder is this host's, so a PID is one of this host's).
+ */
+static void remove_stale_tmp(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		const char *infix = strstr(e->d_name, PPH_TMP_INFIX);
+		char *end, *path;
+		long pid;
+
+		if (!infix)
+			continue;
+		errno = 0;
+		pid = strtol(infix + strlen(PPH_TMP_INFIX), &end, 10);
+		if (errno || *end || pid <= 0 || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (asprintf(&path, "%s/%s", dir, e->d_name) >= 0) {
+			unlink(path);
+			free(path);
+		}
+	}
+	closedir(d);
+}
+
 static void flush_model(const struct pph_pm_model *m)
 {
-	char *path = model_path(pm.dir, m->codelet, "model");
-	char *lock = model_path(pm.dir, m->codelet, "lock");
+	char *path = pph__perfmodel_path(pm.dir, m->codelet, "model");
+	char *lock = pph__perfmodel_path(pm.dir, m->codelet, "lock");
 	struct pph_pm_model *disk = NULL;
 	int fd = -1;
 
@@ -561,13 +709,18 @@ static void flush_model(const struct pph_pm_model *m)
 	/* a signal must not let two writers in at once */
 	while (fd >= 0 && flock(fd, LOCK_EX) != 0 && errno == EINTR)
 		;
+	/* quietly: a corrupt file was reported when it was first read */
 	if (pm.calibrate != PPH_CALIBRATE_RESET)
-		disk = pph__perfmodel_read(path);
+		disk = model_read(path, 0);
+	if (disk && strcmp(disk->codelet, m->codelet) != 0) {
+		pph__perfmodel_free(disk);
+		disk = NULL;
+	}
 	if (!disk)
 		disk = model_new(m->codelet);
 	if (disk) {
 		merge_into(disk, m);
-		if (write_atomically(path, disk) != 0)
+		if (pph__file_replace(path, write_model, disk) != 0)
 			fprintf(stderr, "peppher: warning: cannot write %s: %s\n",
 				path, strerror(errno));
 	}
@@ -596,16 +749,35 @@ static int mkdir_p(char *path)
 	return mkdir(path, 0755) != 0 && errno != EEXIST ? -errno : 0;
 }
 
+/* HOME names where ~/.peppher goes only when it is an absolute path to a
+ * folder that exists: HOME unset, "" or "x" would create folders in the
+ * working directory, and a mistyped one a whole tree. */
+static int home_usable(const char *home)
+{
+	struct stat st;
+
+	return home && home[0] == '/' && stat(home, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 char *pph__perfmodel_dir(void)
 {
+	static atomic_int warned;
 	const char *home = getenv("PEPPHER_HOME"), *user = getenv("HOME");
-	char host[256] = "localhost", *dir;
+	char host[256] = "localhost", *dir, *p;
 
 	gethostname(host, sizeof(host) - 1);
+	for (p = host; *p; p++)
+		if (*p == '/')
+			*p = '_';
 	if (home && *home)
 		return asprintf(&dir, "%s/perfmodels/%s", home, host) < 0 ? NULL : dir;
-	return asprintf(&dir, "%s/.peppher/perfmodels/%s", user ? user : ".", host) < 0 ?
-		       NULL : dir;
+	if (!home_usable(user)) {
+		if (!atomic_exchange(&warned, 1))
+			fprintf(stderr, "peppher: warning: HOME=%s is not an existing folder and PEPPHER_HOME is not set: performance models will not be saved\n",
+				user ? user : "(unset)");
+		return NULL;
+	}
+	return asprintf(&dir, "%s/.peppher/perfmodels/%s", user, host) < 0 ? NULL : dir;
 }
 
 int pph__perfmodel_init(void)
@@ -618,11 +790,8 @@ int pph__perfmodel_init(void)
 		pm.calibrate = PPH_CALIBRATE_FORCE;
 	else if (strcmp(cal, "2") == 0)
 		pm.calibrate = PPH_CALIBRATE_RESET;
-	else {
-		fprintf(stderr, "peppher: PEPPHER_CALIBRATE=%s: expected 0 (keep), 1 (force) or 2 (reset)\n",
-			cal);
-		return -EINVAL;
-	}
+	else
+		return -EINVAL; /* pph_init says why */
 	pm.dir = pph__perfmodel_dir();
 	if (pm.dir && mkdir_p(pm.dir) != 0) {
 		fprintf(stderr, "peppher: warning: cannot create %s: performance models will not be saved\n",
@@ -630,6 +799,8 @@ int pph__perfmodel_init(void)
 		free(pm.dir);
 		pm.dir = NULL;
 	}
+	if (pm.dir)
+		remove_stale_tmp(pm.dir);
 	return 0;
 }
 

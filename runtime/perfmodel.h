@@ -17,6 +17,14 @@
 /* Samples at a footprint before its mean is trusted. */
 #define PPH_CALIBRATION_MIN 3
 
+/* What a model may hold: a file with more is corrupt (a count of -1 reads
+ * as the largest unsigned long), and a prediction is never above
+ * PPH_PM_MAX_US, so that the scheduler's sums stay finite. */
+#define PPH_PM_MAX_COUNT (1ul << 40)
+#define PPH_PM_MAX_US 1e12
+/* Variant lines a model file may hold (variants x architectures x team sizes). */
+#define PPH_PM_MAX_VARIANTS 4096
+
 enum pph_calibrate {
 	PPH_CALIBRATE_KEEP,  /* use stored models, keep learning (default) */
 	PPH_CALIBRATE_FORCE, /* explore every variant again in this process */
@@ -49,12 +57,18 @@ struct pph_pm_variant {
 	struct pph_pm_regression reg;
 	int reg_dirty;
 	struct pph_pm_variant *next;
+	/* entries by footprint, open addressing (NULL: none yet; built
+	 * from the list at the first lookup): a model of 200,000 sizes
+	 * loads in linear time, and a prediction does not walk them */
+	struct pph_pm_entry **index;
+	size_t index_cap, nentries;
 };
 
 struct pph_pm_model {
 	char *codelet;
 	struct pph_pm_variant *variants;
 	struct pph_pm_model *next;
+	unsigned nvariants; /* variant lines read from its file */
 };
 
 /* Set up from PEPPHER_HOME and PEPPHER_CALIBRATE.  Returns 0 or -EINVAL. */
@@ -82,11 +96,23 @@ double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
 
 /* ---- file format, shared with the peppher-perfmodel tool ---- */
 
-/* Folder holding this host's models (malloc'ed), from PEPPHER_HOME. */
+/* Folder holding this host's models (malloc'ed), from PEPPHER_HOME, else
+ * $HOME/.peppher; NULL (with a warning) when HOME is not an existing
+ * absolute folder: models are then neither read nor saved. */
 char *pph__perfmodel_dir(void);
+/* DIR/CODELET.EXT (malloc'ed), the codelet's name escaped so that the
+ * file stays a plain file in dir whatever the name holds ('/', "..",
+ * anything but letters, digits and '_' become %XX). */
+char *pph__perfmodel_path(const char *dir, const char *codelet, const char *ext);
 /* Parse a model file; NULL with a warning on stderr if it is corrupt,
  * NULL silently if it does not exist. */
 struct pph_pm_model *pph__perfmodel_read(const char *path);
+/* Replace the file at path with what write(fp, arg) writes: written to
+ * PATH.tmp.PID, then renamed.  Returns 0 or -errno.  pph__perfmodel_init
+ * removes the PATH.tmp.PID files of processes that died in between. */
+#define PPH_TMP_INFIX ".tmp."
+int pph__file_replace(const char *path, void (*write)(FILE *, const void *),
+		      const void *arg);
 /* Write a model in the text format. */
 void pph__perfmodel_write(FILE *fp, const struct pph_pm_model *m);
 void pph__perfmodel_free(struct pph_pm_model *m);

@@ -244,6 +244,19 @@ struct pph_task *pph__readyq_pop(struct pph_readyq *q, enum pph_arch arch)
 	return t;
 }
 
+struct pph_task *pph__readyq_try_pop(struct pph_readyq *q, enum pph_arch arch)
+{
+	struct pph_task *t;
+
+	if (!atomic_load_explicit(&q->incoming, memory_order_relaxed) &&
+	    !atomic_load_explicit(&q->fifo.head, memory_order_relaxed))
+		return NULL;
+	pthread_mutex_lock(&q->lock);
+	t = take(q, arch);
+	pthread_mutex_unlock(&q->lock);
+	return t;
+}
+
 void pph__readyq_stop(struct pph_readyq *q)
 {
 	pthread_mutex_lock(&q->lock);

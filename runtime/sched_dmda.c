@@ -148,7 +148,10 @@ static struct choice choose(const struct pph_task *t)
 					continue;
 				}
 				end = avail + p + pph__transfer_estimate(t, wk->node);
-				if (end < best.end)
+				/* the first pair is taken whatever its estimate: a
+				 * choice is always made (a worker of -1 would index
+				 * the queues), even should estimates be inf */
+				if (best.impl < 0 || end < best.end)
 					best = (struct choice){ (int)w, (int)i, team ? threads : 0,
 								end, p };
 			}
@@ -180,25 +183,54 @@ static void dmda_push(struct pph_task *t)
 	pph__readyq_push(&q[c.worker].ready, t);
 }
 
-static struct pph_task *dmda_pop(struct pph_worker *w)
+/* t, queued for worker owner, starts: its prediction moves from the
+ * queue's backlog to what runs there now. */
+static void started(unsigned owner, struct pph_task *t)
 {
-	struct pph_task *t = pph__readyq_pop(&q[w->id].ready, w->arch);
 	unsigned base, n, i;
 	double start;
 
-	if (!t)
-		return NULL;
 	/* a team starts when its last member is free */
-	n = members(w->id, t->sched_team, &base);
+	n = members(owner, t->sched_team, &base);
 	start = pph__now_us();
 	for (i = base; i < base + n; i++) {
 		add_queued(&q[i], -t->sched_pred);
-		if (i != w->id)
+		if (i != owner)
 			start = fmax(start, atomic_load(&q[i].running_end));
 	}
 	for (i = base; i < base + n; i++)
 		atomic_store(&q[i].running_end, start + t->sched_pred);
+}
+
+static struct pph_task *dmda_pop(struct pph_worker *w)
+{
+	struct pph_task *t = pph__readyq_pop(&q[w->id].ready, w->arch);
+
+	if (t)
+		started(w->id, t);
 	return t;
+}
+
+/*
+ * A worker waiting inside a variant: its own queue first, then the
+ * others'.  A nested call's task may sit in the queue of a worker that is
+ * itself waiting for a task queued here (two workers, two nested calls):
+ * each waiting worker drains its queue, and takes others' work too.
+ */
+static struct pph_task *dmda_try_pop(struct pph_worker *w)
+{
+	unsigned n = pph__rt.nworkers, k;
+
+	for (k = 0; k < n; k++) {
+		unsigned owner = (w->id + k) % n;
+		struct pph_task *t = pph__readyq_try_pop(&q[owner].ready, w->arch);
+
+		if (t) {
+			started(owner, t);
+			return t;
+		}
+	}
+	return NULL;
 }
 
 static void dmda_wake_all(void)
@@ -211,5 +243,5 @@ static void dmda_wake_all(void)
 
 const struct pph_sched_policy pph__sched_dmda = {
 	"dmda", "earliest expected completion from performance models (default)",
-	dmda_init, dmda_deinit, dmda_push, dmda_pop, dmda_wake_all,
+	dmda_init, dmda_deinit, dmda_push, dmda_pop, dmda_try_pop, dmda_wake_all,
 };

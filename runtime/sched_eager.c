@@ -27,6 +27,11 @@ static struct pph_task *eager_pop(struct pph_worker *w)
 	return pph__readyq_pop(&q, w->arch);
 }
 
+static struct pph_task *eager_try_pop(struct pph_worker *w)
+{
+	return pph__readyq_try_pop(&q, w->arch);
+}
+
 static void eager_wake_all(void)
 {
 	pph__readyq_stop(&q);
@@ -34,5 +39,5 @@ static void eager_wake_all(void)
 
 const struct pph_sched_policy pph__sched_eager = {
 	"eager", "central FIFO queue shared by all workers",
-	eager_init, eager_deinit, eager_push, eager_pop, eager_wake_all,
+	eager_init, eager_deinit, eager_push, eager_pop, eager_try_pop, eager_wake_all,
 };

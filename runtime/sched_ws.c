@@ -151,6 +151,11 @@ static struct pph_task *ws_pop(struct pph_worker *w)
 	}
 }
 
+static struct pph_task *ws_try_pop(struct pph_worker *w)
+{
+	return find_work(w);
+}
+
 static void ws_wake_all(void)
 {
 	pthread_mutex_lock(&s.idle_lock);
@@ -161,5 +166,5 @@ static void ws_wake_all(void)
 
 const struct pph_sched_policy pph__sched_ws = {
 	"ws", "work stealing between per-worker deques",
-	ws_init, ws_deinit, ws_push, ws_pop, ws_wake_all,
+	ws_init, ws_deinit, ws_push, ws_pop, ws_try_pop, ws_wake_all,
 };

@@ -170,6 +170,7 @@ void pph__task_share(struct pph_task *t)
 	/* a default mutex needs no pthread_mutex_init call */
 	t->lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 	t->done = 0;
+	t->error = 0;
 	atomic_init(&t->finished, 0);
 	t->successors = NULL;
 }
@@ -200,6 +201,8 @@ int pph_task_set_arg(struct pph_task *task, const void *arg, size_t size)
 {
 	void *copy = NULL;
 
+	if (!task || (size && !arg))
+		return -EINVAL;
 	if (task->submitted)
 		return -EBUSY;
 	if (size > sizeof(task->arg_inline)) {
@@ -220,7 +223,7 @@ int pph_task_set_arg(struct pph_task *task, const void *arg, size_t size)
 
 int pph_task_force_impl(struct pph_task *task, int index)
 {
-	if (index >= (int)task->cl->nimpls || index >= 32)
+	if (!task || index >= (int)task->cl->nimpls || index >= 32)
 		return -EINVAL;
 	task->impl_mask = index < 0 ? PPH_ALL_IMPLS : 1u << index;
 	return 0;
@@ -230,7 +233,7 @@ int pph_task_set_impl_mask(struct pph_task *task, unsigned mask)
 {
 	unsigned i;
 
-	for (i = 0; i < task->cl->nimpls; i++)
+	for (i = 0; task && i < task->cl->nimpls; i++)
 		if (i >= 32 || (mask >> i & 1u)) {
 			task->impl_mask = mask;
 			return 0;
@@ -240,18 +243,45 @@ int pph_task_set_impl_mask(struct pph_task *task, unsigned mask)
 
 void pph_task_set_priority(struct pph_task *task, int priority)
 {
-	task->priority = priority;
+	if (task)
+		task->priority = priority;
 }
 
 void pph_task_set_callback(struct pph_task *task, void (*fn)(void *), void *data)
 {
+	if (!task)
+		return;
 	task->callback = fn;
 	task->callback_data = data;
 }
 
 void pph_task_set_detached(struct pph_task *task, int detached)
 {
-	task->detached = detached;
+	if (task)
+		task->detached = detached;
+}
+
+int pph__codelet_check(const struct pph_codelet *cl)
+{
+	const char *why = NULL;
+	unsigned i;
+
+	if (!cl->name || !*cl->name)
+		why = "has no name";
+	else if (!cl->nimpls || !cl->impls)
+		why = "has no variant";
+	for (i = 0; !why && i < cl->nimpls; i++)
+		if (!cl->impls[i].fn)
+			why = "has a variant without a function";
+		else if (!cl->impls[i].name)
+			why = "has a variant without a name";
+		else if ((unsigned)cl->impls[i].arch >= PPH_ARCH_COUNT)
+			why = "has a variant of an unknown architecture";
+	if (!why)
+		return 0;
+	fprintf(stderr, "peppher: codelet %s %s (variant %u): task not submitted\n",
+		cl->name ? cl->name : "(no name)", why, i ? i - 1 : 0);
+	return -EINVAL;
 }
 
 int pph__task_runnable(const struct pph_task *task)
@@ -264,6 +294,25 @@ int pph__task_runnable(const struct pph_task *task)
 	return 0;
 }
 
+/* Submitting while the runtime is not running: say why, once until the
+ * next pph_init (every call returns -ENODEV), so that a program calling a
+ * component in a loop gets one line. */
+static __attribute__((noinline)) int not_running(const char *what)
+{
+	static atomic_uint said; /* the generation it was said in, + 1 */
+	unsigned gen = atomic_load(&pph__rt.generation) + 1;
+
+	if (atomic_exchange(&said, gen) != gen) {
+		if (pph__init_error())
+			fprintf(stderr, "peppher: %s: the runtime did not start (%s)\n", what,
+				pph__init_error());
+		else
+			fprintf(stderr, "peppher: %s: the runtime is not running: call PEPPHER_INITIALIZE() (pph_init()) first\n",
+				what);
+	}
+	return -ENODEV;
+}
+
 int pph_task_submit(struct pph_task *task)
 {
 	if (!task)
@@ -271,7 +320,7 @@ int pph_task_submit(struct pph_task *task)
 	if (task->submitted)
 		return -EBUSY;
 	if (!pph__rt.initialized)
-		return -ENODEV;
+		return not_running("pph_task_submit");
 	if (task->nbuffers) {
 		task->footprint = pph__task_footprint(task, &task->size);
 	} else {
@@ -291,6 +340,10 @@ int pph_task_submit(struct pph_task *task)
  */
 static void wait_until(int (*done)(const void *), const struct pph_task *task)
 {
+	if (pph__current_worker) { /* inside a variant: nested */
+		pph__worker_help_until(pph__current_worker, done, task);
+		return;
+	}
 	pph__in_place_list(); /* called by a task run in place: let its handles go */
 	if (pph__spin_until(done, task))
 		return;
@@ -323,11 +376,17 @@ int pph_task_wait(struct pph_task *task)
 	if (!task || task->detached || !task->submitted)
 		return -EINVAL;
 	pph__task_wait_finished(task);
-	return 0;
+	/* only a shared task can fail (one run in place never is) */
+	return task->shared ? task->error : 0;
 }
 
 void pph_task_wait_all(void)
 {
+	if (pph__current_worker) {
+		/* it counts among the tasks waited for */
+		fprintf(stderr, "peppher: pph_task_wait_all() called inside a task would wait for that task: refused\n");
+		return;
+	}
 	wait_until(all_finished, NULL);
 }
 
@@ -373,12 +432,12 @@ void pph__task_finished_in_place(struct pph_task *task)
 
 int pph_task_impl_ran(const struct pph_task *task)
 {
-	return task->impl_ran;
+	return task ? task->impl_ran : -1;
 }
 
 int pph_task_worker_ran(const struct pph_task *task)
 {
-	return task->worker_ran;
+	return task ? task->worker_ran : -1;
 }
 
 void pph__task_recycle(struct pph_task *task)
@@ -416,12 +475,24 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		const pph_data_handle *handles, const enum pph_access *modes,
 		const void *arg, size_t arg_size, int sync)
 {
-	struct pph_task *task = pph_task_create(cl);
+	struct pph_task *task;
 	unsigned i;
-	int rc = task ? 0 : -ENOMEM;
+	int rc;
 
-	if (rc == 0)
-		rc = pph_task_set_impl_mask(task, impl_mask) ? -ENODEV : 0;
+	if (!cl || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
+		return -EINVAL;
+	if (nbuffers > PPH_MAX_BUFFERS)
+		return -E2BIG;
+	if (!pph__rt.initialized)
+		return not_running(cl->name ? cl->name : "?");
+	task = pph_task_create(cl);
+	rc = task ? 0 : -ENOMEM;
+
+	/* a mask that allows none of a codelet's variants, or a codelet
+	 * without variants */
+	if (rc == 0 && pph_task_set_impl_mask(task, impl_mask) != 0 &&
+	    (rc = pph__codelet_check(cl)) == 0)
+		rc = -ENODEV;
 	for (i = 0; rc == 0 && i < nbuffers; i++)
 		rc = pph_task_add_buffer(task, handles[i], modes[i]);
 	if (rc == 0)
@@ -430,8 +501,10 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		pph_task_set_detached(task, 1);
 	if (rc == 0)
 		rc = pph_task_submit(task);
+	if (sync && rc == 0)
+		rc = pph_task_wait(task); /* fails when no variant could run it */
 	if (sync || rc != 0)
-		pph_task_destroy(task); /* waits when submitted */
+		pph_task_destroy(task);
 	return rc;
 }
 
@@ -473,10 +546,14 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 {
 	pph_data_handle blocks[PPH_MAX_BUFFERS][PPH_MAX_WORKERS];
 	pph_data_handle sub[PPH_MAX_BUFFERS];
-	int n = part_count(nbuffers, parts), rc = 0, k;
+	int n, rc = 0, k;
 	unsigned i, done = 0;
 
-	if (n < 0 || nbuffers > PPH_MAX_BUFFERS)
+	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
+		return -EINVAL;
+	if (nbuffers > PPH_MAX_BUFFERS)
+		return -E2BIG;
+	if ((n = part_count(nbuffers, parts)) < 0)
 		return -EINVAL;
 	if (n <= 1)
 		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
@@ -498,6 +575,14 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 
 void pph_call_failed(const struct pph_codelet *cl, int rc)
 {
-	fprintf(stderr, "peppher: %s: call failed: %s\n", cl ? cl->name : "?",
-		strerror(-rc));
+	const char *name = cl && cl->name ? cl->name : "?";
+
+	/* -ENODEV says "No such device": say what is wrong instead */
+	if (rc == -ENODEV && !pph__rt.initialized)
+		not_running(name);
+	else if (rc == -ENODEV)
+		fprintf(stderr, "peppher: %s: call failed: no worker can run any variant the call allows\n",
+			name);
+	else
+		fprintf(stderr, "peppher: %s: call failed: %s\n", name, strerror(-rc));
 }

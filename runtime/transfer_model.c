@@ -11,6 +11,7 @@
  * found them.  PEPPHER_CALIBRATE=2 measures again.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,19 @@ static char *file_path(void)
 	return path;
 }
 
+/* A stored link is trusted only with values a copy can have: a NaN or an
+ * infinite time would make every estimate, and so every placement, NaN. */
+static int sane_link(const struct link *l)
+{
+	int dir;
+
+	for (dir = 0; dir < 2; dir++)
+		if (!(l->latency_us[dir] >= 0 && l->latency_us[dir] < 1e9) ||
+		    !(l->bytes_per_us[dir] > 0 && isfinite(l->bytes_per_us[dir])))
+			return 0;
+	return 1;
+}
+
 /* Read the stored links; returns a bit per node found. */
 static unsigned long load(const char *path)
 {
@@ -123,7 +137,7 @@ static unsigned long load(const char *path)
 	while (fgets(line, sizeof(line), fp))
 		if (sscanf(line, "link %15s %u %lf %lf %lf %lf", arch, &index, &l.latency_us[0],
 			   &l.bytes_per_us[0], &l.latency_us[1], &l.bytes_per_us[1]) == 6 &&
-		    l.bytes_per_us[0] > 0 && l.bytes_per_us[1] > 0)
+		    sane_link(&l))
 			for (n = 1; n < pph__rt.nnodes; n++)
 				if (strcmp(arch, pph_arch_name(pph__rt.nodes[n].arch)) == 0 &&
 				    arch_index(n) == index) {
@@ -134,29 +148,22 @@ static unsigned long load(const char *path)
 	return found;
 }
 
-static void store(const char *path)
+static void write_links(FILE *fp, const void *unused)
 {
-	char *tmp;
-	FILE *fp;
 	unsigned n;
 
-	if (asprintf(&tmp, "%s.%ld.tmp", path, (long)getpid()) < 0)
-		return;
-	fp = fopen(tmp, "w");
-	if (fp) {
-		fprintf(fp, "peppher-transfers 1\n");
-		for (n = 1; n < pph__rt.nnodes; n++)
-			fprintf(fp, "link %s %u %.3f %.3f %.3f %.3f\n",
-				pph_arch_name(pph__rt.nodes[n].arch), arch_index(n),
-				links[n].latency_us[0], links[n].bytes_per_us[0],
-				links[n].latency_us[1], links[n].bytes_per_us[1]);
-		if ((ferror(fp) | fclose(fp)) == 0 && rename(tmp, path) == 0) {
-			free(tmp);
-			return;
-		}
-	}
-	unlink(tmp);
-	free(tmp);
+	(void)unused;
+	fprintf(fp, "peppher-transfers 1\n");
+	for (n = 1; n < pph__rt.nnodes; n++)
+		fprintf(fp, "link %s %u %.3f %.3f %.3f %.3f\n",
+			pph_arch_name(pph__rt.nodes[n].arch), arch_index(n),
+			links[n].latency_us[0], links[n].bytes_per_us[0],
+			links[n].latency_us[1], links[n].bytes_per_us[1]);
+}
+
+static void store(const char *path)
+{
+	pph__file_replace(path, write_links, NULL);
 }
 
 void pph__transfer_model_init(void)

@@ -34,6 +34,9 @@
 
 static PPH_TLS int variant_failed;
 static PPH_TLS unsigned sample;
+/* tasks pph__run_undeferred is running on this thread (nested: a variant
+ * may submit) */
+static PPH_TLS unsigned undeferred_depth;
 
 /*
  * What this thread found of the last kind of task it submitted (codelet,
@@ -50,7 +53,7 @@ static PPH_TLS struct {
 	uint32_t footprint;
 	unsigned generation; /* of the runtime they were found in */
 	unsigned uses;	     /* left before finding them again */
-	int runnable;
+	int rc;	      /* of submitting it: 0, -EINVAL (bad codelet), -ENODEV */
 	int only_cpu; /* only_cpu_variant(), or -2: not asked yet */
 	int tiny;     /* 1, 0, or -1: not calibrated or not asked yet */
 	int in_place; /* the variant it runs in place with; -1: none; -2: not known yet */
@@ -194,10 +197,12 @@ static inline __attribute__((always_inline)) int run_here(struct pph_task *t, in
 	return 0;
 }
 
-/* The variant of t (listed on its handles, not counted) failed: count and
- * number it as deps.c does for a queued task, then retry or fail it. */
-static void failed_here(struct pph_task *t, int impl)
+/* The variant of t (listed on its handles, not counted) failed: its data
+ * back as it was; count and number it as deps.c does for a queued task,
+ * then retry or fail it. */
+static void failed_here(struct pph_task *t, int impl, const struct pph_replica_states *saved)
 {
+	pph__task_restore_data(t, saved);
 	atomic_fetch_add(&pph__rt.pending, 1);
 	t->seq = atomic_fetch_add(&pph__rt.seq, 1);
 	pph__task_variant_failed(t, impl);
@@ -207,6 +212,7 @@ static void failed_here(struct pph_task *t, int impl)
 static inline __attribute__((always_inline)) int run_in_place(struct pph_task *t)
 {
 	void *buffers[PPH_MAX_BUFFERS];
+	struct pph_replica_states saved;
 	struct in_place outer;
 	int impl, rc, listed;
 
@@ -215,7 +221,7 @@ static inline __attribute__((always_inline)) int run_in_place(struct pph_task *t
 	if (t->nbuffers) {
 		if (!pph__deps_hold(t))
 			return 0;
-		if (pph__task_acquire_data(t, 0, buffers) != 0) {
+		if (pph__task_acquire_data(t, 0, buffers, &saved) != 0) {
 			pph__deps_unhold(t); /* queued: a worker reports the failure */
 			return 0;
 		}
@@ -231,7 +237,7 @@ static inline __attribute__((always_inline)) int run_in_place(struct pph_task *t
 	listed = in_place.listed;
 	in_place = outer;
 	if (rc != 0) {
-		failed_here(t, impl);
+		failed_here(t, impl, &saved);
 		return 1;
 	}
 	if (t->callback)
@@ -256,17 +262,19 @@ int pph__submit(struct pph_task *t)
 		verdict.footprint = t->footprint;
 		verdict.generation = generation;
 		verdict.uses = PPH_VERDICT_USES;
-		verdict.runnable = pph__task_runnable(t);
+		verdict.rc = pph__codelet_check(t->cl);
+		if (!verdict.rc && !pph__task_runnable(t))
+			verdict.rc = -ENODEV;
 		verdict.only_cpu = -2;
 		verdict.tiny = -1;
 		verdict.in_place = -2;
-		if (!atomic_load(&pph__rt.has_parallel))
+		if (!verdict.rc && !atomic_load(&pph__rt.has_parallel))
 			note_parallel(t->cl);
 	}
 	verdict.uses--;
-	if (!verdict.runnable) {
+	if (verdict.rc) {
 		t->submitted = 0;
-		return -ENODEV;
+		return verdict.rc;
 	}
 	pph__in_place_list(); /* submitted by a task run in place: list that first */
 	if (!run_in_place(t)) /* a detached task run there is gone */
@@ -277,21 +285,30 @@ int pph__submit(struct pph_task *t)
 int pph__run_undeferred(struct pph_task *t)
 {
 	void *buffers[PPH_MAX_BUFFERS];
+	struct pph_replica_states saved;
 	unsigned long backlog = (unsigned long)PPH_UNDEFERRED_BACKLOG * pph__rt.nworkers;
-	int impl, small = 0;
+	int impl, small = 0, rc;
 
 	if (!may_run_here() || (impl = only_cpu(t)) < 0 ||
 	    (atomic_load_explicit(&pph__rt.pending, memory_order_relaxed) <= backlog &&
 	     !(small = tiny(t, impl))))
 		return 0;
-	if (pph__task_acquire_data(t, 0, buffers) != 0)
+	if (pph__task_acquire_data(t, 0, buffers, &saved) != 0)
 		return 0; /* queued: a worker reports the failure */
-	if (run_here(t, impl, buffers, small) != 0) {
-		failed_here(t, impl);
+	undeferred_depth++;
+	rc = run_here(t, impl, buffers, small);
+	undeferred_depth--;
+	if (rc != 0) {
+		failed_here(t, impl, &saved);
 		return 1;
 	}
 	if (t->callback)
 		t->callback(t->callback_data);
 	pph__task_finished_at_once(t);
 	return 1;
+}
+
+int pph__running_task_here(void)
+{
+	return pph__current_worker || in_place.task || undeferred_depth;
 }

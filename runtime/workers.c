@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <hwloc.h>
 
@@ -41,17 +42,28 @@ void pph__task_variant_failed(struct pph_task *t, int impl)
 	}
 	fprintf(stderr, "peppher: %s: variant %s failed and no other variant can run the task\n",
 		t->cl->name, t->cl->impls[impl].name);
+	t->error = -EIO;
 	pph__task_finished(t);
 }
 
-/* The variant said it could not run, on worker w. */
-static void retry_elsewhere(struct pph_worker *w, struct pph_task *t, int impl)
+/* The variant said it could not run, or its device work failed, on worker
+ * w: the data goes back to what it was before, for another variant. */
+static void retry_elsewhere(struct pph_worker *w, struct pph_task *t, int impl,
+			    const struct pph_replica_states *saved)
 {
 	w->variant_failed = 0;
-	if (w->node)
-		pph__rt.nodes[w->node].ops->sync(w->node);
+	if (w->node) /* nothing of it may still run when the data moves */
+		(void)pph__rt.nodes[w->node].ops->sync(w->node);
+	pph__task_restore_data(t, saved);
 	pph__task_release_data(t, w->node);
 	pph__task_variant_failed(t, impl);
+}
+
+/* Did the variant that just ran on w fail: said so, or its device work
+ * (launches, memory accesses) reported an error when waited for? */
+static int variant_failed(struct pph_worker *w)
+{
+	return w->variant_failed || (w->node && pph__rt.nodes[w->node].ops->sync(w->node) != 0);
 }
 
 void pph_variant_failed(void)
@@ -97,6 +109,8 @@ static unsigned team_enter(struct pph_worker *w, const struct pph_task *t, int i
 
 	if (w->arch != PPH_ARCH_CPU || !atomic_load(&pph__rt.has_parallel))
 		return 0;
+	w->team_task = t;
+	w->team_impl = impl;
 	if (t->cl->impls[impl].arch != PPH_ARCH_OPENMP) {
 		pthread_rwlock_rdlock(&w->team_lock);
 		return 1;
@@ -114,6 +128,7 @@ static void team_leave(struct pph_worker *w, const struct pph_task *t, int impl)
 {
 	unsigned base, i;
 
+	w->team_task = NULL;
 	if (t->cl->impls[impl].arch != PPH_ARCH_OPENMP) {
 		pthread_rwlock_unlock(&w->team_lock);
 		return;
@@ -127,6 +142,7 @@ static void team_leave(struct pph_worker *w, const struct pph_task *t, int impl)
 static void run_task(struct pph_worker *w, struct pph_task *t)
 {
 	void *buffers[PPH_MAX_BUFFERS];
+	struct pph_replica_states saved;
 	int impl = pph__choose_impl(t, w->arch), rc;
 	double t0, us;
 	unsigned team, threads;
@@ -138,16 +154,18 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 		} else {
 			fprintf(stderr, "peppher: %s: no variant left that can run the task\n",
 				t->cl->name);
+			t->error = -EIO;
 			pph__task_finished(t);
 		}
 		return;
 	}
 
-	rc = pph__task_acquire_data(t, w->node, buffers);
+	rc = pph__task_acquire_data(t, w->node, buffers, &saved);
 	if (rc) {
 		/* the data stays as it was: the task does not run */
 		fprintf(stderr, "peppher: %s: cannot bring data to worker %u: %s\n",
 			t->cl->name, w->id, strerror(-rc));
+		t->error = rc;
 		pph__task_finished(t);
 		return;
 	}
@@ -158,12 +176,10 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	t->cl->impls[impl].fn(buffers, t->arg);
 	if (team)
 		team_leave(w, t, impl);
-	if (w->variant_failed) {
-		retry_elsewhere(w, t, impl);
+	if (variant_failed(w)) {
+		retry_elsewhere(w, t, impl, &saved);
 		return;
 	}
-	if (w->node)
-		pph__rt.nodes[w->node].ops->sync(w->node);
 	pph__task_release_data(t, w->node);
 	t->impl_ran = impl;
 	t->worker_ran = (int)w->id;
@@ -176,6 +192,76 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	if (t->callback)
 		t->callback(t->callback_data);
 	pph__task_finished(t);
+}
+
+/* The outer task's state on w while w runs others inside its variant. */
+struct outer {
+	const struct pph_task *team_task;
+	int team_impl;
+	unsigned team_threads;
+	int variant_failed;
+};
+
+/* Let the outer variant's team locks go (a task run now takes them
+ * anew: the rwlock is not recursive, and a fork-join task needs them
+ * exclusive), and keep what it said of itself. */
+static void outer_suspend(struct pph_worker *w, struct outer *o)
+{
+	o->team_task = w->team_task;
+	o->team_impl = w->team_impl;
+	o->team_threads = w->team_threads;
+	o->variant_failed = w->variant_failed;
+	w->variant_failed = 0;
+	if (o->team_task)
+		team_leave(w, o->team_task, o->team_impl);
+}
+
+static void outer_resume(struct pph_worker *w, const struct outer *o)
+{
+	if (o->team_task)
+		team_enter(w, o->team_task, o->team_impl);
+	w->team_threads = o->team_threads;
+	w->variant_failed = o->variant_failed;
+}
+
+/* Ready work appears, or done(arg): wait on rt.done_cond for a short while
+ * (finishers signal it; pushes do not, hence the timeout). */
+static void nap(int (*done)(const void *), const void *arg)
+{
+	struct timespec until;
+
+	if (pph__spin_until(done, arg))
+		return;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += 200 * 1000;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&pph__rt.lock);
+	atomic_fetch_add(&pph__rt.waiters, 1);
+	if (!done(arg))
+		pthread_cond_timedwait(&pph__rt.done_cond, &pph__rt.lock, &until);
+	atomic_fetch_sub(&pph__rt.waiters, 1);
+	pthread_mutex_unlock(&pph__rt.lock);
+}
+
+void pph__worker_help_until(struct pph_worker *w, int (*done)(const void *), const void *arg)
+{
+	struct outer o;
+
+	if (done(arg))
+		return;
+	outer_suspend(w, &o);
+	while (!done(arg)) {
+		struct pph_task *t = pph__rt.sched->try_pop(w);
+
+		if (t)
+			run_task(w, t);
+		else
+			nap(done, arg);
+	}
+	outer_resume(w, &o);
 }
 
 static void *worker_main(void *arg)

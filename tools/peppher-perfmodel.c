@@ -27,11 +27,10 @@ static void usage(FILE *fp)
 		"  -h, --help       show this help\n");
 }
 
+/* the runtime's file name: a name with '/' or ".." stays in dir */
 static char *model_path(const char *dir, const char *codelet)
 {
-	char *p;
-
-	return asprintf(&p, "%s/%s.model", dir, codelet) < 0 ? NULL : p;
+	return pph__perfmodel_path(dir, codelet, "model");
 }
 
 static struct pph_pm_model *load(const char *dir, const char *codelet)
@@ -198,8 +197,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (!dir)
-		dir = pph__perfmodel_dir();
+	if (!dir && !(dir = pph__perfmodel_dir())) {
+		fprintf(stderr, "peppher-perfmodel: no models folder: set PEPPHER_HOME or give --dir\n");
+		return 1;
+	}
 	cmd = argv[optind];
 	if (strcmp(cmd, "list") == 0 && optind + 1 == argc)
 		rc = cmd_list(dir);

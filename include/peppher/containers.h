@@ -49,7 +49,9 @@ typedef struct pph_scalar {
 	struct pph_container c;
 } pph_scalar;
 
-/** A zeroed vector of n elements of elemsize bytes, owning its memory. */
+/** A zeroed vector of n elements of elemsize bytes, owning its memory.
+ *  NULL with errno EINVAL (elemsize 0), EOVERFLOW (n * elemsize does not
+ *  fit in a size_t) or ENOMEM; the same for the other constructors. */
 pph_vector *pph_vector_create(size_t n, size_t elemsize);
 /** A vector over existing memory, which the caller keeps owning. */
 pph_vector *pph_vector_wrap(void *data, size_t n, size_t elemsize);

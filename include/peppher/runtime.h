@@ -8,8 +8,10 @@
 #ifndef PEPPHER_RUNTIME_H
 #define PEPPHER_RUNTIME_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,15 +23,36 @@ extern "C" {
 /**
  * Start the runtime: one CPU worker per core (PEPPHER_NCPU overrides the
  * count), each bound to its core with hwloc, and the scheduler named by
- * PEPPHER_SCHED (default "eager").  Returns 0, -EALREADY when the runtime is
- * already running, -EINVAL for a bad environment value, or another -errno.
+ * PEPPHER_SCHED (default "dmda").  Returns 0, -EALREADY when the runtime is
+ * already running, -EINVAL for a bad environment value (PEPPHER_NCPU,
+ * PEPPHER_SCHED, PEPPHER_LIMIT_*_MEM, ...), or another -errno; on failure
+ * it prints why, and the calls that follow say it again instead of
+ * failing with a bare -ENODEV.
  */
 int pph_init(void);
+
+/**
+ * What a program's PEPPHER_INITIALIZE() does: start the runtime, or stop
+ * the program with the reason and exit status 1.  A program that cannot
+ * run its components must not go on and exit 0 with its data unchanged.
+ * The exit is the program's own (the macro expands in its main): the
+ * runtime itself never exits.  -EALREADY is no failure.
+ */
+#define PPH_INITIALIZE_OR_EXIT()                                                        \
+	do {                                                                            \
+		int pph_init_rc_ = pph_init();                                          \
+		if (pph_init_rc_ != 0 && pph_init_rc_ != -EALREADY) {                   \
+			fprintf(stderr, "peppher: the runtime cannot start; stopping\n");  \
+			exit(EXIT_FAILURE);                                             \
+		}                                                                       \
+	} while (0)
 
 /**
  * Wait for every submitted task, print statistics when PEPPHER_STATS=1, stop
  * the workers and release everything the runtime owns.  Handles still
  * registered stay valid host memory but must not be used with tasks any more.
+ * Called inside a task (from a variant), it would wait for that task: it
+ * prints so and returns without doing anything.
  */
 void pph_shutdown(void);
 
@@ -151,7 +174,8 @@ struct pph_matrix_iface {
 /**
  * Register n elements of elemsize bytes at ptr (host memory the caller
  * keeps owning) as a vector.  On success *handle is set and 0 returned;
- * -EINVAL for a NULL handle pointer or a zero elemsize; -ENOMEM.
+ * -EINVAL for a NULL handle pointer or a zero elemsize; -EOVERFLOW when
+ * n * elemsize bytes do not fit in 64 bits; -ENOMEM.
  * n may be 0 (ptr may then be NULL).
  */
 int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n,
@@ -161,7 +185,7 @@ int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n,
  * Register a rows x cols row-major matrix whose rows start ld elements
  * apart (ld >= cols; ld > cols describes a block of a larger matrix without
  * copying it).  Returns 0, -EINVAL (NULL handle, zero elemsize, ld < cols),
- * -ENOMEM.
+ * -EOVERFLOW (the sizes in bytes do not fit in 64 bits), -ENOMEM.
  */
 int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows,
 			size_t cols, size_t ld, size_t elemsize);
@@ -174,8 +198,9 @@ int pph_variable_register(pph_data_handle *handle, void *ptr, size_t size);
  * blocks of rows, each a new handle over the parent's host memory (no
  * copy).  First waits for the tasks using the parent and brings its data
  * home.  The parent must not be used until pph_data_unpartition().
- * Returns 0, -EINVAL (nparts 0 or more than the elements, a variable), or
- * -errno.
+ * Returns 0, -EINVAL (nparts 0 or more than the elements, a variable, NULL
+ * parent or children), -EBUSY (already partitioned: unpartition it
+ * first), or -errno.
  */
 int pph_data_partition(pph_data_handle parent, unsigned nparts,
 		       pph_data_handle *children);
@@ -204,7 +229,9 @@ int pph_data_acquire(pph_data_handle handle, enum pph_access mode);
 
 /**
  * Wait for every submitted task that uses the handle, make the host copy
- * valid, and free the handle (not the memory it describes).  NULL is a no-op.
+ * valid, and free the handle (not the memory it describes).  NULL is a no-op;
+ * a handle unregistered already, or partitioned, is refused with a message
+ * (a second unregister would let two later handles share one slot).
  */
 void pph_data_unregister(pph_data_handle handle);
 
@@ -279,11 +306,15 @@ void pph_task_set_detached(struct pph_task *task, int detached);
  * submission order (read after write, write after read, write after write);
  * readers of the same handle run concurrently.  Returns 0, -ENODEV when the
  * runtime is not initialized or no worker can run any of the variants
- * (the task is then not submitted), -EBUSY when submitted twice.
+ * (the task is then not submitted), -EINVAL when the codelet is malformed
+ * (no name, no variant, a variant without a function or a name), -EBUSY
+ * when submitted twice.
  */
 int pph_task_submit(struct pph_task *task);
 
-/** Block until the task has finished.  Returns 0 or -EINVAL (detached). */
+/** Block until the task has finished.  Returns 0, -EINVAL (detached, not
+ *  submitted), or -EIO (or another -errno) when no variant could run it:
+ *  its data is then as it was before. */
 int pph_task_wait(struct pph_task *task);
 
 /** Block until every submitted task has finished. */
@@ -308,7 +339,9 @@ void pph_task_destroy(struct pph_task *task);
  * variants in impl_mask (PPH_ALL_IMPLS: any): the synchronous call an entry
  * wrapper makes for raw-pointer arguments.  Returns as pph_task_submit
  * (-ENODEV also when impl_mask allows no variant), or -ENOMEM / -EINVAL
- * from building the task.
+ * from building the task, -EINVAL for a NULL cl, NULL handles or modes
+ * with nbuffers > 0, or a NULL arg with arg_size > 0; and as pph_task_wait
+ * when the task ran on no variant (sync only).
  */
 int pph_call_sync(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		  const pph_data_handle *handles, const enum pph_access *modes,

@@ -366,6 +366,32 @@ static void test_matrix_columns(void)
 	pph_data_unregister(h);
 }
 
+/* Run fn with stderr in a file; returns how many lines hold needle. */
+static int stderr_lines(void (*fn)(void), const char *needle)
+{
+	char path[] = "/tmp/peppher-data-err-XXXXXX", line[1024];
+	int fd = mkstemp(path), saved = dup(2), n = 0;
+	FILE *fp;
+
+	CU_ASSERT_FATAL(fd >= 0 && saved >= 0);
+	fflush(stderr);
+	dup2(fd, 2);
+	fn();
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(fd);
+	fp = fopen(path, "r");
+	while (fp && fgets(line, sizeof(line), fp)) {
+		n += strstr(line, needle) != NULL;
+		fputs(line, stderr);
+	}
+	if (fp)
+		fclose(fp);
+	unlink(path);
+	return n;
+}
+
 static int count_substr(const char *s, const char *sub)
 {
 	int n = 0;
@@ -478,6 +504,102 @@ static void test_failed_variant(void)
 	for (i = 0, ok = 1; i < N; i++)
 		ok &= v[i] == i + 10;
 	CU_ASSERT_TRUE(ok);
+}
+
+/*
+ * A kernel named like an OpenCL built-in ("dot": clCreateKernel fails, -46
+ * on PoCL) is reported once, not built again at every call: its variant is
+ * disabled and its tasks run on the CPU variant with the data as it was.
+ */
+static const char *const dot_src =
+	"__kernel void dot(__global int *v, uint n, int x)\n"
+	"{ size_t i = get_global_id(0); if (i < n) v[i] += x; }\n";
+static int dot_tries;
+
+static void add_dot_ocl(void *b[], void *arg)
+{
+	cl_kernel k;
+	cl_mem m = PPH_OPENCL_MEM(b[0]);
+	cl_uint n = (cl_uint)PPH_VECTOR_N(b[0]);
+	size_t global = n;
+
+	dot_tries++; /* one OpenCL worker: no race */
+	if (!(k = pph_opencl_kernel_source(dot_src, "dot")))
+		return;
+	clSetKernelArg(k, 0, sizeof(m), &m);
+	clSetKernelArg(k, 1, sizeof(n), &n);
+	clSetKernelArg(k, 2, sizeof(int), arg);
+	clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &global, NULL, 0, NULL, NULL);
+}
+
+/* write-only: what it would write is garbage, had it run */
+static void fill_dot_ocl(void *b[], void *arg)
+{
+	add_dot_ocl(b, arg);
+}
+
+static const struct pph_impl dot_impls[] = {
+	{ PPH_ARCH_OPENCL, add_dot_ocl, "add_dot_ocl" },
+	{ PPH_ARCH_CPU, add_cpu, "add_cpu" },
+};
+static const struct pph_codelet dot_cl = { "data_add_dot", 2, dot_impls, PPH_MODEL_DEFAULT };
+/* the same kernel in another component: the failure is remembered */
+static const struct pph_impl dot2_impls[] = {
+	{ PPH_ARCH_OPENCL, add_dot_ocl, "add_dot2_ocl" },
+	{ PPH_ARCH_CPU, add_cpu, "add2_cpu" },
+};
+static const struct pph_codelet dot2_cl = { "data_add_dot2", 2, dot2_impls, PPH_MODEL_DEFAULT };
+/* and in one without any other variant, writing only */
+static const struct pph_impl dot_only_impls[] = {
+	{ PPH_ARCH_OPENCL, fill_dot_ocl, "fill_dot_ocl" },
+};
+static const struct pph_codelet dot_only_cl = { "data_fill_dot", 1, dot_only_impls, PPH_MODEL_DEFAULT };
+
+static int all_equal(const int *v, int add)
+{
+	int i, ok = 1;
+
+	for (i = 0; i < N; i++)
+		ok &= v[i] == i + add;
+	return ok;
+}
+
+static void dot_calls(void)
+{
+	int v[N], i, k, one = 1;
+	pph_data_handle h;
+	static const enum pph_access rw = PPH_RW, w = PPH_W;
+
+	for (i = 0; i < N; i++)
+		v[i] = i;
+	pph_vector_register(&h, v, N, sizeof(int));
+	call(&fill_cl, GPU, h, PPH_W, NULL, 0); /* the data starts on the device */
+	dot_tries = 0;
+	for (k = 0; k < 10; k++)
+		CU_ASSERT_EQUAL(pph_call_sync(&dot_cl, PPH_ALL_IMPLS, 1, &h, &rw, &one, sizeof(one)), 0);
+	for (k = 0; k < 10; k++)
+		CU_ASSERT_EQUAL(pph_call_sync(&dot2_cl, PPH_ALL_IMPLS, 1, &h, &rw, &one, sizeof(one)), 0);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
+	CU_ASSERT_TRUE(all_equal(v, 20));
+	CU_ASSERT_EQUAL(dot_tries, 2); /* once per component */
+	/* no variant left: the call fails, and the data it would have
+	 * written (only written: the device copy was never filled) stays */
+	CU_ASSERT_EQUAL(pph_call_sync(&dot_only_cl, PPH_ALL_IMPLS, 1, &h, &w, &one, sizeof(one)),
+			-EIO);
+	CU_ASSERT_EQUAL(dot_tries, 3);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
+	CU_ASSERT_TRUE(all_equal(v, 20));
+	/* the same once the only valid copy is on the device */
+	call(&fill_cl, GPU, h, PPH_W, NULL, 5);
+	CU_ASSERT_EQUAL(pph_call_sync(&dot_only_cl, PPH_ALL_IMPLS, 1, &h, &w, &one, sizeof(one)),
+			-ENODEV); /* disabled now: refused at submission */
+	pph_data_unregister(h);
+	CU_ASSERT_TRUE(all_equal(v, 5));
+}
+
+static void test_kernel_named_dot(void)
+{
+	CU_ASSERT_EQUAL(stderr_lines(dot_calls, "no kernel dot"), 1);
 }
 
 /* The link to the device was measured once and stored with the models. */
@@ -696,6 +818,7 @@ int main(void)
 	CU_add_test(s, "shutdown brings device data home", test_shutdown_flushes);
 	CU_add_test(s, "register/unregister per call reuses device buffers", test_allocation_cache);
 	CU_add_test(s, "a kernel that does not build disables its variant", test_failed_variant);
+	CU_add_test(s, "a kernel clCreateKernel refuses: once, data intact", test_kernel_named_dot);
 	CU_add_test(s, "transfer model measured and stored", test_transfer_model);
 	CU_add_test(s, "transfers in traces", test_trace_transfers);
 	s = CU_add_suite("memory limit", limited_init, limited_clean);

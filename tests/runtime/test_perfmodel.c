@@ -42,11 +42,12 @@ static char *model_file(const char *codelet)
 static void test_round_trip(void)
 {
 	const char *path = "pm_round_trip.model";
-	struct pph_pm_model m = { (char *)"rt", NULL, NULL }, *back;
+	struct pph_pm_model m = { .codelet = (char *)"rt" }, *back;
 	const struct pph_pm_variant *team, *alone;
 	/* the same variant alone and as a fork-join team of 4 */
-	struct pph_pm_variant v1 = { (char *)"rt_cpu", PPH_ARCH_CPU, 1, NULL, { 0 }, 0, NULL };
-	struct pph_pm_variant v = { (char *)"rt_cpu", PPH_ARCH_CPU, 4, NULL, { 0 }, 0, &v1 };
+	struct pph_pm_variant v1 = { .name = (char *)"rt_cpu", .arch = PPH_ARCH_CPU, .threads = 1 };
+	struct pph_pm_variant v = { .name = (char *)"rt_cpu", .arch = PPH_ARCH_CPU, .threads = 4,
+				    .next = &v1 };
 	struct pph_pm_entry e1 = { 0xdeadbeef, 4096, 12, 33.25, 7.5, 2, 0, 0, 0, 0, NULL };
 	struct pph_pm_entry e2 = { 0x1, 1e9, 3, 1.0 / 3.0, 0.125, 0, 0, 0, 0, 0, &e1 };
 	FILE *fp = fopen(path, "w");
@@ -103,6 +104,15 @@ static void test_corrupt(void)
 		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 1 1 nan 1 0\n",
 		"peppher-perfmodel 1\nvariant v CPU\n", /* no codelet */
 		"peppher-perfmodel 2\ncodelet x\n",
+		/* values no history has: the scheduler must never see them */
+		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 8 -1 1 1 0\n",
+		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 8 3 1e308 1 0\n",
+		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 8 3 inf 1 0\n",
+		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 8 3 -2 1 0\n",
+		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 8 3 2 inf 0\n",
+		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 nan 3 2 1 0\n",
+		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 8 3 2 1 -1\n",
+		"peppher-perfmodel 1\ncodelet x\ncodelet y\n",
 	};
 	const char *path = "pm_corrupt.model";
 	size_t i;
@@ -355,6 +365,304 @@ static void test_footprint_shapes(void)
 	pph_data_unregister(vec);
 }
 
+/* Count the lines of what fn printed on stderr that contain needle. */
+static int stderr_count(void (*fn)(void), const char *needle)
+{
+	char path[] = "/tmp/peppher-pm-err-XXXXXX", line[1024];
+	int fd = mkstemp(path), saved = dup(2), n = 0;
+	FILE *fp;
+
+	CU_ASSERT_FATAL(fd >= 0 && saved >= 0);
+	fflush(stderr);
+	dup2(fd, 2);
+	fn();
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(fd);
+	fp = fopen(path, "r");
+	while (fp && fgets(line, sizeof(line), fp))
+		n += strstr(line, needle) != NULL;
+	if (fp)
+		fclose(fp);
+	unlink(path);
+	return n;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static int exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+static void run_one(const struct pph_codelet *c, int *impl_ran)
+{
+	struct pph_task *t;
+
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	t = pph_task_create(c);
+	CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+	CU_ASSERT_EQUAL(pph_task_wait(t), 0);
+	if (impl_ran)
+		*impl_ran = pph_task_impl_ran(t);
+	pph_task_destroy(t);
+	pph_shutdown();
+}
+
+static void run_pm_test(void)
+{
+	run_one(&cl, NULL);
+}
+
+/* A corrupt model is reported once: when read, not again when written back. */
+static void test_corrupt_warned_once(void)
+{
+	char *path = model_file("pm_test");
+
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	pph_shutdown();
+	write_file(path, "peppher-perfmodel 1\ncodelet pm_test\nvariant noop_a CPU\nentry 12 oops\n");
+	CU_ASSERT_EQUAL(stderr_count(run_pm_test, "corrupt performance model"), 1);
+	unlink(path);
+	free(path);
+}
+
+static void k_mark(void *buffers[], void *arg)
+{
+	(void)arg;
+	*(int *)PPH_VARIABLE_PTR(buffers[0]) += 1;
+}
+
+/*
+ * Predictions of inf, 1e300, or from a regression pushed to inf, are
+ * capped: dmda still picks a worker and a variant, and the task runs
+ * (before, it picked worker -1 and wrote before its queues).
+ */
+static void test_absurd_predictions(void)
+{
+	static const struct pph_impl ai[] = {
+		{ PPH_ARCH_CPU, k_mark, "absurd_inf" },
+		{ PPH_ARCH_CPU, k_mark, "absurd_huge" },
+	};
+	static const struct pph_codelet ac = { "pm_absurd", 2, ai, PPH_MODEL_DEFAULT };
+	static const struct pph_codelet rc = { "pm_absurd_reg", 2, ai, PPH_MODEL_DEFAULT };
+	int x = 0, round;
+	pph_data_handle h;
+	double size;
+	uint32_t fp;
+	struct pph_task *t;
+
+	setenv("PEPPHER_SCHED", "dmda", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	pph_variable_register(&h, &x, sizeof(x));
+	t = pph_task_create(&ac);
+	pph_task_add_buffer(t, h, PPH_RW);
+	fp = pph__task_footprint(t, &size);
+	pph_task_destroy(t);
+	for (round = 0; round < PPH_CALIBRATION_MIN; round++) {
+		unsigned k;
+
+		/* a sample of inf or NaN is no run time: left out */
+		pph__perfmodel_record(&ac, 0, PPH_ARCH_CPU, 1, fp, size, INFINITY);
+		pph__perfmodel_record(&ac, 0, PPH_ARCH_CPU, 1, fp, size, NAN);
+		pph__perfmodel_record(&ac, 0, PPH_ARCH_CPU, 1, fp, size, 1e300);
+		pph__perfmodel_record(&ac, 1, PPH_ARCH_CPU, 1, fp, size, 1e250);
+		/* t = s^2 at five sizes: its regression overflows at 1e200 */
+		for (k = 0; k < 5; k++)
+			pph__perfmodel_record(&rc, 0, PPH_ARCH_CPU, 1, 1000 + k, 1e3 * (k + 1),
+					      1e6 * (k + 1) * (k + 1));
+	}
+	CU_ASSERT_EQUAL(pph__perfmodel_predict(&ac, 0, PPH_ARCH_CPU, 1, fp, size), PPH_PM_MAX_US);
+	CU_ASSERT_EQUAL(pph__perfmodel_predict(&ac, 1, PPH_ARCH_CPU, 1, fp, size), PPH_PM_MAX_US);
+	CU_ASSERT_EQUAL(pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 999, 1e200), PPH_PM_MAX_US);
+	for (round = 0; round < 10; round++) {
+		t = pph_task_create(&ac);
+		pph_task_add_buffer(t, h, PPH_RW);
+		CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+		CU_ASSERT_EQUAL(pph_task_wait(t), 0);
+		CU_ASSERT_TRUE(pph_task_impl_ran(t) == 0 || pph_task_impl_ran(t) == 1);
+		CU_ASSERT_TRUE(pph_task_worker_ran(t) >= 0 ||
+			       pph_task_worker_ran(t) == PPH_WORKER_APPLICATION);
+		pph_task_destroy(t);
+	}
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(x, 10);
+	pph_shutdown();
+	unsetenv("PEPPHER_SCHED");
+}
+
+/* "../" in a codelet's name, given by the program or read from a model's
+ * codelet line, never writes outside the models folder. */
+static void test_path_escape(void)
+{
+	static const struct pph_impl ei[] = { { PPH_ARCH_CPU, k_noop, "escape_v" } };
+	static const struct pph_codelet climber = { "../../pm_climbed", 1, ei, PPH_MODEL_DEFAULT };
+	static const struct pph_codelet victim = { "pm_victim", 1, ei, PPH_MODEL_DEFAULT };
+	char *dir = pph__perfmodel_dir(), *out, *outlock, *escaped, *vpath, *evil;
+	struct pph_pm_model *m;
+
+	CU_ASSERT_FATAL(asprintf(&out, "%s/../../pm_climbed.model", dir) > 0);
+	CU_ASSERT_FATAL(asprintf(&outlock, "%s/../../pm_climbed.lock", dir) > 0);
+	CU_ASSERT_FATAL(asprintf(&escaped, "%s/%%2e%%2e%%2f%%2e%%2e%%2fpm_climbed.model", dir) > 0);
+	CU_ASSERT_FATAL(asprintf(&evil, "%s/../../pm_evil.model", dir) > 0);
+	vpath = model_file("pm_victim");
+	run_one(&climber, NULL);
+	CU_ASSERT_FALSE(exists(out));
+	CU_ASSERT_FALSE(exists(outlock));
+	CU_ASSERT_TRUE(exists(escaped));
+	CU_ASSERT_STRING_EQUAL(strrchr(pph__perfmodel_path(dir, "a/../b", "x"), '/'),
+			       "/a%2f%2e%2e%2fb.x");
+	/* a model file whose codelet line climbs: written back as pm_victim */
+	write_file(vpath, "peppher-perfmodel 1\ncodelet ../../pm_evil\nvariant escape_v CPU\n");
+	run_one(&victim, NULL);
+	CU_ASSERT_FALSE(exists(evil));
+	m = pph__perfmodel_read(vpath);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_STRING_EQUAL(m->codelet, "pm_victim");
+	pph__perfmodel_free(m);
+	unlink(out);
+	unlink(outlock);
+	unlink(evil);
+	free(out);
+	free(outlock);
+	free(escaped);
+	free(evil);
+	free(vpath);
+	free(dir);
+}
+
+/* 200,000 entries: read in linear time (a quadratic read took 78 s), and
+ * a run with that model starts, predicts and writes it back. */
+static void test_big_model(void)
+{
+	static const struct pph_impl bi[] = { { PPH_ARCH_CPU, k_noop, "big_v" } };
+	static const struct pph_codelet big = { "pm_big", 1, bi, PPH_MODEL_HISTORY };
+	char *path = model_file("pm_big");
+	FILE *fp = fopen(path, "w");
+	struct pph_pm_model *m;
+	const struct pph_pm_entry *e;
+	double t0;
+	unsigned i, n = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	fprintf(fp, "peppher-perfmodel 1\ncodelet pm_big\nvariant big_v CPU\n");
+	for (i = 0; i < 200000; i++)
+		fprintf(fp, "entry %08x %u 3 %u.5 0.25 0\n", i * 2654435761u, 8 * i, i);
+	fclose(fp);
+	t0 = pph__now_us();
+	m = pph__perfmodel_read(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	for (e = m->variants->entries; e; e = e->next)
+		n++;
+	CU_ASSERT_EQUAL(n, 200000);
+	pph__perfmodel_free(m);
+	t0 = pph__now_us();
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	/* entry 77777 as the run sees it */
+	CU_ASSERT_EQUAL(pph__perfmodel_predict(&big, 0, PPH_ARCH_CPU, 1, 77777u * 2654435761u,
+					       8 * 77777), 77777.5);
+	CU_ASSERT_TRUE(pph__perfmodel_predict(&big, 0, PPH_ARCH_CPU, 1, 1u, 1) < 0);
+	pph__perfmodel_record(&big, 0, PPH_ARCH_CPU, 1, 1u, 1, 2.0);
+	pph_shutdown();
+	if (pph__now_us() - t0 > 5e6)
+		fprintf(stderr, "big model: %.1f s\n", (pph__now_us() - t0) / 1e6);
+	CU_ASSERT_TRUE(pph__now_us() - t0 < 5e6);
+	CU_ASSERT_EQUAL(total_count(path, "big_v"), 3ul * 200000 + 1);
+	unlink(path);
+	free(path);
+}
+
+/* NAME.tmp.PID of a process that died is removed at start; that of a
+ * living one stays. */
+static void test_stale_tmp(void)
+{
+	char *dir = pph__perfmodel_dir(), *dead, *alive, *other;
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, &status, 0);
+	CU_ASSERT_FATAL(asprintf(&dead, "%s/pm_test.model.tmp.%ld", dir, (long)pid) > 0);
+	CU_ASSERT_FATAL(asprintf(&alive, "%s/pm_test.model.tmp.%ld", dir, (long)getppid()) > 0);
+	CU_ASSERT_FATAL(asprintf(&other, "%s/notes.tmp.txt", dir) > 0);
+	write_file(dead, "x");
+	write_file(alive, "x");
+	write_file(other, "x");
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	pph_shutdown();
+	CU_ASSERT_FALSE(exists(dead));
+	CU_ASSERT_TRUE(exists(alive));
+	CU_ASSERT_TRUE(exists(other));
+	unlink(alive);
+	unlink(other);
+	free(dead);
+	free(alive);
+	free(other);
+	free(dir);
+}
+
+/* Without PEPPHER_HOME, a HOME that is no existing absolute folder makes
+ * no folder (models are not saved); the run goes on. */
+static void test_bogus_home(void)
+{
+	char *saved = strdup(getenv("PEPPHER_HOME")), *bogus, cwd[4096];
+	const char *old_home = getenv("HOME");
+	char *home_copy = old_home ? strdup(old_home) : NULL;
+	int x;
+
+	CU_ASSERT_FATAL(asprintf(&bogus, "%s/no/such/home", home) > 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof(cwd)));
+	unsetenv("PEPPHER_HOME");
+	setenv("HOME", bogus, 1);
+	run_one(&cl, &x);
+	CU_ASSERT_EQUAL(x >= 0, 1);
+	CU_ASSERT_FALSE(exists(bogus));
+	/* a relative HOME: nothing made in the working directory */
+	CU_ASSERT_EQUAL_FATAL(chdir(home), 0);
+	setenv("HOME", "relative-home", 1);
+	run_one(&cl, NULL);
+	CU_ASSERT_FALSE(exists("relative-home"));
+	CU_ASSERT_FALSE(exists(".peppher"));
+	CU_ASSERT_EQUAL(chdir(cwd), 0);
+	if (home_copy)
+		setenv("HOME", home_copy, 1);
+	else
+		unsetenv("HOME");
+	setenv("PEPPHER_HOME", saved, 1);
+	free(home_copy);
+	free(saved);
+	free(bogus);
+}
+
+/* A stored transfer model with NaN or inf is measured again, not used. */
+static void test_corrupt_transfers(void)
+{
+	char *dir = pph__perfmodel_dir(), *path;
+	double lat[2], bw[2];
+
+	CU_ASSERT_FATAL(asprintf(&path, "%s/transfers", dir) > 0);
+	write_file(path, "peppher-transfers 1\nlink OPENCL 0 nan 5000 10 inf\n");
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	if (pph_worker_count_arch(PPH_ARCH_OPENCL)) {
+		pph__transfer_model_get(1, lat, bw);
+		CU_ASSERT_TRUE(isfinite(lat[0]) && isfinite(lat[1]));
+		CU_ASSERT_TRUE(isfinite(bw[0]) && isfinite(bw[1]) && bw[0] > 0 && bw[1] > 0);
+		CU_ASSERT_TRUE(isfinite(pph__transfer_time(1, 0, 1 << 20)));
+	}
+	pph_shutdown();
+	free(path);
+	free(dir);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -377,6 +685,13 @@ int main(void)
 	CU_add_test(s, "regression predicts unseen sizes", test_regression);
 	CU_add_test(s, "footprints tell shapes apart", test_footprint_shapes);
 	CU_add_test(s, "footprint of a task without data", test_footprint_no_data);
+	CU_add_test(s, "a corrupt model is reported once", test_corrupt_warned_once);
+	CU_add_test(s, "absurd predictions still place tasks", test_absurd_predictions);
+	CU_add_test(s, "codelet names stay in the models folder", test_path_escape);
+	CU_add_test(s, "a model of 200,000 sizes loads quickly", test_big_model);
+	CU_add_test(s, "stale temporary files are removed", test_stale_tmp);
+	CU_add_test(s, "a bogus HOME creates no folder", test_bogus_home);
+	CU_add_test(s, "corrupt transfer model", test_corrupt_transfers);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures() != 0 || CU_get_error() != CUE_SUCCESS;

@@ -1,0 +1,386 @@
+/*
+ * Unit tests of how the runtime takes misuse: NULL arguments, sizes that
+ * overflow, handles unregistered or partitioned twice, pph_shutdown inside
+ * a task, a failed initialisation and calls before it (init.c, data.c,
+ * task.c, memory.c, containers.c).  Each checks the results, not only the
+ * return codes: what a refused call leaves must still work.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CUnit/Basic.h>
+
+#include <peppher/containers.h>
+#include <peppher/runtime.h>
+
+static char home[] = "/tmp/peppher-misuse-XXXXXX";
+
+/* x[i] += 1 for a vector of ints */
+static void k_inc(void *buffers[], void *arg)
+{
+	int *x = PPH_VECTOR_PTR(buffers[0]);
+	size_t i, n = PPH_VECTOR_N(buffers[0]);
+
+	(void)arg;
+	for (i = 0; i < n; i++)
+		x[i] += 1;
+}
+
+static const struct pph_impl inc_impls[] = { { PPH_ARCH_CPU, k_inc, "inc_cpu" } };
+static const struct pph_codelet inc_cl = { "misuse_inc", 1, inc_impls, PPH_MODEL_DEFAULT };
+
+static int inc(pph_data_handle h)
+{
+	static const enum pph_access rw = PPH_RW;
+
+	return pph_call_sync(&inc_cl, PPH_ALL_IMPLS, 1, &h, &rw, NULL, 0);
+}
+
+/* Run fn with stderr in a file; returns how many lines hold needle. */
+static int stderr_count(void (*fn)(void), const char *needle)
+{
+	char path[] = "/tmp/peppher-misuse-err-XXXXXX", line[1024];
+	int fd = mkstemp(path), saved = dup(2), n = 0;
+	FILE *fp;
+
+	CU_ASSERT_FATAL(fd >= 0 && saved >= 0);
+	fflush(stderr);
+	dup2(fd, 2);
+	fn();
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(fd);
+	fp = fopen(path, "r");
+	while (fp && fgets(line, sizeof(line), fp)) {
+		n += strstr(line, needle) != NULL;
+		fputs(line, stderr); /* still shown */
+	}
+	if (fp)
+		fclose(fp);
+	unlink(path);
+	return n;
+}
+
+static void test_size_overflow(void)
+{
+	static int buf[4];
+	pph_data_handle h;
+
+	errno = 0;
+	CU_ASSERT_PTR_NULL(pph_vector_create(SIZE_MAX / 2, sizeof(int)));
+	CU_ASSERT_EQUAL(errno, EOVERFLOW);
+	errno = 0;
+	CU_ASSERT_PTR_NULL(pph_matrix_create((size_t)1 << 33, (size_t)1 << 33, 4));
+	CU_ASSERT_EQUAL(errno, EOVERFLOW);
+	errno = 0;
+	CU_ASSERT_PTR_NULL(pph_matrix_create(2, SIZE_MAX / 2 + 2, 1));
+	CU_ASSERT_EQUAL(errno, EOVERFLOW);
+	CU_ASSERT_EQUAL(pph_vector_register(&h, buf, SIZE_MAX, 2), -EOVERFLOW);
+	CU_ASSERT_EQUAL(pph_matrix_register(&h, buf, (size_t)1 << 40, 1 << 20, 1 << 20, 64),
+			-EOVERFLOW);
+	/* the bytes fit, the rows' span does not */
+	CU_ASSERT_EQUAL(pph_matrix_register(&h, buf, 4, 1, SIZE_MAX / 2, 4), -EOVERFLOW);
+	/* sizes that fit still work */
+	{
+		pph_vector *v = pph_vector_create(4, sizeof(int));
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+		pph_vector_destroy(v);
+	}
+}
+
+/* A second unregister is refused: two later handles never share a slot. */
+static void test_double_unregister(void)
+{
+	int a[8] = { 0 }, b[8] = { 0 }, c[8] = { 0 }, i;
+	pph_data_handle ha, hb, hc;
+
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&ha, a, 8, sizeof(int)), 0);
+	pph_data_unregister(ha);
+	pph_data_unregister(ha); /* refused, with a message */
+	CU_ASSERT_EQUAL(pph_data_acquire(ha, PPH_R), -EINVAL);
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&hb, b, 8, sizeof(int)), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&hc, c, 8, sizeof(int)), 0);
+	CU_ASSERT_PTR_NOT_EQUAL(hb, hc);
+	CU_ASSERT_EQUAL(inc(hb), 0);
+	CU_ASSERT_EQUAL(inc(hb), 0);
+	CU_ASSERT_EQUAL(inc(hc), 0);
+	pph_data_unregister(hb);
+	pph_data_unregister(hc);
+	for (i = 0; i < 8; i++) {
+		CU_ASSERT_EQUAL(b[i], 2);
+		CU_ASSERT_EQUAL(c[i], 1);
+	}
+	pph_shutdown();
+}
+
+static void test_partition_twice(void)
+{
+	int x[10] = { 0 }, i;
+	pph_data_handle h, blocks[2], again[5];
+
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, x, 10, sizeof(int)), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_data_partition(h, 2, blocks), 0);
+	CU_ASSERT_EQUAL(pph_data_partition(h, 5, again), -EBUSY);
+	CU_ASSERT_EQUAL(pph_data_partition(h, 2, NULL), -EINVAL);
+	pph_data_unregister(h); /* refused while partitioned */
+	CU_ASSERT_EQUAL(inc(blocks[0]), 0);
+	CU_ASSERT_EQUAL(inc(blocks[1]), 0);
+	pph_data_unpartition(h, 2, blocks);
+	/* the parent is whole again: it can be used and partitioned */
+	CU_ASSERT_EQUAL(inc(h), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_data_partition(h, 5, again), 0);
+	CU_ASSERT_EQUAL(inc(again[4]), 0);
+	pph_data_unpartition(h, 5, again);
+	pph_data_unregister(h);
+	for (i = 0; i < 10; i++)
+		CU_ASSERT_EQUAL(x[i], i >= 8 ? 3 : 2);
+	pph_shutdown();
+}
+
+static void k_nothing(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+}
+
+static void test_null_arguments(void)
+{
+	static const enum pph_access modes[1] = { PPH_RW };
+	static const struct pph_impl no_fn[] = { { PPH_ARCH_CPU, NULL, "no_fn" } };
+	static const struct pph_impl no_name[] = { { PPH_ARCH_CPU, k_nothing, NULL } };
+	static const struct pph_impl bad_arch[] = { { (enum pph_arch)7, k_nothing, "bad" } };
+	static const struct pph_codelet bad[] = {
+		{ "misuse_no_fn", 1, no_fn, PPH_MODEL_DEFAULT },
+		{ "misuse_no_name", 1, no_name, PPH_MODEL_DEFAULT },
+		{ "misuse_bad_arch", 1, bad_arch, PPH_MODEL_DEFAULT },
+		{ NULL, 1, inc_impls, PPH_MODEL_DEFAULT },
+		{ "misuse_none", 0, inc_impls, PPH_MODEL_DEFAULT },
+		{ "misuse_null_impls", 1, NULL, PPH_MODEL_DEFAULT },
+	};
+	int x[3] = { 0 }, parts[1] = { 2 }, i;
+	pph_data_handle h;
+	struct pph_task *t;
+	size_t k;
+
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, x, 3, sizeof(int)), 0);
+	CU_ASSERT_EQUAL(pph_call_sync(NULL, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), -EINVAL);
+	CU_ASSERT_EQUAL(pph_call_async(NULL, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), -EINVAL);
+	CU_ASSERT_EQUAL(pph_call_sync(&inc_cl, PPH_ALL_IMPLS, 1, NULL, modes, NULL, 0), -EINVAL);
+	CU_ASSERT_EQUAL(pph_call_sync(&inc_cl, PPH_ALL_IMPLS, 1, &h, NULL, NULL, 0), -EINVAL);
+	CU_ASSERT_EQUAL(pph_call_sync(&inc_cl, PPH_ALL_IMPLS, 1, &h, modes, NULL, 4), -EINVAL);
+	CU_ASSERT_EQUAL(pph_call_sync(&inc_cl, PPH_ALL_IMPLS, PPH_MAX_BUFFERS + 1, &h, modes,
+				      NULL, 0), -E2BIG);
+	CU_ASSERT_EQUAL(pph_call_partitioned(&inc_cl, PPH_ALL_IMPLS, 1, &h, modes, NULL, NULL, 0),
+			-EINVAL);
+	CU_ASSERT_EQUAL(pph_call_partitioned(NULL, PPH_ALL_IMPLS, 1, &h, modes, parts, NULL, 0),
+			-EINVAL);
+	{
+		pph_data_handle null_h = NULL;
+
+		CU_ASSERT_EQUAL(pph_call_sync(&inc_cl, PPH_ALL_IMPLS, 1, &null_h, modes, NULL, 0),
+				-EINVAL);
+	}
+	CU_ASSERT_PTR_NULL(pph_task_create(NULL));
+	CU_ASSERT_EQUAL(pph_task_submit(NULL), -EINVAL);
+	CU_ASSERT_EQUAL(pph_task_wait(NULL), -EINVAL);
+	CU_ASSERT_EQUAL(pph_task_set_arg(NULL, x, 4), -EINVAL);
+	CU_ASSERT_EQUAL(pph_task_force_impl(NULL, 0), -EINVAL);
+	CU_ASSERT_EQUAL(pph_task_set_impl_mask(NULL, 1), -EINVAL);
+	CU_ASSERT_EQUAL(pph_task_impl_ran(NULL), -1);
+	CU_ASSERT_EQUAL(pph_task_worker_ran(NULL), -1);
+	pph_task_set_priority(NULL, 1);
+	pph_task_set_callback(NULL, NULL, NULL);
+	pph_task_set_detached(NULL, 1);
+	pph_task_destroy(NULL);
+	CU_ASSERT_EQUAL(pph_data_acquire(NULL, PPH_R), -EINVAL);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, (enum pph_access)0), -EINVAL);
+	CU_ASSERT_EQUAL(pph_data_partition(NULL, 2, NULL), -EINVAL);
+	t = pph_task_create(&inc_cl);
+	CU_ASSERT_EQUAL(pph_task_add_buffer(t, NULL, PPH_R), -EINVAL);
+	CU_ASSERT_EQUAL(pph_task_add_buffer(t, h, (enum pph_access)4), -EINVAL);
+	CU_ASSERT_EQUAL(pph_task_set_arg(t, NULL, 8), -EINVAL);
+	pph_task_destroy(t);
+	/* malformed codelets are refused at submission, nothing runs */
+	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++)
+		CU_ASSERT_EQUAL(pph_call_sync(&bad[k], PPH_ALL_IMPLS, 1, &h, modes, NULL, 0),
+				-EINVAL);
+	/* and the runtime still works */
+	CU_ASSERT_EQUAL(inc(h), 0);
+	pph_data_unregister(h);
+	for (i = 0; i < 3; i++)
+		CU_ASSERT_EQUAL(x[i], 1);
+	pph_shutdown();
+}
+
+static int shutdown_seen_running = -1;
+
+static void k_shutdown(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	pph_shutdown(); /* refused: it would wait for this task */
+	pph_task_wait_all(); /* the same, on a worker */
+	shutdown_seen_running = pph_is_initialized();
+}
+
+static void test_shutdown_in_task(void)
+{
+	static const struct pph_impl si[] = { { PPH_ARCH_CPU, k_shutdown, "shutdown_cpu" } };
+	static const struct pph_codelet sc = { "misuse_shutdown", 1, si, PPH_MODEL_DEFAULT };
+	int i, here = 0;
+
+	/* tasks run in place on this thread too, once calibrated as tiny */
+	setenv("PEPPHER_TINY_US", "1e9", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	for (i = 0; i < 8; i++) {
+		struct pph_task *t = pph_task_create(&sc);
+
+		shutdown_seen_running = -1;
+		CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+		CU_ASSERT_EQUAL(pph_task_wait(t), 0);
+		here += pph_task_worker_ran(t) == PPH_WORKER_APPLICATION;
+		pph_task_destroy(t);
+		CU_ASSERT_EQUAL(shutdown_seen_running, 1);
+		CU_ASSERT_TRUE(pph_is_initialized());
+	}
+	CU_ASSERT_TRUE(here > 0); /* both paths were taken */
+	{
+		int x[2] = { 0 };
+		pph_data_handle h;
+
+		pph_vector_register(&h, x, 2, sizeof(int));
+		CU_ASSERT_EQUAL(inc(h), 0);
+		pph_data_unregister(h);
+		CU_ASSERT_EQUAL(x[1], 1);
+	}
+	pph_shutdown();
+	CU_ASSERT_FALSE(pph_is_initialized());
+	unsetenv("PEPPHER_TINY_US");
+}
+
+static int call_rc;
+
+static void two_calls(void)
+{
+	int x[2] = { 5, 5 };
+	pph_data_handle h;
+
+	pph_vector_register(&h, x, 2, sizeof(int));
+	call_rc = inc(h);
+	pph_call_failed(&inc_cl, call_rc);
+	call_rc |= inc(h) != -ENODEV;
+	pph_call_failed(&inc_cl, inc(h));
+	pph_data_unregister(h);
+	/* the data is as it was */
+	CU_ASSERT_EQUAL(x[0], 5);
+}
+
+static void init_with_bad_ncpu(void)
+{
+	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
+}
+
+/* A call before pph_init says so, once; not "No such device". */
+static void test_call_before_init(void)
+{
+	CU_ASSERT_FALSE_FATAL(pph_is_initialized());
+	CU_ASSERT_EQUAL(stderr_count(two_calls, "call PEPPHER_INITIALIZE()"), 1);
+	CU_ASSERT_EQUAL(call_rc, -ENODEV);
+	CU_ASSERT_EQUAL(stderr_count(two_calls, "No such device"), 0);
+}
+
+/* The exit status of a child that runs PPH_INITIALIZE_OR_EXIT(). */
+static int initialize_or_exit_status(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		PPH_INITIALIZE_OR_EXIT();
+		pph_shutdown();
+		_exit(0);
+	}
+	CU_ASSERT_FATAL(pid > 0 && waitpid(pid, &status, 0) == pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_failed_init(void)
+{
+	static const char *const bad[][2] = {
+		{ "PEPPHER_NCPU", "abc" },
+		{ "PEPPHER_NCPU", "-1" },
+		{ "PEPPHER_SCHED", "fastest" },
+		{ "PEPPHER_LIMIT_OPENCL_MEM", "-1" },
+		{ "PEPPHER_LIMIT_CUDA_MEM", "-1" },
+		{ "PEPPHER_LIMIT_OPENCL_MEM", "99999999999999999999" },
+		{ "PEPPHER_LIMIT_OPENCL_MEM", "12MB" },
+		{ "PEPPHER_CALIBRATE", "3" },
+		{ "PEPPHER_TINY_US", "inf" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv(bad[i][0], bad[i][1], 1);
+		CU_ASSERT_EQUAL(pph_init(), -EINVAL);
+		CU_ASSERT_FALSE(pph_is_initialized());
+		/* a program stops, with status 1 */
+		CU_ASSERT_EQUAL(initialize_or_exit_status(), 1);
+		unsetenv(bad[i][0]);
+	}
+	/* the calls that follow give the reason, once */
+	setenv("PEPPHER_NCPU", "abc", 1);
+	CU_ASSERT_EQUAL(stderr_count(init_with_bad_ncpu, "PEPPHER_NCPU=abc"), 1);
+	CU_ASSERT_EQUAL(stderr_count(two_calls, "did not start (PEPPHER_NCPU=abc"), 1);
+	unsetenv("PEPPHER_NCPU");
+	/* good values start */
+	setenv("PEPPHER_LIMIT_OPENCL_MEM", "64", 1);
+	CU_ASSERT_EQUAL(initialize_or_exit_status(), 0);
+	CU_ASSERT_EQUAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(pph_init(), -EALREADY);
+	pph_shutdown();
+	unsetenv("PEPPHER_LIMIT_OPENCL_MEM");
+}
+
+int main(void)
+{
+	CU_pSuite s;
+	int failed;
+
+	if (!mkdtemp(home))
+		return 1;
+	setenv("PEPPHER_HOME", home, 1);
+	setenv("PEPPHER_NCPU", "2", 1);
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("misuse", NULL, NULL);
+	/* first: the runtime has never been started */
+	CU_add_test(s, "a call before pph_init says so", test_call_before_init);
+	CU_add_test(s, "sizes that overflow", test_size_overflow);
+	CU_add_test(s, "a handle unregistered twice", test_double_unregister);
+	CU_add_test(s, "a handle partitioned twice", test_partition_twice);
+	CU_add_test(s, "NULL arguments and malformed codelets", test_null_arguments);
+	CU_add_test(s, "pph_shutdown inside a task", test_shutdown_in_task);
+	CU_add_test(s, "a failed initialisation stops the program", test_failed_init);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failed = CU_get_number_of_failures() != 0 || CU_get_error() != CUE_SUCCESS;
+	CU_cleanup_registry();
+	{
+		char *cmd;
+
+		if (asprintf(&cmd, "rm -rf '%s'", home) > 0 && system(cmd) != 0)
+			failed = 1;
+		free(cmd);
+	}
+	return failed;
+}

@@ -1,0 +1,188 @@
+/*
+ * Nested components (workers.c, pph__worker_help_until): a variant that
+ * calls other components synchronously, at depth 3, with 1 and 2 CPU
+ * workers under every scheduler.  A worker that waits inside a variant
+ * runs ready work itself; before, one worker under dmda and eager (and
+ * two under dmda) waited forever for a task only a waiting worker could
+ * run.  Each configuration runs in a child with an alarm, so that a hang
+ * fails the test instead of stopping make check, and checks the results.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CUnit/Basic.h>
+
+#include <peppher/runtime.h>
+
+#define N 64
+#define OUTER 8	  /* outer calls in flight at once */
+#define INNER 3	  /* middle calls per outer call */
+
+static char home[] = "/tmp/peppher-nested-XXXXXX";
+
+/* innermost: x[i] += 1; a CPU and an OPENMP variant (fork-join teams take
+ * the workers' team locks: the waiting worker must have let its go) */
+static void inc_cpu(void *buffers[], void *arg)
+{
+	int *x = PPH_VECTOR_PTR(buffers[0]);
+	size_t i;
+
+	(void)arg;
+	for (i = 0; i < PPH_VECTOR_N(buffers[0]); i++)
+		x[i] += 1;
+}
+
+static const struct pph_impl inc_impls[] = {
+	{ PPH_ARCH_CPU, inc_cpu, "nested_inc_cpu" },
+	{ PPH_ARCH_OPENMP, inc_cpu, "nested_inc_omp" },
+};
+static const struct pph_codelet inc_cl = { "nested_inc", 2, inc_impls, PPH_MODEL_DEFAULT };
+
+/* What a composed entry wrapper does for raw pointers: register, call
+ * synchronously, unregister. */
+static int call_on(const struct pph_codelet *cl, int *x, size_t n)
+{
+	static const enum pph_access rw = PPH_RW;
+	pph_data_handle h;
+	int rc = pph_vector_register(&h, x, n, sizeof(int));
+
+	if (rc == 0)
+		rc = pph_call_sync(cl, PPH_ALL_IMPLS, 1, &h, &rw, NULL, 0);
+	pph_data_unregister(h);
+	return rc;
+}
+
+static int nested_failures; /* written by workers: atomically */
+
+/* middle: two nested calls of inc on its data, then a host access of a
+ * handle a detached task writes (a wait on a task, not a call) */
+static void middle_cpu(void *buffers[], void *arg)
+{
+	static const enum pph_access rw = PPH_RW;
+	int *x = PPH_VECTOR_PTR(buffers[0]);
+	size_t n = PPH_VECTOR_N(buffers[0]);
+	pph_data_handle h;
+
+	(void)arg;
+	if (call_on(&inc_cl, x, n) != 0 || call_on(&inc_cl, x, n) != 0)
+		__atomic_add_fetch(&nested_failures, 1, __ATOMIC_RELAXED);
+	if (pph_vector_register(&h, x, n, sizeof(int)) != 0 ||
+	    pph_call_async(&inc_cl, PPH_ALL_IMPLS, 1, &h, &rw, NULL, 0) != 0 ||
+	    pph_data_acquire(h, PPH_R) != 0)
+		__atomic_add_fetch(&nested_failures, 1, __ATOMIC_RELAXED);
+	pph_data_unregister(h);
+}
+
+static const struct pph_impl middle_impls[] = { { PPH_ARCH_CPU, middle_cpu, "nested_middle" } };
+static const struct pph_codelet middle_cl = { "nested_middle", 1, middle_impls, PPH_MODEL_DEFAULT };
+
+/* outer: INNER middle calls, each adding 3 */
+static void outer_cpu(void *buffers[], void *arg)
+{
+	int *x = PPH_VECTOR_PTR(buffers[0]), k;
+
+	(void)arg;
+	for (k = 0; k < INNER; k++)
+		if (call_on(&middle_cl, x, PPH_VECTOR_N(buffers[0])) != 0)
+			__atomic_add_fetch(&nested_failures, 1, __ATOMIC_RELAXED);
+}
+
+static const struct pph_impl outer_impls[] = { { PPH_ARCH_CPU, outer_cpu, "nested_outer" } };
+static const struct pph_codelet outer_cl = { "nested_outer", 1, outer_impls, PPH_MODEL_DEFAULT };
+
+/* OUTER outer calls in flight at once, then one synchronous; returns the
+ * number of wrong results (0 is right), in a child process. */
+static int run_nested(void)
+{
+	static int x[OUTER + 1][N];
+	static const enum pph_access rw = PPH_RW;
+	pph_data_handle h[OUTER];
+	int k, i, wrong = 0;
+
+	if (pph_init() != 0)
+		return 100;
+	for (k = 0; k < OUTER; k++) {
+		for (i = 0; i < N; i++)
+			x[k][i] = i;
+		pph_vector_register(&h[k], x[k], N, sizeof(int));
+		if (pph_call_async(&outer_cl, PPH_ALL_IMPLS, 1, &h[k], &rw, NULL, 0) != 0)
+			wrong++;
+	}
+	for (i = 0; i < N; i++)
+		x[OUTER][i] = i;
+	if (call_on(&outer_cl, x[OUTER], N) != 0)
+		wrong++;
+	for (k = 0; k < OUTER; k++)
+		pph_data_unregister(h[k]);
+	pph_shutdown();
+	for (k = 0; k <= OUTER; k++)
+		for (i = 0; i < N; i++)
+			wrong += x[k][i] != i + 3 * INNER;
+	return wrong + nested_failures;
+}
+
+/* Run run_nested with ncpu workers under sched; 0 when right in time. */
+static int nested_in_child(const char *ncpu, const char *sched)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		setenv("PEPPHER_NCPU", ncpu, 1);
+		setenv("PEPPHER_SCHED", sched, 1);
+		alarm(30); /* a hang fails the test */
+		_exit(run_nested() ? 1 : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fprintf(stderr, "nested calls, %s worker(s), %s: %s\n", ncpu, sched,
+			WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM ? "hung" :
+			"wrong results");
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_dmda_1(void) { CU_ASSERT_EQUAL(nested_in_child("1", "dmda"), 0); }
+static void test_dmda_2(void) { CU_ASSERT_EQUAL(nested_in_child("2", "dmda"), 0); }
+static void test_eager_1(void) { CU_ASSERT_EQUAL(nested_in_child("1", "eager"), 0); }
+static void test_eager_2(void) { CU_ASSERT_EQUAL(nested_in_child("2", "eager"), 0); }
+static void test_ws_1(void) { CU_ASSERT_EQUAL(nested_in_child("1", "ws"), 0); }
+static void test_ws_2(void) { CU_ASSERT_EQUAL(nested_in_child("2", "ws"), 0); }
+
+int main(void)
+{
+	CU_pSuite s;
+	int failed;
+
+	if (!mkdtemp(home))
+		return 1;
+	setenv("PEPPHER_HOME", home, 1);
+	/* CPU workers only: what is tested is how they wait */
+	setenv("PEPPHER_NOPENCL", "0", 1);
+	setenv("PEPPHER_NCUDA", "0", 1);
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("nested components", NULL, NULL);
+	CU_add_test(s, "1 worker, dmda", test_dmda_1);
+	CU_add_test(s, "2 workers, dmda", test_dmda_2);
+	CU_add_test(s, "1 worker, eager", test_eager_1);
+	CU_add_test(s, "2 workers, eager", test_eager_2);
+	CU_add_test(s, "1 worker, ws", test_ws_1);
+	CU_add_test(s, "2 workers, ws", test_ws_2);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failed = CU_get_number_of_failures() != 0 || CU_get_error() != CUE_SUCCESS;
+	CU_cleanup_registry();
+	{
+		char *cmd;
+
+		if (asprintf(&cmd, "rm -rf '%s'", home) > 0 && system(cmd) != 0)
+			failed = 1;
+		free(cmd);
+	}
+	return failed;
+}
