@@ -157,14 +157,8 @@ void emit_header(struct gen *g)
 	out_line(&o, "#endif");
 	emit_generics(&o, g->m);
 	out_blank(&o);
-	out_line(&o, "/* Start the runtime; component calls fail (and say so) if it did not. */");
-	out_line(&o, "#define PEPPHER_INITIALIZE() \\");
-	out_line(&o, "\tdo { \\");
-	out_line(&o, "\t\tint pph_rc_ = pph_init(); \\");
-	out_line(&o, "\t\tif (pph_rc_ != 0) \\");
-	out_line(&o, "\t\t\tfprintf(stderr, \"peppher: initialization failed: %%s\\n\", \\");
-	out_line(&o, "\t\t\t\tstrerror(-pph_rc_)); \\");
-	out_line(&o, "\t} while (0)");
+	out_line(&o, "/* Start the runtime, or stop the program with the reason and exit status 1. */");
+	out_line(&o, "#define PEPPHER_INITIALIZE() PPH_INITIALIZE_OR_EXIT()");
 	out_blank(&o);
 	out_line(&o, "/* Wait for every component call and stop the runtime. */");
 	out_line(&o, "#define PEPPHER_SHUTDOWN() pph_shutdown()");

@@ -25,4 +25,11 @@ for variant in $variants; do
 	grep -q "vector_scale/$variant: [1-9]" "$out/run.log" ||
 		{ echo "FAIL: $variant never ran"; exit 1; }
 done
+# a program whose runtime cannot start stops with the reason, exit status 1
+PEPPHER_HOME="$out/home" PEPPHER_SCHED=bogus "$out/vector_scale" > "$out/bad.log" 2>&1
+rc=$?
+[ $rc -eq 1 ] || { cat "$out/bad.log"; echo "FAIL: exit status $rc with PEPPHER_SCHED=bogus"; exit 1; }
+grep -q "bogus" "$out/bad.log" && grep -q "the runtime cannot start; stopping" "$out/bad.log" ||
+	{ cat "$out/bad.log"; echo "FAIL: no reason given for PEPPHER_SCHED=bogus"; exit 1; }
+grep -q "calls on" "$out/bad.log" && { echo "FAIL: the program went on"; exit 1; }
 echo "PASS: vector_scale"

@@ -19,14 +19,8 @@ void matmul(double *C, const double *A, const double *B, int m, int n, int k);
 }
 #endif
 
-/* Start the runtime; component calls fail (and say so) if it did not. */
-#define PEPPHER_INITIALIZE() \
-	do { \
-		int pph_rc_ = pph_init(); \
-		if (pph_rc_ != 0) \
-			fprintf(stderr, "peppher: initialization failed: %s\n", \
-				strerror(-pph_rc_)); \
-	} while (0)
+/* Start the runtime, or stop the program with the reason and exit status 1. */
+#define PEPPHER_INITIALIZE() PPH_INITIALIZE_OR_EXIT()
 
 /* Wait for every component call and stop the runtime. */
 #define PEPPHER_SHUTDOWN() pph_shutdown()
