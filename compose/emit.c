@@ -80,19 +80,6 @@ static int holds(const char *path, const char *text, size_t len)
 	return same && at == len;
 }
 
-static int write_file(const char *path, const struct gen_file *f)
-{
-	FILE *fp = fopen(path, "wb");
-
-	if (!fp)
-		return -1;
-	if ((fwrite(f->text, 1, f->len, fp) != f->len) | ferror(fp)) {
-		fclose(fp);
-		return -1;
-	}
-	return fclose(fp);
-}
-
 int gen_may_replace(const char *path, int force)
 {
 	struct stat st;
@@ -138,10 +125,9 @@ static void check_targets(struct gen *g)
 	}
 }
 
-/* Write the changed files into a temporary folder of outdir. */
-static char *stage(struct gen *g)
+/* Stage the changed files beside their place in outdir (made if needed). */
+static void stage(struct gen *g)
 {
-	char *tmpdir = NULL;
 	struct stat st;
 	size_t i;
 
@@ -156,66 +142,50 @@ static char *stage(struct gen *g)
 	}
 	for (i = 0; !g->errors && i < g->nfiles; i++) {
 		struct gen_file *f = g->files[i];
-		char *path;
+		char *to;
 
 		if (!f->changed)
 			continue;
-		if (!tmpdir) {
-			tmpdir = xasprintf("%s/.compose-XXXXXX", g->outdir);
-			if (!mkdtemp(tmpdir)) {
-				diag_error(NULL, "cannot create a temporary folder in '%s': %s",
-					   g->outdir, strerror(errno));
-				g->errors++;
-				free(tmpdir);
-				return NULL;
-			}
-		}
-		path = xasprintf("%s/%s", tmpdir, f->name);
-		if (write_file(path, f) != 0) {
-			diag_error(NULL, "cannot write '%s': %s", path, strerror(errno));
+		to = xasprintf("%s/%s", g->outdir, f->name);
+		f->staged = file_stage(to, f->text, f->len);
+		if (!f->staged) {
+			diag_error(NULL, "cannot write '%s': %s", to, strerror(errno));
 			g->errors++;
 		}
-		free(path);
+		free(to);
 	}
-	return tmpdir;
 }
 
 int gen_commit(struct gen *g, int dry_run)
 {
-	char *tmpdir = dry_run || g->errors ? NULL : stage(g);
 	size_t i;
 
+	if (!dry_run && !g->errors)
+		stage(g);
 	for (i = 0; i < g->nfiles; i++) {
 		struct gen_file *f = g->files[i];
 		char *to = xasprintf("%s/%s", g->outdir, f->name);
-		char *from = tmpdir ? xasprintf("%s/%s", tmpdir, f->name) : NULL;
 
 		if (g->errors) {
-			if (from)
-				unlink(from);
+			file_discard(f->staged);
 		} else if (dry_run) {
 			printf("%s\n", to);
 		} else if (!f->changed) {
 			diag_verbose(1, "unchanged %s", to);
-		} else if (rename(from, to) != 0) {
+		} else if (file_commit(f->staged, to) != 0) {
 			diag_error(NULL, "cannot move '%s' into place: %s", to, strerror(errno));
-			unlink(from);
 			g->errors++;
 		} else {
 			diag_verbose(1, "wrote %s", to);
 			g->written++;
 		}
-		free(from);
 		free(to);
 		free(f->text);
 		free(f->name);
 		free(f);
 	}
-	if (tmpdir)
-		rmdir(tmpdir);
 	if (g->created && !g->written)
 		rmdir(g->outdir);
-	free(tmpdir);
 	free(g->files);
 	g->files = NULL;
 	g->nfiles = 0;
@@ -320,11 +290,6 @@ char *backend_header_guard(const struct iface *ifc)
 char *entry_file_name(const struct gen *g, const struct iface *ifc)
 {
 	return xasprintf("%s_entry%s", ifc->name, g->entry_ext);
-}
-
-int impl_is_used(const struct impl *impl)
-{
-	return !impl->excluded;
 }
 
 char *c_signature(const struct iface *ifc, const char *fname, int for_impl)

@@ -23,6 +23,7 @@ struct gen_file {
 	char *text; /* open_memstream's buffer */
 	size_t len;
 	int changed; /* differs from what the output folder holds */
+	char *staged; /* written beside its place, not yet renamed into it */
 };
 
 struct gen {
@@ -78,8 +79,6 @@ char *kernel_c_file_name(const struct impl *impl);
 char *kernel_symbol(const struct impl *impl);
 /* The kernel file of a ComPU-style OpenCL implementation, or NULL. */
 const struct source_file *impl_kernel(const struct impl *impl);
-/* Implementations that take part in the build (not excluded). */
-int impl_is_used(const struct impl *impl);
 
 /* #include lines for the headers an interface's types need (@include). */
 void emit_includes(struct gen *g, struct out *o, const struct iface *ifc);

@@ -52,10 +52,9 @@ void emit_backend_header(struct gen *g, const struct iface *ifc)
 		out_line(&o, "extern \"C\" {");
 		out_line(&o, "#endif");
 		out_blank(&o);
-		for (i = 0; i < ifc->nimpls; i++)
-			if (impl_is_used(ifc->impls[i]))
-				out_line(&o, "void %s_backend(void *buffers[], void *arg);",
-					 ifc->impls[i]->name);
+		for (i = 0; i < ifc->nchosen; i++)
+			out_line(&o, "void %s_backend(void *buffers[], void *arg);",
+				 ifc->chosen[i]->name);
 		out_blank(&o);
 		out_line(&o, "#ifdef __cplusplus");
 		out_line(&o, "}");

@@ -33,24 +33,22 @@ static const char *access_enum(enum access a)
 
 static void emit_codelet(struct out *o, const struct iface *ifc)
 {
-	size_t i, n = 0;
+	size_t i;
 
 	out_line(o, "static const struct pph_impl %s_impls[] = {", ifc->name);
 	o->indent++;
-	for (i = 0; i < ifc->nimpls; i++) {
-		const struct impl *impl = ifc->impls[i];
+	for (i = 0; i < ifc->nchosen; i++) {
+		const struct impl *impl = ifc->chosen[i];
 
-		if (!impl_is_used(impl))
-			continue;
 		out_line(o, "{ %s, %s_backend, \"%s\" },", arch_enum(impl->platform),
 			 impl->name, impl->name);
-		n++;
 	}
 	o->indent--;
 	out_line(o, "};");
 	out_blank(o);
 	out_line(o, "static const struct pph_codelet %s_codelet = {", ifc->name);
-	out_line(o, "\t\"%s\", %zu, %s_impls, %s", ifc->name, n, ifc->name, model_enum(ifc->model));
+	out_line(o, "\t\"%s\", %zu, %s_impls, %s", ifc->name, ifc->nchosen, ifc->name,
+		 model_enum(ifc->model));
 	out_line(o, "};");
 }
 
@@ -79,8 +77,8 @@ static bool has_dynamic(const struct iface *ifc)
 {
 	size_t i;
 
-	for (i = 0; i < ifc->nimpls; i++)
-		if (impl_is_used(ifc->impls[i]) && ifc->impls[i]->dynamic)
+	for (i = 0; i < ifc->nchosen; i++)
+		if (ifc->chosen[i]->dynamic)
 			return true;
 	return false;
 }
@@ -88,15 +86,14 @@ static bool has_dynamic(const struct iface *ifc)
 /* pph_mask: the variants whose dynamic constraints hold for this call. */
 static void emit_mask(struct out *o, const struct iface *ifc)
 {
-	size_t i, j, k = 0;
+	size_t i, j;
 
+	/* bit i of the mask is the codelet's variant i: both index chosen[] */
 	out_line(o, "/* dynamic constraints: the variants this call may run */");
-	for (i = 0; i < ifc->nimpls; i++) {
-		const struct impl *impl = ifc->impls[i];
+	for (i = 0; i < ifc->nchosen; i++) {
+		const struct impl *impl = ifc->chosen[i];
 		struct strbuf cond = { 0 };
 
-		if (!impl_is_used(impl))
-			continue;
 		for (j = 0; j < impl->nconstraints; j++) {
 			char *c;
 
@@ -108,9 +105,8 @@ static void emit_mask(struct out *o, const struct iface *ifc)
 		}
 		if (cond.len)
 			out_line(o, "if (%s) /* %s */", cond.s, impl->name);
-		out_line(o, "%spph_mask |= 1u << %zu;", cond.len ? "\t" : "", k);
+		out_line(o, "%spph_mask |= 1u << %zu;", cond.len ? "\t" : "", i);
 		free(cond.s);
-		k++;
 	}
 	out_line(o, "if (pph_mask == 0) {");
 	out_line(o, "\tfprintf(stderr, \"peppher: %s: no variant's constraints hold for this call\\n\");",

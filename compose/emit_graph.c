@@ -76,39 +76,33 @@ static void write_graph(FILE *fp, const struct model *m)
 
 char *emit_graph_stage(const struct model *m, const char *path, int force)
 {
-	char *tmp = xasprintf("%s.tmp", path);
+	char *text = NULL, *tmp = NULL;
+	size_t len = 0;
 	FILE *fp;
 
-	if (!gen_may_replace(path, force)) {
-		free(tmp);
+	if (!gen_may_replace(path, force))
 		return NULL;
+	fp = open_memstream(&text, &len);
+	if (fp) {
+		write_graph(fp, m);
+		if ((ferror(fp) | fclose(fp)) == 0)
+			tmp = file_stage(path, text, len);
 	}
-	fp = fopen(tmp, "w");
-	if (!fp) {
-		diag_error(NULL, "cannot write '%s': %s", tmp, strerror(errno));
-		free(tmp);
-		return NULL;
-	}
-	write_graph(fp, m);
-	if (ferror(fp) | fclose(fp)) {
-		diag_error(NULL, "cannot write '%s': %s", tmp, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return NULL;
-	}
+	if (!tmp)
+		diag_error(NULL, "cannot write '%s': %s", path, strerror(errno));
+	free(text);
 	return tmp;
 }
 
 int emit_graph_commit(char *tmp, const char *path, int keep)
 {
-	int rc = 0;
-
-	if (keep && rename(tmp, path) != 0) {
-		diag_error(NULL, "cannot write '%s': %s", path, strerror(errno));
-		rc = -1;
+	if (!keep) {
+		file_discard(tmp);
+		return 0;
 	}
-	if (!keep || rc)
-		unlink(tmp);
-	free(tmp);
-	return rc;
+	if (file_commit(tmp, path) != 0) {
+		diag_error(NULL, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
 }

@@ -281,9 +281,8 @@ void emit_makefile(struct gen *g)
 		add_obj(&objs, obj);
 		emit_compile(&rules, obj, entry, deps, entry_tool, NULL, false, NULL);
 		objs.cxx |= entry_tool == TOOL_CXX;
-		for (j = 0; j < ifc->nimpls; j++)
-			if (impl_is_used(ifc->impls[j]))
-				emit_impl_rules(g, &rules, ifc->impls[j], &objs, "");
+		for (j = 0; j < ifc->nchosen; j++)
+			emit_impl_rules(g, &rules, ifc->chosen[j], &objs, "");
 		free(deps);
 		free(obj);
 		free(header);

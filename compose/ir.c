@@ -102,6 +102,7 @@ static void free_iface(struct iface *ifc)
 		model_free_impl(ifc->impls[i]);
 	free(ifc->params);
 	free(ifc->impls);
+	free(ifc->chosen);
 	free(ifc->template_type);
 	free(ifc->return_type);
 	for (i = 0; i < ifc->nincludes; i++)

@@ -143,6 +143,10 @@ struct iface {
 	size_t ninstances;
 	struct impl **impls;
 	size_t nimpls;
+	/* the variants that take part, in the order of the codelet's table
+	 * (set by narrow_model(); the others have impl->excluded) */
+	struct impl **chosen;
+	size_t nchosen;
 	int mark; /* scratch for graph walks */
 };
 

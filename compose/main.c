@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "check.h"
+#include "classify.h"
 #ifdef PPH_HAVE_LIBCLANG
 #include "cparse.h"
 #endif
@@ -18,6 +19,8 @@
 #include "emit.h"
 #include "expand.h"
 #include "load.h"
+#include "narrow.h"
+#include "order.h"
 #include "platform.h"
 #include "protocheck.h"
 #include "skeleton.h"
@@ -359,7 +362,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		return -1;
 	opt->outdir = ".";
 	opt->entry_ext = ".c";
-	opt->nw.build_platforms = check_build_platforms();
+	opt->nw.build_platforms = narrow_build_platforms();
 	while ((c = getopt_long(argc, argv, "o:R:I:D:nvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': opt->outdir = optarg; break;
@@ -483,6 +486,17 @@ static int load_facts(struct model *m, const struct options *opt)
 
 /* Generate the files, and the graph if asked: all of them or none (but
  * for a rename that fails half way).  *written: how many were written. */
+/* The stages between loading and emitting: each reports its own errors,
+ * and all of them run, so that one run reports every error. */
+static unsigned analyse(struct model *m, const struct narrowing *nw)
+{
+	unsigned errors = check_model(m);
+
+	errors += classify_model(m);
+	errors += narrow_model(m, nw);
+	return errors + order_model(m);
+}
+
 static int generate(const struct model *m, const struct options *opt, size_t *written)
 {
 	struct gen g;
@@ -504,9 +518,8 @@ static int generate(const struct model *m, const struct options *opt, size_t *wr
 
 		emit_backend_header(&g, ifc);
 		emit_entry(&g, ifc);
-		for (j = 0; j < ifc->nimpls; j++)
-			if (impl_is_used(ifc->impls[j]))
-				emit_backend(&g, ifc->impls[j]);
+		for (j = 0; j < ifc->nchosen; j++)
+			emit_backend(&g, ifc->chosen[j]);
 	}
 	emit_makefile(&g);
 	rc = gen_commit(&g, opt->dry_run);
@@ -533,7 +546,7 @@ int main(int argc, char **argv)
 		rc = generate_skeletons(&opt.skel);
 	} else if (rc == 0 && load_model(&m, opt.main_path, opt.roots, opt.nroots, &opt.skip) == 0 &&
 	    expand_generics(&m) == 0 && load_facts(&m, &opt) == 0 &&
-	    check_model(&m, &opt.nw) == 0 &&
+	    analyse(&m, &opt.nw) == 0 &&
 	    (opt.no_check_sources || check_prototypes(&m, opt.outdir, opt.skel.clang_args, opt.skel.nargs) == 0)) {
 		rc = generate(&m, &opt, &written);
 	}

@@ -294,11 +294,10 @@ unsigned check_prototypes(const struct model *m, const char *outdir, char *const
 	const char *why;
 
 	for (i = 0; i < m->nifaces; i++)
-		for (j = 0; j < m->ifaces[i]->nimpls; j++)
-			if (!m->ifaces[i]->impls[j]->excluded)
-				((struct impl_check *)array_push(&run.checks, &run.n,
-								 sizeof(struct impl_check)))
-					->impl = m->ifaces[i]->impls[j];
+		for (j = 0; j < m->ifaces[i]->nchosen; j++)
+			((struct impl_check *)array_push(&run.checks, &run.n,
+							 sizeof(struct impl_check)))
+				->impl = m->ifaces[i]->chosen[j];
 	if (!run.n)
 		return 0;
 	if (cparse_load(&why) != 0) {

@@ -744,21 +744,12 @@ static int make_dirs(const char *path)
 
 static int write_file(const char *path, const struct strbuf *text)
 {
-	char *tmp = xasprintf("%s.tmp-compose", path);
-	FILE *fp;
-	int rc = -1;
+	int rc = make_dirs(path);
 
-	if (make_dirs(path) == 0 && (fp = fopen(tmp, "w"))) {
-		fwrite(text->s, 1, text->len, fp);
-		rc = (ferror(fp) | fclose(fp)) ? -1 : 0;
-		if (rc == 0)
-			rc = rename(tmp, path);
-		if (rc != 0)
-			unlink(tmp);
-	}
+	if (rc == 0)
+		rc = file_write_atomic(path, text->s ? text->s : "", text->len);
 	if (rc != 0)
 		diag_error(NULL, "cannot write '%s': %s", path, strerror(errno));
-	free(tmp);
 	return rc;
 }
 

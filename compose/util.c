@@ -1,3 +1,5 @@
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -424,4 +426,66 @@ unsigned edit_distance(const char *a, const char *b)
 	d = row[lb];
 	free(row);
 	return d;
+}
+
+/*
+ * Files are written beside their destination under a name of their own
+ * (O_EXCL: never over another's), then renamed into place, so that a
+ * reader, or a failed run, sees the old file or the new one, never half.
+ */
+char *file_stage(const char *path, const char *text, size_t len)
+{
+	static unsigned serial;
+	char *dir = path_dirname(path), *tmp = NULL;
+	int fd = -1, err;
+	size_t done = 0;
+	ssize_t n;
+
+	while (fd < 0) {
+		free(tmp);
+		tmp = xasprintf("%s/.%s.tmp-%ld-%u", dir, path_basename(path), (long)getpid(),
+				__atomic_fetch_add(&serial, 1, __ATOMIC_RELAXED));
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	free(dir);
+	while (fd >= 0 && done < len && (n = write(fd, text + done, len - done)) > 0)
+		done += (size_t)n;
+	if (fd >= 0 && done == len && close(fd) == 0)
+		return tmp;
+	err = errno;
+	if (fd >= 0) {
+		if (done < len)
+			close(fd);
+		unlink(tmp);
+	}
+	free(tmp);
+	errno = err ? err : EIO;
+	return NULL;
+}
+
+int file_commit(char *tmp, const char *path)
+{
+	int rc = rename(tmp, path), err = errno;
+
+	if (rc != 0)
+		unlink(tmp);
+	free(tmp);
+	errno = err;
+	return rc;
+}
+
+void file_discard(char *tmp)
+{
+	if (tmp)
+		unlink(tmp);
+	free(tmp);
+}
+
+int file_write_atomic(const char *path, const char *text, size_t len)
+{
+	char *tmp = file_stage(path, text, len);
+
+	return tmp ? file_commit(tmp, path) : -1;
 }

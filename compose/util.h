@@ -62,6 +62,16 @@ char *printable(const char *s);
 
 /* Folder part of path ("." when none). */
 char *path_dirname(const char *path);
+
+/* The one way compose writes a file: file_stage() writes text into a new
+ * temporary file beside path and returns its name (NULL, errno set, on
+ * failure); file_commit() renames it to path (0, or -1 with errno set and
+ * the temporary removed) and file_discard() removes it; both free it.
+ * file_write_atomic() is the two in one. */
+char *file_stage(const char *path, const char *text, size_t len);
+int file_commit(char *tmp, const char *path);
+void file_discard(char *tmp);
+int file_write_atomic(const char *path, const char *text, size_t len);
 /* dir/name, or name itself when absolute. */
 char *path_join(const char *dir, const char *name);
 /* Path of target relative to the folder base_real, which realpath()

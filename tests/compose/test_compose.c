@@ -10,6 +10,9 @@
 #include <CUnit/Basic.h>
 
 #include "check.h"
+#include "classify.h"
+#include "narrow.h"
+#include "order.h"
 #include "diag.h"
 #include "load.h"
 #include "util.h"
@@ -157,7 +160,10 @@ static void test_load_and_check(void)
 
 	capture_begin();
 	CU_ASSERT_EQUAL(load_model(&m, main_path, NULL, 0, NULL), 0);
-	CU_ASSERT_EQUAL(check_model(&m, &nw), 0);
+	CU_ASSERT_EQUAL(check_model(&m), 0);
+	CU_ASSERT_EQUAL(classify_model(&m), 0);
+	CU_ASSERT_EQUAL(narrow_model(&m, &nw), 0);
+	CU_ASSERT_EQUAL(order_model(&m), 0);
 	capture_end();
 	/* the CUDA variant is skipped with a note, not an error */
 	CU_ASSERT_PTR_NOT_NULL(strstr(captured, "note: skipping 'axpy_cuda': this build has no CUDA"));

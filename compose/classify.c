@@ -1,0 +1,281 @@
+/*
+ * Classification: the kind of every parameter (by value, size, vector,
+ * matrix, one element, container), which by-value parameters size which
+ * buffers, and how calls are partitioned.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify.h"
+#include "diag.h"
+#include "util.h"
+
+static bool is_pointer(const char *type)
+{
+	size_t len = strlen(type);
+
+	return len && type[len - 1] == '*';
+}
+
+/* "const T *", "T const *": what the pointer points to is const. */
+static bool is_const_pointee(const char *type)
+{
+	size_t len = strlen(type);
+
+	if (len < 2 || strcmp(type + len - 2, "**") == 0)
+		return false; /* const T **: the pointers it points to can change */
+	return strncmp(type, "const ", 6) == 0 ||
+	       (len > 8 && strcmp(type + len - 8, " const *") == 0);
+}
+
+struct param *classify_find_param(struct iface *ifc, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ifc->nparams; i++)
+		if (strcmp(ifc->params[i].name, name) == 0)
+			return &ifc->params[i];
+	return NULL;
+}
+
+/* Pointee type: @elemType when given, else the type less its last '*'. */
+static char *pointee(const struct param *p)
+{
+	char *base, *elem;
+
+	if (p->elem_type)
+		return normalize_space(p->elem_type);
+	base = xstrdup(p->type);
+	base[strlen(base) - 1] = '\0';
+	elem = normalize_space(base);
+	free(base);
+	return elem;
+}
+
+/* "pph_vector *" (or "struct pph_vector *"): which container, if any. */
+static enum param_kind container_kind(const char *type)
+{
+	static const struct { const char *type; enum param_kind kind; } map[] = {
+		{ "pph_vector *", PARAM_CVECTOR }, { "struct pph_vector *", PARAM_CVECTOR },
+		{ "pph_matrix *", PARAM_CMATRIX }, { "struct pph_matrix *", PARAM_CMATRIX },
+		{ "pph_scalar *", PARAM_CSCALAR }, { "struct pph_scalar *", PARAM_CSCALAR },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(type, map[i].type) == 0)
+			return map[i].kind;
+	return PARAM_VALUE;
+}
+
+static void classify_container(struct iface *ifc, struct param *p, enum param_kind kind)
+{
+	p->kind = kind;
+	p->buffer = (int)ifc->nbuffers++;
+	if (!p->elem_type)
+		diag_error(&p->loc, "container parameter '%s' needs elemType (its element type)",
+			   p->name);
+	else {
+		char *e = normalize_type(p->elem_type);
+
+		free(p->elem_type);
+		p->elem_type = e;
+	}
+	if (kind == PARAM_CSCALAR && p->num_elements)
+		diag_error(&p->loc, "scalar container '%s' cannot have numElements", p->name);
+}
+
+static void classify_pointer(struct iface *ifc, struct param *p)
+{
+	enum param_kind ck = container_kind(p->type);
+	char *elem;
+
+	if (ck != PARAM_VALUE) {
+		classify_container(ifc, p, ck);
+		return;
+	}
+	elem = pointee(p);
+
+	free(p->elem_type);
+	p->elem_type = elem;
+	if (strcmp(elem, "void") == 0 || strcmp(elem, "const void") == 0)
+		diag_error(&p->loc, "parameter '%s' points to void: give its element type in elemType",
+			   p->name);
+	p->buffer = (int)ifc->nbuffers++;
+	p->kind = p->num_elements ? PARAM_VECTOR : PARAM_VARIABLE;
+}
+
+/* Mark the by-value parameter named name as dimension dim of p. */
+static void bind_size(struct iface *ifc, struct param *p, const char *name, int dim)
+{
+	struct param *size = classify_find_param(ifc, name);
+
+	if (!size) {
+		diag_error(&p->loc, "numElements of '%s' names '%s', which is not a parameter of '%s'",
+			   p->name, name, ifc->name);
+	} else if (size == p || size->buffer >= 0) {
+		diag_error(&p->loc, "numElements of '%s' names '%s', which is not a by-value size parameter",
+			   p->name, name);
+	} else if (size->kind != PARAM_SIZE) {
+		/* the first pointer it sizes gives its value inside the backend */
+		size->kind = PARAM_SIZE;
+		size->size_of = (int)(p - ifc->params);
+		size->size_dim = dim;
+	}
+}
+
+static void check_num_elements(struct iface *ifc, struct param *p)
+{
+	char *comma = strchr(p->num_elements, ',');
+
+	if (!comma || p->kind == PARAM_CVECTOR) {
+		if (comma)
+			diag_error(&p->loc, "vector container '%s' has one size, not \"%s\"",
+				   p->name, p->num_elements);
+		else
+			bind_size(ifc, p, p->num_elements, 0);
+		return;
+	}
+	if (p->kind == PARAM_VECTOR)
+		p->kind = PARAM_MATRIX;
+	p->dims[0] = xasprintf("%.*s", (int)(comma - p->num_elements), p->num_elements);
+	p->dims[1] = xstrdup(comma + 1);
+	{
+		char *rows = normalize_space(p->dims[0]), *cols = normalize_space(p->dims[1]);
+
+		free(p->dims[0]);
+		free(p->dims[1]);
+		p->dims[0] = rows;
+		p->dims[1] = cols;
+	}
+	if (strchr(p->dims[1], ',')) {
+		diag_error(&p->loc, "numElements of '%s' is \"%s\": give one size (vector) or rows,cols (matrix)",
+			   p->name, p->num_elements);
+		return;
+	}
+	bind_size(ifc, p, p->dims[0], 0);
+	bind_size(ifc, p, p->dims[1], 1);
+}
+
+/* "auto" -> 0, "N" -> N in 1..256, else -1. */
+static int parse_parts(const char *s)
+{
+	char *end;
+	long n;
+
+	if (strcmp(s, "auto") == 0)
+		return 0;
+	n = strtol(s, &end, 10);
+	return *end || end == s || n < 1 || n > 256 ? -1 : (int)n;
+}
+
+/* @partition: how many blocks one call is split into along p. */
+static void check_partition(struct iface *ifc, struct param *p)
+{
+	p->parts = -1;
+	if (!p->partition)
+		return;
+	if (p->kind != PARAM_VECTOR && p->kind != PARAM_MATRIX &&
+	    p->kind != PARAM_CVECTOR && p->kind != PARAM_CMATRIX) {
+		diag_error(&p->loc, "only vectors and matrices can be partitioned, not '%s'",
+			   p->name);
+		return;
+	}
+	p->parts = parse_parts(p->partition);
+	if (p->parts < 0)
+		diag_error(&p->loc, "partition of '%s' is \"%s\": give a block count from 1 to 256, or \"auto\"",
+			   p->name, p->partition);
+	else
+		ifc->partitioned = true;
+}
+
+/* requiredInterface@partition in the main descriptor: the block count of
+ * every partitioned parameter of that interface (its instances, if generic). */
+static void apply_main_partition(const struct required *r, struct iface *ifc)
+{
+	int parts = parse_parts(r->partition);
+	size_t i;
+
+	if (ifc->instances) {
+		for (i = 0; i < ifc->ninstances; i++)
+			apply_main_partition(r, ifc->instances[i]);
+		return;
+	}
+	if (parts < 0) {
+		diag_error(&r->loc, "partition of '%s' is \"%s\": give a block count from 1 to 256, or \"auto\"",
+			   r->name, r->partition);
+	} else if (!ifc->partitioned) {
+		diag_error(&r->loc, "'%s' has no parameter with partition: there is nothing to split",
+			   r->name);
+	} else {
+		for (i = 0; i < ifc->nparams; i++)
+			if (ifc->params[i].parts >= 0)
+				ifc->params[i].parts = parts;
+	}
+}
+
+/*
+ * What each parameter is for the runtime: a by-value argument, a size, or
+ * a buffer (vector, matrix, one element, container), and the sizes and
+ * block counts that go with it.
+ */
+static void classify_params(struct iface *ifc)
+{
+	size_t i;
+
+	for (i = 0; i < ifc->nparams; i++) {
+		struct param *p = &ifc->params[i];
+
+		if (!p->type || !p->type[0])
+			continue; /* reported by check_model() */
+		if (is_pointer(p->type)) {
+			classify_pointer(ifc, p);
+			if (is_const_pointee(p->type) && p->access != ACCESS_READ)
+				diag_error(&p->loc, "parameter '%s' is '%s', but its accessMode is '%s': a const pointee is only read",
+					   p->name, p->type, access_name(p->access));
+		} else {
+			p->kind = PARAM_VALUE;
+			if (p->num_elements)
+				diag_error(&p->loc, "parameter '%s' has numElements but is not a pointer",
+					   p->name);
+			if (p->access != ACCESS_READ)
+				diag_error(&p->loc, "by-value parameter '%s' cannot be '%s'",
+					   p->name, access_name(p->access));
+		}
+	}
+	for (i = 0; i < ifc->nparams; i++)
+		if (ifc->params[i].num_elements && ifc->params[i].buffer >= 0 &&
+		    ifc->params[i].kind != PARAM_CSCALAR)
+			check_num_elements(ifc, &ifc->params[i]);
+	for (i = 0; i < ifc->nparams; i++)
+		check_partition(ifc, &ifc->params[i]);
+	/* a partitioned call waits to gather its blocks */
+	ifc->async = ifc->nbuffers > 0 && !ifc->partitioned;
+	for (i = 0; i < ifc->nparams; i++)
+		if (ifc->params[i].buffer >= 0 && !PARAM_IS_CONTAINER(&ifc->params[i]))
+			ifc->async = false;
+	for (i = 0; i < ifc->nparams; i++)
+		if (ifc->params[i].kind == PARAM_VALUE)
+			ifc->has_args = true;
+	if (ifc->return_type) {
+		/* the value comes back through a pointer in the argument block */
+		if (ifc->partitioned)
+			diag_error(&ifc->loc, "'%s' returns a value, so its calls cannot be partitioned",
+				   ifc->name);
+		ifc->has_args = true;
+		ifc->async = false;
+	}
+}
+
+unsigned classify_model(struct model *m)
+{
+	unsigned errors = diag_error_count();
+	size_t i;
+
+	for (i = 0; i < m->nifaces; i++)
+		classify_params(m->ifaces[i]);
+	for (i = 0; m->main && i < m->main->nrequires; i++)
+		if (m->main->requires[i].partition && m->main->requires[i].iface)
+			apply_main_partition(&m->main->requires[i], m->main->requires[i].iface);
+	return diag_error_count() - errors;
+}

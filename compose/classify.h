@@ -1,0 +1,18 @@
+/* Classification of parameters: what each one is for the runtime. */
+#ifndef COMPOSE_CLASSIFY_H
+#define COMPOSE_CLASSIFY_H
+
+#include "ir.h"
+
+/*
+ * Give every parameter its kind, bind sizes to the buffers they size, set
+ * block counts (@partition, and the main descriptor's requiredInterface
+ * partition), and whether calls are asynchronous.  Returns the number of
+ * errors reported.
+ */
+unsigned classify_model(struct model *m);
+
+/* The parameter of ifc named name, or NULL. */
+struct param *classify_find_param(struct iface *ifc, const char *name);
+
+#endif

@@ -1,0 +1,201 @@
+/*
+ * Narrowing: which variants take part in the build.  A variant is left out
+ * when its descriptor, its interface, the command line or this build's
+ * platforms say so, or when a static constraint is false on this platform;
+ * dynamic constraints are checked here and evaluated at each call.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "classify.h"
+#include "constraint.h"
+#include "diag.h"
+#include "narrow.h"
+#include "platform.h"
+#include "util.h"
+
+unsigned narrow_build_platforms(void)
+{
+	unsigned p = 1u << PLATFORM_CPU | 1u << PLATFORM_OPENMP;
+
+#ifdef PPH_HAVE_CUDA
+	p |= 1u << PLATFORM_CUDA;
+#endif
+#ifdef PPH_HAVE_OPENCL
+	p |= 1u << PLATFORM_OPENCL;
+#endif
+	return p;
+}
+
+/* The runtime's resources a dynamic constraint may use. */
+static const char *const resources[] = {
+	"num_cpus", "num_gpus", "num_cuda_devices", "num_opencl_devices", "num_workers",
+	"true", "false",
+};
+
+bool narrow_is_resource(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(resources) / sizeof(resources[0]); i++)
+		if (strcmp(name, resources[i]) == 0)
+			return true;
+	return false;
+}
+
+struct name_check {
+	const struct model *m;
+	const struct iface *ifc;
+	const struct constraint *k;
+};
+
+static int check_dynamic_name(void *ctx, const char *name)
+{
+	struct name_check *nc = ctx;
+	const struct param *p = classify_find_param((struct iface *)nc->ifc, name);
+
+	if (p && (p->kind == PARAM_VALUE || p->kind == PARAM_SIZE) && !strchr(p->type, '('))
+		return 0;
+	if (p)
+		diag_error(&nc->k->loc, "constraint \"%s\": '%s' is not a by-value number (constraints can use by-value parameters)",
+			   nc->k->text, name);
+	else if (!narrow_is_resource(name))
+		diag_error(&nc->k->loc, "constraint \"%s\": '%s' is neither a parameter of '%s' nor a runtime resource (num_cpus, num_gpus, num_cuda_devices, num_opencl_devices, num_workers)",
+			   nc->k->text, name, nc->ifc->name);
+	else
+		return 0;
+	return 1;
+}
+
+static int check_static_name(void *ctx, const char *name)
+{
+	struct name_check *nc = ctx;
+	double v;
+
+	if (platform_fact(nc->m, name, &v))
+		return 0;
+	if (classify_find_param((struct iface *)nc->ifc, name))
+		diag_error(&nc->k->loc, "constraint \"%s\" uses parameter '%s': only a dynamic constraint (type=\"dynamic\") can",
+			   nc->k->text, name);
+	else
+		diag_error(&nc->k->loc, "constraint \"%s\": '%s' is not a platform fact (num_cores, num_pus, num_cuda_devices, num_opencl_devices, has_cpu, has_openmp, has_cuda, has_opencl, or one from --platform)",
+			   nc->k->text, name);
+	return 1;
+}
+
+static double fact_value(void *ctx, const char *name)
+{
+	double v = 0;
+
+	platform_fact(ctx, name, &v);
+	return v;
+}
+
+/* A fresh "name = value, ..." of the facts e uses, for notes. */
+static int list_fact(void *ctx, const char *name)
+{
+	void **c = ctx;
+	struct strbuf *b = c[0];
+	double v = 0;
+
+	if (!strstr(b->s ? b->s : "", name)) {
+		platform_fact(c[1], name, &v);
+		strbuf_append(b, "%s%s = %g", b->len ? ", " : "", name, v);
+	}
+	return 0;
+}
+
+/* Parse impl's constraints, check their names; returns why a static one
+ * excludes impl on this platform (a fresh string), or NULL. */
+static char *check_constraints(const struct model *m, const struct iface *ifc, struct impl *impl)
+{
+	char *why = NULL;
+	size_t i;
+
+	for (i = 0; i < impl->nconstraints; i++) {
+		struct constraint *k = &impl->constraints[i];
+		struct name_check nc = { m, ifc, k };
+
+		k->expr = cexpr_parse(k->text, &k->loc);
+		if (!k->expr)
+			continue;
+		if (k->dynamic) {
+			cexpr_names(k->expr, check_dynamic_name, &nc);
+			impl->dynamic = true;
+		} else if (cexpr_names(k->expr, check_static_name, &nc) == 0 && !why &&
+			   cexpr_eval(k->expr, fact_value, (void *)m) == 0) {
+			struct strbuf facts = { 0 };
+			void *ctx[2] = { &facts, (void *)m };
+
+			cexpr_names(k->expr, list_fact, ctx);
+			why = xasprintf("static constraint \"%s\" is false here (%s)", k->text,
+					facts.s ? facts.s : "no facts");
+			free(facts.s);
+		}
+	}
+	return why;
+}
+
+/* Why impl takes no part in the build (a fresh string), or NULL. */
+static char *exclusion(const struct iface *ifc, const struct impl *impl,
+		       const struct narrowing *nw)
+{
+	const char *p = platform_name(impl->platform);
+	size_t i;
+
+	if (impl->disabled)
+		return xstrdup("disabled in its descriptor");
+	for (i = 0; i < nw->ndisabled_impls; i++)
+		if (strcmp(nw->disabled_impls[i], impl->name) == 0)
+			return xstrdup("disabled by --disable-impls");
+	if (ifc->disabled_platforms & 1u << impl->platform)
+		return xasprintf("%s disabled by interface '%s'", p, ifc->name);
+	if (nw->disabled_platforms & 1u << impl->platform)
+		return xasprintf("%s disabled on the command line", p);
+	if (!(nw->build_platforms & 1u << impl->platform))
+		return xasprintf("this build has no %s", p);
+	return NULL;
+}
+
+/* Decide which variants of ifc take part; note why each other one does not.
+ * Their order is kept: it is the order of the codelet's variants. */
+static void narrow_iface(const struct model *m, struct iface *ifc, const struct narrowing *nw)
+{
+	size_t i;
+
+	if (ifc->model == MODEL_DEFAULT)
+		ifc->model = nw->model;
+	for (i = 0; i < ifc->nimpls; i++) {
+		struct impl *impl = ifc->impls[i];
+		char *why = check_constraints(m, ifc, impl);
+
+		impl->excluded = exclusion(ifc, impl, nw);
+		if (why && !impl->excluded)
+			impl->excluded = why;
+		else
+			free(why);
+		if (!impl->excluded && impl->dynamic && ifc->nchosen >= 32)
+			diag_error(&impl->loc, "'%s' has dynamic constraints but comes after the 32nd variant of '%s'",
+				   impl->name, ifc->name);
+		if (impl->excluded)
+			diag_note(&impl->loc, "skipping '%s': %s", impl->name,
+				  impl->excluded);
+		else
+			*(struct impl **)array_push(&ifc->chosen, &ifc->nchosen,
+						    sizeof(impl)) = impl;
+	}
+	if (!ifc->nchosen)
+		diag_error(&ifc->loc, "interface '%s' has no enabled implementation%s",
+			   ifc->name, ifc->nimpls ? " (see the notes above)" : "");
+}
+
+unsigned narrow_model(struct model *m, const struct narrowing *nw)
+{
+	unsigned errors = diag_error_count();
+	size_t i;
+
+	for (i = 0; i < m->nifaces; i++)
+		narrow_iface(m, m->ifaces[i], nw);
+	return diag_error_count() - errors;
+}
