@@ -294,36 +294,24 @@ char *entry_file_name(const struct gen *g, const struct iface *ifc)
 
 char *c_signature(const struct iface *ifc, const char *fname, int for_impl)
 {
-	char *head = c_decl(ifc->return_type ? ifc->return_type : "void", fname);
-	char *sig = xasprintf("%s(", head);
+	char *head = c_decl(ifc->return_type ? ifc->return_type : "void", fname), *sig;
+	struct strbuf params = { 0 };
 	size_t i;
 
-	free(head);
 	for (i = 0; i < ifc->nparams; i++) {
 		const struct param *p = &ifc->params[i];
 		char *type = for_impl && PARAM_IS_CONTAINER(p) ?
 				     xasprintf("%s *", p->elem_type) : xstrdup(p->type);
 		char *decl = c_decl(type, p->name);
 
-		free(type);
-		char *longer = xasprintf("%s%s%s", sig, i ? ", " : "", decl);
-
+		strbuf_join(&params, ", ", "%s", decl);
 		free(decl);
-		free(sig);
-		sig = longer;
+		free(type);
 	}
-	if (!ifc->nparams) {
-		char *longer = xasprintf("%svoid)", sig);
-
-		free(sig);
-		return longer;
-	}
-	{
-		char *longer = xasprintf("%s)", sig);
-
-		free(sig);
-		return longer;
-	}
+	sig = xasprintf("%s(%s)", head, params.len ? params.s : "void");
+	free(params.s);
+	free(head);
+	return sig;
 }
 
 void emit_include(struct gen *g, struct out *o, const struct iface *ifc, size_t i)

@@ -115,7 +115,7 @@ static void emit_locals(struct out *o, const struct impl *impl)
 static void emit_call(struct out *o, const struct impl *impl)
 {
 	const struct iface *ifc = impl->iface;
-	char *call = xasprintf("%s(", impl->name);
+	struct strbuf args = { 0 };
 	size_t i;
 
 	if (impl->platform == PLATFORM_OPENMP) {
@@ -127,14 +127,13 @@ static void emit_call(struct out *o, const struct impl *impl)
 	out_blank(o);
 	for (i = 0; i < ifc->nparams; i++) {
 		char *a = argument(ifc, &ifc->params[i]);
-		char *longer = xasprintf("%s%s%s", call, i ? ", " : "", a);
 
+		strbuf_join(&args, ", ", "%s", a);
 		free(a);
-		free(call);
-		call = longer;
 	}
-	out_line(o, "%s%s);", ifc->return_type ? "*args->pph_result = " : "", call);
-	free(call);
+	out_line(o, "%s%s(%s);", ifc->return_type ? "*args->pph_result = " : "", impl->name,
+		 args.s ? args.s : "");
+	free(args.s);
 }
 
 /*

@@ -100,7 +100,7 @@ static void emit_mask(struct out *o, const struct iface *ifc)
 			if (!impl->constraints[j].dynamic || !impl->constraints[j].expr)
 				continue;
 			c = cexpr_to_c(impl->constraints[j].expr, constraint_name_c, NULL);
-			strbuf_append(&cond, "%s%s", cond.len ? " && " : "", c);
+			strbuf_join(&cond, " && ", "%s", c);
 			free(c);
 		}
 		if (cond.len)
@@ -141,46 +141,30 @@ static void emit_register(struct out *o, const struct iface *ifc,
 
 static void emit_args(struct out *o, const struct iface *ifc)
 {
-	char *init = xstrdup("");
+	struct strbuf init = { 0 };
 	size_t i;
 
-	for (i = 0; i < ifc->nparams; i++) {
-		char *longer;
-
-		if (ifc->params[i].kind != PARAM_VALUE)
-			continue;
-		longer = xasprintf("%s%s%s", init, init[0] ? ", " : "",
-				   ifc->params[i].name);
-		free(init);
-		init = longer;
-	}
-	if (ifc->return_type) {
-		char *longer = xasprintf("%s%s&pph_result", init, init[0] ? ", " : "");
-
-		free(init);
-		init = longer;
-	}
-	out_line(o, "struct %s_args pph_args = { %s };", ifc->name, init);
-	free(init);
+	for (i = 0; i < ifc->nparams; i++)
+		if (ifc->params[i].kind == PARAM_VALUE)
+			strbuf_join(&init, ", ", "%s", ifc->params[i].name);
+	if (ifc->return_type)
+		strbuf_join(&init, ", ", "&pph_result");
+	out_line(o, "struct %s_args pph_args = { %s };", ifc->name, init.s ? init.s : "");
+	free(init.s);
 }
 
 /* Blocks per buffer for pph_call_partitioned: -1 whole, 0 auto, n. */
 static void emit_parts(struct out *o, const struct iface *ifc)
 {
-	char *parts = xstrdup("");
+	struct strbuf parts = { 0 };
 	size_t i;
 
-	for (i = 0; i < ifc->nparams; i++) {
-		char *longer;
-
-		if (ifc->params[i].buffer < 0)
-			continue;
-		longer = xasprintf("%s%s%d", parts, parts[0] ? ", " : "", ifc->params[i].parts);
-		free(parts);
-		parts = longer;
-	}
-	out_line(o, "static const int pph_parts[%zu] = { %s };", ifc->nbuffers, parts);
-	free(parts);
+	for (i = 0; i < ifc->nparams; i++)
+		if (ifc->params[i].buffer >= 0)
+			strbuf_join(&parts, ", ", "%d", ifc->params[i].parts);
+	out_line(o, "static const int pph_parts[%zu] = { %s };", ifc->nbuffers,
+		 parts.s ? parts.s : "");
+	free(parts.s);
 }
 
 static void emit_function(struct out *o, const struct iface *ifc)
@@ -194,24 +178,17 @@ static void emit_function(struct out *o, const struct iface *ifc)
 	out_line(o, "{");
 	o->indent++;
 	if (ifc->nbuffers) {
-		char *modes = xstrdup("");
+		struct strbuf modes = { 0 };
 
-		for (i = 0; i < ifc->nparams; i++) {
-			char *longer;
-
-			if (ifc->params[i].buffer < 0)
-				continue;
-			longer = xasprintf("%s%s%s", modes, modes[0] ? ", " : "",
-					   access_enum(ifc->params[i].access));
-			free(modes);
-			modes = longer;
-		}
+		for (i = 0; i < ifc->nparams; i++)
+			if (ifc->params[i].buffer >= 0)
+				strbuf_join(&modes, ", ", "%s", access_enum(ifc->params[i].access));
 		out_line(o, "static const enum pph_access pph_modes[%zu] = { %s };",
-			 ifc->nbuffers, modes);
+			 ifc->nbuffers, modes.s);
 		if (ifc->partitioned)
 			emit_parts(o, ifc);
 		out_line(o, "pph_data_handle pph_handles[%zu] = { NULL };", ifc->nbuffers);
-		free(modes);
+		free(modes.s);
 	}
 	if (ifc->return_type) {
 		char *decl = c_decl(ifc->return_type, "pph_result");

@@ -20,29 +20,23 @@ static size_t dispatch_param(const struct iface *generic)
 static void emit_generic_macro(struct out *o, const struct iface *generic)
 {
 	size_t d = dispatch_param(generic), i;
-	char *assoc = xstrdup("");
+	struct strbuf assoc = { 0 };
 
 	for (i = 0; i < generic->ninstances; i++) {
 		const struct iface *inst = generic->instances[i];
 		const char *type = inst->params[d].type;
-		char *more;
 
 		/* a const T * parameter also takes a T * argument */
 		if (strncmp(type, "const ", 6) == 0 && strchr(type, '*'))
-			more = xasprintf("%s%s%s: %s, %s: %s", assoc, assoc[0] ? ", " : "",
-					 type + 6, inst->name, type, inst->name);
-		else
-			more = xasprintf("%s%s%s: %s", assoc, assoc[0] ? ", " : "", type,
-					 inst->name);
-		free(assoc);
-		assoc = more;
+			strbuf_join(&assoc, ", ", "%s: %s", type + 6, inst->name);
+		strbuf_join(&assoc, ", ", "%s: %s", type, inst->name);
 	}
 	if (generic->nparams == 1)
-		out_line(o, "#define %s(a) _Generic((a), %s)(a)", generic->name, assoc);
+		out_line(o, "#define %s(a) _Generic((a), %s)(a)", generic->name, assoc.s);
 	else
 		out_line(o, "#define %s(...) _Generic((PPH_ARG%zu_(__VA_ARGS__, 0)), %s)(__VA_ARGS__)",
-			 generic->name, d, assoc);
-	free(assoc);
+			 generic->name, d, assoc.s);
+	free(assoc.s);
 }
 
 /* C++: NAME overloads that forward to the instances. */
@@ -52,19 +46,17 @@ static void emit_generic_overloads(struct out *o, const struct iface *generic)
 
 	for (i = 0; i < generic->ninstances; i++) {
 		const struct iface *inst = generic->instances[i];
-		char *sig = c_signature(inst, generic->name, 0), *args = xstrdup("");
+		char *sig = c_signature(inst, generic->name, 0);
+		struct strbuf args = { 0 };
 
-		for (j = 0; j < inst->nparams; j++) {
-			char *more = xasprintf("%s%s%s", args, j ? ", " : "", inst->params[j].name);
-
-			free(args);
-			args = more;
-		}
+		for (j = 0; j < inst->nparams; j++)
+			strbuf_join(&args, ", ", "%s", inst->params[j].name);
 		out_line(o, "static inline %s", sig);
 		out_line(o, "{");
-		out_line(o, "\t%s%s(%s);", inst->return_type ? "return " : "", inst->name, args);
+		out_line(o, "\t%s%s(%s);", inst->return_type ? "return " : "", inst->name,
+			 args.s ? args.s : "");
 		out_line(o, "}");
-		free(args);
+		free(args.s);
 		free(sig);
 	}
 }
@@ -83,17 +75,13 @@ static void emit_generics(struct out *o, const struct model *m)
 	out_line(o, "#else");
 	/* PPH_ARGk_(...): the k-th argument, to dispatch on */
 	for (k = 0; k < 8; k++) {
-		char *params = xstrdup("");
+		struct strbuf params = { 0 };
 		size_t j;
 
-		for (j = 0; j < k; j++) {
-			char *more = xasprintf("%s_%zu, ", params, j);
-
-			free(params);
-			params = more;
-		}
-		out_line(o, "#define PPH_ARG%zu_(%sa, ...) a", k, params);
-		free(params);
+		for (j = 0; j < k; j++)
+			strbuf_append(&params, "_%zu, ", j);
+		out_line(o, "#define PPH_ARG%zu_(%sa, ...) a", k, params.s ? params.s : "");
+		free(params.s);
 	}
 	for (i = 0; i < m->ngenerics; i++)
 		emit_generic_macro(o, m->generics[i]);

@@ -27,22 +27,18 @@ char *type_suffix(const char *type)
 static char *replace_word(const char *text, const char *from, const char *to)
 {
 	size_t n = strlen(from);
-	char *out = xstrdup(""), *longer;
+	struct strbuf out = { 0 };
 	const char *p = text, *q;
 
 	while ((q = strstr(p, from))) {
 		int before = q > text && (isalnum((unsigned char)q[-1]) || q[-1] == '_');
 		int after = isalnum((unsigned char)q[n]) || q[n] == '_';
 
-		longer = xasprintf("%s%.*s%s", out, (int)(q - p), p,
-				   before || after ? from : to);
-		free(out);
-		out = longer;
+		strbuf_append(&out, "%.*s%s", (int)(q - p), p, before || after ? from : to);
 		p = q + n;
 	}
-	longer = xasprintf("%s%s", out, p);
-	free(out);
-	return longer;
+	strbuf_append(&out, "%s", p);
+	return strbuf_take(&out);
 }
 
 static char *dup_or_null(const char *s)

@@ -101,7 +101,7 @@ static int list_fact(void *ctx, const char *name)
 
 	if (!strstr(b->s ? b->s : "", name)) {
 		platform_fact(c[1], name, &v);
-		strbuf_append(b, "%s%s = %g", b->len ? ", " : "", name, v);
+		strbuf_join(b, ", ", "%s = %g", name, v);
 	}
 	return 0;
 }

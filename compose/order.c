@@ -27,19 +27,16 @@ static void visit(struct iface *ifc, struct iface **order, size_t *n,
 	if (ifc->mark == 2)
 		return;
 	if (ifc->mark == 1) {
-		char *cycle = xstrdup(ifc->name);
+		struct strbuf cycle = { 0 };
 
+		strbuf_append(&cycle, "%s", ifc->name);
 		for (i = depth; path[i - 1] != ifc; i--)
 			;
-		for (; i < depth; i++) {
-			char *longer = xasprintf("%s -> %s", cycle, path[i]->name);
-
-			free(cycle);
-			cycle = longer;
-		}
+		for (; i < depth; i++)
+			strbuf_join(&cycle, " -> ", "%s", path[i]->name);
 		diag_error(&ifc->loc, "required interfaces form a cycle: %s -> %s",
-			   cycle, ifc->name);
-		free(cycle);
+			   cycle.s, ifc->name);
+		free(cycle.s);
 		return;
 	}
 	ifc->mark = 1;

@@ -65,24 +65,51 @@ void *array_push(void *array_ptr, size_t *n, size_t size)
 	return *array + (*n)++ * size;
 }
 
+static void strbuf_vappend(struct strbuf *b, const char *fmt, va_list ap)
+{
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	if (n >= 0) {
+		if (b->len + (size_t)n + 1 > b->cap) {
+			b->cap = (b->len + (size_t)n + 1) * 2;
+			b->s = xrealloc(b->s, b->cap, 1);
+		}
+		vsnprintf(b->s + b->len, (size_t)n + 1, fmt, again);
+		b->len += (size_t)n;
+	}
+	va_end(again);
+}
+
 void strbuf_append(struct strbuf *b, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	strbuf_vappend(b, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	if (b->len + (size_t)n + 1 > b->cap) {
-		b->cap = (b->len + (size_t)n + 1) * 2;
-		b->s = xrealloc(b->s, b->cap, 1);
-	}
+}
+
+void strbuf_join(struct strbuf *b, const char *sep, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (b->len)
+		strbuf_append(b, "%s", sep);
 	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	strbuf_vappend(b, fmt, ap);
 	va_end(ap);
-	b->len += (size_t)n;
+}
+
+char *strbuf_take(struct strbuf *b)
+{
+	char *s = b->s ? b->s : xstrdup("");
+
+	b->s = NULL;
+	b->len = b->cap = 0;
+	return s;
 }
 
 static size_t str_hash(const char *s)

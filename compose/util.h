@@ -20,6 +20,12 @@ struct strbuf {
 };
 
 void strbuf_append(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append sep (when b holds something already), then the formatted text:
+ * lists joined by ", " and such. */
+void strbuf_join(struct strbuf *b, const char *sep, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The string, "" if empty (the caller frees it); b is empty again. */
+char *strbuf_take(struct strbuf *b);
 
 /* Strings to values, by hash: lookups by name in repositories of
  * thousands of components stay O(1).  Keys are not copied: they must
