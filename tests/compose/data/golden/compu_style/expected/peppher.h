@@ -7,6 +7,7 @@
 
 #include <peppher/runtime.h>
 #include <peppher/containers.h>
+#include <math.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,6 +18,15 @@ void vscale(float *arr, int size, float factor);
 
 /* colsum.xml */
 void colsum(const float *a, int rows, int cols, float *sums);
+
+/* cscale.xml */
+void cscale(pph_matrix *m, int rows, int cols, float factor);
+
+/* csum.xml */
+void csum(pph_vector *v, int n, pph_scalar *sum);
+
+/* vnorm1.xml */
+double vnorm1(const float *x, int n);
 
 /* vmax.xml */
 void vmax_float(const float *x, int n, float *result);
