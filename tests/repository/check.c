@@ -424,6 +424,9 @@ SORT_CHECK(double)
 		return run(v, &c);                                                              \
 	}
 
+/* variant e of a list, NULL past its end: the composed entry */
+#define NTH(list, e) (list + (e) < list##_end ? list + (e) : NULL)
+
 #define BLAS1_CHECK(T, EPS)                                                                 \
 	BLAS1_CALLS(T)                                                                          \
 	static void test_blas1_##T(void)                                                        \
@@ -444,11 +447,11 @@ SORT_CHECK(double)
 				dbound += fabs((double)x[i] * y0[i]);                           \
 				sq += (double)x[i] * x[i];                                      \
 			}                                                                       \
-			for (int e = 0; e <= 3; e++) { /* each variant alone, then the entry */ \
-				struct variant *av = e < 3 ? axpy_##T##_v + e : NULL;            \
-				struct variant *sv = e < 3 ? scale_##T##_v + e : NULL;           \
-				struct variant *dv = e < 3 ? dot_##T##_v + e : NULL;             \
-				struct variant *nv = e < 3 ? nrm2_##T##_v + e : NULL;            \
+			for (int e = 0; e <= 3; e++) { /* 3 variants alone, then the entry */ \
+				struct variant *av = NTH(axpy_##T##_v, e);                      \
+				struct variant *sv = NTH(scale_##T##_v, e);                     \
+				struct variant *dv = NTH(dot_##T##_v, e);                       \
+				struct variant *nv = NTH(nrm2_##T##_v, e);                      \
                                                                                                 \
 				memcpy(y, y0, sizeof(T) * n);                                   \
 				if (do_axpy_##T(av, n, x, y, alpha) && ++ran)                   \
