@@ -1,0 +1,13 @@
+/* The Cholesky factor of a b x b column-major tile through LAPACKE (link with -llapacke). */
+#include <stdio.h>
+
+#include <lapacke.h>
+
+void potrf_lapacke(int b, double *A)
+{
+	lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', b, A, b);
+
+	if (info != 0)
+		fprintf(stderr, "potrf_lapacke: dpotrf info %d (tile not positive definite)\n",
+			(int)info);
+}

@@ -1,0 +1,56 @@
+/*
+ * y = A x through cuSPARSE's generic SpMV (link with -lcusparse).  cuSPARSE
+ * wants the m + 1 row offsets; the interface passes m (the last is nnz), so
+ * they are completed in a scratch array on the device.
+ */
+#include "../../common/cuda_handles.h"
+
+static int spmv_run(cusparseHandle_t h, int m, int n, int nnz, int *offsets, const int *colind,
+		    const double *val, const double *x, double *y)
+{
+	cusparseSpMatDescr_t A = NULL;
+	cusparseDnVecDescr_t vx = NULL, vy = NULL;
+	double one = 1, zero = 0;
+	size_t size = 0;
+	void *work = NULL;
+	int ok;
+
+	ok = cusparseCreateCsr(&A, m, n, nnz, offsets, (void *)colind, (void *)val,
+			       CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+			       CUDA_R_64F) == CUSPARSE_STATUS_SUCCESS &&
+	     cusparseCreateDnVec(&vx, n, (void *)x, CUDA_R_64F) == CUSPARSE_STATUS_SUCCESS &&
+	     cusparseCreateDnVec(&vy, m, y, CUDA_R_64F) == CUSPARSE_STATUS_SUCCESS &&
+	     cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, vx, &zero, vy,
+				     CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT,
+				     &size) == CUSPARSE_STATUS_SUCCESS &&
+	     (size == 0 || cudaMalloc(&work, size) == cudaSuccess) &&
+	     cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, vx, &zero, vy, CUDA_R_64F,
+			  CUSPARSE_SPMV_ALG_DEFAULT, work) == CUSPARSE_STATUS_SUCCESS;
+	cudaStreamSynchronize(pph_cuda_stream()); /* before work is freed */
+	cudaFree(work);
+	if (vy)
+		cusparseDestroyDnVec(vy);
+	if (vx)
+		cusparseDestroyDnVec(vx);
+	if (A)
+		cusparseDestroySpMat(A);
+	return ok;
+}
+
+void spmv_cusparse(int m, int n, int nnz, const int *rowptr, const int *colind,
+		   const double *val, const double *x, double *y)
+{
+	cusparseHandle_t h = repo_cusparse();
+	cudaStream_t s = pph_cuda_stream();
+	int *offsets = NULL, ok;
+
+	ok = h && cudaMalloc((void **)&offsets, sizeof(int) * ((size_t)m + 1)) == cudaSuccess &&
+	     cudaMemcpyAsync(offsets, rowptr, sizeof(int) * (size_t)m, cudaMemcpyDeviceToDevice,
+			     s) == cudaSuccess &&
+	     cudaMemcpyAsync(offsets + m, &nnz, sizeof(int), cudaMemcpyHostToDevice,
+			     s) == cudaSuccess &&
+	     spmv_run(h, m, n, nnz, offsets, colind, val, x, y);
+	cudaFree(offsets);
+	if (!ok)
+		repo_cuda_failed("spmv_cusparse");
+}

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Compose tests/repository/main.xml, which requires every component of the
+# shipped repository by name (no xmlFile: compose finds them under -R), build
+# it with the generated Makefile against the build tree's libpeppher, and run
+# check.c: every variant forced alone, then the composed calls, against
+# sequential references.  CUDA variants are composed and compiled when this
+# build has CUDA (nvcc), and run only where a GPU is present; OpenCL ones run
+# on whatever devices the ICD offers (PoCL here).
+set -u
+: "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
+out="$top_builddir/tests/out/repository"
+rm -rf "$out"
+mkdir -p "$out"
+cp "$top_srcdir/tests/repository/main.xml" "$top_srcdir/tests/repository/check.c" "$out/"
+chmod u+w "$out"/*
+
+"$COMPOSE" -R "$top_srcdir/repository" "$out/main.xml" -o "$out/generated" ||
+	{ echo "FAIL: compose"; exit 1; }
+libs=
+[ -n "$(pkg-config --variable=nvcc peppher)" ] && libs="-lcublas -lcusparse -lcusolver"
+make -s -j2 -C "$out/generated" LIBS="$libs" || { echo "FAIL: build"; exit 1; }
+PEPPHER_HOME="$out/home" PEPPHER_NCPU=2 "$out/generated/check_repository" > "$out/run.log" 2>&1
+rc=$?
+cat "$out/run.log"
+[ $rc -eq 0 ] || { echo "FAIL: check_repository exited with $rc"; exit 1; }
+grep -q "^potrf, trsm, syrk, gemm .* correct$" "$out/run.log" || { echo "FAIL: incomplete"; exit 1; }
+echo "PASS: repository"
