@@ -278,6 +278,18 @@ static void check_main(const struct model *m)
 	}
 }
 
+/* A variant's link step adds the flags it needs (its libraries) to the
+ * program's link line; the main module's names the linker and the program. */
+static void check_variant_link(const struct impl *impl)
+{
+	if (!impl->has_link)
+		return;
+	if (impl->link.name || impl->link.output)
+		diag_error(&impl->link.loc, "the link step of variant '%s' adds flags only (<peppher:flags>-lfoo</peppher:flags>): the main module's names the linker and the program",
+			   impl->name);
+	check_compiler(&impl->link, true);
+}
+
 static void check_impls(const struct iface *ifc, struct strmap *impl_names)
 {
 	size_t i;
@@ -288,6 +300,7 @@ static void check_impls(const struct iface *ifc, struct strmap *impl_names)
 		names_check_identifier(&impl->loc, "implementation name", impl->name);
 		check_impl_name_unique(impl_names, impl);
 		check_sources(impl, ifc->path);
+		check_variant_link(impl);
 	}
 }
 

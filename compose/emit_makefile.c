@@ -230,13 +230,37 @@ static void emit_variables(struct out *o, const struct objs *objs,
 	out_blank(o);
 }
 
-static void emit_link(struct out *o, const struct compiler *link,
-		      const struct objs *objs)
+/* The main module's link flags, then those the chosen variants add (their
+ * libraries), each variant's once. */
+static char *link_flags(const struct model *m)
 {
+	struct strbuf b = { 0 };
+	struct strmap seen = { 0 };
+	size_t i, j;
+
+	if (m->main->link.flags)
+		strbuf_join(&b, " ", "%s", m->main->link.flags);
+	for (i = 0; i < m->nifaces; i++)
+		for (j = 0; j < m->ifaces[i]->nchosen; j++) {
+			const struct impl *impl = m->ifaces[i]->chosen[j];
+			const char *flags = impl->has_link ? impl->link.flags : NULL;
+
+			if (!flags || !flags[0] || strmap_get(&seen, flags))
+				continue;
+			strmap_put(&seen, flags, (void *)flags);
+			strbuf_join(&b, " ", "%s", flags);
+		}
+	strmap_free(&seen);
+	return strbuf_take(&b);
+}
+
+static void emit_link(struct out *o, const struct model *m, const struct objs *objs)
+{
+	const struct compiler *link = &m->main->link;
 	enum toolchain t = strstr(link->name, "nvcc") ? TOOL_NVCC :
 			   strstr(link->name, "++") ? TOOL_CXX : TOOL_CC;
 	struct tool tool = tool_for(t, link->name);
-	const char *flags = link->flags ? link->flags : "";
+	char *flags = link_flags(m);
 
 	/* descriptor link flags go after the objects: they are mostly -l options */
 	out_line(o, "$(PROGRAM): $(OBJS)");
@@ -246,6 +270,7 @@ static void emit_link(struct out *o, const struct compiler *link,
 		 objs->cuda ? " $(CUDA_LIBS)" : "",
 		 objs->opencl ? " $(OPENCL_LIBS)" : "",
 		 objs->cxx && strcmp(tool.command, "$(CC)") == 0 ? " -lstdc++" : "");
+	free(flags);
 	out_blank(o);
 	out_line(o, "clean:");
 	out_line(o, "\trm -f $(PROGRAM) $(OBJS)%s", objs->generated.s ? objs->generated.s : "");
@@ -292,7 +317,7 @@ void emit_makefile(struct gen *g)
 	fclose(rules_fp);
 	fwrite(rules_text, 1, rules_len, o.fp);
 	free(rules_text);
-	emit_link(&o, link, &objs);
+	emit_link(&o, m, &objs);
 	gen_close(g, &o, "Makefile");
 	free(objs.list.s);
 	free(objs.generated.s);
