@@ -16,6 +16,8 @@
 
 #include "internal.h"
 
+#include "testutil.h"
+
 static const char *const kernels_src =
 	"__kernel void fill(__global int *v, uint n, int x)\n"
 	"{ size_t i = get_global_id(0); if (i < n) v[i] = x + (int)i; }\n"
@@ -366,32 +368,6 @@ static void test_matrix_columns(void)
 	pph_data_unregister(h);
 }
 
-/* Run fn with stderr in a file; returns how many lines hold needle. */
-static int stderr_lines(void (*fn)(void), const char *needle)
-{
-	char path[] = "/tmp/peppher-data-err-XXXXXX", line[1024];
-	int fd = mkstemp(path), saved = dup(2), n = 0;
-	FILE *fp;
-
-	CU_ASSERT_FATAL(fd >= 0 && saved >= 0);
-	fflush(stderr);
-	dup2(fd, 2);
-	fn();
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	close(fd);
-	fp = fopen(path, "r");
-	while (fp && fgets(line, sizeof(line), fp)) {
-		n += strstr(line, needle) != NULL;
-		fputs(line, stderr);
-	}
-	if (fp)
-		fclose(fp);
-	unlink(path);
-	return n;
-}
-
 static int count_substr(const char *s, const char *sub)
 {
 	int n = 0;
@@ -599,7 +575,7 @@ static void dot_calls(void)
 
 static void test_kernel_named_dot(void)
 {
-	CU_ASSERT_EQUAL(stderr_lines(dot_calls, "no kernel dot"), 1);
+	CU_ASSERT_EQUAL(test_stderr_count(dot_calls, "no kernel dot"), 1);
 }
 
 /* The link to the device was measured once and stored with the models. */
@@ -826,9 +802,6 @@ int main(void)
 	CU_add_test(s, "random tasks under the limit equal a sequential run", test_stress_evicting);
 	s = CU_add_suite("driver_opencl", suite_init, suite_clean);
 	CU_add_test(s, "random CPU and OpenCL tasks equal a sequential run", test_stress);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() != 0 || CU_get_error() != CUE_SUCCESS;
-	CU_cleanup_registry();
+	failed = test_run_registry();
 	return failed;
 }

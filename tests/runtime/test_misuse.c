@@ -18,7 +18,8 @@
 #include <peppher/containers.h>
 #include <peppher/runtime.h>
 
-static char home[] = "/tmp/peppher-misuse-XXXXXX";
+#include "testutil.h"
+
 
 /* x[i] += 1 for a vector of ints */
 static void k_inc(void *buffers[], void *arg)
@@ -39,32 +40,6 @@ static int inc(pph_data_handle h)
 	static const enum pph_access rw = PPH_RW;
 
 	return pph_call_sync(&inc_cl, PPH_ALL_IMPLS, 1, &h, &rw, NULL, 0);
-}
-
-/* Run fn with stderr in a file; returns how many lines hold needle. */
-static int stderr_count(void (*fn)(void), const char *needle)
-{
-	char path[] = "/tmp/peppher-misuse-err-XXXXXX", line[1024];
-	int fd = mkstemp(path), saved = dup(2), n = 0;
-	FILE *fp;
-
-	CU_ASSERT_FATAL(fd >= 0 && saved >= 0);
-	fflush(stderr);
-	dup2(fd, 2);
-	fn();
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	close(fd);
-	fp = fopen(path, "r");
-	while (fp && fgets(line, sizeof(line), fp)) {
-		n += strstr(line, needle) != NULL;
-		fputs(line, stderr); /* still shown */
-	}
-	if (fp)
-		fclose(fp);
-	unlink(path);
-	return n;
 }
 
 static void test_size_overflow(void)
@@ -294,9 +269,9 @@ static void init_with_bad_ncpu(void)
 static void test_call_before_init(void)
 {
 	CU_ASSERT_FALSE_FATAL(pph_is_initialized());
-	CU_ASSERT_EQUAL(stderr_count(two_calls, "call PEPPHER_INITIALIZE()"), 1);
+	CU_ASSERT_EQUAL(test_stderr_count(two_calls, "call PEPPHER_INITIALIZE()"), 1);
 	CU_ASSERT_EQUAL(call_rc, -ENODEV);
-	CU_ASSERT_EQUAL(stderr_count(two_calls, "No such device"), 0);
+	CU_ASSERT_EQUAL(test_stderr_count(two_calls, "No such device"), 0);
 }
 
 /* The exit status of a child that runs PPH_INITIALIZE_OR_EXIT(). */
@@ -339,8 +314,8 @@ static void test_failed_init(void)
 	}
 	/* the calls that follow give the reason, once */
 	setenv("PEPPHER_NCPU", "abc", 1);
-	CU_ASSERT_EQUAL(stderr_count(init_with_bad_ncpu, "PEPPHER_NCPU=abc"), 1);
-	CU_ASSERT_EQUAL(stderr_count(two_calls, "did not start (PEPPHER_NCPU=abc"), 1);
+	CU_ASSERT_EQUAL(test_stderr_count(init_with_bad_ncpu, "PEPPHER_NCPU=abc"), 1);
+	CU_ASSERT_EQUAL(test_stderr_count(two_calls, "did not start (PEPPHER_NCPU=abc"), 1);
 	unsetenv("PEPPHER_NCPU");
 	/* good values start */
 	setenv("PEPPHER_LIMIT_OPENCL_MEM", "64", 1);
@@ -356,9 +331,8 @@ int main(void)
 	CU_pSuite s;
 	int failed;
 
-	if (!mkdtemp(home))
+	if (!test_home_begin("misuse"))
 		return 1;
-	setenv("PEPPHER_HOME", home, 1);
 	setenv("PEPPHER_NCPU", "2", 1);
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 1;
@@ -371,16 +345,8 @@ int main(void)
 	CU_add_test(s, "NULL arguments and malformed codelets", test_null_arguments);
 	CU_add_test(s, "pph_shutdown inside a task", test_shutdown_in_task);
 	CU_add_test(s, "a failed initialisation stops the program", test_failed_init);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() != 0 || CU_get_error() != CUE_SUCCESS;
-	CU_cleanup_registry();
-	{
-		char *cmd;
-
-		if (asprintf(&cmd, "rm -rf '%s'", home) > 0 && system(cmd) != 0)
-			failed = 1;
-		free(cmd);
-	}
+	failed = test_run_registry();
+	if (test_home_end() != 0)
+		failed = 1;
 	return failed;
 }

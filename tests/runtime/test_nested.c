@@ -18,11 +18,12 @@
 
 #include <peppher/runtime.h>
 
+#include "testutil.h"
+
 #define N 64
 #define OUTER 8	  /* outer calls in flight at once */
 #define INNER 3	  /* middle calls per outer call */
 
-static char home[] = "/tmp/peppher-nested-XXXXXX";
 
 /* innermost: x[i] += 1; a CPU and an OPENMP variant (fork-join teams take
  * the workers' team locks: the waiting worker must have let its go) */
@@ -158,9 +159,8 @@ int main(void)
 	CU_pSuite s;
 	int failed;
 
-	if (!mkdtemp(home))
+	if (!test_home_begin("nested"))
 		return 1;
-	setenv("PEPPHER_HOME", home, 1);
 	/* CPU workers only: what is tested is how they wait */
 	setenv("PEPPHER_NOPENCL", "0", 1);
 	setenv("PEPPHER_NCUDA", "0", 1);
@@ -173,16 +173,8 @@ int main(void)
 	CU_add_test(s, "2 workers, eager", test_eager_2);
 	CU_add_test(s, "1 worker, ws", test_ws_1);
 	CU_add_test(s, "2 workers, ws", test_ws_2);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() != 0 || CU_get_error() != CUE_SUCCESS;
-	CU_cleanup_registry();
-	{
-		char *cmd;
-
-		if (asprintf(&cmd, "rm -rf '%s'", home) > 0 && system(cmd) != 0)
-			failed = 1;
-		free(cmd);
-	}
+	failed = test_run_registry();
+	if (test_home_end() != 0)
+		failed = 1;
 	return failed;
 }

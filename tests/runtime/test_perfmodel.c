@@ -16,7 +16,9 @@
 #include "internal.h"
 #include "perfmodel.h"
 
-static char home[] = "/tmp/peppher-pm-XXXXXX";
+#include "testutil.h"
+
+static const char *home; /* PEPPHER_HOME of this run */
 
 static void k_noop(void *buffers[], void *arg)
 {
@@ -365,30 +367,6 @@ static void test_footprint_shapes(void)
 	pph_data_unregister(vec);
 }
 
-/* Count the lines of what fn printed on stderr that contain needle. */
-static int stderr_count(void (*fn)(void), const char *needle)
-{
-	char path[] = "/tmp/peppher-pm-err-XXXXXX", line[1024];
-	int fd = mkstemp(path), saved = dup(2), n = 0;
-	FILE *fp;
-
-	CU_ASSERT_FATAL(fd >= 0 && saved >= 0);
-	fflush(stderr);
-	dup2(fd, 2);
-	fn();
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	close(fd);
-	fp = fopen(path, "r");
-	while (fp && fgets(line, sizeof(line), fp))
-		n += strstr(line, needle) != NULL;
-	if (fp)
-		fclose(fp);
-	unlink(path);
-	return n;
-}
-
 static void write_file(const char *path, const char *text)
 {
 	FILE *fp = fopen(path, "w");
@@ -430,7 +408,7 @@ static void test_corrupt_warned_once(void)
 	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
 	pph_shutdown();
 	write_file(path, "peppher-perfmodel 1\ncodelet pm_test\nvariant noop_a CPU\nentry 12 oops\n");
-	CU_ASSERT_EQUAL(stderr_count(run_pm_test, "corrupt performance model"), 1);
+	CU_ASSERT_EQUAL(test_stderr_count(run_pm_test, "corrupt performance model"), 1);
 	unlink(path);
 	free(path);
 }
@@ -668,9 +646,8 @@ int main(void)
 	CU_pSuite s;
 	int failed;
 
-	if (!mkdtemp(home))
+	if (!(home = test_home_begin("pm")))
 		return 1;
-	setenv("PEPPHER_HOME", home, 1);
 	setenv("PEPPHER_NCPU", "2", 1);
 	unsetenv("PEPPHER_CALIBRATE");
 	if (CU_initialize_registry() != CUE_SUCCESS)
@@ -692,17 +669,9 @@ int main(void)
 	CU_add_test(s, "stale temporary files are removed", test_stale_tmp);
 	CU_add_test(s, "a bogus HOME creates no folder", test_bogus_home);
 	CU_add_test(s, "corrupt transfer model", test_corrupt_transfers);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() != 0 || CU_get_error() != CUE_SUCCESS;
-	CU_cleanup_registry();
+	failed = test_run_registry();
 	pph__perfmodel_shutdown();
-	{
-		char *cmd;
-
-		if (asprintf(&cmd, "rm -rf '%s'", home) > 0 && system(cmd) != 0)
-			failed = 1;
-		free(cmd);
-	}
+	if (test_home_end() != 0)
+		failed = 1;
 	return failed;
 }

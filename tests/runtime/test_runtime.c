@@ -10,12 +10,13 @@
 #include <string.h>
 #include <time.h>
 
-#include <ftw.h>
 #include <unistd.h>
 
 #include <CUnit/Basic.h>
 
 #include <peppher/runtime.h>
+
+#include "testutil.h"
 
 /* ---- kernels ---- */
 
@@ -1271,15 +1272,6 @@ static void add_scheduler_suites(const char *name, int (*init)(void))
 	CU_add_test(s, "random graph equals sequential run", test_random_graph);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag,
-			struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 /* ---- trace.c ---- */
 
 static unsigned count_substr(const char *s, const char *sub)
@@ -1332,14 +1324,12 @@ static void test_trace(void)
 
 int main(void)
 {
-	char home[] = "/tmp/peppher-test-XXXXXX";
 	CU_pSuite s;
 	int failed;
 
 	/* performance models of this run only, whatever PEPPHER_HOME says */
-	if (!mkdtemp(home))
+	if (!test_home_begin("test"))
 		return 1;
-	setenv("PEPPHER_HOME", home, 1);
 	setenv("PEPPHER_NOPENCL", "0", 1); /* CPU workers only: see test_data */
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 1;
@@ -1361,10 +1351,6 @@ int main(void)
 	CU_add_test(s, "variants per worker", test_stats);
 	s = CU_add_suite("trace", init_dmda, suite_clean);
 	CU_add_test(s, "Chrome trace events", test_trace);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() != 0 || CU_get_error() != CUE_SUCCESS;
-	CU_cleanup_registry();
-	nftw(home, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
-	return failed;
+	failed = test_run_registry();
+	return test_home_end() != 0 || failed;
 }

@@ -1,0 +1,23 @@
+/* What every runtime test program does around its CUnit suites. */
+#ifndef TESTS_RUNTIME_TESTUTIL_H
+#define TESTS_RUNTIME_TESTUTIL_H
+
+/*
+ * Make a fresh folder /tmp/peppher-NAME-XXXXXX and set PEPPHER_HOME to it:
+ * the performance models of this run only, whatever the environment says.
+ * Returns its path (valid until test_home_end()), or NULL.
+ */
+const char *test_home_begin(const char *name);
+
+/* Remove that folder and everything in it.  Returns 0 or -1. */
+int test_home_end(void);
+
+/* Run the registered suites verbosely and clean the registry up.
+ * Returns 1 when a test failed or CUnit reported an error, else 0. */
+int test_run_registry(void);
+
+/* Run fn with stderr going to a file; return how many lines of what it
+ * printed hold needle (the lines are shown on stderr afterwards). */
+int test_stderr_count(void (*fn)(void), const char *needle);
+
+#endif
