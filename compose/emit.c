@@ -34,9 +34,7 @@ int gen_open(struct gen *g, struct out *o, const char *name, const char *lead)
 	struct gen_file *f = xcalloc(1, sizeof(*f));
 	const char *tail = strcmp(lead, "/*") == 0 ? " */" : "";
 
-	o->indent = 0;
-	o->fp = open_memstream(&f->text, &f->len);
-	if (!o->fp) {
+	if (out_open_memory(o, &f->text, &f->len) != 0) {
 		diag_error(NULL, "cannot write '%s': %s", name, strerror(errno));
 		g->errors++;
 		free(f);
@@ -56,11 +54,10 @@ int gen_open(struct gen *g, struct out *o, const char *name, const char *lead)
 
 void gen_close(struct gen *g, struct out *o, const char *name)
 {
-	if (ferror(o->fp) | fclose(o->fp)) {
+	if (out_close(o) != 0) {
 		diag_error(NULL, "cannot write '%s': %s", name, strerror(errno));
 		g->errors++;
 	}
-	o->fp = NULL;
 }
 
 /* Does the file at path hold exactly text? */
@@ -194,13 +191,29 @@ int gen_commit(struct gen *g, int dry_run)
 	return g->errors ? -1 : 0;
 }
 
+int out_open_memory(struct out *o, char **text, size_t *len)
+{
+	o->fp = open_memstream(text, len);
+	o->indent = 0;
+	o->unit = NULL;
+	return o->fp ? 0 : -1;
+}
+
+int out_close(struct out *o)
+{
+	int failed = ferror(o->fp) | fclose(o->fp);
+
+	o->fp = NULL;
+	return failed ? -1 : 0;
+}
+
 void out_line(struct out *o, const char *fmt, ...)
 {
 	va_list ap;
 	int i;
 
 	for (i = 0; i < o->indent; i++)
-			fputc('\t', o->fp);
+		fputs(o->unit ? o->unit : "\t", o->fp);
 	va_start(ap, fmt);
 	vfprintf(o->fp, fmt, ap);
 	va_end(ap);

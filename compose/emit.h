@@ -13,9 +13,12 @@
 
 #include "ir.h"
 
+/* Where generated text goes; lines are indented by indent units, a unit
+ * being a tab, or the string unit when not NULL ("  " for XML). */
 struct out {
 	FILE *fp;
 	int indent;
+	const char *unit;
 };
 
 struct gen_file {
@@ -54,6 +57,12 @@ void gen_close(struct gen *g, struct out *o, const char *name);
  * g->force; a folder); always remove the temporary folder, and outdir when
  * this run made it and wrote nothing.  Returns 0 or -1. */
 int gen_commit(struct gen *g, int dry_run);
+
+/* Open o onto memory (open_memstream: out_close() sets *text and *len),
+ * at indentation 0 in tabs.  Returns 0, or -1 with errno set. */
+int out_open_memory(struct out *o, char **text, size_t *len);
+/* Close o.  Returns 0, or -1 (errno set) when anything failed to write. */
+int out_close(struct out *o);
 
 /* One line at the current indentation. */
 void out_line(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -284,7 +284,7 @@ void emit_makefile(struct gen *g)
 	char *rules_text = NULL;
 	size_t rules_len = 0;
 	FILE *rules_fp = open_memstream(&rules_text, &rules_len);
-	struct out rules = { rules_fp, 0 }, o;
+	struct out rules = { rules_fp, 0, NULL }, o;
 	size_t i, j;
 
 	if (!rules_fp || gen_open(g, &o, "Makefile", "#") != 0) {
