@@ -1,0 +1,30 @@
+#!/bin/sh
+# Compose evaluation application APP with the freshly built compose, build it
+# with the generated Makefile, run it at its quick size and check it against
+# its sequential reference; every CPU, OpenMP and (with OpenCL built in)
+# OpenCL variant must have run at least once (fresh performance models: dmda
+# explores each variant before choosing).
+#   check.sh APP [MIN_RUN_VARIANTS...]
+set -u
+: "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
+app=$1
+shift
+src="$top_srcdir/evaluation/$app"
+out="$top_builddir/tests/out/evaluation/$app"
+rm -rf "$out"
+mkdir -p "$out"
+
+"$COMPOSE" "$src/main.xml" -o "$out" > "$out/compose.log" 2>&1 ||
+	{ cat "$out/compose.log"; echo "FAIL: compose $app"; exit 1; }
+make -s -C "$out" > "$out/make.log" 2>&1 || { cat "$out/make.log"; echo "FAIL: build $app"; exit 1; }
+PEPPHER_HOME="$out/home" PEPPHER_NCPU=2 PEPPHER_STATS=1 "$out/$app" quick > "$out/run.log" 2>&1
+rc=$?
+cat "$out/run.log"
+[ $rc -eq 0 ] || { echo "FAIL: $app exited with $rc"; exit 1; }
+grep -q "^$app: size [0-9]*: .* s: correct" "$out/run.log" || { echo "FAIL: $app: wrong result"; exit 1; }
+opencl=$(pkg-config --variable=opencl_libs peppher)
+for variant in "$@"; do
+	case $variant in *_ocl) [ -n "$opencl" ] || continue ;; esac
+	grep -q "/$variant: [1-9]" "$out/run.log" || { echo "FAIL: $variant never ran"; exit 1; }
+done
+echo "PASS: $app"
