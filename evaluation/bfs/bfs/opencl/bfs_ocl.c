@@ -1,0 +1,59 @@
+/* One BFS level in OpenCL: two kernels, a work-item per node each. */
+#include <peppher/opencl.h>
+
+static const char *const source =
+	"__kernel void expand(__global const int *starts, __global const int *degrees,\n"
+	"	__global const int *edges, __global int *mask, __global int *updating,\n"
+	"	__global const int *visited, __global int *cost, int n)\n"
+	"{\n"
+	"	int i = get_global_id(0), k;\n"
+	"	if (i >= n || !mask[i])\n"
+	"		return;\n"
+	"	mask[i] = 0;\n"
+	"	for (k = starts[i]; k < starts[i] + degrees[i]; k++)\n"
+	"		if (!visited[edges[k]]) {\n"
+	"			cost[edges[k]] = cost[i] + 1;\n"
+	"			updating[edges[k]] = 1;\n"
+	"		}\n"
+	"}\n"
+	"__kernel void update(__global int *mask, __global int *updating,\n"
+	"	__global int *visited, __global int *over, int n)\n"
+	"{\n"
+	"	int i = get_global_id(0);\n"
+	"	if (i >= n || !updating[i])\n"
+	"		return;\n"
+	"	mask[i] = visited[i] = *over = 1;\n"
+	"	updating[i] = 0;\n"
+	"}\n";
+
+static void set_args(cl_kernel k, int count, cl_mem *mems, int n)
+{
+	int i;
+
+	for (i = 0; i < count; i++)
+		clSetKernelArg(k, i, sizeof(cl_mem), &mems[i]);
+	clSetKernelArg(k, count, sizeof(n), &n);
+}
+
+void bfs_ocl(const int *starts, const int *degrees, const int *edges, int *mask, int *updating,
+	     int *visited, int *cost, int *over, int n, int m)
+{
+	static const int zero;
+	cl_kernel expand = pph_opencl_kernel_source(source, "expand");
+	cl_kernel update = pph_opencl_kernel_source(source, "update");
+	cl_mem e[7] = { (cl_mem)(void *)starts, (cl_mem)(void *)degrees, (cl_mem)(void *)edges,
+			(cl_mem)(void *)mask, (cl_mem)(void *)updating, (cl_mem)(void *)visited,
+			(cl_mem)(void *)cost };
+	cl_mem u[4] = { e[3], e[4], e[5], (cl_mem)(void *)over };
+	cl_command_queue q = pph_opencl_queue();
+	size_t global = ((size_t)n + 255) / 256 * 256, local = 256;
+
+	(void)m;
+	if (!expand || !update)
+		return;
+	set_args(expand, 7, e, n);
+	set_args(update, 4, u, n);
+	clEnqueueWriteBuffer(q, u[3], CL_FALSE, 0, sizeof(zero), &zero, 0, NULL, NULL);
+	clEnqueueNDRangeKernel(q, expand, 1, NULL, &global, &local, 0, NULL, NULL);
+	clEnqueueNDRangeKernel(q, update, 1, NULL, &global, &local, 0, NULL, NULL);
+}
