@@ -1,0 +1,17 @@
+/* The trailing matrix loses the product of the L and U perimeter blocks,
+ * rows shared by the OpenMP team. */
+#define B 16
+
+void lud_internal_omp(float *A, int n, int k0)
+{
+	int i, j, p, end = k0 + B;
+
+#pragma omp parallel for private(j, p) schedule(static)
+	for (i = end; i < n; i++)
+		for (p = k0; p < end; p++) {
+			float l = A[i * n + p];
+
+			for (j = end; j < n; j++)
+				A[i * n + j] -= l * A[p * n + j];
+		}
+}

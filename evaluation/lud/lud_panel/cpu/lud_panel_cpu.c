@@ -1,0 +1,29 @@
+/* The diagonal block by Doolittle's method, then its perimeter: U's blocks
+ * by forward substitution, L's by backward division. */
+#define B 16
+
+void lud_panel_cpu(float *A, int n, int k0)
+{
+	int i, j, p, end = k0 + B;
+
+	for (i = k0; i < end; i++) {
+		for (j = i; j < end; j++)
+			for (p = k0; p < i; p++)
+				A[i * n + j] -= A[i * n + p] * A[p * n + j];
+		for (j = i + 1; j < end; j++) {
+			for (p = k0; p < i; p++)
+				A[j * n + i] -= A[j * n + p] * A[p * n + i];
+			A[j * n + i] /= A[i * n + i];
+		}
+	}
+	for (j = end; j < n; j++) {
+		for (i = k0; i < end; i++)
+			for (p = k0; p < i; p++)
+				A[i * n + j] -= A[i * n + p] * A[p * n + j];
+		for (i = k0; i < end; i++) {
+			for (p = k0; p < i; p++)
+				A[j * n + i] -= A[j * n + p] * A[p * n + i];
+			A[j * n + i] /= A[i * n + i];
+		}
+	}
+}
