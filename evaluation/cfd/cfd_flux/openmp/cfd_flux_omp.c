@@ -1,0 +1,17 @@
+/* CFD fluxes, elements shared by the OpenMP team. */
+#include <math.h>
+
+#include "../../cfd_elem.h"
+
+CFD_ELEM(static inline, , sqrtf)
+
+void cfd_flux_omp(const float *vars, const int *nbs, const float *normals, float *fluxes,
+		  int nvar, int nnb, int nnrm, int nel)
+{
+	int i;
+
+	(void)nvar, (void)nnb, (void)nnrm;
+#pragma omp parallel for schedule(static)
+	for (i = 0; i < nel; i++)
+		cfd_flux_elem(vars, nbs, normals, fluxes, i, nel);
+}
