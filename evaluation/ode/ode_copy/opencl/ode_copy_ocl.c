@@ -1,0 +1,8 @@
+/* dst = src in OpenCL: a copy on the device. */
+#include "../../ode_ocl.h"
+
+void ode_copy_ocl(double *dst, const double *src, int n)
+{
+	clEnqueueCopyBuffer(pph_opencl_queue(), (cl_mem)(void *)src, (cl_mem)(void *)dst, 0, 0,
+			    (size_t)n * sizeof(double), 0, NULL, NULL);
+}

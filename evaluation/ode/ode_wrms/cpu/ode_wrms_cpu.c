@@ -1,0 +1,15 @@
+/* The weighted RMS norm of x. */
+#include <math.h>
+
+void ode_wrms_cpu(double *res, const double *x, const double *y, int n, double atol, double rtol)
+{
+	double s = 0.0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		double q = x[i] / (atol + rtol * fabs(y[i]));
+
+		s += q * q;
+	}
+	*res = sqrt(s / n);
+}
