@@ -1,0 +1,16 @@
+/* The direct version's own declarations: what main.c includes in place of
+ * compose's peppher.h. */
+#ifndef PEPPHER_H
+#define PEPPHER_H
+
+#include <string.h>
+#include <peppher/runtime.h>
+#include <peppher/containers.h>
+
+#define PEPPHER_INITIALIZE() PPH_INITIALIZE_OR_EXIT()
+#define PEPPHER_SHUTDOWN() pph_shutdown()
+
+void hotspot(const float *temp, const float *power, float *result, int rows, int cols, float sdc,
+	     float rx1, float ry1, float rz1);
+
+#endif

@@ -1,0 +1,15 @@
+/* The direct version's own declarations: what main.c includes in place of
+ * compose's peppher.h. */
+#ifndef PEPPHER_H
+#define PEPPHER_H
+
+#include <string.h>
+#include <peppher/runtime.h>
+#include <peppher/containers.h>
+
+#define PEPPHER_INITIALIZE() PPH_INITIALIZE_OR_EXIT()
+#define PEPPHER_SHUTDOWN() pph_shutdown()
+
+void pathfinder(const int *wall, const int *src, int *dst, int rows, int cols, int row0, int height);
+
+#endif
