@@ -1,0 +1,50 @@
+#!/bin/sh
+# Table I: the lines of code (cloc's "code") the programmer writes for each
+# evaluation application with compose against its direct version on
+# libpeppher's task API.  With compose: main.c and the variants' sources
+# (and the headers they share); direct: the same, plus evaluation/direct/APP.
+# Neither counts the input generator and sequential reference (APP_seq.*),
+# nor evaluation/common/eval.h, which both share unchanged; descriptors are
+# counted apart (the paper does not count them).  Prints a Markdown table.
+#   loc.sh [SRCDIR]
+set -eu
+top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+ev=$top/evaluation
+command -v cloc > /dev/null || { echo "loc.sh: cloc is needed (apt-get install cloc)" >&2; exit 1; }
+
+code() { # files...: cloc's code lines, all languages summed
+	cloc --quiet --csv "$@" | awk -F, '$2 == "SUM" { s = $5 } END { print s + 0 }'
+}
+tool_files() { # app
+	find "$ev/$1" \( -name '*.c' -o -name '*.cu' -o -name '*.h' \) ! -name "$1_seq.*" | sort
+}
+row() { # name, paper tool, paper direct, paper %, tool files..., --, direct-only files..., --, xml files...
+	name=$1 ptool=$2 pdirect=$3 ppct=$4
+	shift 4
+	tool= direct= xml= part=tool
+	for f; do
+		case $f in --) [ $part = tool ] && part=direct || part=xml; continue ;; esac
+		case $part in tool) tool="$tool $f" ;; direct) direct="$direct $f" ;; xml) xml="$xml $f" ;; esac
+	done
+	t=$(code $tool)
+	d=$(code $tool $direct)
+	x=$(code $xml)
+	awk -v n="$name" -v t="$t" -v d="$d" -v x="$x" -v pt="$ptool" -v pd="$pdirect" -v pp="$ppct" 'BEGIN {
+		pct = 100 * (d - t) / t
+		printf "| %s | %d | %d | %d, %.0f %% | %d | %s | %s | %s %% | %s |\n", n, t, d, d - t, pct, x, pt, pd, pp,
+		       (pct >= pp ? "met" : "missed")
+	}'
+}
+
+echo "| application | tool (LOC) | direct (LOC) | difference (LOC, %) | descriptors (XML lines) | paper: tool | paper: direct | paper: % | target |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
+for spec in "spmv 293 376 29" "sgemm 140 229 63" "bfs 256 364 42" "cfd 200 323 62" "hotspot 327 447 37" \
+	    "lud 510 586 15" "nw 359 449 25" "particlefilter 652 748 15" "pathfinder 186 275 48" "ode 800 1252 57"; do
+	set -- $spec
+	[ -d "$ev/$1" ] && [ -d "$ev/direct/$1" ] || { echo "| $1 | not written | | | | $2 | $3 | $4 % | missed |"; continue; }
+	label=$1
+	[ "$1" = ode ] && label="ODE solver"
+	# shellcheck disable=SC2046
+	row "$label" "$2" "$3" "$4" $(tool_files "$1") -- $(find "$ev/direct/$1" -type f | sort) -- \
+	    $(find "$ev/$1" -name '*.xml' | sort)
+done
