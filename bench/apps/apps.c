@@ -21,8 +21,10 @@
  *
  * Usage: apps [-c cores] [-r rounds] [-n cholesky sizes] [-b tile sizes]
  *             [-s sgemm size] [-g spmv grid] [-k spmv block rows] [-p problems]
+ *             [-t runtimes]
  * Lists are comma-separated; defaults: -n 2048,4096 -b 64,128,256,512
- * -s 2048 -g 1024 -k 4096,16384,65536,262144 -p cholesky,sgemm,spmv -r 3.
+ * -s 2048 -g 1024 -k 4096,16384,65536,262144 -p cholesky,sgemm,spmv -r 3,
+ * -t peppher,starpu,openmp,limit (those left out print nan: for profiling).
  * -q (or PEPPHER_QUICK=1): -n 1024 -s 512 -g 512 -r 1.
  */
 #include <lapacke.h>
@@ -80,6 +82,9 @@ struct problem {
 };
 
 static int ncores, rounds = 3;
+static const char *runtimes = "peppher,starpu,openmp,limit";
+
+static int has(const char *list, const char *name);
 
 static double now(void)
 {
@@ -607,7 +612,7 @@ static void bench(struct problem p)
 		for (int r = 0; r < NRUNTIMES; r++) {
 			double t;
 
-			if (round < 0 && r == SEQUENTIAL)
+			if ((round < 0 && r == SEQUENTIAL) || !has(runtimes, runtime_names[r]))
 				continue;
 			reset(&p);
 			t = runners[r](&p);
@@ -624,7 +629,7 @@ static void bench(struct problem p)
 	double g[NRUNTIMES];
 
 	for (int r = 0; r < NRUNTIMES; r++)
-		g[r] = p.flops / best[r] * 1e-9;
+		g[r] = isinf(best[r]) ? NAN : p.flops / best[r] * 1e-9;
 	g[SEQUENTIAL] *= ncores;
 	printf("%-8s %4s %5d tile %6d %6d tasks %8.2f %8.2f %8.2f %8.2f   %5.2f %5.2f %5.2f\n", p.name,
 	       size_name, p.size, p.tile, p.ntasks, g[PEPPHER], g[STARPU], g[OPENMP], g[SEQUENTIAL],
@@ -666,7 +671,7 @@ int main(int argc, char **argv)
 	int quick = getenv("PEPPHER_QUICK") && atoi(getenv("PEPPHER_QUICK")) > 0;
 
 	ncores = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	while ((opt = getopt(argc, argv, "c:r:n:b:s:g:k:p:q")) != -1) {
+	while ((opt = getopt(argc, argv, "c:r:n:b:s:g:k:p:t:q")) != -1) {
 		switch (opt) {
 		case 'c': ncores = atoi(optarg); break;
 		case 'r': rounds = atoi(optarg); break;
@@ -676,6 +681,7 @@ int main(int argc, char **argv)
 		case 'g': grid = atoi(optarg); break;
 		case 'k': nk = parse_list(optarg, ks, 8); break;
 		case 'p': problems = optarg; break;
+		case 't': runtimes = optarg; break;
 		case 'q': quick = 1; break;
 		default: nn = -1;
 		}
@@ -690,7 +696,7 @@ int main(int argc, char **argv)
 	if (nn < 1 || nb < 1 || nk < 1 || ncores < 1 || rounds < 1 || sgemm_n < 1 || grid < 2 ||
 	    optind != argc) {
 		fprintf(stderr, "usage: apps [-q] [-c cores] [-r rounds] [-n sizes] [-b tiles] [-s n] "
-				"[-g grid] [-k block rows] [-p cholesky,sgemm,spmv]\n");
+				"[-g grid] [-k block rows] [-p cholesky,sgemm,spmv] [-t runtimes]\n");
 		return 2;
 	}
 	starpu_codelets_init();
