@@ -577,12 +577,26 @@ static void tile_call(enum tile_op op, struct variant *v, int b, double *L, doub
 	}
 	for (unsigned i = 0; i < c.n; i++)
 		pph_data_unregister(c.h[i]);
-	switch (op) { /* the composed calls */
-	case POTRF: potrf(b, A); break;
-	case TRSM: trsm(b, L, A); break;
-	case SYRK: syrk(b, A, C); break;
-	case GEMM: gemm(b, A, B, C); break;
+	/* the composed calls, on tiles wrapped in containers: they return at once,
+	   destroying a container waits for its tasks and brings the data home */
+	size_t e = sizeof(double);
+	pph_matrix *tl = pph_matrix_wrap(L, b, b, e), *ta = pph_matrix_wrap(A, b, b, e);
+	pph_matrix *tb = pph_matrix_wrap(B, b, b, e), *tc = pph_matrix_wrap(C, b, b, e);
+
+	if (!tl || !ta || !tb || !tc) {
+		perror("pph_matrix_wrap");
+		exit(1);
 	}
+	switch (op) {
+	case POTRF: potrf(b, ta); break;
+	case TRSM: trsm(b, tl, ta); break;
+	case SYRK: syrk(b, ta, tc); break;
+	case GEMM: gemm(b, ta, tb, tc); break;
+	}
+	pph_matrix_destroy(tl);
+	pph_matrix_destroy(ta);
+	pph_matrix_destroy(tb);
+	pph_matrix_destroy(tc);
 	(*ran)++;
 }
 
