@@ -305,6 +305,15 @@ char *entry_file_name(const struct gen *g, const struct iface *ifc)
 	return xasprintf("%s_entry%s", ifc->name, g->entry_ext);
 }
 
+/* What a variant receives for container p: a pointer to its elements,
+ * to const ones when the call only reads them. */
+static char *container_pointer(const struct param *p)
+{
+	bool is_const = p->access == ACCESS_READ && strncmp(p->elem_type, "const ", 6) != 0;
+
+	return xasprintf("%s%s *", is_const ? "const " : "", p->elem_type);
+}
+
 char *c_signature(const struct iface *ifc, const char *fname, int for_impl)
 {
 	char *head = c_decl(ifc->return_type ? ifc->return_type : "void", fname), *sig;
@@ -313,8 +322,8 @@ char *c_signature(const struct iface *ifc, const char *fname, int for_impl)
 
 	for (i = 0; i < ifc->nparams; i++) {
 		const struct param *p = &ifc->params[i];
-		char *type = for_impl && PARAM_IS_CONTAINER(p) ?
-				     xasprintf("%s *", p->elem_type) : xstrdup(p->type);
+		char *type = for_impl && PARAM_IS_CONTAINER(p) ? container_pointer(p) :
+								 xstrdup(p->type);
 		char *decl = c_decl(type, p->name);
 
 		strbuf_join(&params, ", ", "%s", decl);

@@ -9,7 +9,7 @@ __global__ static void axpy(double *z, const double *x, const double *y, int n, 
 		z[i] = x[i] + a * y[i];
 }
 
-void ode_axpy_cuda(double *z, double *x, double *y, int n, double a)
+void ode_axpy_cuda(double *z, const double *x, const double *y, int n, double a)
 {
 	axpy<<<ODE_GRID(n)>>>(z, x, y, n, a);
 }

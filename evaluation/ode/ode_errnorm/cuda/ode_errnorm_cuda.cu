@@ -17,8 +17,8 @@ __global__ static void errnorm(double *res, const double *err, const double *y,
 		*res = sqrt(s / n);
 }
 
-void ode_errnorm_cuda(double *res, double *err, double *y, double *ynew, int n,
-		      double atol, double rtol)
+void ode_errnorm_cuda(double *res, const double *err, const double *y, const double *ynew,
+		int n, double atol, double rtol)
 {
 	errnorm<<<1, ODE_GROUP, 0, pph_cuda_stream()>>>(res, err, y, ynew, n, atol, rtol);
 }

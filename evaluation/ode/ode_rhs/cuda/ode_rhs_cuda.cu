@@ -17,7 +17,7 @@ __global__ static void rhs(const double *y, double *f, int n, int grid)
 	f[n / 2 + i] = 3.4 * u[i] - uuv + a * (v[e] + v[w] + v[s] + v[o] - 4.0 * v[i]);
 }
 
-void ode_rhs_cuda(double *y, double *f, int n, int grid)
+void ode_rhs_cuda(const double *y, double *f, int n, int grid)
 {
 	rhs<<<ODE_GRID(n / 2)>>>(y, f, n, grid);
 }

@@ -13,7 +13,7 @@ __global__ static void sum(double *res, const double *x, int n)
 		*res = s;
 }
 
-void ode_sum_cuda(double *res, double *x, int n)
+void ode_sum_cuda(double *res, const double *x, int n)
 {
 	sum<<<1, ODE_GROUP, 0, pph_cuda_stream()>>>(res, x, n);
 }

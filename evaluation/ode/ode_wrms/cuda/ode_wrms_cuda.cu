@@ -17,7 +17,8 @@ __global__ static void wrms(double *res, const double *x, const double *y, int n
 		*res = sqrt(s / n);
 }
 
-void ode_wrms_cuda(double *res, double *x, double *y, int n, double atol, double rtol)
+void ode_wrms_cuda(double *res, const double *x, const double *y, int n, double atol,
+		double rtol)
 {
 	wrms<<<1, ODE_GROUP, 0, pph_cuda_stream()>>>(res, x, y, n, atol, rtol);
 }

@@ -2,7 +2,7 @@
 #include "csum_backends.h"
 
 /* csum_cpu, CPU variant of csum */
-void csum_cpu(float *v, int n, double *sum);
+void csum_cpu(const float *v, int n, double *sum);
 
 void csum_cpu_backend(void *buffers[], void *arg)
 {

@@ -2,7 +2,7 @@
 #include "vtotal_backends.h"
 
 /* vtotal_cpu, CPU variant of vtotal */
-void vtotal_cpu(float *v, int n, double *total);
+void vtotal_cpu(const float *v, int n, double *total);
 
 void vtotal_cpu_backend(void *buffers[], void *arg)
 {
