@@ -965,7 +965,7 @@ static void test_bad_environment(void)
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
-/* ---- undeferred.c ---- */
+/* ---- submit.c: tasks run at submission ---- */
 
 /* Both workers held by a task each, then 200 ready tasks: beyond 64
  * pending tasks per worker the application thread runs them itself, only
