@@ -16,6 +16,7 @@ prefix=$(sed -n 's/^prefix=//p' "$top_builddir/peppher.pc")
 libdir=$(find "$stage/root" -name 'libpeppher.so' -printf '%h\n' | head -n 1)
 pcdir=$(find "$stage/root" -name peppher.pc -printf '%h\n' | head -n 1)
 for f in "$stage/root$prefix/bin/compose" "$stage/root$prefix/include/peppher/runtime.h" \
+	"$stage/root$prefix/include/peppher/wrappers.h" \
 	"$libdir/libpeppher.a" "$pcdir/peppher.pc"; do
 	[ -f "$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
