@@ -73,7 +73,7 @@ static PPH_TLS struct {
 } verdict;
 
 /* The task this thread runs in place while it holds its handles' locks
- * (they are let go when the task is listed: list_held_task), or NULL. */
+ * (they are let go when the task is listed: pph__list_held_task), or NULL. */
 static PPH_TLS struct pph_task *held;
 /* Variants this thread runs at submission (one may submit another). */
 static PPH_TLS unsigned running_here;
