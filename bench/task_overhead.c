@@ -8,9 +8,8 @@
  * Prints microseconds per task and the ratios ours/StarPU and ours/libgomp,
  * each runtime's best of 5 rounds: the three take turns in each round, so
  * that a slow spell of the machine does not fall on one of them only, and
- * the best round is the one a slow spell spared (on a shared virtual
- * machine the same loop takes 0.026 or 0.041 us a task from one minute to
- * the next; the median of 3 still caught such spells).
+ * the best round is the one a slow spell spared (a shared virtual machine
+ * has spells that even the median of 3 caught: doc/design-notes.md).
  * PEPPHER_QUICK=1 runs 10,000 tasks, one round.
  */
 #include <omp.h>

@@ -11,6 +11,7 @@
 
 #include <peppher/opencl.h>
 #include <peppher/runtime.h>
+#include <peppher/wrappers.h>
 
 #define N (256 * 1024)
 

@@ -125,6 +125,7 @@ void emit_header(struct gen *g)
 	out_blank(&o);
 	out_line(&o, "#include <peppher/runtime.h>");
 	out_line(&o, "#include <peppher/containers.h>");
+	out_line(&o, "#include <peppher/wrappers.h>");
 	emit_all_includes(g, &o);
 	out_blank(&o);
 	out_line(&o, "#ifdef __cplusplus");

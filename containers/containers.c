@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include <peppher/containers.h>
+#include <peppher/wrappers.h>
 
 #include "../runtime/internal.h"
 

@@ -20,7 +20,7 @@ static int add_dependency(struct pph_task *pred, struct pph_task *task)
 	if (pred == task)
 		return 0;
 	pthread_mutex_lock(&pred->lock);
-	if (!pred->done) {
+	if (atomic_load_explicit(&pred->state, memory_order_relaxed) < PPH_TASK_ENDED) {
 		s = malloc(sizeof(*s));
 		if (s) {
 			s->task = task;
@@ -196,7 +196,7 @@ static void leave_handle(struct pph_task *task, unsigned i, struct pph_data *d)
 		pph__task_release(task); /* the handle's reference; the owner's remains */
 }
 
-void pph__deps_submit(struct pph_task *task)
+void pph__deps_list(struct pph_task *task)
 {
 	enum pph_access mode;
 	unsigned i;
@@ -206,29 +206,21 @@ void pph__deps_submit(struct pph_task *task)
 	for (i = 0; i < task->nbuffers; i++)
 		if (distinct_handle(task, i, &mode))
 			access_handle(task, i, task->handles[i], mode);
-	/* only this submission's count left: ready, and nobody else will
-	 * touch ndeps, so a task run at once needs no atomic update of it */
-	if (atomic_load(&task->ndeps) == 1 && pph__run_undeferred(task))
-		return;
-	/* counted before anyone can finish it: predecessors push it only
-	 * once ndeps drops below; numbered for the same reason (schedulers
-	 * read seq) */
-	atomic_fetch_add(&pph__rt.pending, 1);
-	task->seq = atomic_fetch_add(&pph__rt.seq, 1);
-	if (atomic_fetch_sub(&task->ndeps, 1) == 1)
-		pph__rt.sched->push(task);
 }
 
-void pph__deps_complete(struct pph_task *task)
+void pph__deps_leave(struct pph_task *task)
 {
 	struct pph_successor *s, *next;
 	enum pph_access mode;
 	unsigned i;
 
-	if (!task->nbuffers)
-		return; /* only handles make successors: it has none */
+	if (!task->nbuffers) {
+		/* only handles make successors: it has none */
+		atomic_store_explicit(&task->state, PPH_TASK_ENDED, memory_order_relaxed);
+		return;
+	}
 	pthread_mutex_lock(&task->lock);
-	task->done = 1;
+	atomic_store_explicit(&task->state, PPH_TASK_ENDED, memory_order_relaxed);
 	s = task->successors;
 	task->successors = NULL;
 	pthread_mutex_unlock(&task->lock);
@@ -238,7 +230,7 @@ void pph__deps_complete(struct pph_task *task)
 	for (; s; s = next) {
 		next = s->next;
 		if (atomic_fetch_sub(&s->task->ndeps, 1) == 1)
-			pph__rt.sched->push(s->task);
+			pph__task_enqueue(s->task);
 		free(s);
 	}
 }
@@ -249,7 +241,7 @@ void pph__deps_host_wait(struct pph_data *d, enum pph_access mode)
 	struct pph_reader *r;
 	unsigned n = 0, i;
 
-	pph__in_place_list(); /* called by a task run in place: it may hold d */
+	pph__list_held_task(); /* called by a task run in place: it may hold d */
 	/* take references under the lock, wait without it */
 	pph__spin_lock(&d->lock);
 	writer = d->last_writer;
@@ -275,7 +267,7 @@ void pph__deps_host_wait(struct pph_data *d, enum pph_access mode)
 
 void pph__deps_data_wait(struct pph_data *d)
 {
-	pph__in_place_list(); /* called by a task run in place: it may hold d */
+	pph__list_held_task(); /* called by a task run in place: it may hold d */
 	for (;;) {
 		struct pph_task *t;
 

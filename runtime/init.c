@@ -75,7 +75,7 @@ static int env_sched(const struct pph_sched_policy **policy)
 	return 0;
 }
 
-/* PEPPHER_UNDEFERRED: 1 (default) or 0 (see undeferred.c). */
+/* PEPPHER_UNDEFERRED: 1 (default) or 0 (see submit.c). */
 static int env_undeferred(int *on)
 {
 	const char *s = getenv("PEPPHER_UNDEFERRED");
@@ -90,7 +90,7 @@ static int env_undeferred(int *on)
 	return init_failed(-EINVAL, "PEPPHER_UNDEFERRED=%s: expected 0 or 1", s);
 }
 
-/* PEPPHER_TINY_US: a non-negative number of microseconds (see undeferred.c). */
+/* PEPPHER_TINY_US: a non-negative number of microseconds (see submit.c). */
 static int env_tiny_us(double *us)
 {
 	const char *s = getenv("PEPPHER_TINY_US");

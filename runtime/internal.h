@@ -256,6 +256,27 @@ struct pph_successor {
 };
 
 /*
+ * Where a task is in its life; doc/design-notes.md draws the transitions
+ * and says where each is made.  Ordered: from PPH_TASK_ENDED on, a task
+ * never runs again.
+ */
+enum pph_task_state {
+	PPH_TASK_MADE,		   /* pph_task_create: buffers and arguments may be set */
+	PPH_TASK_WAITING,	   /* listed on its handles, counted in rt.pending: waits
+				    * for the tasks before it (ndeps) */
+	PPH_TASK_QUEUED,	   /* ready: in a scheduler's queue */
+	PPH_TASK_RUNNING,	   /* a worker runs it (counted, listed) */
+	PPH_TASK_RUNNING_HERE,	   /* the submitting thread runs it: listed on its handles,
+				    * not counted */
+	PPH_TASK_RUNNING_IN_PLACE, /* the submitting thread runs it in place: it holds its
+				    * handles' locks (or has let them go, unlisted), is
+				    * listed on none and not counted */
+	PPH_TASK_ENDED,		   /* ran, or failed for good: its successors are let go,
+				    * no new task waits for it; it leaves its handles */
+	PPH_TASK_FINISHED,	   /* off its handles and out of rt.pending: waiters return */
+};
+
+/*
  * pph_task_create (task.c) sets the fields its owner sets and submission
  * reads, one by one (a memset compiles to `rep stos`, a fifth of
  * submitting an empty task); pph__task_share sets the rest of those before
@@ -278,7 +299,7 @@ struct pph_task {
 	unsigned nbuffers;
 	int detached;
 	uint32_t footprint; /* of the data shapes, for performance models */
-	int submitted;
+	_Atomic enum pph_task_state state;
 	int shared; /* pph__task_share has set its fields */
 	unsigned queued_archs; /* readyq: bit a: a worker of arch a can run it */
 	double size;	    /* bytes of data accessed */
@@ -288,17 +309,15 @@ struct pph_task {
 	void (*callback)(void *);
 	void *callback_data;
 
-	/* set by the worker that runs it */
+	/* set by the thread that runs it */
 	int impl_ran;
 	int worker_ran;
 
 	/* dependencies (deps.c) */
 	atomic_int refs;	  /* owner + handles that remember it */
 	atomic_int ndeps;	  /* unfinished predecessors + 1 until submitted */
-	pthread_mutex_t lock;	  /* protects done and successors */
-	int done;
+	pthread_mutex_t lock;	  /* protects successors, and state's move to ENDED */
 	int error; /* -errno: no variant could run it (its data is as it was) */
-	atomic_int finished; /* waiters may return (see pph__task_finished) */
 	struct pph_successor *successors;
 
 	/* Last: not cleared when a task is made (clearing them was a quarter
@@ -310,6 +329,16 @@ struct pph_task {
 	struct pph_reader reader_nodes[PPH_MAX_BUFFERS];
 };
 
+/*
+ * The one way a task finishes, whichever way it ran (its state says
+ * which): it lets its successors go and leaves its handles, leaves
+ * rt.pending if it was counted there, makes its waiters return, and is
+ * released if detached.  A detached task run in place, which nobody else
+ * ever saw, goes straight back to the thread's cache.
+ */
+void pph__task_finish(struct pph_task *task);
+/* A ready task goes to the scheduler (submit.c). */
+void pph__task_enqueue(struct pph_task *task);
 void pph__task_release(struct pph_task *task);
 /* Free a task nobody else ever saw (never shared): back to the cache. */
 void pph__task_recycle(struct pph_task *task);
@@ -320,18 +349,27 @@ void pph__task_share(struct pph_task *task);
 void pph__task_cache_free(void);
 /* Block until the task has finished (whoever owns it). */
 void pph__task_wait_finished(struct pph_task *task);
+/* task.c: a call while the runtime is not running: says why (once until
+ * the next pph_init); returns -ENODEV. */
+int pph__not_running(const char *what);
 
-/* deps.c: list a submitted task on its handles after the tasks it must
- * wait for; then run it at once (pph__run_undeferred), or count it in
- * rt.pending and queue it when it is ready. */
-void pph__deps_submit(struct pph_task *task);
-/* deps.c: mark done; returns successors made ready through *ready. */
-void pph__deps_complete(struct pph_task *task);
+/* deps.c: share a submitted task and list it on its handles after the
+ * tasks it must wait for (counted in its ndeps). */
+void pph__deps_list(struct pph_task *task);
+/* deps.c: the task ended (PPH_TASK_ENDED): let its successors go (the
+ * ready ones are enqueued) and leave its handles. */
+void pph__deps_leave(struct pph_task *task);
 /* deps.c: wait for the submitted tasks the host must wait for before it
  * accesses the handle with mode (writers for a read, all for a write). */
 void pph__deps_host_wait(struct pph_data *data, enum pph_access mode);
 /* deps.c: wait until no task uses the handle, then drop its references. */
 void pph__deps_data_wait(struct pph_data *data);
+/* deps.c, for tasks run in place: lock the task's handles if none lists an
+ * unfinished task it would wait for (else 0, nothing locked); unlock them;
+ * list the task on them and unlock them. */
+int pph__deps_hold(struct pph_task *task);
+void pph__deps_unhold(struct pph_task *task);
+void pph__deps_list_held(struct pph_task *task);
 
 /* ---- scheduling ---- */
 
@@ -504,10 +542,10 @@ struct pph_runtime {
 	atomic_ulong prefetches; /* copies to devices started when a task was queued */
 
 	atomic_int has_parallel; /* an OPENMP variant was submitted */
-	int undeferred; /* undeferred.c: allowed (PEPPHER_UNDEFERRED) */
-	double tiny_us;	/* undeferred.c: tasks predicted shorter run at once (PEPPHER_TINY_US) */
+	int undeferred; /* submit.c: tasks may run at submission (PEPPHER_UNDEFERRED) */
+	double tiny_us;	/* submit.c: tasks predicted shorter run in place (PEPPHER_TINY_US) */
 	/* pph_init calls and variants disabled or enabled so far: what a
-	 * thread cached of the runtime is stale after one (undeferred.c) */
+	 * thread cached of the runtime is stale after one (submit.c) */
 	atomic_uint generation;
 
 	/* tasks submitted and not finished, for pph_task_wait_all */
@@ -516,7 +554,7 @@ struct pph_runtime {
 	pthread_mutex_t lock;
 	pthread_cond_t done_cond;
 
-	/* undeferred.c: tasks application threads ran at submission */
+	/* submit.c: tasks application threads ran at submission */
 	_Alignas(PPH_CACHE_LINE) atomic_ulong undeferred_tasks;
 	atomic_ullong undeferred_ns;
 };
@@ -538,40 +576,15 @@ void pph__workers_stop(void);
  * the task for another one, or fail it if there is none. */
 void pph__task_variant_failed(struct pph_task *t, int impl);
 
-/* undeferred.c: the default of PEPPHER_TINY_US */
+/* submit.c: the default of PEPPHER_TINY_US */
 #define PPH_TINY_US_DEFAULT 0.2
-/*
- * undeferred.c, the rest of pph_task_submit (task->submitted set):
- * -ENODEV (and submitted cleared) if no worker can run a variant the task
- * may run; else 0, the task run in place when it is tiny (a detached one
- * is gone then), else listed and queued (pph__deps_submit).  What it
- * found is kept for pph__run_undeferred (on this thread, for the next
- * tasks of that kind too).  The first submission of a codelet with an
- * OPENMP variant sets rt.has_parallel here.
- *
- * Run in place: a tiny task (see below) runs at its submission without
- * being listed on its handles: it holds their locks while its variant
- * runs, when no unfinished task it would wait for is listed there.
- * Should the variant call the runtime (pph__in_place_list), the task is
- * listed first and lets go of the locks, as if it had been submitted as
- * usual.
- */
-int pph__submit(struct pph_task *t);
-/* undeferred.c: run a task that just became ready at its submission on the
- * submitting application thread, when the backlog is long or the task is
- * tiny; returns 1 if it ran (and finished: pph__task_finished_at_once), 0
- * if it is to be counted and queued. */
-int pph__run_undeferred(struct pph_task *t);
-void pph__in_place_list(void);
-/* deps.c, for tasks run in place: lock the task's handles if none lists an
- * unfinished task it would wait for (else 0, nothing locked); unlock them;
- * list the task on them and unlock them. */
-int pph__deps_hold(struct pph_task *task);
-void pph__deps_unhold(struct pph_task *task);
-void pph__deps_list_held(struct pph_task *task);
-/* undeferred.c: pph_variant_failed() on an application thread. */
-void pph__undeferred_variant_failed(void);
-/* undeferred.c: is this thread running a task's variant (a worker, or an
+/* submit.c: the task this thread runs in place is listed on its handles
+ * and lets their locks go: called by every entry point that may lock a
+ * handle or wait, before it does. */
+void pph__list_held_task(void);
+/* submit.c: pph_variant_failed() on an application thread. */
+void pph__here_variant_failed(void);
+/* submit.c: is this thread running a task's variant (a worker, or an
  * application thread running one at its submission)? */
 int pph__running_task_here(void);
 /* task.c: 0 if cl can be submitted (a name, variants each with a function,
@@ -605,13 +618,5 @@ void pph__trace_slice(struct pph_worker *w, const struct pph_codelet *cl,
 void pph__trace_shutdown(void);
 /* A transfer made by the calling worker (nothing on other threads). */
 void pph__trace_transfer(int to_host, uint64_t bytes, double start_us, double dur_us);
-
-/* a task finished: wake its waiters and successors */
-void pph__task_finished(struct pph_task *task);
-/* the same for a task run at its submission, which was never counted in
- * rt.pending (deps.c counts a task only when it does not run at once) */
-void pph__task_finished_at_once(struct pph_task *task);
-/* the same for a task run in place, listed on no handle */
-void pph__task_finished_in_place(struct pph_task *task);
 
 #endif

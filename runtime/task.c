@@ -1,4 +1,4 @@
-/* Tasks: creation, submission, waiting. */
+/* Tasks: made, waited for, finished (pph__task_finish) and recycled; submit.c submits them. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -145,7 +145,7 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 	t->seq = 0;
 	t->nbuffers = 0;
 	t->detached = 0;
-	t->submitted = 0;
+	atomic_store_explicit(&t->state, PPH_TASK_MADE, memory_order_relaxed);
 	t->shared = 0;
 	t->arg = NULL;
 	t->arg_size = 0;
@@ -169,10 +169,13 @@ void pph__task_share(struct pph_task *t)
 	atomic_init(&t->ndeps, 1);
 	/* a default mutex needs no pthread_mutex_init call */
 	t->lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
-	t->done = 0;
 	t->error = 0;
-	atomic_init(&t->finished, 0);
 	t->successors = NULL;
+}
+
+static int submitted(const struct pph_task *task)
+{
+	return atomic_load_explicit(&task->state, memory_order_relaxed) != PPH_TASK_MADE;
 }
 
 int pph_task_add_buffer(struct pph_task *task, pph_data_handle handle,
@@ -180,7 +183,7 @@ int pph_task_add_buffer(struct pph_task *task, pph_data_handle handle,
 {
 	if (!task || !handle || (mode != PPH_R && mode != PPH_W && mode != PPH_RW))
 		return -EINVAL;
-	if (task->submitted)
+	if (submitted(task))
 		return -EBUSY;
 	if (task->nbuffers == PPH_MAX_BUFFERS)
 		return -E2BIG;
@@ -203,7 +206,7 @@ int pph_task_set_arg(struct pph_task *task, const void *arg, size_t size)
 
 	if (!task || (size && !arg))
 		return -EINVAL;
-	if (task->submitted)
+	if (submitted(task))
 		return -EBUSY;
 	if (size > sizeof(task->arg_inline)) {
 		copy = malloc(size);
@@ -297,7 +300,7 @@ int pph__task_runnable(const struct pph_task *task)
 /* Submitting while the runtime is not running: say why, once until the
  * next pph_init (every call returns -ENODEV), so that a program calling a
  * component in a loop gets one line. */
-static __attribute__((noinline)) int not_running(const char *what)
+__attribute__((noinline)) int pph__not_running(const char *what)
 {
 	static atomic_uint said; /* the generation it was said in, + 1 */
 	unsigned gen = atomic_load(&pph__rt.generation) + 1;
@@ -313,24 +316,6 @@ static __attribute__((noinline)) int not_running(const char *what)
 	return -ENODEV;
 }
 
-int pph_task_submit(struct pph_task *task)
-{
-	if (!task)
-		return -EINVAL;
-	if (task->submitted)
-		return -EBUSY;
-	if (!pph__rt.initialized)
-		return not_running("pph_task_submit");
-	if (task->nbuffers) {
-		task->footprint = pph__task_footprint(task, &task->size);
-	} else {
-		task->footprint = PPH_FOOTPRINT_NO_DATA;
-		task->size = 0;
-	}
-	task->submitted = 1;
-	return pph__submit(task);
-}
-
 /*
  * Waiting without a lock on the finishing side: a waiter announces itself in
  * rt.waiters before it checks its condition under rt.lock, and a finisher
@@ -344,7 +329,7 @@ static void wait_until(int (*done)(const void *), const struct pph_task *task)
 		pph__worker_help_until(pph__current_worker, done, task);
 		return;
 	}
-	pph__in_place_list(); /* called by a task run in place: let its handles go */
+	pph__list_held_task(); /* called by a task run in place: let its handles go */
 	if (pph__spin_until(done, task))
 		return;
 	pthread_mutex_lock(&pph__rt.lock);
@@ -357,7 +342,7 @@ static void wait_until(int (*done)(const void *), const struct pph_task *task)
 
 static int task_finished(const void *task)
 {
-	return atomic_load(&((const struct pph_task *)task)->finished);
+	return atomic_load(&((const struct pph_task *)task)->state) == PPH_TASK_FINISHED;
 }
 
 static int all_finished(const void *unused)
@@ -373,7 +358,7 @@ void pph__task_wait_finished(struct pph_task *task)
 
 int pph_task_wait(struct pph_task *task)
 {
-	if (!task || task->detached || !task->submitted)
+	if (!task || task->detached || !submitted(task))
 		return -EINVAL;
 	pph__task_wait_finished(task);
 	/* only a shared task can fail (one run in place never is) */
@@ -390,20 +375,23 @@ void pph_task_wait_all(void)
 	wait_until(all_finished, NULL);
 }
 
-/*
- * counted: in rt.pending; listed: on its handles.  Only a task not
- * detached (pph_task_wait) or one listed on handles (host accesses to
- * them) can have waiters: a detached task run in place, or without data,
- * skips the sequentially consistent store.
- */
-static void finished(struct pph_task *task, int counted, int listed)
+void pph__task_finish(struct pph_task *task)
 {
-	int detached = task->detached, waitable = !detached || (listed && task->nbuffers);
+	enum pph_task_state ran = atomic_load_explicit(&task->state, memory_order_relaxed);
+	int listed = ran != PPH_TASK_RUNNING_IN_PLACE, counted = ran == PPH_TASK_RUNNING;
+	int detached = task->detached, waitable;
 
+	if (!listed && detached) {
+		pph__task_recycle(task); /* nobody else ever saw it */
+		return;
+	}
 	if (listed)
-		pph__deps_complete(task);
+		pph__deps_leave(task);
+	/* the owner of a task not detached waits for it, and host accesses
+	 * wait for the tasks they found listed on a handle */
+	waitable = !detached || (listed && task->nbuffers);
 	if (waitable)
-		atomic_store(&task->finished, 1);
+		atomic_store(&task->state, PPH_TASK_FINISHED);
 	if (counted)
 		atomic_fetch_sub(&pph__rt.pending, 1);
 	if ((waitable || counted) && atomic_load(&pph__rt.waiters)) {
@@ -413,21 +401,6 @@ static void finished(struct pph_task *task, int counted, int listed)
 	}
 	if (detached)
 		pph__task_release(task);
-}
-
-void pph__task_finished(struct pph_task *task)
-{
-	finished(task, 1, 1);
-}
-
-void pph__task_finished_at_once(struct pph_task *task)
-{
-	finished(task, 0, 1);
-}
-
-void pph__task_finished_in_place(struct pph_task *task)
-{
-	finished(task, 0, 0);
 }
 
 int pph_task_impl_ran(const struct pph_task *task)
@@ -466,123 +439,7 @@ void pph_task_destroy(struct pph_task *task)
 {
 	if (!task)
 		return;
-	if (task->submitted)
+	if (submitted(task))
 		pph__task_wait_finished(task);
 	pph__task_release(task);
-}
-
-static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
-		const pph_data_handle *handles, const enum pph_access *modes,
-		const void *arg, size_t arg_size, int sync)
-{
-	struct pph_task *task;
-	unsigned i;
-	int rc;
-
-	if (!cl || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
-		return -EINVAL;
-	if (nbuffers > PPH_MAX_BUFFERS)
-		return -E2BIG;
-	if (!pph__rt.initialized)
-		return not_running(cl->name ? cl->name : "?");
-	task = pph_task_create(cl);
-	rc = task ? 0 : -ENOMEM;
-
-	/* a mask that allows none of a codelet's variants, or a codelet
-	 * without variants */
-	if (rc == 0 && pph_task_set_impl_mask(task, impl_mask) != 0 &&
-	    (rc = pph__codelet_check(cl)) == 0)
-		rc = -ENODEV;
-	for (i = 0; rc == 0 && i < nbuffers; i++)
-		rc = pph_task_add_buffer(task, handles[i], modes[i]);
-	if (rc == 0)
-		rc = pph_task_set_arg(task, arg, arg_size);
-	if (rc == 0 && !sync)
-		pph_task_set_detached(task, 1);
-	if (rc == 0)
-		rc = pph_task_submit(task);
-	if (sync && rc == 0)
-		rc = pph_task_wait(task); /* fails when no variant could run it */
-	if (sync || rc != 0)
-		pph_task_destroy(task);
-	return rc;
-}
-
-int pph_call_sync(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
-		  const pph_data_handle *handles, const enum pph_access *modes,
-		  const void *arg, size_t arg_size)
-{
-	return call(cl, impl_mask, nbuffers, handles, modes, arg, arg_size, 1);
-}
-
-int pph_call_async(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
-		   const pph_data_handle *handles, const enum pph_access *modes,
-		   const void *arg, size_t arg_size)
-{
-	return call(cl, impl_mask, nbuffers, handles, modes, arg, arg_size, 0);
-}
-
-/* The common number of parts of the partitioned buffers, or -EINVAL. */
-static int part_count(unsigned nbuffers, const int *parts)
-{
-	int n = -1;
-	unsigned i;
-
-	for (i = 0; i < nbuffers; i++) {
-		if (parts[i] < 0)
-			continue;
-		if (n >= 0 && parts[i] != n)
-			return -EINVAL;
-		n = parts[i];
-	}
-	if (n == 0) /* the runtime chooses: one block per worker */
-		n = (int)pph__rt.nworkers;
-	return n;
-}
-
-int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
-			 const pph_data_handle *handles, const enum pph_access *modes,
-			 const int *parts, const void *arg, size_t arg_size)
-{
-	pph_data_handle blocks[PPH_MAX_BUFFERS][PPH_MAX_WORKERS];
-	pph_data_handle sub[PPH_MAX_BUFFERS];
-	int n, rc = 0, k;
-	unsigned i, done = 0;
-
-	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
-		return -EINVAL;
-	if (nbuffers > PPH_MAX_BUFFERS)
-		return -E2BIG;
-	if ((n = part_count(nbuffers, parts)) < 0)
-		return -EINVAL;
-	if (n <= 1)
-		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
-	if (n > PPH_MAX_WORKERS)
-		n = PPH_MAX_WORKERS;
-	for (i = 0; rc == 0 && i < nbuffers; i++, done = i)
-		if (parts[i] >= 0)
-			rc = pph_data_partition(handles[i], (unsigned)n, blocks[i]);
-	for (k = 0; rc == 0 && k < n; k++) {
-		for (i = 0; i < nbuffers; i++)
-			sub[i] = parts[i] >= 0 ? blocks[i][k] : handles[i];
-		rc = pph_call_async(cl, impl_mask, nbuffers, sub, modes, arg, arg_size);
-	}
-	for (i = 0; i < done; i++) /* waits for the sub-tasks */
-		if (parts[i] >= 0)
-			pph_data_unpartition(handles[i], (unsigned)n, blocks[i]);
-	return rc;
-}
-
-void pph_call_failed(const struct pph_codelet *cl, int rc)
-{
-	const char *name = cl && cl->name ? cl->name : "?";
-
-	/* -ENODEV says "No such device": say what is wrong instead */
-	if (rc == -ENODEV && !pph__rt.initialized)
-		not_running(name);
-	else if (rc == -ENODEV)
-		fprintf(stderr, "peppher: %s: call failed: no worker can run any variant the call allows\n",
-			name);
-	else
-		fprintf(stderr, "peppher: %s: call failed: %s\n", name, strerror(-rc));
 }

@@ -37,13 +37,13 @@ void pph__task_variant_failed(struct pph_task *t, int impl)
 	if (pph__task_runnable(t)) {
 		fprintf(stderr, "peppher: %s: variant %s disabled; the task runs on another one\n",
 			t->cl->name, t->cl->impls[impl].name);
-		pph__rt.sched->push(t);
+		pph__task_enqueue(t);
 		return;
 	}
 	fprintf(stderr, "peppher: %s: variant %s failed and no other variant can run the task\n",
 		t->cl->name, t->cl->impls[impl].name);
 	t->error = -EIO;
-	pph__task_finished(t);
+	pph__task_finish(t);
 }
 
 /* The variant said it could not run, or its device work failed, on worker
@@ -71,7 +71,7 @@ void pph_variant_failed(void)
 	if (pph__current_worker)
 		pph__current_worker->variant_failed = 1;
 	else
-		pph__undeferred_variant_failed();
+		pph__here_variant_failed();
 }
 
 unsigned pph__team_sizes(unsigned sizes[PPH_MAX_TEAM_SIZES])
@@ -147,15 +147,17 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	double t0, us;
 	unsigned team, threads;
 
+	atomic_store_explicit(&t->state, PPH_TASK_RUNNING, memory_order_relaxed);
+
 	if (impl < 0) { /* its variant for this worker was disabled meanwhile */
 		t->sched_impl = -1;
 		if (pph__task_runnable(t)) {
-			pph__rt.sched->push(t);
+			pph__task_enqueue(t);
 		} else {
 			fprintf(stderr, "peppher: %s: no variant left that can run the task\n",
 				t->cl->name);
 			t->error = -EIO;
-			pph__task_finished(t);
+			pph__task_finish(t);
 		}
 		return;
 	}
@@ -166,7 +168,7 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 		fprintf(stderr, "peppher: %s: cannot bring data to worker %u: %s\n",
 			t->cl->name, w->id, strerror(-rc));
 		t->error = rc;
-		pph__task_finished(t);
+		pph__task_finish(t);
 		return;
 	}
 	team = team_enter(w, t, impl);
@@ -191,7 +193,7 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 		pph__trace_slice(w, t->cl, (unsigned)impl, "task", t0, us);
 	if (t->callback)
 		t->callback(t->callback_data);
-	pph__task_finished(t);
+	pph__task_finish(t);
 }
 
 /* The outer task's state on w while w runs others inside its variant. */

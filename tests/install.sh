@@ -16,9 +16,15 @@ prefix=$(sed -n 's/^prefix=//p' "$top_builddir/peppher.pc")
 libdir=$(find "$stage/root" -name 'libpeppher.so' -printf '%h\n' | head -n 1)
 pcdir=$(find "$stage/root" -name peppher.pc -printf '%h\n' | head -n 1)
 for f in "$stage/root$prefix/bin/compose" "$stage/root$prefix/include/peppher/runtime.h" \
+	"$stage/root$prefix/include/peppher/wrappers.h" \
 	"$libdir/libpeppher.a" "$pcdir/peppher.pc"; do
 	[ -f "$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
+# internals (pph__) are not part of the library's interface
+if command -v nm > /dev/null; then
+	internal=$(nm -D --defined-only "$libdir/libpeppher.so" | awk '$3 ~ /^pph__/ { print $3 }')
+	[ -z "$internal" ] || { echo "FAIL: libpeppher.so exports" $internal; exit 1; }
+fi
 cp -R "$top_srcdir/examples/vector_scale" "$stage/app"
 chmod -R u+w "$stage/app"
 cd "$stage/app" || exit 1

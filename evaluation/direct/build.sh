@@ -9,7 +9,7 @@ app=$1 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
 src=$here/../$app
 mkdir -p "$out"
-cflags="-O2 -std=gnu11 $(pkg-config --cflags peppher)"
+cflags="-O2 -std=gnu11 -Werror=implicit-function-declaration $(pkg-config --cflags peppher)"
 libs="$(pkg-config --libs peppher) $(pkg-config --variable=opencl_libs peppher) -lm"
 objs=
 cc_one() { # source, extra flags

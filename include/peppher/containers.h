@@ -73,9 +73,6 @@ const void *pph_container_read(struct pph_container *c);
 /** Host data valid for reading and writing; device copies invalidated. */
 void *pph_container_write(struct pph_container *c);
 
-/** For generated entry wrappers: the container is used by a task. */
-pph_data_handle pph_container_use(struct pph_container *c, enum pph_access mode);
-
 #define pph_vector_read(v) pph_container_read(&(v)->c)
 #define pph_vector_write(v) pph_container_write(&(v)->c)
 #define pph_matrix_read(m) pph_container_read(&(m)->c)

@@ -335,40 +335,6 @@ int pph_task_worker_ran(const struct pph_task *task);
 void pph_task_destroy(struct pph_task *task);
 
 /**
- * Create, fill, submit, wait for and destroy a task that may run the
- * variants in impl_mask (PPH_ALL_IMPLS: any): the synchronous call an entry
- * wrapper makes for raw-pointer arguments.  Returns as pph_task_submit
- * (-ENODEV also when impl_mask allows no variant), or -ENOMEM / -EINVAL
- * from building the task, -EINVAL for a NULL cl, NULL handles or modes
- * with nbuffers > 0, or a NULL arg with arg_size > 0; and as pph_task_wait
- * when the task ran on no variant (sync only).
- */
-int pph_call_sync(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
-		  const pph_data_handle *handles, const enum pph_access *modes,
-		  const void *arg, size_t arg_size);
-
-/**
- * The same, without waiting: the task is detached and runs when its
- * dependencies allow (the call an entry wrapper makes when every pointer
- * argument is a container).  Returns as pph_call_sync.
- */
-int pph_call_async(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
-		   const pph_data_handle *handles, const enum pph_access *modes,
-		   const void *arg, size_t arg_size);
-
-/**
- * One call split into sub-tasks: buffer i is partitioned into parts[i]
- * blocks when parts[i] > 0, into one block per worker when parts[i] == 0,
- * and passed whole when parts[i] < 0 (every partitioned buffer must have
- * the same count).  Sub-task k gets block k of each partitioned buffer and
- * the whole of the others.  Waits for every sub-task and gathers the blocks.  Returns as
- * pph_call_sync, or -EINVAL for unequal part counts.
- */
-int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
-			 const pph_data_handle *handles, const enum pph_access *modes,
-			 const int *parts, const void *arg, size_t arg_size);
-
-/**
  * Called by a variant that cannot run (its OpenCL kernel does not build,
  * a library it needs is missing) before it returns, having left its data
  * untouched: the runtime disables that variant for the rest of the run
@@ -386,12 +352,6 @@ void pph_variant_failed(void);
  * variants call omp_set_num_threads() with it.
  */
 int pph_openmp_threads(void);
-
-/**
- * Report on stderr that a component call failed with rc (a -errno): an
- * entry wrapper has the interface's C signature and so no way to return it.
- */
-void pph_call_failed(const struct pph_codelet *cl, int rc);
 
 /** @} */
 

@@ -11,6 +11,7 @@
 
 #include <peppher/cuda.h>
 #include <peppher/runtime.h>
+#include <peppher/wrappers.h>
 
 #define N 4096
 

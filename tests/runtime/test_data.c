@@ -13,6 +13,7 @@
 
 #include <peppher/opencl.h>
 #include <peppher/runtime.h>
+#include <peppher/wrappers.h>
 
 #include "internal.h"
 

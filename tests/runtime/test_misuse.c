@@ -17,6 +17,7 @@
 
 #include <peppher/containers.h>
 #include <peppher/runtime.h>
+#include <peppher/wrappers.h>
 
 #include "testutil.h"
 

@@ -17,6 +17,7 @@
 #include <CUnit/Basic.h>
 
 #include <peppher/runtime.h>
+#include <peppher/wrappers.h>
 
 #include "testutil.h"
 

@@ -5,6 +5,7 @@
 
 #include <string.h>
 #include <peppher/runtime.h>
+#include <peppher/wrappers.h>
 #include <peppher/containers.h>
 
 #define PEPPHER_INITIALIZE() PPH_INITIALIZE_OR_EXIT()

@@ -7,6 +7,7 @@
 
 #include <peppher/runtime.h>
 #include <peppher/containers.h>
+#include <peppher/wrappers.h>
 
 #ifdef __cplusplus
 extern "C" {

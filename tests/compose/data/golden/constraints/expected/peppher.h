@@ -7,6 +7,7 @@
 
 #include <peppher/runtime.h>
 #include <peppher/containers.h>
+#include <peppher/wrappers.h>
 #include "../src/total_types.h"
 
 #ifdef __cplusplus

@@ -1,0 +1,402 @@
+/*
+ * Submission: how a submitted task runs (how_to_run), and the two ways the
+ * submitting thread runs one itself.  The task's states and the
+ * transitions made here are drawn in doc/design-notes.md.
+ *
+ * A ready task runs on the thread that submits it, instead of being handed
+ * to a worker, in two cases:
+ *  - more than PPH_BACKLOG tasks per worker are pending, as libgomp does
+ *    beyond 64 queued tasks per thread: a backlog that long keeps every
+ *    worker busy anyway (run_at_once);
+ *  - the task is tiny: its calibrated model predicts less than
+ *    PEPPHER_TINY_US, less than handing it to a worker costs the
+ *    submitting thread (cache lines of the task, the queue and the
+ *    counters change cores).  Otherwise a worker that keeps up with such
+ *    tasks makes every one pay the hand-over, and only a backlog, which it
+ *    prevents, would stop that.  A tiny task runs in place (run_in_place):
+ *    holding its handles' locks, listed on none.
+ * Only a task with exactly one variant that can run, a CPU one, so that no
+ * scheduling choice is taken from the scheduler; never while fork-join
+ * teams may own the cores, nor while tracing (the trace has one track per
+ * worker).  PEPPHER_UNDEFERRED=0 turns both off.
+ */
+#include <errno.h>
+
+#include "internal.h"
+#include "perfmodel.h"
+
+#define PPH_BACKLOG 64 /* pending tasks per worker */
+/*
+ * Only one tiny task in PPH_TINY_SAMPLE is timed: reading the clock twice
+ * costs more than an empty task.  The busy time in the statistics is
+ * estimated from that sample.
+ */
+#define PPH_TINY_SAMPLE 256
+
+/* a thread asks again after this many tasks of one kind */
+#define PPH_VERDICT_USES 1024
+
+/* What the submitting thread may do with a kind of task. */
+enum pph_kind {
+	PPH_KIND_REFUSED,	/* cannot be submitted (verdict.rc says why) */
+	PPH_KIND_WORKERS,	/* workers only: not one CPU variant, teams, tracing, ... */
+	PPH_KIND_UNCALIBRATED,	/* one CPU variant, no model yet: run beyond the backlog,
+				 * and ask the model again at the next task */
+	PPH_KIND_BACKLOG,	/* one CPU variant, not tiny: run beyond the backlog */
+	PPH_KIND_TINY,		/* one CPU variant, tiny: run in place */
+};
+
+/* How a submitted task runs (how_to_run). */
+enum pph_path {
+	PPH_PATH_REFUSED,  /* it cannot be submitted: verdict.rc says why */
+	PPH_PATH_QUEUE,	   /* listed on its handles, counted, queued when ready */
+	PPH_PATH_AT_ONCE,  /* listed; run here if ready at once, else queued */
+	PPH_PATH_IN_PLACE, /* run here holding its handles' locks; else at once */
+};
+
+/*
+ * What this thread found of the last kind of task it submitted (codelet,
+ * variants allowed, data shapes).  The loops over variants and workers and
+ * the model's lock were a third of submitting an empty task; a task of the
+ * same kind reuses the answers.  What they depend on changes only with the
+ * generation: pph_init, a variant disabled, the first OPENMP variant.
+ */
+static PPH_TLS struct {
+	const struct pph_codelet *cl;
+	unsigned impl_mask;
+	uint32_t footprint;
+	unsigned generation; /* of the runtime they were found in */
+	unsigned uses;	     /* left before finding them again */
+	int rc;		     /* of submitting it: 0, -EINVAL (bad codelet), -ENODEV */
+	enum pph_kind kind;
+	unsigned impl; /* the one CPU variant, from PPH_KIND_UNCALIBRATED on */
+} verdict;
+
+/* The task this thread runs in place while it holds its handles' locks
+ * (they are let go when the task is listed: pph__list_held_task), or NULL. */
+static PPH_TLS struct pph_task *held;
+/* Variants this thread runs at submission (one may submit another). */
+static PPH_TLS unsigned running_here;
+static PPH_TLS int here_failed; /* pph_variant_failed() on this thread */
+static PPH_TLS unsigned sample;
+
+void pph__here_variant_failed(void)
+{
+	here_failed = 1;
+}
+
+int pph__running_task_here(void)
+{
+	return pph__current_worker || running_here;
+}
+
+void pph__list_held_task(void)
+{
+	struct pph_task *t = held;
+
+	if (!t)
+		return;
+	held = NULL;
+	pph__deps_list_held(t);
+	atomic_store_explicit(&t->state, PPH_TASK_RUNNING_HERE, memory_order_relaxed);
+}
+
+/* ---- the verdict on a kind of task ---- */
+
+/* The one variant that can run t, if it is a CPU one; else -1. */
+static int only_cpu_variant(const struct pph_task *t)
+{
+	const struct pph_codelet *cl = t->cl;
+	int found = -1;
+	unsigned i, a;
+
+	for (i = 0; i < cl->nimpls; i++) {
+		if (!pph__impl_allowed(t, i))
+			continue;
+		for (a = 0; a < PPH_ARCH_COUNT; a++)
+			if (pph__rt.arch_workers[a] &&
+			    pph__arch_can_run((enum pph_arch)a, cl->impls[i].arch))
+				break;
+		if (a == PPH_ARCH_COUNT)
+			continue; /* no worker for it */
+		if (found >= 0 || cl->impls[i].arch != PPH_ARCH_CPU)
+			return -1;
+		found = (int)i;
+	}
+	return found;
+}
+
+/* Fork-join teams may own the cores from the first OPENMP variant on:
+ * nothing runs at submission any more (see may_run_here). */
+static void note_parallel(const struct pph_codelet *cl)
+{
+	unsigned i;
+
+	for (i = 0; i < cl->nimpls; i++)
+		if (cl->impls[i].arch == PPH_ARCH_OPENMP &&
+		    !atomic_exchange(&pph__rt.has_parallel, 1))
+			atomic_fetch_add(&pph__rt.generation, 1);
+}
+
+/* Whether this thread may run tasks at submission at all. */
+static int may_run_here(void)
+{
+	return pph__rt.undeferred && !pph__current_worker &&
+	       !atomic_load_explicit(&pph__rt.has_parallel, memory_order_relaxed) &&
+	       !pph__trace_enabled();
+}
+
+/* Is variant impl of t tiny?  Asks its model: PPH_KIND_UNCALIBRATED while
+ * it cannot say. */
+static enum pph_kind ask_model(const struct pph_task *t, unsigned impl)
+{
+	double us;
+
+	if (!pph__rt.tiny_us)
+		return PPH_KIND_BACKLOG;
+	us = pph__perfmodel_predict(t->cl, impl, PPH_ARCH_CPU, 1, t->footprint, t->size);
+	if (us < 0)
+		return PPH_KIND_UNCALIBRATED;
+	return us < pph__rt.tiny_us ? PPH_KIND_TINY : PPH_KIND_BACKLOG;
+}
+
+static __attribute__((noinline)) void find_verdict(const struct pph_task *t,
+						   unsigned generation)
+{
+	int impl;
+
+	verdict.cl = t->cl;
+	verdict.impl_mask = t->impl_mask;
+	verdict.footprint = t->footprint;
+	verdict.generation = generation;
+	verdict.uses = PPH_VERDICT_USES;
+	verdict.rc = pph__codelet_check(t->cl);
+	if (!verdict.rc && !pph__task_runnable(t))
+		verdict.rc = -ENODEV;
+	if (verdict.rc) {
+		verdict.kind = PPH_KIND_REFUSED;
+		return;
+	}
+	if (!atomic_load(&pph__rt.has_parallel))
+		note_parallel(t->cl);
+	verdict.kind = PPH_KIND_WORKERS;
+	if (!may_run_here() || (impl = only_cpu_variant(t)) < 0)
+		return;
+	verdict.impl = (unsigned)impl;
+	verdict.kind = ask_model(t, verdict.impl);
+}
+
+/* The verdict on t's kind, found again when stale. */
+static inline enum pph_kind kind_of(const struct pph_task *t)
+{
+	unsigned generation = atomic_load_explicit(&pph__rt.generation, memory_order_relaxed);
+
+	if (!verdict.uses || verdict.cl != t->cl || verdict.impl_mask != t->impl_mask ||
+	    verdict.footprint != t->footprint || verdict.generation != generation)
+		find_verdict(t, generation);
+	verdict.uses--;
+	return verdict.kind;
+}
+
+/* The one place that decides how a submitted task runs. */
+static inline enum pph_path how_to_run(const struct pph_task *t)
+{
+	unsigned long backlog = (unsigned long)PPH_BACKLOG * pph__rt.nworkers;
+	enum pph_kind kind = kind_of(t);
+
+	if (kind == PPH_KIND_REFUSED)
+		return PPH_PATH_REFUSED;
+	if (kind == PPH_KIND_UNCALIBRATED)
+		kind = verdict.kind = ask_model(t, verdict.impl);
+	if (kind == PPH_KIND_TINY)
+		return PPH_PATH_IN_PLACE;
+	if (kind == PPH_KIND_WORKERS ||
+	    atomic_load_explicit(&pph__rt.pending, memory_order_relaxed) <= backlog)
+		return PPH_PATH_QUEUE;
+	return PPH_PATH_AT_ONCE;
+}
+
+/* ---- running a task on the submitting thread ---- */
+
+/*
+ * Run the task's variant on this thread with its data acquired; returns 0,
+ * or -1 if the variant said it could not run (pph_variant_failed).  A tiny
+ * task is timed 1 in PPH_TINY_SAMPLE, and its busy time estimated.  Host
+ * replicas are not pinned: nothing to release afterwards.
+ */
+static inline __attribute__((always_inline)) int run_variant_here(struct pph_task *t,
+								  unsigned impl, void *buffers[],
+								  int tiny)
+{
+	int timed = !tiny || sample++ % PPH_TINY_SAMPLE == 0;
+	double t0 = 0, us = 0;
+
+	if (timed)
+		t0 = pph__now_us();
+	running_here++;
+	t->cl->impls[impl].fn(buffers, t->arg);
+	running_here--;
+	if (timed)
+		us = pph__now_us() - t0;
+	if (here_failed) {
+		here_failed = 0;
+		return -1;
+	}
+	t->impl_ran = (int)impl;
+	t->worker_ran = PPH_WORKER_APPLICATION;
+	atomic_fetch_add_explicit(&pph__rt.undeferred_tasks, 1, memory_order_relaxed);
+	if (timed) {
+		pph__perfmodel_record(t->cl, impl, PPH_ARCH_CPU, 1, t->footprint, t->size, us);
+		atomic_fetch_add_explicit(
+			&pph__rt.undeferred_ns,
+			(unsigned long long)(us * 1e3 * (tiny ? PPH_TINY_SAMPLE : 1)),
+			memory_order_relaxed);
+	}
+	return 0;
+}
+
+/* Count and number a task as queue() does: from here on, workers run it. */
+static void hand_to_workers(struct pph_task *t)
+{
+	pph__task_share(t); /* a task without data run in place was not */
+	atomic_fetch_add(&pph__rt.pending, 1);
+	t->seq = atomic_fetch_add(&pph__rt.seq, 1);
+	atomic_store_explicit(&t->state, PPH_TASK_RUNNING, memory_order_relaxed);
+}
+
+/* The variant of t, run here and listed on its handles, failed: its data
+ * back as it was, then another variant, or an error. */
+static __attribute__((noinline)) void failed_here(struct pph_task *t, unsigned impl,
+						  const struct pph_replica_states *saved)
+{
+	pph__task_restore_data(t, saved);
+	hand_to_workers(t);
+	pph__task_variant_failed(t, (int)impl);
+}
+
+/*
+ * A tiny task runs in place when no unfinished task it would wait for is
+ * listed on its handles: it takes their locks (trylock: it never waits
+ * holding one) and runs holding them, listed on none.  Should its variant
+ * call the runtime, the task is listed first and lets the locks go
+ * (pph__list_held_task), from then on a task run here like any other.
+ * Returns 1 if it ran (or failed and went to the workers), 0 if it is to
+ * be listed: its handles are busy, or its data cannot be had.
+ */
+static inline __attribute__((always_inline)) int run_in_place(struct pph_task *t)
+{
+	void *buffers[PPH_MAX_BUFFERS];
+	struct pph_replica_states saved;
+	unsigned impl = verdict.impl; /* the variant may submit tasks of other kinds */
+	int rc;
+
+	if (t->nbuffers) {
+		if (!pph__deps_hold(t))
+			return 0;
+		if (pph__task_acquire_data(t, 0, buffers, &saved) != 0) {
+			pph__deps_unhold(t); /* listed: a worker reports the failure */
+			return 0;
+		}
+		held = t;
+	}
+	atomic_store_explicit(&t->state, PPH_TASK_RUNNING_IN_PLACE, memory_order_relaxed);
+	rc = run_variant_here(t, impl, buffers, 1);
+	if (rc != 0) {
+		pph__list_held_task(); /* later tasks wait for its retry */
+		failed_here(t, impl, &saved);
+		return 1;
+	}
+	if (held) { /* still in place: nothing else saw it */
+		held = NULL;
+		pph__deps_unhold(t);
+	}
+	if (t->callback)
+		t->callback(t->callback_data);
+	pph__task_finish(t);
+	return 1;
+}
+
+/* Run a listed task that was ready at its submission here, now.  Returns
+ * 1 if it ran (or failed and went to the workers), 0 if it is to be
+ * queued (its data cannot be had: a worker reports it). */
+static int run_at_once(struct pph_task *t, int tiny)
+{
+	void *buffers[PPH_MAX_BUFFERS];
+	struct pph_replica_states saved;
+	unsigned impl = verdict.impl;
+
+	if (pph__task_acquire_data(t, 0, buffers, &saved) != 0)
+		return 0;
+	atomic_store_explicit(&t->state, PPH_TASK_RUNNING_HERE, memory_order_relaxed);
+	if (run_variant_here(t, impl, buffers, tiny) != 0) {
+		failed_here(t, impl, &saved);
+		return 1;
+	}
+	if (t->callback)
+		t->callback(t->callback_data);
+	pph__task_finish(t);
+	return 1;
+}
+
+/* ---- handing a task to the workers ---- */
+
+void pph__task_enqueue(struct pph_task *t)
+{
+	atomic_store_explicit(&t->state, PPH_TASK_QUEUED, memory_order_relaxed);
+	pph__rt.sched->push(t);
+}
+
+/* A listed task waits for its predecessors, then goes to a queue. */
+static void queue(struct pph_task *t)
+{
+	/* counted before anyone can finish it: predecessors enqueue it only
+	 * once ndeps drops below; numbered for the same reason (schedulers
+	 * read seq) */
+	atomic_store_explicit(&t->state, PPH_TASK_WAITING, memory_order_relaxed);
+	atomic_fetch_add(&pph__rt.pending, 1);
+	t->seq = atomic_fetch_add(&pph__rt.seq, 1);
+	if (atomic_fetch_sub(&t->ndeps, 1) == 1)
+		pph__task_enqueue(t);
+}
+
+/* ---- submission ---- */
+
+/* Only the submission's count left: ready, and nobody else will touch
+ * ndeps, so a task run at once needs no atomic update of it. */
+static inline int ready(const struct pph_task *t)
+{
+	return atomic_load(&t->ndeps) == 1;
+}
+
+static int submit(struct pph_task *t)
+{
+	enum pph_path path = how_to_run(t);
+
+	if (path == PPH_PATH_REFUSED)
+		return verdict.rc;
+	pph__list_held_task(); /* submitted by a task run in place: list that first */
+	if (path == PPH_PATH_IN_PLACE && run_in_place(t))
+		return 0; /* a detached task run there is gone */
+	pph__deps_list(t);
+	if (path != PPH_PATH_QUEUE && ready(t) && run_at_once(t, path == PPH_PATH_IN_PLACE))
+		return 0;
+	queue(t);
+	return 0;
+}
+
+int pph_task_submit(struct pph_task *task)
+{
+	if (!task)
+		return -EINVAL;
+	if (atomic_load_explicit(&task->state, memory_order_relaxed) != PPH_TASK_MADE)
+		return -EBUSY;
+	if (!pph__rt.initialized)
+		return pph__not_running("pph_task_submit");
+	if (task->nbuffers) {
+		task->footprint = pph__task_footprint(task, &task->size);
+	} else {
+		task->footprint = PPH_FOOTPRINT_NO_DATA;
+		task->size = 0;
+	}
+	return submit(task);
+}

@@ -1,0 +1,62 @@
+/* Unit tests of runtime/init.c: starting and stopping the runtime. */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <unistd.h>
+
+#include <CUnit/Basic.h>
+
+#include <peppher/runtime.h>
+#include <peppher/wrappers.h>
+
+#include "suites.h"
+#include "testutil.h"
+
+static void test_init_twice(void)
+{
+	CU_ASSERT_EQUAL(pph_init(), -EALREADY);
+	pph_shutdown();
+	CU_ASSERT_FALSE(pph_is_initialized());
+	CU_ASSERT_EQUAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(pph_worker_count(), 2);
+	pph_shutdown();
+	setenv("PEPPHER_NCPU", "3", 1);
+	CU_ASSERT_EQUAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(pph_worker_count(), 3);
+	pph_shutdown();
+	setenv("PEPPHER_NCPU", "2", 1);
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
+static void test_bad_environment(void)
+{
+	struct pph_task *t;
+
+	pph_shutdown();
+	t = pph_task_create(&two_cl);
+	CU_ASSERT_EQUAL(pph_task_submit(t), -ENODEV); /* not initialized */
+	pph_task_destroy(t);
+	setenv("PEPPHER_SCHED", "bogus", 1);
+	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
+	setenv("PEPPHER_SCHED", sched_name, 1);
+	setenv("PEPPHER_NCPU", "zero", 1);
+	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
+	setenv("PEPPHER_NCPU", "2", 1);
+	setenv("PEPPHER_UNDEFERRED", "maybe", 1);
+	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
+	unsetenv("PEPPHER_UNDEFERRED");
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
+void add_init_suite(void)
+{
+	CU_pSuite s = CU_add_suite("init", init_dmda, suite_clean);
+
+	CU_add_test(s, "init and shutdown again", test_init_twice);
+	CU_add_test(s, "bad environment", test_bad_environment);
+}

@@ -1,0 +1,178 @@
+/* Unit tests of runtime/sched_eager.c, sched_dmda.c: which variant and team size runs. */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <unistd.h>
+
+#include <CUnit/Basic.h>
+
+#include <peppher/runtime.h>
+#include <peppher/wrappers.h>
+
+#include "suites.h"
+#include "testutil.h"
+
+/* dmda gives a fork-join variant the team size its history says is best:
+ * all the workers to one that scales, one worker to one that does not. */
+static atomic_int team_size_runs[3];
+
+static void k_scales(void *buffers[], void *arg)
+{
+	int threads = pph_openmp_threads();
+
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&team_size_runs[threads <= 2 ? threads : 0], 1);
+	/* 240 us alone, 30 with 2: far apart and short, so that one
+	 * calibration run slowed by the machine does not turn the choice */
+	spin_us(240.0 / (threads * threads * threads));
+}
+
+static void k_does_not_scale(void *buffers[], void *arg)
+{
+	int threads = pph_openmp_threads();
+
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&team_size_runs[threads <= 2 ? threads : 0], 1);
+	spin_us(30.0 * threads * threads * threads); /* 30 us alone, 240 with 2 */
+}
+
+/* one codelet (one history) per attempt: see test_dmda_team_size */
+static const struct pph_impl scales_impls[] = { { PPH_ARCH_OPENMP, k_scales, "scales" } };
+static const struct pph_codelet scales_cl[3] = {
+	{ "scales", 1, scales_impls, PPH_MODEL_DEFAULT },
+	{ "scales_again", 1, scales_impls, PPH_MODEL_DEFAULT },
+	{ "scales_third", 1, scales_impls, PPH_MODEL_DEFAULT },
+};
+static const struct pph_impl flat_impls[] = { { PPH_ARCH_OPENMP, k_does_not_scale, "flat" } };
+static const struct pph_codelet flat_cl[3] = {
+	{ "flat", 1, flat_impls, PPH_MODEL_DEFAULT },
+	{ "flat_again", 1, flat_impls, PPH_MODEL_DEFAULT },
+	{ "flat_third", 1, flat_impls, PPH_MODEL_DEFAULT },
+};
+
+static void team_size_calls(const struct pph_codelet *cl, int n)
+{
+	int i;
+
+	memset(team_size_runs, 0, sizeof(team_size_runs));
+	for (i = 0; i < n; i++)
+		CU_ASSERT_EQUAL(pph_call_sync(cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+}
+
+/*
+ * Calibrate a fresh history (3 runs of each team size, 1 and 2), then
+ * count the calls of 20 that got the given team size.  A calibration run
+ * the machine stalls (a time slice lost: 1 ms against 30 us) can make
+ * the history say the wrong size is best, and dmda rightly follows it.
+ * So up to three attempts, each with a history of its own; a scheduler
+ * that ignored the history fails all three.
+ */
+static int best_team_chosen(const struct pph_codelet cls[3], int best)
+{
+	int attempt;
+
+	for (attempt = 0; attempt < 3; attempt++) {
+		team_size_calls(&cls[attempt], 6);
+		CU_ASSERT_EQUAL(atomic_load(&team_size_runs[1]), 3);
+		CU_ASSERT_EQUAL(atomic_load(&team_size_runs[2]), 3);
+		team_size_calls(&cls[attempt], 20);
+		CU_ASSERT_EQUAL(atomic_load(&team_size_runs[0]), 0);
+		if (atomic_load(&team_size_runs[best]) == 20)
+			return 1;
+		fprintf(stderr, "%s: %d of 20 calls with %d threads, after a calibration the "
+			"machine may have stalled; again with a fresh history\n",
+			cls[attempt].name, atomic_load(&team_size_runs[best]), best);
+	}
+	return 0;
+}
+
+static void test_dmda_team_size(void)
+{
+	CU_ASSERT_TRUE(best_team_chosen(scales_cl, 2));
+	CU_ASSERT_TRUE(best_team_chosen(flat_cl, 1));
+}
+
+static void test_unforced_uses_all(void)
+{
+	int i;
+
+	atomic_store(&impl_a_runs, 0);
+	atomic_store(&impl_b_runs, 0);
+	for (i = 0; i < 100; i++) {
+		struct pph_task *t = pph_task_create(&two_cl);
+
+		pph_task_set_detached(t, 1);
+		CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+	}
+	pph_task_wait_all();
+	CU_ASSERT_EQUAL(atomic_load(&impl_a_runs) + atomic_load(&impl_b_runs), 100);
+	CU_ASSERT_TRUE(atomic_load(&impl_a_runs) > 0);
+	CU_ASSERT_TRUE(atomic_load(&impl_b_runs) > 0);
+}
+
+static void k_sleep_slow(void *buffers[], void *arg)
+{
+	struct timespec ts = { 0, 3000000 };
+
+	(void)buffers;
+	(void)arg;
+	nanosleep(&ts, NULL);
+	atomic_fetch_add(&impl_a_runs, 1);
+}
+
+static void k_sleep_fast(void *buffers[], void *arg)
+{
+	struct timespec ts = { 0, 200000 };
+
+	(void)buffers;
+	(void)arg;
+	nanosleep(&ts, NULL);
+	atomic_fetch_add(&impl_b_runs, 1);
+}
+
+static const struct pph_impl pair_impls[] = {
+	{ PPH_ARCH_CPU, k_sleep_slow, "slow" },
+	{ PPH_ARCH_CPU, k_sleep_fast, "fast" },
+};
+static const struct pph_codelet pair_cl = { "slow_fast_pair", 2, pair_impls, PPH_MODEL_DEFAULT };
+
+static void test_dmda_picks_faster(void)
+{
+	int v = 0, i, fast_after = 0;
+	pph_data_handle h;
+
+	pph_vector_register(&h, &v, 1, sizeof(v));
+	atomic_store(&impl_a_runs, 0);
+	atomic_store(&impl_b_runs, 0);
+	for (i = 0; i < 40; i++) {
+		struct pph_task *t = task1(&pair_cl, h, PPH_RW, i, 0);
+
+		pph_task_wait(t);
+		if (i >= 20)
+			fast_after += pph_task_impl_ran(t) == 1;
+		pph_task_destroy(t);
+	}
+	pph_data_unregister(h);
+	/* each variant was calibrated, then only the fast one ran */
+	CU_ASSERT_EQUAL(atomic_load(&impl_a_runs), 3);
+	CU_ASSERT_EQUAL(fast_after, 20);
+}
+
+void add_sched_suites(void)
+{
+	CU_pSuite s;
+
+	s = CU_add_suite("sched_eager", init_eager, suite_clean);
+	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
+	s = CU_add_suite("sched_dmda", init_fresh_dmda, clean_fresh);
+	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
+	CU_add_test(s, "faster variant chosen after calibration", test_dmda_picks_faster);
+	CU_add_test(s, "fork-join team size chosen from history", test_dmda_team_size);
+}

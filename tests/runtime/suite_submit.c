@@ -1,0 +1,251 @@
+/* Unit tests of runtime/submit.c: tasks run at submission. */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <unistd.h>
+
+#include <CUnit/Basic.h>
+
+#include <peppher/runtime.h>
+#include <peppher/wrappers.h>
+
+#include "suites.h"
+#include "testutil.h"
+
+/* Both workers held by a task each, then 200 ready tasks: beyond 64
+ * pending tasks per worker the application thread runs them itself, only
+ * those with one CPU variant, and not at all with PEPPHER_UNDEFERRED=0. */
+static atomic_int holds_in, hold_open;
+
+static void k_hold(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&holds_in, 1);
+	while (!atomic_load(&hold_open))
+		sched_yield();
+}
+
+static const struct pph_impl hold_impls[] = { { PPH_ARCH_CPU, k_hold, "hold" } };
+static const struct pph_codelet hold_cl = { "hold", 1, hold_impls, PPH_MODEL_DEFAULT };
+
+static void k_bump(void *buffers[], void *arg)
+{
+	(void)arg;
+	(*(long *)PPH_VARIABLE_PTR(buffers[0]))++;
+}
+
+static const struct pph_impl bump_impls[] = {
+	{ PPH_ARCH_CPU, k_bump, "bump" },
+	{ PPH_ARCH_CPU, k_bump, "bump_too" },
+};
+static const struct pph_codelet bump_cl = { "bump", 1, bump_impls, PPH_MODEL_DEFAULT };
+static const struct pph_codelet bump2_cl = { "bump2", 2, bump_impls, PPH_MODEL_DEFAULT };
+
+/* Returns how many of the 200 tasks of cl the application thread ran. */
+static int undeferred_count(const struct pph_codelet *cl, unsigned impl_mask)
+{
+	struct pph_task *tasks[200];
+	long values[200];
+	pph_data_handle h[200];
+	int i, on_app = 0;
+
+	atomic_store(&holds_in, 0);
+	atomic_store(&hold_open, 0);
+	for (i = 0; i < 2; i++)
+		CU_ASSERT_EQUAL(pph_call_async(&hold_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+	while (atomic_load(&holds_in) < 2)
+		sched_yield();
+	for (i = 0; i < 200; i++) {
+		values[i] = i;
+		pph_variable_register(&h[i], &values[i], sizeof(long));
+		tasks[i] = pph_task_create(cl);
+		pph_task_add_buffer(tasks[i], h[i], PPH_RW);
+		pph_task_set_impl_mask(tasks[i], impl_mask);
+		CU_ASSERT_EQUAL(pph_task_submit(tasks[i]), 0);
+	}
+	atomic_store(&hold_open, 1);
+	for (i = 0; i < 200; i++) {
+		pph_task_wait(tasks[i]);
+		on_app += pph_task_worker_ran(tasks[i]) == PPH_WORKER_APPLICATION;
+		pph_task_destroy(tasks[i]);
+		pph_data_unregister(h[i]);
+		CU_ASSERT_EQUAL(values[i], i + 1);
+	}
+	pph_task_wait_all(); /* the holds too: the next round closes the gate */
+	return on_app;
+}
+
+static void test_undeferred(void)
+{
+	/* a fresh runtime: no OPENMP variant submitted yet (see has_parallel);
+	 * the backlog alone, whatever the model says of bump */
+	pph_shutdown();
+	setenv("PEPPHER_TINY_US", "0", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	/* pending at task j: 2 holds + j queued (a task is counted once it
+	 * does not run at once); beyond 128 from j = 127 on, and each of
+	 * those finishes before the next comes */
+	CU_ASSERT_EQUAL(undeferred_count(&bump_cl, PPH_ALL_IMPLS), 73);
+	/* two runnable variants: the scheduler chooses, nothing undeferred */
+	CU_ASSERT_EQUAL(undeferred_count(&bump2_cl, PPH_ALL_IMPLS), 0);
+	/* one allowed variant: undeferred again */
+	CU_ASSERT_EQUAL(undeferred_count(&bump2_cl, 1u << 1), 73);
+	pph_shutdown();
+	setenv("PEPPHER_UNDEFERRED", "0", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(undeferred_count(&bump_cl, PPH_ALL_IMPLS), 0);
+	pph_shutdown();
+	unsetenv("PEPPHER_UNDEFERRED");
+	unsetenv("PEPPHER_TINY_US");
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
+static void k_tiny(void *buffers[], void *arg)
+{
+	(void)arg;
+	(*(long *)PPH_VARIABLE_PTR(buffers[0]))++;
+}
+
+static const struct pph_impl tiny_impls[] = {
+	{ PPH_ARCH_CPU, k_tiny, "tiny" },
+	{ PPH_ARCH_CPU, k_tiny, "tiny_too" },
+};
+static const struct pph_codelet tiny_cl = { "tiny", 1, tiny_impls, PPH_MODEL_DEFAULT };
+static const struct pph_codelet tiny2_cl = { "tiny2", 2, tiny_impls, PPH_MODEL_DEFAULT };
+
+/* holds with two variants: never run at submission, however tiny the
+ * threshold makes them */
+static const struct pph_impl hold2_impls[] = {
+	{ PPH_ARCH_CPU, k_hold, "hold" },
+	{ PPH_ARCH_CPU, k_hold, "hold_too" },
+};
+static const struct pph_codelet hold2_cl = { "hold2", 2, hold2_impls, PPH_MODEL_DEFAULT };
+
+/* Calibrate cl's variants with tasks on the workers, then count how many
+ * of 20 ready tasks the application thread ran while both workers were
+ * held: far below the backlog, so only because they are tiny. */
+static int tiny_count(const struct pph_codelet *cl)
+{
+	struct pph_task *tasks[20];
+	long value = 0;
+	pph_data_handle h;
+	int i, on_app = 0;
+
+	pph_variable_register(&h, &value, sizeof(value));
+	for (i = 0; i < 40; i++) /* uncalibrated: queued */
+		CU_ASSERT_EQUAL(pph_call_async(cl, PPH_ALL_IMPLS, 1, &h, (enum pph_access[]){ PPH_RW },
+					       NULL, 0), 0);
+	pph_task_wait_all();
+	atomic_store(&holds_in, 0);
+	atomic_store(&hold_open, 0);
+	for (i = 0; i < 2; i++)
+		CU_ASSERT_EQUAL(pph_call_async(&hold2_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+	while (atomic_load(&holds_in) < 2)
+		sched_yield();
+	for (i = 0; i < 20; i++) {
+		tasks[i] = pph_task_create(cl);
+		pph_task_add_buffer(tasks[i], h, PPH_RW);
+		CU_ASSERT_EQUAL(pph_task_submit(tasks[i]), 0);
+	}
+	atomic_store(&hold_open, 1);
+	for (i = 0; i < 20; i++) {
+		pph_task_wait(tasks[i]);
+		on_app += pph_task_worker_ran(tasks[i]) == PPH_WORKER_APPLICATION;
+		pph_task_destroy(tasks[i]);
+	}
+	pph_task_wait_all();
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(value, 60);
+	return on_app;
+}
+
+/*
+ * A tiny task run in place holds its handles' locks while its variant
+ * runs; one that calls the runtime is listed on its handles first and lets
+ * them go.  This variant submits a task on its own handle (which must run
+ * after it), then makes a synchronous call (a wait), then reads another
+ * handle from the host.
+ */
+static pph_data_handle nest_h, nest_count_h;
+
+static void k_nest(void *buffers[], void *arg)
+{
+	long *x = PPH_VARIABLE_PTR(buffers[0]);
+
+	(void)arg;
+	CU_ASSERT_EQUAL(pph_call_async(&tiny_cl, PPH_ALL_IMPLS, 1, &nest_h,
+				       (enum pph_access[]){ PPH_RW }, NULL, 0), 0);
+	*x = *x * 3 % 1000003; /* before the task just submitted adds 1 */
+	CU_ASSERT_EQUAL(pph_call_sync(&tiny_cl, PPH_ALL_IMPLS, 1, &nest_count_h,
+				      (enum pph_access[]){ PPH_RW }, NULL, 0), 0);
+	CU_ASSERT_EQUAL(pph_data_acquire(nest_count_h, PPH_R), 0);
+}
+
+static const struct pph_impl nest_impls[] = { { PPH_ARCH_CPU, k_nest, "nest" } };
+static const struct pph_codelet nest_cl = { "nest", 1, nest_impls, PPH_MODEL_DEFAULT };
+
+static void test_in_place_calls_runtime(void)
+{
+	long x = 0, count = 0, expected = 0;
+	int i, on_app = 0;
+
+	pph_variable_register(&nest_h, &x, sizeof(x));
+	pph_variable_register(&nest_count_h, &count, sizeof(count));
+	for (i = 0; i < 60; i++) {
+		struct pph_task *t = pph_task_create(&nest_cl);
+
+		pph_task_add_buffer(t, nest_h, PPH_RW);
+		CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+		pph_task_wait(t);
+		/* the first 40 calibrate the model on the workers; then every
+		 * one finds its handle free, tiny, and runs in place */
+		if (i >= 40)
+			on_app += pph_task_worker_ran(t) == PPH_WORKER_APPLICATION;
+		pph_task_destroy(t);
+		pph_task_wait_all(); /* the task it submitted */
+		expected = (expected * 3 % 1000003) + 1;
+	}
+	pph_data_unregister(nest_h);
+	pph_data_unregister(nest_count_h);
+	CU_ASSERT_EQUAL(on_app, 20);
+	CU_ASSERT_EQUAL(x, expected);
+	CU_ASSERT_EQUAL(count, 60);
+}
+
+static void test_tiny(void)
+{
+	/* every calibrated variant counts as tiny: no timing in this test */
+	pph_shutdown();
+	setenv("PEPPHER_TINY_US", "1e9", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(tiny_count(&tiny_cl), 20);
+	/* two runnable variants: the scheduler chooses, nothing run at once */
+	CU_ASSERT_EQUAL(tiny_count(&tiny2_cl), 0);
+	test_in_place_calls_runtime();
+	pph_shutdown();
+	/* 0 turns the rule off; a bad value is refused */
+	setenv("PEPPHER_TINY_US", "0", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(tiny_count(&tiny_cl), 0);
+	pph_shutdown();
+	setenv("PEPPHER_TINY_US", "-1", 1);
+	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
+	setenv("PEPPHER_TINY_US", "fast", 1);
+	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
+	unsetenv("PEPPHER_TINY_US");
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
+void add_submit_suite(void)
+{
+	CU_pSuite s = CU_add_suite("submit", init_eager, suite_clean);
+
+	CU_add_test(s, "undeferred tasks beyond the backlog", test_undeferred);
+	CU_add_test(s, "tiny tasks run at submission", test_tiny);
+}

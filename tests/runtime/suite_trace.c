@@ -1,0 +1,73 @@
+/* Unit tests of runtime/trace.c: Chrome trace events. */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <unistd.h>
+
+#include <CUnit/Basic.h>
+
+#include <peppher/runtime.h>
+#include <peppher/wrappers.h>
+
+#include "suites.h"
+#include "testutil.h"
+
+static unsigned count_substr(const char *s, const char *sub)
+{
+	unsigned n = 0;
+
+	while ((s = strstr(s, sub))) {
+		n++;
+		s += strlen(sub);
+	}
+	return n;
+}
+
+static void test_trace(void)
+{
+	char path[] = "/tmp/peppher-trace-XXXXXX";
+	int fd = mkstemp(path), i;
+	char buf[65536];
+	size_t len;
+	FILE *fp;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	pph_shutdown();
+	setenv("PEPPHER_TRACE", path, 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	for (i = 0; i < 5; i++) {
+		struct pph_task *t = pph_task_create(&two_cl);
+
+		pph_task_force_impl(t, 1);
+		pph_task_set_detached(t, 1);
+		pph_task_submit(t);
+	}
+	pph_shutdown();
+	unsetenv("PEPPHER_TRACE");
+	fp = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	len = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[len] = '\0';
+	fclose(fp);
+	unlink(path);
+	CU_ASSERT_EQUAL(strncmp(buf, "{\"traceEvents\":[\n", 17), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n],\"displayTimeUnit\":\"ms\"}\n"));
+	CU_ASSERT_EQUAL(count_substr(buf, "\"ph\":\"X\""), 5);
+	CU_ASSERT_EQUAL(count_substr(buf, "\"name\":\"two/b\""), 5);
+	CU_ASSERT_EQUAL(count_substr(buf, "\"name\":\"thread_name\""), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"args\":{\"name\":\"worker 1 (CPU)\"}"));
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
+void add_trace_suite(void)
+{
+	CU_pSuite s = CU_add_suite("trace", init_dmda, suite_clean);
+
+	CU_add_test(s, "Chrome trace events", test_trace);
+}
