@@ -278,8 +278,8 @@ static void report_impl(struct impl_check *c)
 }
 
 /*
- * Parsing is most of compose's time in a large repository (about 0.4 ms
- * per source even with the unit reused), so it runs on every core; the
+ * Parsing is most of compose's time in a large repository, even with the
+ * unit reused, so it runs on every core; the
  * diagnostics come afterwards, in the model's order.
  */
 unsigned check_prototypes(const struct model *m, const char *outdir, char *const *args,
@@ -311,7 +311,7 @@ unsigned check_prototypes(const struct model *m, const char *outdir, char *const
 		nthreads = run.n;
 	/*
 	 * libclang parses on a thread of its own with an 8 MiB stack, made and
-	 * unmapped for every source (a fifth of the time here); our threads
+	 * unmapped for every source (a large share of the time); our threads
 	 * have such stacks already.
 	 */
 	setenv("LIBCLANG_NOTHREADS", "1", 0);
