@@ -228,7 +228,7 @@ static void classify_params(struct iface *ifc)
 
 		if (!p->type || !p->type[0])
 			continue; /* reported by check_model() */
-		if (is_pointer(p->type)) {
+		if (is_pointer(p->type) && !p->by_value) {
 			classify_pointer(ifc, p);
 			if (is_const_pointee(p->type) && p->access != ACCESS_READ)
 				diag_error(&p->loc, "parameter '%s' is '%s', but its accessMode is '%s': a const pointee is only read",
@@ -252,8 +252,9 @@ static void classify_params(struct iface *ifc)
 	/* a partitioned call waits to gather its blocks */
 	ifc->async = ifc->nbuffers > 0 && !ifc->partitioned;
 	for (i = 0; i < ifc->nparams; i++)
-		if (ifc->params[i].buffer >= 0 && !PARAM_IS_CONTAINER(&ifc->params[i]))
-			ifc->async = false;
+		if ((ifc->params[i].buffer >= 0 && !PARAM_IS_CONTAINER(&ifc->params[i])) ||
+		    ifc->params[i].by_value)
+			ifc->async = false; /* host data the runtime does not track */
 	for (i = 0; i < ifc->nparams; i++)
 		if (ifc->params[i].kind == PARAM_VALUE)
 			ifc->has_args = true;
