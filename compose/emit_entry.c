@@ -128,7 +128,7 @@ static void emit_register(struct out *o, const struct iface *ifc,
 	o->indent++;
 	if (p->kind == PARAM_VECTOR)
 		out_line(o, "pph_rc = pph_vector_register(&pph_handles[%d], (void *)%s, (size_t)%s, sizeof(%s));",
-			 p->buffer, p->name, p->num_elements, p->elem_type);
+			 p->buffer, p->name, p->dims[0], p->elem_type);
 	else if (p->kind == PARAM_MATRIX)
 		out_line(o, "pph_rc = pph_matrix_register(&pph_handles[%d], (void *)%s, (size_t)%s, (size_t)%s, (size_t)%s, sizeof(%s));",
 			 p->buffer, p->name, p->dims[0], p->dims[1], p->dims[1], p->elem_type);
