@@ -180,7 +180,7 @@ static char *guess_matrix(const struct sparam *ps, size_t n, size_t k)
 	size_t i;
 
 	if (!looks_like_matrix(ps[k].name) && find_size(ps, n, "nrows") < 0 &&
-	    find_size(ps, n, "rows") < 0)
+	    find_size(ps, n, "rows") < 0 && find_size(ps, n, "height") < 0)
 		return NULL;
 	/* BLAS's gemm: C (M x N) = A (M x K) B (K x N) */
 	for (i = 0; i < 2; i++) {
