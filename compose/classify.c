@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "classify.h"
+#include "constraint.h"
 #include "diag.h"
 #include "util.h"
 
@@ -113,7 +114,7 @@ static void bind_size(struct iface *ifc, struct param *p, const char *name, int 
 	if (!size) {
 		diag_error(&p->loc, "numElements of '%s' names '%s', which is not a parameter of '%s'",
 			   p->name, name, ifc->name);
-	} else if (size == p || size->buffer >= 0) {
+	} else if (size == p || size->buffer >= 0 || size->by_value) {
 		diag_error(&p->loc, "numElements of '%s' names '%s', which is not a by-value size parameter",
 			   p->name, name);
 	} else if (size->kind != PARAM_SIZE) {
@@ -124,37 +125,102 @@ static void bind_size(struct iface *ifc, struct param *p, const char *name, int 
 	}
 }
 
+struct size_expr {
+	struct iface *ifc;
+	struct param *p;
+};
+
+/* A name in a size expression: a by-value parameter, which stays one. */
+static int check_expr_name(void *ctx, const char *name)
+{
+	struct size_expr *x = ctx;
+	struct param *size = classify_find_param(x->ifc, name);
+
+	if (!size)
+		diag_error(&x->p->loc, "numElements of '%s' names '%s', which is not a parameter of '%s'",
+			   x->p->name, name, x->ifc->name);
+	else if (size->buffer >= 0 || size->by_value || is_pointer(size->type))
+		diag_error(&x->p->loc, "numElements of '%s' names '%s', which is not a by-value size parameter",
+			   x->p->name, name);
+	else
+		size->in_size_expr = true;
+	return 0;
+}
+
+static char *expr_name_c(void *ctx, const char *name)
+{
+	(void)ctx;
+	return xasprintf("(double)%s", name); /* the language's values are doubles */
+}
+
+/*
+ * Dimension dim of p, text: a size parameter's name, which the backend
+ * rebuilds from p's handle, or an expression of the constraint language
+ * over by-value parameters ("1+(n-1)*incx"), which are then passed by
+ * value.  p->dims[dim] becomes its C spelling, of type size_t.
+ */
+static void check_dimension(struct iface *ifc, struct param *p, const char *text, int dim)
+{
+	char *t = normalize_space(text), *what, *c;
+	struct size_expr x = { ifc, p };
+	struct cexpr *e;
+
+	if (is_c_identifier(t)) {
+		bind_size(ifc, p, t, dim);
+		p->dims[dim] = t;
+		return;
+	}
+	what = xasprintf("numElements of '%s'", p->name);
+	e = cexpr_parse_as(t, &p->loc, what);
+	if (e) {
+		cexpr_names(e, check_expr_name, &x);
+		c = cexpr_to_c(e, expr_name_c, NULL);
+		/* a negative size is none */
+		p->dims[dim] = xasprintf("(%s > 0 ? (size_t)%s : 0)", c, c);
+		p->size_expr = true;
+		free(c);
+		cexpr_free(e);
+	}
+	free(what);
+	free(t);
+}
+
 static void check_num_elements(struct iface *ifc, struct param *p)
 {
-	char *comma = strchr(p->num_elements, ',');
+	char *comma = strchr(p->num_elements, ','), *rows;
 
 	if (!comma || p->kind == PARAM_CVECTOR) {
 		if (comma)
 			diag_error(&p->loc, "vector container '%s' has one size, not \"%s\"",
 				   p->name, p->num_elements);
 		else
-			bind_size(ifc, p, p->num_elements, 0);
+			check_dimension(ifc, p, p->num_elements, 0);
 		return;
 	}
 	if (p->kind == PARAM_VECTOR)
 		p->kind = PARAM_MATRIX;
-	p->dims[0] = xasprintf("%.*s", (int)(comma - p->num_elements), p->num_elements);
-	p->dims[1] = xstrdup(comma + 1);
-	{
-		char *rows = normalize_space(p->dims[0]), *cols = normalize_space(p->dims[1]);
-
-		free(p->dims[0]);
-		free(p->dims[1]);
-		p->dims[0] = rows;
-		p->dims[1] = cols;
-	}
-	if (strchr(p->dims[1], ',')) {
+	if (strchr(comma + 1, ',')) {
 		diag_error(&p->loc, "numElements of '%s' is \"%s\": give one size (vector) or rows,cols (matrix)",
 			   p->name, p->num_elements);
 		return;
 	}
-	bind_size(ifc, p, p->dims[0], 0);
-	bind_size(ifc, p, p->dims[1], 1);
+	rows = xasprintf("%.*s", (int)(comma - p->num_elements), p->num_elements);
+	check_dimension(ifc, p, rows, 0);
+	check_dimension(ifc, p, comma + 1, 1);
+	free(rows);
+}
+
+/* A size used in an expression is passed by value: the backend cannot
+ * rebuild it from a handle. */
+static void sizes_by_value(struct iface *ifc)
+{
+	size_t i;
+
+	for (i = 0; i < ifc->nparams; i++)
+		if (ifc->params[i].in_size_expr && ifc->params[i].kind == PARAM_SIZE) {
+			ifc->params[i].kind = PARAM_VALUE;
+			ifc->params[i].size_of = -1;
+		}
 }
 
 /* "auto" -> 0, "N" -> N in 1..256, else -1. */
@@ -169,6 +235,22 @@ static int parse_parts(const char *s)
 	return *end || end == s || n < 1 || n > 256 ? -1 : (int)n;
 }
 
+/* Are p's sizes, if any, rebuilt from handles (no expression)? */
+static bool sizes_from_handle(struct iface *ifc, const struct param *p)
+{
+	int d;
+
+	if (p->size_expr)
+		return false;
+	for (d = 0; d < 2; d++) {
+		const struct param *size = p->dims[d] ? classify_find_param(ifc, p->dims[d]) : NULL;
+
+		if (size && size->kind != PARAM_SIZE)
+			return false;
+	}
+	return true;
+}
+
 /* @partition: how many blocks one call is split into along p. */
 static void check_partition(struct iface *ifc, struct param *p)
 {
@@ -178,6 +260,11 @@ static void check_partition(struct iface *ifc, struct param *p)
 	if (p->kind != PARAM_VECTOR && p->kind != PARAM_MATRIX &&
 	    p->kind != PARAM_CVECTOR && p->kind != PARAM_CMATRIX) {
 		diag_error(&p->loc, "only vectors and matrices can be partitioned, not '%s'",
+			   p->name);
+		return;
+	}
+	if (!sizes_from_handle(ifc, p)) {
+		diag_error(&p->loc, "'%s' is partitioned: its numElements must name size parameters, and no numElements expression may use them (a sub-task's sizes come from its block)",
 			   p->name);
 		return;
 	}
@@ -228,7 +315,7 @@ static void classify_params(struct iface *ifc)
 
 		if (!p->type || !p->type[0])
 			continue; /* reported by check_model() */
-		if (is_pointer(p->type)) {
+		if (is_pointer(p->type) && !p->by_value) {
 			classify_pointer(ifc, p);
 			if (is_const_pointee(p->type) && p->access != ACCESS_READ)
 				diag_error(&p->loc, "parameter '%s' is '%s', but its accessMode is '%s': a const pointee is only read",
@@ -247,13 +334,15 @@ static void classify_params(struct iface *ifc)
 		if (ifc->params[i].num_elements && ifc->params[i].buffer >= 0 &&
 		    ifc->params[i].kind != PARAM_CSCALAR)
 			check_num_elements(ifc, &ifc->params[i]);
+	sizes_by_value(ifc);
 	for (i = 0; i < ifc->nparams; i++)
 		check_partition(ifc, &ifc->params[i]);
 	/* a partitioned call waits to gather its blocks */
 	ifc->async = ifc->nbuffers > 0 && !ifc->partitioned;
 	for (i = 0; i < ifc->nparams; i++)
-		if (ifc->params[i].buffer >= 0 && !PARAM_IS_CONTAINER(&ifc->params[i]))
-			ifc->async = false;
+		if ((ifc->params[i].buffer >= 0 && !PARAM_IS_CONTAINER(&ifc->params[i])) ||
+		    ifc->params[i].by_value)
+			ifc->async = false; /* host data the runtime does not track */
 	for (i = 0; i < ifc->nparams; i++)
 		if (ifc->params[i].kind == PARAM_VALUE)
 			ifc->has_args = true;

@@ -14,6 +14,7 @@
 #define MAX_NODES 1000
 
 struct parser {
+	const char *what; /* "constraint", or "numElements of 'x'" */
 	const char *text, *p;
 	const struct loc *loc;
 	int failed;
@@ -27,7 +28,7 @@ static int descend(struct parser *ps)
 	if (++ps->depth <= MAX_DEPTH)
 		return 1;
 	if (!ps->failed++)
-		diag_error(ps->loc, "constraint nested deeper than %d levels (parentheses and unary operators) at column %d",
+		diag_error(ps->loc, "%s nested deeper than %d levels (parentheses and unary operators) at column %d", ps->what,
 			   MAX_DEPTH, (int)(ps->p - ps->text) + 1);
 	return 0;
 }
@@ -37,10 +38,10 @@ static void syntax_error(struct parser *ps, const char *what)
 	if (ps->failed++)
 		return; /* the first error is the one that explains */
 	if (*ps->p)
-		diag_error(ps->loc, "constraint \"%s\": %s at column %d ('%.8s')", ps->text, what,
+		diag_error(ps->loc, "%s \"%s\": %s at column %d ('%.8s')", ps->what, ps->text, what,
 			   (int)(ps->p - ps->text) + 1, ps->p);
 	else
-		diag_error(ps->loc, "constraint \"%s\": %s at the end", ps->text, what);
+		diag_error(ps->loc, "%s \"%s\": %s at the end", ps->what, ps->text, what);
 }
 
 static void skip_space(struct parser *ps)
@@ -69,7 +70,7 @@ static struct cexpr *node(struct parser *ps, enum cx_op op, struct cexpr *a, str
 	struct cexpr *e = xcalloc(1, sizeof(*e));
 
 	if (++ps->nodes == MAX_NODES && !ps->failed++)
-		diag_error(ps->loc, "constraint has more than %d operators and operands",
+		diag_error(ps->loc, "%s has more than %d operators and operands", ps->what,
 			   MAX_NODES);
 
 	e->op = op;
@@ -146,8 +147,8 @@ static char *parse_xpdl(struct parser *ps, const char *start)
 
 		for (i = 0; i < sizeof(xpdl_names) / sizeof(xpdl_names[0]); i++)
 			strbuf_append(&known, "%s, ", xpdl_names[i][0]);
-		diag_error(ps->loc, "constraint \"%s\": unknown XPDL name '%s' (known: %s%sLIB}::value)",
-			   ps->text, b.s, known.s, XPDL_INSTALLED);
+		diag_error(ps->loc, "%s \"%s\": unknown XPDL name '%s' (known: %s%sLIB}::value)",
+			   ps->what, ps->text, b.s, known.s, XPDL_INSTALLED);
 		free(known.s);
 	}
 	if (!fact)
@@ -177,7 +178,7 @@ static struct cexpr *parse_primary(struct parser *ps)
 		ps->p = end;
 		/* C has no literal for infinity: "1e999" would become "inf" */
 		if (!isfinite(e->num) && !ps->failed++)
-			diag_error(ps->loc, "constraint \"%s\": number '%.*s' is too large", ps->text,
+			diag_error(ps->loc, "%s \"%s\": number '%.*s' is too large", ps->what, ps->text,
 				   (int)(end - start), start);
 		return e;
 	}
@@ -278,12 +279,17 @@ static struct cexpr *parse_or(struct parser *ps)
 
 struct cexpr *cexpr_parse(const char *text, const struct loc *loc)
 {
-	struct parser ps = { text, text, loc, 0, 0, 0 };
+	return cexpr_parse_as(text, loc, "constraint");
+}
+
+struct cexpr *cexpr_parse_as(const char *text, const struct loc *loc, const char *what)
+{
+	struct parser ps = { what, text, text, loc, 0, 0, 0 };
 	struct cexpr *e;
 
 	skip_space(&ps);
 	if (!*ps.p) {
-		diag_error(loc, "empty constraint");
+		diag_error(loc, "empty %s", what);
 		return NULL;
 	}
 	e = parse_or(&ps);

@@ -37,6 +37,8 @@ struct cexpr {
 /* Parse text; syntax errors are reported at loc, with the column.
  * Returns NULL after an error. */
 struct cexpr *cexpr_parse(const char *text, const struct loc *loc);
+/* The same, the diagnostics naming what the text is ("numElements of 'x'"). */
+struct cexpr *cexpr_parse_as(const char *text, const struct loc *loc, const char *what);
 void cexpr_free(struct cexpr *e);
 
 /* Call fn(ctx, name) for every name in e, in order; stops at the first

@@ -23,6 +23,9 @@
 	X(Cursor_getArgument) \
 	X(Cursor_getNumArguments) \
 	X(Cursor_getStorageClass) \
+	X(Type_getNamedType) \
+	X(Type_getSizeOf) \
+	X(Type_visitFields) \
 	X(File_isEqual) \
 	X(createIndex) \
 	X(defaultReparseOptions) \
@@ -50,6 +53,7 @@
 	X(getPointeeType) \
 	X(getRangeStart) \
 	X(getTranslationUnitCursor) \
+	X(getTypeDeclaration) \
 	X(getTypeSpelling) \
 	X(getTypedefDeclUnderlyingType) \
 	X(isConstQualifiedType) \
@@ -202,6 +206,64 @@ static void describe(CXType t, struct cparam *p)
 	}
 }
 
+static enum CXVisitorResult find_pointer_field(CXCursor field, CXClientData data)
+{
+	CXType t = clang.getCanonicalType(clang.getCursorType(field));
+
+	if (t.kind == CXType_Pointer || t.kind == CXType_BlockPointer) {
+		*(bool *)data = true;
+		return CXVisit_Break;
+	}
+	return CXVisit_Continue;
+}
+
+/* A struct or union of which only the address means something: incomplete,
+ * or holding pointers that the runtime would not follow. */
+static bool is_handle(CXType pointee)
+{
+	bool pointers = false;
+
+	if (pointee.kind != CXType_Record)
+		return false;
+	if (clang.Type_getSizeOf(pointee) < 0)
+		return true;
+	clang.Type_visitFields(pointee, find_pointer_field, &pointers);
+	return pointers;
+}
+
+/* t with the '*' of a pointer typedef shown ("z_stream *" for z_streamp),
+ * or NULL when t is no typedef of a pointer. */
+static char *pointer_shown(CXType t)
+{
+	bool typedefs = false;
+
+	for (;;) {
+		if (t.kind == CXType_Elaborated) {
+			t = clang.Type_getNamedType(t);
+		} else if (t.kind == CXType_Typedef) {
+			t = clang.getTypedefDeclUnderlyingType(clang.getTypeDeclaration(t));
+			typedefs = true;
+		} else {
+			break;
+		}
+	}
+	return typedefs && t.kind == CXType_Pointer ? take(clang.getTypeSpelling(t)) : NULL;
+}
+
+/* What header mode needs to know of a parameter's type beyond describe(). */
+static void describe_more(CXType t, struct cparam *p)
+{
+	CXType canon = clang.getCanonicalType(t), pointee;
+
+	if (canon.kind != CXType_Pointer)
+		return;
+	pointee = clang.getCanonicalType(clang.getPointeeType(canon));
+	p->spelled = pointer_shown(t);
+	p->pointee_integer = is_integer(pointee.kind);
+	p->pointee_char = pointee.kind == CXType_Char_S || pointee.kind == CXType_Char_U;
+	p->handle = is_handle(pointee);
+}
+
 static void read_function(CXCursor c, struct cfunc *fn)
 {
 	int i, n = clang.Cursor_getNumArguments(c);
@@ -221,6 +283,8 @@ static void read_function(CXCursor c, struct cfunc *fn)
 		p->type = take(clang.getTypeSpelling(clang.getCursorType(a)));
 		location(clang.getCursorLocation(a), NULL, &p->line);
 		describe(clang.getCursorType(a), p);
+		describe_more(clang.getCursorType(a), p);
+		fn->va_list |= strstr(p->type, "va_list") || strstr(p->plain, "__va_list");
 	}
 }
 
@@ -758,6 +822,7 @@ void cparam_free(struct cparam *p)
 	free(p->type);
 	free(p->plain);
 	free(p->pointee);
+	free(p->spelled);
 	memset(p, 0, sizeof(*p));
 }
 

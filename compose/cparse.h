@@ -27,6 +27,14 @@ struct cparam {
 	char *pointee;	 /* pointers: canonical pointee without qualifiers: "float" */
 	bool pointee_const;
 	bool integer;	 /* by-value integer (a size candidate) */
+	/* header mode only: */
+	char *spelled;	 /* a pointer typedef with its '*' shown ("z_stream *" for
+			    z_streamp), or NULL when type shows it already */
+	bool pointee_integer; /* points to an integer (an in/out length?) */
+	bool pointee_char;    /* points to char: a string */
+	bool handle;	 /* points to a struct or union that is incomplete or holds
+			    pointers (gzFile, sqlite3 *, FILE *): only its address
+			    means something to the caller */
 	enum cshape shape;
 	int line;
 };
@@ -38,6 +46,7 @@ struct cfunc {
 	char *result;	/* return type as written ("void" for none) */
 	char *result_plain; /* canonical, unqualified */
 	bool variadic;
+	bool va_list;	/* takes a va_list, which another thread cannot use */
 	struct cparam *params;
 	size_t nparams;
 };

@@ -128,7 +128,7 @@ static void emit_register(struct out *o, const struct iface *ifc,
 	o->indent++;
 	if (p->kind == PARAM_VECTOR)
 		out_line(o, "pph_rc = pph_vector_register(&pph_handles[%d], (void *)%s, (size_t)%s, sizeof(%s));",
-			 p->buffer, p->name, p->num_elements, p->elem_type);
+			 p->buffer, p->name, p->dims[0], p->elem_type);
 	else if (p->kind == PARAM_MATRIX)
 		out_line(o, "pph_rc = pph_matrix_register(&pph_handles[%d], (void *)%s, (size_t)%s, (size_t)%s, (size_t)%s, sizeof(%s));",
 			 p->buffer, p->name, p->dims[0], p->dims[1], p->dims[1], p->elem_type);
@@ -167,9 +167,34 @@ static void emit_parts(struct out *o, const struct iface *ifc)
 	free(parts.s);
 }
 
+/*
+ * An interface that wraps a function of the same name is defined as
+ * __wrap_NAME: the program is linked with -Wl,--wrap=NAME, so that the
+ * application's calls of NAME come here while variants reach the original
+ * as __real_NAME.  Declared first, so that C++ gives it C linkage too.
+ */
+static char *entry_name(struct out *o, const struct iface *ifc)
+{
+	char *name, *sig;
+
+	if (!ifc->wrap)
+		return xstrdup(ifc->name);
+	name = xasprintf("__wrap_%s", ifc->name);
+	sig = c_signature(ifc, name, 0);
+	out_line(o, "/* linked with -Wl,--wrap=%s: the application's calls of %s */", ifc->name,
+		 ifc->name);
+	out_line(o, "#ifdef __cplusplus");
+	out_line(o, "extern \"C\"");
+	out_line(o, "#endif");
+	out_line(o, "%s;", sig);
+	out_blank(o);
+	free(sig);
+	return name;
+}
+
 static void emit_function(struct out *o, const struct iface *ifc)
 {
-	char *sig = c_signature(ifc, ifc->name, 0);
+	char *name = entry_name(o, ifc), *sig = c_signature(ifc, name, 0);
 	bool dynamic = has_dynamic(ifc);
 	const char *mask = dynamic ? "pph_mask" : "PPH_ALL_IMPLS";
 	size_t i;
@@ -234,6 +259,7 @@ static void emit_function(struct out *o, const struct iface *ifc)
 	o->indent--;
 	out_line(o, "}");
 	free(sig);
+	free(name);
 }
 
 void emit_entry(struct gen *g, const struct iface *ifc)

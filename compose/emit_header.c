@@ -133,12 +133,16 @@ void emit_header(struct gen *g)
 	out_line(&o, "#endif");
 	for (i = 0; i < g->m->nifaces; i++) {
 		const struct iface *ifc = g->m->ifaces[i];
-		char *sig = c_signature(ifc, ifc->name, 0);
+		/* the header of a function it wraps may define a macro of its name
+		 * (zlib's gzgetc): "(name)" is no macro call */
+		char *name = ifc->wrap ? xasprintf("(%s)", ifc->name) : xstrdup(ifc->name);
+		char *sig = c_signature(ifc, name, 0);
 
 		out_blank(&o);
 		out_line(&o, "/* %s */", path_basename(ifc->path));
 		out_line(&o, "%s;", sig);
 		free(sig);
+		free(name);
 	}
 	out_blank(&o);
 	out_line(&o, "#ifdef __cplusplus");

@@ -1,8 +1,10 @@
 /*
  * The application's Makefile: every source is compiled with its descriptor's
  * compiler and flags, the program is linked with the main descriptor's link
- * step, and the runtime is found with pkg-config.  CC, CXX, NVCC and their
- * flags variables, CPPFLAGS, LDFLAGS and LIBS given to make take effect.
+ * step, and the runtime is found with pkg-config.  make's conventions hold:
+ * CC, CXX, NVCC, CFLAGS, CXXFLAGS, NVCCFLAGS, CPPFLAGS, LDFLAGS and LDLIBS
+ * (and LIBS) given to make take effect, and `make install` copies the
+ * program to $(DESTDIR)$(bindir), bindir being $(prefix)/bin.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -221,18 +223,24 @@ static void emit_variables(struct out *o, const struct objs *objs,
 	if (objs->opencl)
 		out_line(o, "OPENCL_LIBS := $(shell $(PKG_CONFIG) --variable=opencl_libs peppher)");
 	out_blank(o);
+	out_line(o, "prefix ?= /usr/local");
+	out_line(o, "exec_prefix ?= $(prefix)");
+	out_line(o, "bindir ?= $(exec_prefix)/bin");
+	out_line(o, "INSTALL ?= install");
+	out_blank(o);
 	out_line(o, "PROGRAM = %s", program);
 	out_line(o, "OBJS =%s", objs->list.s ? objs->list.s : "");
 	out_blank(o);
-	out_line(o, ".PHONY: all clean");
+	out_line(o, ".PHONY: all clean install");
 	out_blank(o);
 	out_line(o, "all: $(PROGRAM)");
 	out_blank(o);
 }
 
-/* The main module's link flags, then those the chosen variants add (their
- * libraries), each variant's once. */
-static char *link_flags(const struct model *m)
+/* The main module's link flags, those the chosen variants add (their
+ * libraries), each variant's once, then --wrap for the interfaces that
+ * replace a function of the same name (the linker option as tool passes it). */
+static char *link_flags(const struct model *m, enum toolchain tool)
 {
 	struct strbuf b = { 0 };
 	struct strmap seen = { 0 };
@@ -240,6 +248,10 @@ static char *link_flags(const struct model *m)
 
 	if (m->main->link.flags)
 		strbuf_join(&b, " ", "%s", m->main->link.flags);
+	for (i = 0; i < m->nifaces; i++)
+		if (m->ifaces[i]->wrap)
+			strbuf_join(&b, " ", "%s--wrap=%s",
+				    tool == TOOL_NVCC ? "-Xlinker " : "-Wl,", m->ifaces[i]->name);
 	for (i = 0; i < m->nifaces; i++)
 		for (j = 0; j < m->ifaces[i]->nchosen; j++) {
 			const struct impl *impl = m->ifaces[i]->chosen[j];
@@ -260,17 +272,21 @@ static void emit_link(struct out *o, const struct model *m, const struct objs *o
 	enum toolchain t = strstr(link->name, "nvcc") ? TOOL_NVCC :
 			   strstr(link->name, "++") ? TOOL_CXX : TOOL_CC;
 	struct tool tool = tool_for(t, link->name);
-	char *flags = link_flags(m);
+	char *flags = link_flags(m, t);
 
 	/* descriptor link flags go after the objects: they are mostly -l options */
 	out_line(o, "$(PROGRAM): $(OBJS)");
-	out_line(o, "\t%s $(LDFLAGS) -o $@ $(OBJS)%s%s%s $(PEPPHER_LIBS)%s%s%s $(LIBS)",
+	out_line(o, "\t%s $(LDFLAGS) -o $@ $(OBJS)%s%s%s $(PEPPHER_LIBS)%s%s%s $(LDLIBS) $(LIBS)",
 		 tool.command, flags[0] ? " " : "", flags,
 		 objs->openmp ? " $(OPENMP_FLAGS)" : "",
 		 objs->cuda ? " $(CUDA_LIBS)" : "",
 		 objs->opencl ? " $(OPENCL_LIBS)" : "",
 		 objs->cxx && strcmp(tool.command, "$(CC)") == 0 ? " -lstdc++" : "");
 	free(flags);
+	out_blank(o);
+	out_line(o, "install: $(PROGRAM)");
+	out_line(o, "\t$(INSTALL) -d $(DESTDIR)$(bindir)");
+	out_line(o, "\t$(INSTALL) -m 755 $(PROGRAM) $(DESTDIR)$(bindir)/$(PROGRAM)");
 	out_blank(o);
 	out_line(o, "clean:");
 	out_line(o, "\trm -f $(PROGRAM) $(OBJS)%s", objs->generated.s ? objs->generated.s : "");

@@ -44,8 +44,12 @@ struct param {
 	int buffer;	/* handle index for pointer kinds, else -1 */
 	int size_of;	/* PARAM_SIZE: index of the vector or matrix it sizes */
 	int size_dim;	/* PARAM_SIZE of a matrix: 0 rows, 1 columns */
-	char *dims[2];	/* PARAM_MATRIX: names of the rows and columns params */
+	char *dims[2];	/* numElements as C: a vector's size, a matrix's rows and
+			   columns (a size parameter's name, or an expression) */
+	bool size_expr;	/* some dimension is an expression */
+	bool in_size_expr; /* a by-value parameter used in a size expression */
 	char *partition; /* @partition: a block count, "auto", or NULL */
+	bool by_value;	 /* @byValue: a pointer passed as itself, never registered */
 	int parts;	 /* -1 whole, 0 one block per worker, n blocks */
 };
 
@@ -131,6 +135,8 @@ struct iface {
 	bool has_args; /* any PARAM_VALUE */
 	bool async;    /* every pointer is a container: the call returns at once */
 	bool partitioned; /* some parameter has @partition: one call, sub-tasks */
+	bool wrap;	  /* @wrap: the entry wrapper replaces a function of the same
+			     name through -Wl,--wrap=NAME (that is __real_NAME then) */
 	unsigned disabled_platforms; /* bit per enum platform: @disableCPU... */
 	enum model_kind model; /* @use*Models, else the command line's */
 	char *return_type; /* @returnType, NULL for void: the call waits for it */

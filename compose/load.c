@@ -545,6 +545,7 @@ static void parse_params(struct loader *l, struct iface *ifc, const xmlNode *n)
 		p->elem_type = attr(c, "elemType");
 		p->num_elements = attr(c, "numElements");
 		p->partition = attr(c, "partition");
+		p->by_value = attr_bool(c, "byValue");
 		/* an invalid descriptor is read too: its errors are counted */
 		p->access = !mode ? ACCESS_READWRITE :
 			    strcmp(mode, "read") == 0 ? ACCESS_READ :
@@ -726,6 +727,7 @@ static struct iface *parse_iface(struct loader *l, const xmlNode *n,
 		ifc->disabled_platforms |= 1u << PLATFORM_CUDA;
 	if (attr_bool(n, "disableOpenCL"))
 		ifc->disabled_platforms |= 1u << PLATFORM_OPENCL;
+	ifc->wrap = attr_bool(n, "wrap");
 	parse_params(l, ifc, n);
 	impl_dir = path_join(dir, imp_path ? imp_path : ifc->name);
 	*(struct iface **)array_push(&l->m->ifaces, &l->m->nifaces,

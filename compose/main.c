@@ -83,7 +83,10 @@ static void usage(FILE *fp)
 		"      --generate-comp-files=A.h,B.h  write an interface descriptor for every\n"
 		"                          function the headers declare, implementation\n"
 		"                          descriptors and stubs for each platform, and a\n"
-		"                          main.xml with a main.c (into -o DIR)\n"
+		"                          main.xml with a main.c (into -o DIR); each CPU\n"
+		"                          variant calls the original function, reached\n"
+		"                          through -Wl,--wrap (link it: make LDLIBS=-lz)\n"
+		"      --empty-stubs       CPU variants with empty bodies to fill in instead\n"
 		"      --force             write over files compose did not write (a Makefile\n"
 		"                          of your own, existing skeletons in utility mode)\n"
 		"  -I DIR, -D NAME[=VAL]   passed to the C parser (utility mode and\n"
@@ -350,6 +353,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		{ "no-check-sources", no_argument, NULL, 'K' },
 		{ "generate-comp-files", required_argument, NULL, 'H' },
 		{ "force", no_argument, NULL, 'F' },
+		{ "empty-stubs", no_argument, NULL, 'M' },
 		{ "verbose", optional_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -398,6 +402,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 			split_list(optarg, &opt->skel.headers, &opt->skel.nheaders);
 			break;
 		case 'F': opt->skel.force = true; break;
+		case 'M': opt->skel.empty = true; break;
 		case 'I':
 		case 'D':
 			*(char **)array_push(&opt->skel.clang_args, &opt->skel.nargs,

@@ -178,13 +178,20 @@ static void narrow_iface(const struct model *m, struct iface *ifc, const struct 
 		if (!impl->excluded && impl->dynamic && ifc->nchosen >= 32)
 			diag_error(&impl->loc, "'%s' has dynamic constraints but comes after the 32nd variant of '%s'",
 				   impl->name, ifc->name);
-		if (impl->excluded)
+		if (impl->excluded && impl->disabled) /* the user's own choice: noted below */
+			diag_verbose(1, "%s:%d: skipping '%s': %s", impl->loc.file, impl->loc.line,
+				     impl->name, impl->excluded);
+		else if (impl->excluded)
 			diag_note(&impl->loc, "skipping '%s': %s", impl->name,
 				  impl->excluded);
 		else
 			*(struct impl **)array_push(&ifc->chosen, &ifc->nchosen,
 						    sizeof(impl)) = impl;
 	}
+	for (i = 0; !ifc->nchosen && i < ifc->nimpls; i++)
+		if (ifc->impls[i]->disabled)
+			diag_note(&ifc->impls[i]->loc, "skipping '%s': %s", ifc->impls[i]->name,
+				  ifc->impls[i]->excluded);
 	if (!ifc->nchosen)
 		diag_error(&ifc->loc, "interface '%s' has no enabled implementation%s",
 			   ifc->name, ifc->nimpls ? " (see the notes above)" : "");

@@ -1,7 +1,9 @@
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -47,6 +49,7 @@ struct sparam {
 	char *num_elements;
 	char *elem_type;
 	char *note; /* XML comment: a guess or a placeholder to fill */
+	bool by_value; /* a pointer passed as itself (byValue="true") */
 };
 
 /* Descriptors indent by two spaces a level, stubs by a tab. */
@@ -120,6 +123,19 @@ static bool is_size_name(const char *n)
 	return false;
 }
 
+/* "Len", "_size", "Count": a size in any case, after a name. */
+static bool is_size_word(const char *rest)
+{
+	char *lower = xstrdup(rest + (rest[0] == '_')), *c;
+	bool size;
+
+	for (c = lower; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	size = lower[0] && is_size_name(lower);
+	free(lower);
+	return size;
+}
+
 /* Is size named for ptr ("x_len", "nx", "xsize", "len_x")? */
 static bool sizes_by_name(const char *size, const char *ptr)
 {
@@ -164,8 +180,20 @@ static char *guess_matrix(const struct sparam *ps, size_t n, size_t k)
 	size_t i;
 
 	if (!looks_like_matrix(ps[k].name) && find_size(ps, n, "nrows") < 0 &&
-	    find_size(ps, n, "rows") < 0)
+	    find_size(ps, n, "rows") < 0 && find_size(ps, n, "height") < 0)
 		return NULL;
+	/* BLAS's gemm: C (M x N) = A (M x K) B (K x N) */
+	for (i = 0; i < 2; i++) {
+		const char *mnk = i ? "mnk" : "MNK";
+		char m[2] = { mnk[0] }, nn[2] = { mnk[1] }, kk[2] = { mnk[2] };
+
+		if (find_size(ps, n, m) < 0 || find_size(ps, n, nn) < 0 || find_size(ps, n, kk) < 0)
+			continue;
+		if (strcasecmp(ps[k].name, "A") == 0)
+			return xasprintf("%s,%s", m, kk);
+		if (strcasecmp(ps[k].name, "B") == 0)
+			return xasprintf("%s,%s", kk, nn);
+	}
 	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 		int r = find_size(ps, n, pairs[i][0]), c = find_size(ps, n, pairs[i][1]);
 
@@ -207,6 +235,70 @@ static void warn_at(const struct cfunc *fn, int line, const char *fmt, const cha
 	diag_warning(&loc, fmt, a, b);
 }
 
+/* Put note before p's note (a guess first, then what is to fix). */
+static void prepend_note(struct sparam *p, char *note)
+{
+	if (p->note) {
+		char *both = xasprintf("%s; %s", note, p->note);
+
+		free(note);
+		note = both;
+	}
+	free(p->note);
+	p->note = note;
+}
+
+/* p is passed as the pointer itself: only its address reaches the variant. */
+static void pass_address(struct sparam *p, char *note)
+{
+	p->access = "read";
+	p->by_value = true;
+	prepend_note(p, note);
+}
+
+/* A pointer parameter that holds the length of the one at k ("destLen"
+ * for "dest"), or -1. */
+static int length_pointer(const struct sparam *ps, size_t n, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (i != k && ps[i].c->shape == CSHAPE_POINTER && ps[i].c->pointee_integer &&
+		    (sizes_by_name(ps[i].name, ps[k].name) ||
+		     (strncmp(ps[i].name, ps[k].name, strlen(ps[k].name)) == 0 &&
+		      is_size_word(ps[i].name + strlen(ps[k].name)))))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Data the runtime cannot move: handles (gzFile, sqlite3 *, FILE *),
+ * strings, void * without a size, and buffers whose length another
+ * pointer holds.  Returns true when p is passed as an address.
+ */
+static bool plan_address(struct sparam *ps, size_t n, size_t k)
+{
+	struct sparam *p = &ps[k];
+	const struct cparam *c = p->c;
+	int len;
+
+	if (c->handle) {
+		pass_address(p, xasprintf("'%s' is a handle: the variant gets the pointer itself (host memory: CPU variants only)",
+					  p->name));
+	} else if (c->pointee_char && c->pointee_const) {
+		pass_address(p, xasprintf("'%s' is a string: the variant gets the pointer itself (host memory: CPU variants only)",
+					  p->name));
+	} else if ((len = length_pointer(ps, n, k)) >= 0) {
+		pass_address(p, xasprintf("'%s' holds *%s elements, which numElements cannot say: the variant gets the pointer itself (host memory: CPU variants only)",
+					  p->name, ps[len].name));
+	} else if (c->pointee_integer && is_size_name(p->name)) {
+		prepend_note(p, xasprintf("guess: '%s' is one in/out length", p->name));
+	} else {
+		return false;
+	}
+	return true;
+}
+
 static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, size_t k)
 {
 	struct sparam *p = &ps[k];
@@ -218,39 +310,38 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 	case CSHAPE_PTRPTR:
 		warn_at(fn, p->c->line, "parameter '%s' of '%s' is a pointer to pointers: passed as one pointer value; describe the data it reaches by hand",
 			p->name, fn->name);
-		p->note = xstrdup("FIXME: a pointer to pointers; the runtime moves only the pointer value");
+		prepend_note(p, xstrdup("FIXME: a pointer to pointers; the runtime moves only the pointer value"));
 		return;
 	case CSHAPE_VOIDPTR:
+		if (guess_vector(ps, n, k, &why) < 0) {
+			pass_address(p, xasprintf("'%s' points to void and no size goes with it: the variant gets the pointer itself (host memory: CPU variants only)",
+						  p->name));
+			return;
+		}
 		warn_at(fn, p->c->line, "parameter '%s' of '%s' points to void: give its element type in elemType",
 			p->name, fn->name);
 		p->elem_type = xstrdup("unsigned char");
-		p->note = xstrdup("FIXME: points to void; elemType is a placeholder, and numElements counts elemType elements");
+		prepend_note(p, xstrdup("FIXME: points to void; elemType is a placeholder, and numElements counts elemType elements"));
 		break;
 	default:
+		if (plan_address(ps, n, k))
+			return;
 		break;
 	}
 	p->num_elements = guess_matrix(ps, n, k);
 	if (p->num_elements) {
-		char *note = xasprintf("guess: '%s' is a row-major matrix of %s elements%s%s",
-				       p->name, p->num_elements, p->note ? "; " : "",
-				       p->note ? p->note : "");
-
-		free(p->note);
-		p->note = note;
+		prepend_note(p, xasprintf("guess: '%s' is a row-major matrix of %s elements",
+					  p->name, p->num_elements));
 		return;
 	}
 	s = guess_vector(ps, n, k, &why);
 	if (s >= 0) {
-		char *note = xasprintf("guess: '%s' holds '%s' elements (%s)%s%s", p->name,
-				       ps[s].name, why, p->note ? "; " : "",
-				       p->note ? p->note : "");
-
+		prepend_note(p, xasprintf("guess: '%s' holds '%s' elements (%s)", p->name,
+					  ps[s].name, why));
 		p->num_elements = xstrdup(ps[s].name);
-		free(p->note);
-		p->note = note;
 	} else if (!p->note) {
-		p->note = xasprintf("guess: '%s' points to one element (no size parameter found)",
-				    p->name);
+		prepend_note(p, xasprintf("guess: '%s' points to one element (no size parameter found)",
+					  p->name));
 	}
 }
 
@@ -301,6 +392,7 @@ struct stub;
  * a kernel file, by kernel()). */
 struct platform_stub {
 	const char *suffix, *platform, *ext, *language, *compiler, *flags;
+	bool disabled; /* until the user fills it in: the stub computes nothing */
 	void (*body)(struct out *, const struct stub *);
 	void (*kernel)(struct out *, const struct stub *);
 };
@@ -421,6 +513,12 @@ static void source_file(struct out *o, const char *attrs, const char *compiler_a
 	close_tag(o, "sourceFile");
 }
 
+/* Does fn's CPU variant call the original (its interface wrap="true")? */
+static bool delegates(const struct skeleton *s, const struct cfunc *fn)
+{
+	return !s->r->empty && !fn->variadic && !fn->va_list;
+}
+
 /* The interface element's attributes. */
 static char *interface_attrs(const struct skeleton *s, const struct cfunc *fn,
 			     const struct header_ref *h)
@@ -432,15 +530,31 @@ static char *interface_attrs(const struct skeleton *s, const struct cfunc *fn,
 	strbuf_append(&b, " name=\"%s\" include=\"%s\"", fn->name, inc_x);
 	if (strcmp(fn->result, "void") != 0)
 		strbuf_append(&b, " returnType=\"%s\"", result);
+	if (delegates(s, fn))
+		strbuf_append(&b, " wrap=\"true\"");
 	free(result);
 	free(inc_x);
 	free(inc);
 	return strbuf_take(&b);
 }
 
+/* The type as the interface declares it: a pointer typedef that points to
+ * data shows its '*', so that compose sees a pointer too. */
+static const char *param_type(const struct sparam *p)
+{
+	return p->c->spelled && !p->by_value ? p->c->spelled : p->c->type;
+}
+
+static bool ends_with_star(const char *type)
+{
+	size_t len = strlen(type);
+
+	return len && type[len - 1] == '*';
+}
+
 static void parameter_element(struct out *o, const struct sparam *p)
 {
-	char *type = xml_escape(p->c->type);
+	char *type = xml_escape(param_type(p));
 	struct strbuf b = { 0 };
 
 	if (p->note)
@@ -451,6 +565,8 @@ static void parameter_element(struct out *o, const struct sparam *p)
 		strbuf_append(&b, " numElements=\"%s\"", p->num_elements);
 	if (p->elem_type)
 		strbuf_append(&b, " elemType=\"%s\"", p->elem_type);
+	if (p->by_value && ends_with_star(param_type(p)))
+		strbuf_append(&b, " byValue=\"true\"");
 	out_line(o, "%s/>", b.s);
 	free(b.s);
 	free(type);
@@ -493,11 +609,14 @@ static void write_interface(struct skeleton *s, const struct cfunc *fn,
 static void impl_descriptor(struct out *o, const struct cfunc *fn,
 			    const struct platform_stub *st)
 {
-	char *from = stamp(fn), *name = xasprintf(" name=\"%s_%s\"", fn->name, st->suffix);
+	char *from = stamp(fn), *name = xasprintf(" name=\"%s_%s\"%s", fn->name, st->suffix,
+						  st->disabled ? " disable=\"true\"" : "");
 	char *file = xasprintf(" name=\"%s_%s.%s\" language=\"%s\"", fn->name, st->suffix,
 			       st->ext, st->language);
 
 	open_component(o, from);
+	if (st->disabled)
+		out_line(o, "<!-- disabled until its stub computes: fill it in, then remove disable=\"true\" -->");
 	open_tag(o, "implementation", name);
 	open_tag(o, "sourceFiles", "");
 	source_file(o, file, "", st->compiler, "flags", st->flags);
@@ -662,11 +781,13 @@ struct stub {
 	char *sig;
 	char *include;
 	const char *n; /* extent() */
+	bool delegate; /* the CPU variant calls the original function */
 };
 
 static void stub_begin(struct stub *t, const struct skeleton *s, const struct cfunc *fn,
 		       const struct sparam *ps, const struct header_ref *h, const char *suffix)
 {
+	t->delegate = delegates(s, fn);
 	t->fn = fn;
 	t->ps = ps;
 	t->dir = xasprintf("%s/%s", fn->name, suffix);
@@ -714,9 +835,41 @@ static void cpu_stub(struct out *o, const struct stub *t, bool openmp)
 	close_function(o);
 }
 
+/* A CPU variant that calls the original function, which the program's
+ * link (-Wl,--wrap=NAME) names __real_NAME. */
+static void delegate_stub(struct out *o, const struct stub *t)
+{
+	char *from = stamp(t->fn), *real = xasprintf("__real_%s", t->fn->name);
+	char *decl = signature(t->fn, t->ps, real);
+	char *args = t->fn->nparams ? param_list(t->fn, t->ps, param_name, NULL) : xstrdup("");
+
+	out_line(o, "/*");
+	out_line(o, " * %s: the sequential CPU variant", t->fn->name);
+	out_line(o, " * %s: it calls the original %s, so the program", from, t->fn->name);
+	out_line(o, " * computes what it did before; write a body of your own to do better.");
+	out_line(o, " */");
+	out_line(o, "%s", t->include);
+	out_blank(o);
+	out_line(o, "/* The original %s: the program is linked with -Wl,--wrap=%s, which sends", t->fn->name,
+		 t->fn->name);
+	out_line(o, " * the application's calls to PEPPHER and this name to the original. */");
+	out_line(o, "%s;", decl);
+	out_blank(o);
+	open_function(o, t->sig);
+	out_line(o, "%s%s(%s);", strcmp(t->fn->result, "void") != 0 ? "return " : "", real, args);
+	close_function(o);
+	free(args);
+	free(decl);
+	free(real);
+	free(from);
+}
+
 static void sequential_stub(struct out *o, const struct stub *t)
 {
-	cpu_stub(o, t, false);
+	if (t->delegate)
+		delegate_stub(o, t);
+	else
+		cpu_stub(o, t, false);
 }
 
 static void openmp_stub(struct out *o, const struct stub *t)
@@ -789,6 +942,8 @@ static const char *cl_scalar(const char *plain)
 /* Which parameters reach the OpenCL kernel: data pointers and scalars. */
 static bool cl_passes(const struct sparam *p)
 {
+	if (p->by_value && p->c->shape != CSHAPE_VALUE)
+		return false; /* host memory */
 	if (p->c->shape == CSHAPE_POINTER || p->c->shape == CSHAPE_VOIDPTR)
 		return true;
 	return p->c->shape == CSHAPE_VALUE && cl_scalar(p->c->plain);
@@ -876,10 +1031,10 @@ static void opencl_kernel(struct out *o, const struct stub *t)
 }
 
 static const struct platform_stub stubs[] = {
-	{ "cpu", "CPU", "c", "C", "gcc", "-O2", sequential_stub, NULL },
-	{ "openmp", "OPENMP", "c", "C", "gcc", "-O2 -fopenmp", openmp_stub, NULL },
-	{ "cuda", "CUDA", "cu", "CUDA", "nvcc", "-O2", cuda_stub, NULL },
-	{ "opencl", "OPENCL", "c", "C", "gcc", "-O2", opencl_stub, opencl_kernel },
+	{ "cpu", "CPU", "c", "C", "gcc", "-O2", false, sequential_stub, NULL },
+	{ "openmp", "OPENMP", "c", "C", "gcc", "-O2 -fopenmp", true, openmp_stub, NULL },
+	{ "cuda", "CUDA", "cu", "CUDA", "nvcc", "-O2", true, cuda_stub, NULL },
+	{ "opencl", "OPENCL", "c", "C", "gcc", "-O2", true, opencl_stub, opencl_kernel },
 };
 
 static void write_stubs(struct skeleton *s, const struct cfunc *fn, const struct sparam *ps,
@@ -907,10 +1062,13 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 			return;
 		}
 	s->variadic = xrealloc(s->variadic, s->nnames + 1, sizeof(bool));
-	s->variadic[s->nnames] = fn->variadic;
+	s->variadic[s->nnames] = fn->variadic || fn->va_list;
 	*(char **)array_push(&s->names, &s->nnames, sizeof(char *)) = xstrdup(fn->name);
 	if (fn->variadic)
 		warn_at(fn, fn->line, "'%s' is variadic: its interface takes the fixed parameters only, and main.xml leaves it out%s",
+			fn->name, "");
+	else if (fn->va_list)
+		warn_at(fn, fn->line, "'%s' takes a va_list, which a task cannot carry: main.xml leaves it out%s",
 			fn->name, "");
 	ps = plan_params(fn);
 	write_interface(s, fn, ps, h);
@@ -936,13 +1094,15 @@ static void main_descriptor(struct out *o, const struct skeleton *s, const char 
 	open_tag(o, "implementation", " name=\"main\"");
 	open_tag(o, "sourceFiles", "");
 	/* the link step on a source file of its own, as ComPU writes it */
+	if (!s->r->empty)
+		out_line(o, "<!-- the CPU variants call the original functions: build with their library (make LDLIBS=-lfoo) -->");
 	source_file(o, "", " type=\"link\"", "gcc", "output", program);
 	source_file(o, " name=\"main.c\" language=\"C\"", "", "gcc", "flags", "-O2");
 	close_tag(o, "sourceFiles");
 	open_tag(o, "requiredInterfaces", "");
 	for (i = 0; i < s->nnames; i++) {
 		if (s->variadic[i]) /* its entry wrapper would conflict with the header */
-			out_line(o, "<!-- FIXME: '%s' is variadic; its interface has the fixed parameters only and conflicts with the header",
+			out_line(o, "<!-- FIXME: '%s' is variadic or takes a va_list, which a task cannot carry; its interface conflicts with the header",
 				 s->names[i]);
 		out_line(o, "<peppher:requiredInterface name=\"%s\" xmlFile=\"%s.xml\"/>%s",
 			 s->names[i], s->names[i], s->variadic[i] ? " -->" : "");

@@ -18,6 +18,7 @@ struct skeleton_request {
 	const char *outdir;
 	bool force;   /* overwrite existing files */
 	bool dry_run; /* list what would be written */
+	bool empty;   /* CPU stubs to fill in, not calling the original */
 };
 
 /* Returns 0, or -1 after reporting errors (and then writes nothing). */

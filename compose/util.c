@@ -277,13 +277,39 @@ static bool is_plain_type(const char *s, const char *end)
 	return words > 0;
 }
 
-bool is_c_type(const char *type, bool allow_fnptr)
+static bool is_type_in(const char *s, const char *end, bool allow_fnptr, int depth);
+
+/* A function's parameter types in [s, end), split at the commas outside
+ * parentheses: each a type (a function pointer too), "..." last. */
+static bool is_param_types(const char *s, const char *end, int depth)
 {
-	const char *open = strchr(type, '('), *args, *close, *comma;
+	while (s < end) {
+		const char *p = s, *a = s, *z;
+		int nest = 0;
+
+		for (; p < end && (nest || *p != ','); p++)
+			nest += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+		for (z = p; a < z && a[0] == ' '; a++)
+			;
+		while (z > a && z[-1] == ' ')
+			z--;
+		if (!(p == end && z - a == 3 && memcmp(a, "...", 3) == 0) &&
+		    !is_type_in(a, z, true, depth + 1))
+			return false;
+		s = p < end ? p + 1 : p;
+	}
+	return true;
+}
+
+/* Words and stars in [s, end), or with allow_fnptr a pointer to a function
+ * "T (*)(T1, T2)", whose parameters may be function pointers too. */
+static bool is_type_in(const char *s, const char *end, bool allow_fnptr, int depth)
+{
+	const char *open = memchr(s, '(', (size_t)(end - s)), *args, *close = end;
 
 	if (!open)
-		return is_plain_type(type, type + strlen(type));
-	if (!allow_fnptr || !is_plain_type(type, open))
+		return is_plain_type(s, end);
+	if (!allow_fnptr || depth > 8 || !is_plain_type(s, open))
 		return false;
 	/* "(*)" then "(T1, T2)" at the end */
 	for (args = open + 1; *args == ' '; args++)
@@ -298,17 +324,16 @@ bool is_c_type(const char *type, bool allow_fnptr)
 		args++;
 	if (*args++ != '(')
 		return false;
-	close = strchr(args, ')');
-	if (!close || close[1] || strchr(args, '('))
+	while (close > args && close[-1] == ' ')
+		close--;
+	if (close <= args || close[-1] != ')')
 		return false;
-	for (; args < close; args = comma + 1) {
-		comma = memchr(args, ',', (size_t)(close - args));
-		if (!comma)
-			comma = close;
-		if (!is_plain_type(args, comma))
-			return false;
-	}
-	return true;
+	return is_param_types(args, close - 1, depth);
+}
+
+bool is_c_type(const char *type, bool allow_fnptr)
+{
+	return is_type_in(type, type + strlen(type), allow_fnptr, 0);
 }
 
 char *printable(const char *s)

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Utility mode and prototype checks: skeletons from C headers (golden files),
 # no overwriting without --force, the generated tree composes, builds and
-# runs, implementation prototypes are checked, and the system's cblas.h
-# becomes a composable tree whose access modes follow its const qualifiers.
+# runs (its CPU variants call the library's functions: the application's
+# calls give what they gave before), --empty-stubs, and implementation
+# prototypes are checked.  Real libraries' headers: legacy_libs.sh.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
 data="$top_srcdir/tests/compose/data/skeleton"
@@ -13,7 +14,7 @@ make_quiet() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-direct
 "$COMPOSE" --version | grep -q "^C parser: libclang" || { echo "SKIP: compose built without libclang"; exit 77; }
 rm -rf "$work"
 mkdir -p "$work"
-cp "$data/legacy.h" "$work/"
+cp "$data/legacy.h" "$data/legacy.c" "$work/"
 cd "$work" || exit 1
 
 # golden skeletons and warnings
@@ -41,19 +42,44 @@ echo "PASS: --force"
 grep -v "note: skipping '[a-z_0-9]*': this build has no [A-Z]*$" compose.err > compose.rest
 [ -s compose.rest ] && { cat compose.rest; fail "composing the skeletons warns"; }
 "$COMPOSE" out/main.xml -o gen-host --platforms=CPU,OPENMP,OPENCL > /dev/null 2>&1 || fail "compose for the host"
-make_quiet -C gen-host > build.log 2>&1 || { cat build.log; fail "build"; }
+# its CPU variants call the library's functions: link them
+gcc -c -O2 -o legacy.o legacy.c && ar rc liblegacy.a legacy.o || fail "liblegacy.a"
+make_quiet -C gen-host LDLIBS="$work/liblegacy.a" > build.log 2>&1 || { cat build.log; fail "build"; }
 PEPPHER_NCPU=2 ./gen-host/legacy_app || fail "run"
 echo "PASS: the skeleton tree composes, builds and runs"
+
+# delegation: the application calls the library's functions as before, the
+# calls go through PEPPHER (entry wrappers linked as __wrap_NAME), and the
+# CPU variants reach the originals in a static library (make LDLIBS=...)
+cp "$data/app.c" out/main.c
+"$COMPOSE" out/main.xml -o gen-app --platforms=CPU,OPENMP,OPENCL > /dev/null 2>&1 || fail "compose the application"
+grep -q -- "-Wl,--wrap=saxpy " gen-app/Makefile || fail "no --wrap in the link step"
+make_quiet -C gen-app LDLIBS="$work/liblegacy.a" > app-build.log 2>&1 || { cat app-build.log; fail "build the application"; }
+nm gen-app/legacy_app | grep -q " T __wrap_gemm$" || fail "gemm is not wrapped"
+PEPPHER_NCPU=2 PEPPHER_TRACE="$work/app.trace" ./gen-app/legacy_app || fail "the application's results differ"
+for f in saxpy norm2 advance pack db_open db_count stream_init vfill gemm; do
+	grep -q "\"$f/${f}_cpu\"" app.trace || fail "$f did not run as a component"
+done
+echo "PASS: delegating CPU variants: the application's results are unchanged"
+
+# --empty-stubs: today's skeletons, no wrapping, bodies to fill in
+"$COMPOSE" --generate-comp-files=legacy.h --empty-stubs -o empty > /dev/null 2>&1 || fail "--empty-stubs"
+grep -l 'wrap=' empty/*.xml && fail "--empty-stubs: an interface wraps"
+grep -q "TODO: the computation" empty/saxpy/cpu/saxpy_cpu.c || fail "--empty-stubs: no empty body"
+grep -q '<peppher:implementation name="saxpy_cpu">' empty/saxpy/cpu/saxpy_cpu.xml || fail "--empty-stubs: CPU variant disabled"
+grep -q 'name="saxpy_openmp" disable="true"' empty/saxpy/openmp/saxpy_openmp.xml || fail "--empty-stubs: OpenMP stub enabled"
+"$COMPOSE" empty/main.xml -o empty-gen --platforms=CPU,OPENMP,OPENCL > /dev/null 2>&1 || fail "--empty-stubs: compose"
+echo "PASS: --empty-stubs"
 
 # prototype checks: a read-only pointer without const is a warning ...
 sed -i 's/const float \*x/float *x/' out/saxpy/cpu/saxpy_cpu.c
 "$COMPOSE" out/main.xml -o gen > /dev/null 2> warn.err || { cat warn.err; fail "compose with warning"; }
-grep -qx "out/saxpy/cpu/saxpy_cpu.c:7: warning: parameter 'x' of 'saxpy_cpu' is only read (accessMode=\"read\"): declare it 'const float \*'" warn.err ||
+grep -qx "out/saxpy/cpu/saxpy_cpu.c:12: warning: parameter 'x' of 'saxpy_cpu' is only read (accessMode=\"read\"): declare it 'const float \*'" warn.err ||
 	{ cat warn.err; fail "missing-const warning"; }
 # ... a wrong type an error, which --no-check-sources lets through
 sed -i 's/size_t n, float a/size_t n, double a/' out/saxpy/cpu/saxpy_cpu.c
 "$COMPOSE" out/main.xml -o gen-bad > /dev/null 2> type.err && fail "wrong type accepted"
-grep -qx "out/saxpy/cpu/saxpy_cpu.c:7: error: parameter 2 of 'saxpy_cpu' is 'double a', but interface 'saxpy' declares 'float a'" type.err ||
+grep -qx "out/saxpy/cpu/saxpy_cpu.c:12: error: parameter 2 of 'saxpy_cpu' is 'double a', but interface 'saxpy' declares 'float a'" type.err ||
 	{ cat type.err; fail "wrong-type diagnostic"; }
 grep -qx "out/saxpy.xml:7: note: declared here" type.err || { cat type.err; fail "note"; }
 [ -e gen-bad ] && fail "output written despite errors"
@@ -84,25 +110,3 @@ grep -q 'type="value_t \*" accessMode="readwrite" numElements="n"' opts/out/api_
 grep -q "opts/api.h:1: error: 'value.h' file not found" noinc.err || { cat noinc.err; fail "missing include diagnostic"; }
 [ -e opts/out3 ] && fail "a failed run wrote files"
 echo "PASS: -I and -D"
-
-# the system's cblas.h
-cblas=
-for f in /usr/include/x86_64-linux-gnu/cblas.h /usr/include/cblas.h; do
-	[ -e "$f" ] && { cblas=$f; break; }
-done
-[ -n "$cblas" ] || { echo "SKIP: no cblas.h (Debian libblas-dev)"; exit 0; }
-"$COMPOSE" --generate-comp-files="$cblas" -o cblas > /dev/null 2> cblas.err || { cat cblas.err; fail "cblas skeleton"; }
-# every function gcc sees declared in the header has its interface
-gcc -fsyntax-only -aux-info cblas.aux -x c "$cblas" || fail "gcc -aux-info"
-expected=$(grep -c "^/\* $cblas:" cblas.aux)
-[ "$(ls cblas/*.xml | grep -vc main.xml)" -eq "$expected" ] ||
-	fail "cblas: $(ls cblas/*.xml | grep -vc main.xml) interfaces for $expected functions"
-# access modes follow const: const T * is read, T * readwrite, by value read
-bad=$(grep -h '<peppher:parameter ' cblas/*.xml | grep -v \
-	-e 'type="const [^"]*\*" accessMode="read"' \
-	-e 'type="[^"]*[^*]" accessMode="read"' \
-	-e 'type="[^c"][^"]*\*" accessMode="readwrite"')
-[ -z "$bad" ] || { echo "$bad" | head; fail "cblas: access modes do not follow const"; }
-"$COMPOSE" cblas/main.xml -o cblas-gen --platforms=CPU > /dev/null 2>&1 || fail "cblas: compose"
-make_quiet -C cblas-gen -j2 > cblas-build.log 2>&1 || { tail cblas-build.log; fail "cblas: build"; }
-echo "PASS: cblas.h ($expected functions) composes and builds"

@@ -52,6 +52,22 @@ static void test_identifiers(void)
 	CU_ASSERT_FALSE(is_c_keyword("floats"));
 }
 
+static void test_types(void)
+{
+	CU_ASSERT_TRUE(is_c_type("const float *", false));
+	CU_ASSERT_FALSE(is_c_type("int (*)(int)", false));
+	CU_ASSERT_TRUE(is_c_type("int (*)(const void *, const void *)", true));
+	CU_ASSERT_TRUE(is_c_type("int (*)()", true));
+	CU_ASSERT_TRUE(is_c_type("int (*)(const char *, ...)", true));
+	/* fftw's threads callback: a function pointer taking one */
+	CU_ASSERT_TRUE(is_c_type("void ( *)(void *( *)(char *), char *, size_t, int, void *)", true));
+	CU_ASSERT_FALSE(is_c_type("int (f)(int)", true));
+	CU_ASSERT_FALSE(is_c_type("int (*)(int", true));
+	CU_ASSERT_FALSE(is_c_type("int (*)(int))", true));
+	CU_ASSERT_FALSE(is_c_type("int (*)(..., int)", true));
+	CU_ASSERT_FALSE(is_c_type("int (*)(int) x", true));
+}
+
 static void test_paths(void)
 {
 	char *d = path_dirname("a/b/c.xml"), *e = path_dirname("c.xml");
@@ -202,6 +218,7 @@ int main(void)
 	s = CU_add_suite("util", NULL, NULL);
 	CU_add_test(s, "normalize", test_normalize);
 	CU_add_test(s, "identifiers", test_identifiers);
+	CU_add_test(s, "types", test_types);
 	CU_add_test(s, "paths", test_paths);
 	s = CU_add_suite("diag", NULL, NULL);
 	CU_add_test(s, "format", test_diag_format);

@@ -7,6 +7,7 @@
 #define LEGACY_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define LEGACY_API extern
 #define LEGACY_DECL(name, arg) void name(arg)
@@ -52,6 +53,28 @@ void sort_keys(int *keys, int n, int (*cmp)(const void *, const void *));
 void free_rows(float **rows, int nrows);
 void dump(const void *buf, size_t size);
 void report(const char *fmt, ...);
+
+/* handles, strings and files: only their address means something */
+typedef struct legacy_db legacy_db; /* opaque */
+typedef struct legacy_stream {
+	unsigned char *next;
+	size_t avail;
+} *legacy_streamp;
+int db_open(const char *path, legacy_db **db);
+int db_count(legacy_db *db, const char *table);
+int stream_init(legacy_streamp strm, int level);
+void write_table(FILE *out, const double *t, size_t n);
+
+/* the output's capacity in, its length out, as zlib's compress */
+int pack(unsigned char *dest, size_t *destLen, const unsigned char *source, size_t sourceLen);
+
+/* a pointer typedef to data, and a macro of the function's own name */
+typedef float *vecp;
+void vfill(vecp v, int n, float value);
+#define vfill(v, n, value) (vfill)(v, n, value)
+
+/* C (M x N) = A (M x K) B (K x N) */
+void gemm(int M, int N, int K, const float *A, const float *B, float *C);
 
 /* static: not part of the interface */
 static inline int legacy_helper(int v) { return v + 1; }

@@ -1,0 +1,7 @@
+/* threshold: the OpenCL kernel of threshold_opencl (skeleton: fill in). */
+__kernel void threshold(__global float *px, int n, float level)
+{
+	size_t i = get_global_id(0);
+
+	(void)i; /* TODO: element i */
+}

@@ -1,0 +1,7 @@
+/* db_open: the OpenCL kernel of db_open_opencl (skeleton: fill in). */
+__kernel void db_open(void)
+{
+	size_t i = get_global_id(0);
+
+	(void)i; /* TODO: element i */
+}

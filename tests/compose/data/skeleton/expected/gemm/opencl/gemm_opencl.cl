@@ -1,0 +1,7 @@
+/* gemm: the OpenCL kernel of gemm_opencl (skeleton: fill in). */
+__kernel void gemm(int M, int N, int K, __global const float *A, __global const float *B, __global float *C)
+{
+	size_t i = get_global_id(0);
+
+	(void)i; /* TODO: element i */
+}

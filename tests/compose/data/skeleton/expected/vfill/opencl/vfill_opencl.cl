@@ -1,0 +1,7 @@
+/* vfill: the OpenCL kernel of vfill_opencl (skeleton: fill in). */
+__kernel void vfill(__global float *v, int n, float value)
+{
+	size_t i = get_global_id(0);
+
+	(void)i; /* TODO: element i */
+}

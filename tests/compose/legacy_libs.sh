@@ -1,0 +1,83 @@
+#!/bin/sh
+# Real libraries' headers in utility mode (Debian's zlib1g-dev and
+# libblas-dev): zlib.h and cblas.h each become a tree that composes as
+# generated and builds; their access modes follow const; and a program that
+# calls crc32, adler32, compress2 and uncompress, or cblas_sgemm, cblas_saxpy
+# and cblas_sdot, prints the same bits through PEPPHER as with direct calls.
+# Whole-library trees that take longer (sqlite3.h, lapacke.h, fftw3.h) are in
+# legacy_long.sh (make check-long).
+set -u
+: "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
+data="$top_srcdir/tests/compose/data/libs"
+work="$top_builddir/tests/out/legacy_libs"
+fail() { echo "FAIL: $*"; exit 1; }
+make_quiet() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory "$@"; }
+
+"$COMPOSE" --version | grep -q "^C parser: libclang" || { echo "SKIP: compose built without libclang"; exit 77; }
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+
+# header NAME LIBS CALLS: generate, check, compose, build with CALLS as the
+# application, run, and compare with CALLS built directly
+header() {
+	h=$1 name=$2 libs=$3 calls=$4
+	"$COMPOSE" --generate-comp-files="$h" -o "$name" > /dev/null 2> "$name.err" ||
+		{ cat "$name.err"; fail "$name: skeleton"; }
+	grep -v ": warning: " "$name.err" && fail "$name: more than warnings"
+	# every function gcc sees declared in the header has its interface
+	gcc -fsyntax-only -aux-info "$name.aux" -x c "$h" || fail "gcc -aux-info"
+	expected=$(grep -c "^/\* $h:" "$name.aux")
+	[ "$(ls "$name"/*.xml | grep -vc main.xml)" -eq "$expected" ] ||
+		fail "$name: $(ls "$name"/*.xml | grep -vc main.xml) interfaces for $expected functions"
+	# access modes follow const: const T * is read, T * readwrite, by value
+	# read; a pointer passed as itself (a handle, a string) is read
+	bad=$(grep -h '<peppher:parameter ' "$name"/*.xml | grep -v \
+		-e 'type="const [^"]*\*" accessMode="read"' \
+		-e 'type="[^"]*[^*]" accessMode="read"' \
+		-e 'accessMode="read" byValue="true"' \
+		-e 'type="[^"]*\*\*" accessMode="readwrite"' |
+		grep -e 'type="const [^"]*" accessMode="readwrite"' -e 'accessMode="read"' -e 'accessMode="write"')
+	[ -z "$bad" ] || { echo "$bad" | head; fail "$name: access modes do not follow const"; }
+	cp "$data/$calls" "$name/main.c"
+	"$COMPOSE" "$name/main.xml" -o "$name-gen" --platforms=CPU > /dev/null 2> "$name-compose.err" ||
+		{ cat "$name-compose.err"; fail "$name: compose"; }
+	[ -s "$name-compose.err" ] && { cat "$name-compose.err"; fail "$name: composing warns"; }
+	make_quiet -C "$name-gen" -j2 LDLIBS="$libs" > "$name-build.log" 2>&1 ||
+		{ tail "$name-build.log"; fail "$name: build"; }
+	PEPPHER_NCPU=2 PEPPHER_TRACE="$work/$name.trace" "./$name-gen/${name}_app" > "$name-peppher.out" ||
+		fail "$name: the composed program failed"
+	gcc -O2 -DDIRECT -o "$name-direct" "$data/$calls" $libs || fail "$name: direct build"
+	"./$name-direct" > "$name-direct.out" || fail "$name: the direct program failed"
+	diff -u "$name-direct.out" "$name-peppher.out" || fail "$name: results differ from direct calls"
+	echo "PASS: $h ($expected functions) composes and builds; the same bits through PEPPHER"
+}
+
+system_header() {
+	for f in "/usr/include/x86_64-linux-gnu/$1" "/usr/include/$1"; do
+		[ -e "$f" ] && { echo "$f"; return; }
+	done
+}
+
+zlib=$(system_header zlib.h)
+if [ -n "$zlib" ]; then
+	header "$zlib" zlib -lz zlib_calls.c
+	for f in crc32 adler32 compress2 uncompress; do
+		grep -q "\"$f/${f}_cpu\"" zlib.trace || fail "$f did not run as a component"
+	done
+else
+	echo "SKIP: no zlib.h (Debian zlib1g-dev)"
+fi
+cblas=$(system_header cblas.h)
+if [ -n "$cblas" ]; then
+	header "$cblas" cblas -lblas cblas_calls.c
+	for f in cblas_sgemm cblas_saxpy cblas_sdot; do
+		grep -q "\"$f/${f}_cpu\"" cblas.trace || fail "$f did not run as a component"
+	done
+	grep -q 'name="A" type="const float \*" accessMode="read" numElements="M,K"' cblas/cblas_sgemm.xml ||
+		fail "cblas_sgemm: A is not guessed M x K"
+	grep -q 'name="B" type="const float \*" accessMode="read" numElements="K,N"' cblas/cblas_sgemm.xml ||
+		fail "cblas_sgemm: B is not guessed K x N"
+else
+	echo "SKIP: no cblas.h (Debian libblas-dev)"
+fi

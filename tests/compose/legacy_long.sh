@@ -1,0 +1,44 @@
+#!/bin/sh
+# make check-long: whole-library headers in utility mode (Debian's
+# libsqlite3-dev, libfftw3-dev, liblapacke-dev): each generates, composes
+# as generated and builds, every CPU variant linked with the library it
+# calls.  Functions a header declares that the library lacks (SQLite's
+# optional ones, Windows-only ones, LAPACKE's XBLAS ones) are left out of
+# main.xml, as a user would (each argument after LIBS: a sed pattern of
+# names).
+set -u
+: "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
+work="$top_builddir/tests/out/legacy_long"
+fail() { echo "FAIL: $*"; exit 1; }
+make_quiet() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory "$@"; }
+
+"$COMPOSE" --version | grep -q "^C parser: libclang" || { echo "SKIP: compose built without libclang"; exit 77; }
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+
+# library NAME LIBS [FUNCTIONS THE LIBRARY LACKS]
+library() {
+	h=/usr/include/$1.h name=$1 libs=$2
+	shift 2
+	[ -e "$h" ] || { echo "SKIP: no $h"; return; }
+	"$COMPOSE" --generate-comp-files="$h" -o "$name" > /dev/null 2> "$name.err" ||
+		{ cat "$name.err"; fail "$name: skeleton"; }
+	for f in "$@"; do
+		sed -i "/requiredInterface name=\"$f\"/d" "$name/main.xml"
+	done
+	"$COMPOSE" "$name/main.xml" -o "$name-gen" --platforms=CPU > /dev/null 2> "$name-compose.err" ||
+		{ head "$name-compose.err"; fail "$name: compose"; }
+	make_quiet -C "$name-gen" -j2 LDLIBS="$libs" > "$name-build.log" 2>&1 ||
+		{ grep -m5 "error" "$name-build.log"; fail "$name: build"; }
+	PEPPHER_NCPU=1 PEPPHER_HOME="$work/home" "./$name-gen/${name}_app" || fail "$name: run"
+	echo "PASS: $h ($(grep -c '<peppher:requiredInterface ' "$name/main.xml") interfaces) composes and builds"
+}
+
+library sqlite3 -lsqlite3 sqlite3_win32_set_directory sqlite3_win32_set_directory8 \
+	sqlite3_win32_set_directory16 sqlite3_mutex_held sqlite3_mutex_notheld \
+	sqlite3_stmt_scanstatus sqlite3_stmt_scanstatus_reset sqlite3_snapshot_get \
+	sqlite3_snapshot_open sqlite3_snapshot_free sqlite3_snapshot_cmp sqlite3_snapshot_recover
+library fftw3 "-lfftw3_threads -lfftw3f_threads -lfftw3l_threads -lfftw3 -lfftw3f -lfftw3l -lm"
+# Debian's LAPACKE is built without the extra-precise (XBLAS) routines
+library lapacke "-llapacke" 'LAPACKE_[cdsz][a-z][a-z]\(rfsx\|svxx\)\(_work\)\{0,1\}'
