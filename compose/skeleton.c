@@ -611,8 +611,14 @@ static void impl_descriptor(struct out *o, const struct cfunc *fn,
 {
 	char *from = stamp(fn), *name = xasprintf(" name=\"%s_%s\"%s", fn->name, st->suffix,
 						  st->disabled ? " disable=\"true\"" : "");
-	char *file = xasprintf(" name=\"%s_%s.%s\" language=\"%s\"", fn->name, st->suffix,
-			       st->ext, st->language);
+	/* an OpenCL variant in ComPU's form: its kernel file is built into the
+	 * program, and the kernel and queue reach the host source in globals */
+	char *file = st->kernel ?
+		xasprintf(" name=\"%s_%s.%s\" language=\"%s\" cl_kernel=\"%s_%s_kernel\" cl_command_queue=\"%s_%s_queue\"",
+			  fn->name, st->suffix, st->ext, st->language, fn->name, st->suffix,
+			  fn->name, st->suffix) :
+		xasprintf(" name=\"%s_%s.%s\" language=\"%s\"", fn->name, st->suffix, st->ext,
+			  st->language);
 
 	open_component(o, from);
 	if (st->disabled)
@@ -620,6 +626,9 @@ static void impl_descriptor(struct out *o, const struct cfunc *fn,
 	open_tag(o, "implementation", name);
 	open_tag(o, "sourceFiles", "");
 	source_file(o, file, "", st->compiler, "flags", st->flags);
+	if (st->kernel)
+		out_line(o, "<peppher:sourceFile name=\"%s_%s.cl\" kernel=\"%s_%s\" language=\"OpenCL\"/>",
+			 fn->name, st->suffix, fn->name, st->suffix);
 	close_tag(o, "sourceFiles");
 	open_tag(o, "providedInterfaces", "");
 	out_line(o, "<peppher:providedInterface name=\"%s\"/>", fn->name);
@@ -993,10 +1002,13 @@ static void opencl_stub(struct out *o, const struct stub *t)
 		  t->include);
 	out_line(o, "#include <peppher/opencl.h>");
 	out_blank(o);
+	out_line(o, "/* set before each call: the kernel of %s.cl (built into the program", t->fname);
+	out_line(o, " * for the worker's device) and the worker's queue */");
+	out_line(o, "extern cl_kernel %s_kernel;", t->fname);
+	out_line(o, "extern cl_command_queue %s_queue;", t->fname);
+	out_blank(o);
 	open_function(o, t->sig);
-	out_line(o, "/* the kernel file, relative to where the program runs */");
-	out_line(o, "cl_kernel pph_k = pph_opencl_kernel(\"%s/%s.cl\", \"%s\");", t->dir, t->fname,
-		 t->fn->name);
+	out_line(o, "cl_kernel pph_k = %s_kernel;", t->fname);
 	out_line(o, "size_t pph_global = %s%s;", t->n ? "(size_t)" : "", t->n ? t->n : "1");
 	out_blank(o);
 	stub_unused(o, t->fn, t->ps);
@@ -1005,7 +1017,8 @@ static void opencl_stub(struct out *o, const struct stub *t)
 	out_line(o, "goto out;");
 	o->indent--;
 	opencl_args(o, t);
-	out_line(o, "if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)");
+	out_line(o, "if (clEnqueueNDRangeKernel(%s_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)",
+		 t->fname);
 	o->indent++;
 	out_line(o, "fprintf(stderr, \"%s: kernel launch failed\\n\");", t->fname);
 	o->indent--;
@@ -1017,7 +1030,9 @@ static void opencl_stub(struct out *o, const struct stub *t)
 static void opencl_kernel(struct out *o, const struct stub *t)
 {
 	char *params = param_list(t->fn, t->ps, cl_param, cl_passes);
-	char *head = xasprintf("__kernel void %s(%s)", t->fn->name, params);
+	/* named after the variant: a function's own name may be an OpenCL
+	 * built-in (dot, normalize), which clCreateKernel refuses */
+	char *head = xasprintf("__kernel void %s(%s)", t->fname, params);
 
 	out_line(o, "/* %s: the OpenCL kernel of %s (skeleton: fill in). */", t->fn->name,
 		 t->fname);

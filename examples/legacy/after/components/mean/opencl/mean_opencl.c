@@ -8,10 +8,14 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of mean_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel mean_opencl_kernel;
+extern cl_command_queue mean_opencl_queue;
+
 double mean_opencl(const float *px, int n)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("mean/opencl/mean_opencl.cl", "mean");
+	cl_kernel pph_k = mean_opencl_kernel;
 	size_t pph_global = (size_t)n;
 
 	(void)px;
@@ -28,7 +32,7 @@ double mean_opencl(const float *px, int n)
 
 		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
 	}
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(mean_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "mean_opencl: kernel launch failed\n");
 out:;
 	double result;

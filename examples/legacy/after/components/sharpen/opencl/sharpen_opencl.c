@@ -6,10 +6,14 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of sharpen_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel sharpen_opencl_kernel;
+extern cl_command_queue sharpen_opencl_queue;
+
 void sharpen_opencl(const float *in, float *out, int width, int height, float amount)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("sharpen/opencl/sharpen_opencl.cl", "sharpen");
+	cl_kernel pph_k = sharpen_opencl_kernel;
 	size_t pph_global = 1;
 
 	(void)in;
@@ -44,7 +48,7 @@ void sharpen_opencl(const float *in, float *out, int width, int height, float am
 
 		clSetKernelArg(pph_k, 4, sizeof(pph_v), &pph_v);
 	}
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(sharpen_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "sharpen_opencl: kernel launch failed\n");
 out:;
 }

@@ -1,5 +1,5 @@
 /* sharpen: the OpenCL kernel of sharpen_opencl (skeleton: fill in). */
-__kernel void sharpen(__global const float *in, __global float *out, int width, int height, float amount)
+__kernel void sharpen_opencl(__global const float *in, __global float *out, int width, int height, float amount)
 {
 	size_t i = get_global_id(0);
 

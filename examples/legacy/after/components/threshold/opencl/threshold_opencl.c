@@ -6,10 +6,14 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of threshold_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel threshold_opencl_kernel;
+extern cl_command_queue threshold_opencl_queue;
+
 void threshold_opencl(float *px, int n, float level)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("threshold/opencl/threshold_opencl.cl", "threshold");
+	cl_kernel pph_k = threshold_opencl_kernel;
 	size_t pph_global = (size_t)n;
 
 	(void)px;
@@ -32,7 +36,7 @@ void threshold_opencl(float *px, int n, float level)
 
 		clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v);
 	}
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(threshold_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "threshold_opencl: kernel launch failed\n");
 out:;
 }

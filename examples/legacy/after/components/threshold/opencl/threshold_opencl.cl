@@ -1,5 +1,5 @@
 /* threshold: the OpenCL kernel of threshold_opencl (skeleton: fill in). */
-__kernel void threshold(__global float *px, int n, float level)
+__kernel void threshold_opencl(__global float *px, int n, float level)
 {
 	size_t i = get_global_id(0);
 

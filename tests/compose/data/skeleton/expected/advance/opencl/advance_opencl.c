@@ -6,10 +6,14 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of advance_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel advance_opencl_kernel;
+extern cl_command_queue advance_opencl_queue;
+
 void advance_opencl(struct particle *p, int count, double dt, double *energy)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("advance/opencl/advance_opencl.cl", "advance");
+	cl_kernel pph_k = advance_opencl_kernel;
 	size_t pph_global = (size_t)count;
 
 	(void)p;
@@ -38,7 +42,7 @@ void advance_opencl(struct particle *p, int count, double dt, double *energy)
 
 		clSetKernelArg(pph_k, 3, sizeof(pph_m), &pph_m);
 	}
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(advance_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "advance_opencl: kernel launch failed\n");
 out:;
 }

@@ -1,5 +1,5 @@
 /* advance: the OpenCL kernel of advance_opencl (skeleton: fill in). */
-__kernel void advance(__global uchar *p, int count, double dt, __global double *energy)
+__kernel void advance_opencl(__global uchar *p, int count, double dt, __global double *energy)
 {
 	size_t i = get_global_id(0);
 

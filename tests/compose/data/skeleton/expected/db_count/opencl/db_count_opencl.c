@@ -8,17 +8,21 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of db_count_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel db_count_opencl_kernel;
+extern cl_command_queue db_count_opencl_queue;
+
 int db_count_opencl(legacy_db *db, const char *table)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("db_count/opencl/db_count_opencl.cl", "db_count");
+	cl_kernel pph_k = db_count_opencl_kernel;
 	size_t pph_global = 1;
 
 	(void)db;
 	(void)table;
 	if (!pph_k || pph_global == 0)
 		goto out;
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(db_count_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "db_count_opencl: kernel launch failed\n");
 out:;
 	int result;

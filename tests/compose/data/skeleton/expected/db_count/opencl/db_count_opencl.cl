@@ -1,5 +1,5 @@
 /* db_count: the OpenCL kernel of db_count_opencl (skeleton: fill in). */
-__kernel void db_count(void)
+__kernel void db_count_opencl(void)
 {
 	size_t i = get_global_id(0);
 

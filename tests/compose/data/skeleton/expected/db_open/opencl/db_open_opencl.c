@@ -8,17 +8,21 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of db_open_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel db_open_opencl_kernel;
+extern cl_command_queue db_open_opencl_queue;
+
 int db_open_opencl(const char *path, legacy_db **db)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("db_open/opencl/db_open_opencl.cl", "db_open");
+	cl_kernel pph_k = db_open_opencl_kernel;
 	size_t pph_global = 1;
 
 	(void)path;
 	(void)db;
 	if (!pph_k || pph_global == 0)
 		goto out;
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(db_open_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "db_open_opencl: kernel launch failed\n");
 out:;
 	int result;

@@ -1,5 +1,5 @@
 /* db_open: the OpenCL kernel of db_open_opencl (skeleton: fill in). */
-__kernel void db_open(void)
+__kernel void db_open_opencl(void)
 {
 	size_t i = get_global_id(0);
 

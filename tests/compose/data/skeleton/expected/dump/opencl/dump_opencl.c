@@ -6,10 +6,14 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of dump_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel dump_opencl_kernel;
+extern cl_command_queue dump_opencl_queue;
+
 void dump_opencl(const void *buf, size_t size)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("dump/opencl/dump_opencl.cl", "dump");
+	cl_kernel pph_k = dump_opencl_kernel;
 	size_t pph_global = (size_t)size;
 
 	(void)buf;
@@ -26,7 +30,7 @@ void dump_opencl(const void *buf, size_t size)
 
 		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
 	}
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(dump_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "dump_opencl: kernel launch failed\n");
 out:;
 }

@@ -1,5 +1,5 @@
 /* dump: the OpenCL kernel of dump_opencl (skeleton: fill in). */
-__kernel void dump(__global const uchar *buf, ulong size)
+__kernel void dump_opencl(__global const uchar *buf, ulong size)
 {
 	size_t i = get_global_id(0);
 

@@ -6,10 +6,14 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of free_rows_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel free_rows_opencl_kernel;
+extern cl_command_queue free_rows_opencl_queue;
+
 void free_rows_opencl(float **rows, int nrows)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("free_rows/opencl/free_rows_opencl.cl", "free_rows");
+	cl_kernel pph_k = free_rows_opencl_kernel;
 	size_t pph_global = 1;
 
 	(void)rows;
@@ -21,7 +25,7 @@ void free_rows_opencl(float **rows, int nrows)
 
 		clSetKernelArg(pph_k, 0, sizeof(pph_v), &pph_v);
 	}
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(free_rows_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "free_rows_opencl: kernel launch failed\n");
 out:;
 }

@@ -1,5 +1,5 @@
 /* free_rows: the OpenCL kernel of free_rows_opencl (skeleton: fill in). */
-__kernel void free_rows(int nrows)
+__kernel void free_rows_opencl(int nrows)
 {
 	size_t i = get_global_id(0);
 

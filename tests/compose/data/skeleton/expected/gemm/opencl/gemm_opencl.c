@@ -6,10 +6,14 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of gemm_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel gemm_opencl_kernel;
+extern cl_command_queue gemm_opencl_queue;
+
 void gemm_opencl(int M, int N, int K, const float *A, const float *B, float *C)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("gemm/opencl/gemm_opencl.cl", "gemm");
+	cl_kernel pph_k = gemm_opencl_kernel;
 	size_t pph_global = 1;
 
 	(void)M;
@@ -50,7 +54,7 @@ void gemm_opencl(int M, int N, int K, const float *A, const float *B, float *C)
 
 		clSetKernelArg(pph_k, 5, sizeof(pph_m), &pph_m);
 	}
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(gemm_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "gemm_opencl: kernel launch failed\n");
 out:;
 }

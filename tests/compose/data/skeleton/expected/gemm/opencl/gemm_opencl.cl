@@ -1,5 +1,5 @@
 /* gemm: the OpenCL kernel of gemm_opencl (skeleton: fill in). */
-__kernel void gemm(int M, int N, int K, __global const float *A, __global const float *B, __global float *C)
+__kernel void gemm_opencl(int M, int N, int K, __global const float *A, __global const float *B, __global float *C)
 {
 	size_t i = get_global_id(0);
 

@@ -6,10 +6,14 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of matfill_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel matfill_opencl_kernel;
+extern cl_command_queue matfill_opencl_queue;
+
 void matfill_opencl(double *A, int m, int n, double value)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("matfill/opencl/matfill_opencl.cl", "matfill");
+	cl_kernel pph_k = matfill_opencl_kernel;
 	size_t pph_global = 1;
 
 	(void)A;
@@ -38,7 +42,7 @@ void matfill_opencl(double *A, int m, int n, double value)
 
 		clSetKernelArg(pph_k, 3, sizeof(pph_v), &pph_v);
 	}
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(matfill_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "matfill_opencl: kernel launch failed\n");
 out:;
 }

@@ -1,5 +1,5 @@
 /* matfill: the OpenCL kernel of matfill_opencl (skeleton: fill in). */
-__kernel void matfill(__global double *A, int m, int n, double value)
+__kernel void matfill_opencl(__global double *A, int m, int n, double value)
 {
 	size_t i = get_global_id(0);
 

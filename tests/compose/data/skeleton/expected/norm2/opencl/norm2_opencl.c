@@ -8,10 +8,14 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of norm2_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel norm2_opencl_kernel;
+extern cl_command_queue norm2_opencl_queue;
+
 double norm2_opencl(const double *v, int v_len, enum legacy_mode mode)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("norm2/opencl/norm2_opencl.cl", "norm2");
+	cl_kernel pph_k = norm2_opencl_kernel;
 	size_t pph_global = (size_t)v_len;
 
 	(void)v;
@@ -34,7 +38,7 @@ double norm2_opencl(const double *v, int v_len, enum legacy_mode mode)
 
 		clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v);
 	}
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(norm2_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "norm2_opencl: kernel launch failed\n");
 out:;
 	double result;

@@ -1,5 +1,5 @@
 /* norm2: the OpenCL kernel of norm2_opencl (skeleton: fill in). */
-__kernel void norm2(__global const double *v, int v_len, int mode)
+__kernel void norm2_opencl(__global const double *v, int v_len, int mode)
 {
 	size_t i = get_global_id(0);
 

@@ -8,10 +8,14 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of pack_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel pack_opencl_kernel;
+extern cl_command_queue pack_opencl_queue;
+
 int pack_opencl(unsigned char *dest, size_t *destLen, const unsigned char *source, size_t sourceLen)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("pack/opencl/pack_opencl.cl", "pack");
+	cl_kernel pph_k = pack_opencl_kernel;
 	size_t pph_global = (size_t)sourceLen;
 
 	(void)dest;
@@ -35,7 +39,7 @@ int pack_opencl(unsigned char *dest, size_t *destLen, const unsigned char *sourc
 
 		clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v);
 	}
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(pack_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "pack_opencl: kernel launch failed\n");
 out:;
 	int result;

@@ -6,16 +6,20 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of report_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel report_opencl_kernel;
+extern cl_command_queue report_opencl_queue;
+
 void report_opencl(const char *fmt)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("report/opencl/report_opencl.cl", "report");
+	cl_kernel pph_k = report_opencl_kernel;
 	size_t pph_global = 1;
 
 	(void)fmt;
 	if (!pph_k || pph_global == 0)
 		goto out;
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(report_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "report_opencl: kernel launch failed\n");
 out:;
 }

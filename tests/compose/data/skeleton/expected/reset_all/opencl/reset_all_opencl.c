@@ -6,10 +6,14 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of reset_all_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel reset_all_opencl_kernel;
+extern cl_command_queue reset_all_opencl_queue;
+
 void reset_all_opencl(int flags)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("reset_all/opencl/reset_all_opencl.cl", "reset_all");
+	cl_kernel pph_k = reset_all_opencl_kernel;
 	size_t pph_global = 1;
 
 	(void)flags;
@@ -20,7 +24,7 @@ void reset_all_opencl(int flags)
 
 		clSetKernelArg(pph_k, 0, sizeof(pph_v), &pph_v);
 	}
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(reset_all_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "reset_all_opencl: kernel launch failed\n");
 out:;
 }

@@ -1,5 +1,5 @@
 /* reset_all: the OpenCL kernel of reset_all_opencl (skeleton: fill in). */
-__kernel void reset_all(int flags)
+__kernel void reset_all_opencl(int flags)
 {
 	size_t i = get_global_id(0);
 

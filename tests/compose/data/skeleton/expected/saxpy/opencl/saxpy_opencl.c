@@ -6,10 +6,14 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of saxpy_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel saxpy_opencl_kernel;
+extern cl_command_queue saxpy_opencl_queue;
+
 void saxpy_opencl(size_t n, float a, const float *x, float *y)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("saxpy/opencl/saxpy_opencl.cl", "saxpy");
+	cl_kernel pph_k = saxpy_opencl_kernel;
 	size_t pph_global = (size_t)n;
 
 	(void)n;
@@ -38,7 +42,7 @@ void saxpy_opencl(size_t n, float a, const float *x, float *y)
 
 		clSetKernelArg(pph_k, 3, sizeof(pph_m), &pph_m);
 	}
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(saxpy_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "saxpy_opencl: kernel launch failed\n");
 out:;
 }

@@ -1,5 +1,5 @@
 /* saxpy: the OpenCL kernel of saxpy_opencl (skeleton: fill in). */
-__kernel void saxpy(ulong n, float a, __global const float *x, __global float *y)
+__kernel void saxpy_opencl(ulong n, float a, __global const float *x, __global float *y)
 {
 	size_t i = get_global_id(0);
 

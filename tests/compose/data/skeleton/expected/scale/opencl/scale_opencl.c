@@ -6,10 +6,14 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of scale_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel scale_opencl_kernel;
+extern cl_command_queue scale_opencl_queue;
+
 void scale_opencl(real *data, index_t len, real factor)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("scale/opencl/scale_opencl.cl", "scale");
+	cl_kernel pph_k = scale_opencl_kernel;
 	size_t pph_global = (size_t)len;
 
 	(void)data;
@@ -32,7 +36,7 @@ void scale_opencl(real *data, index_t len, real factor)
 
 		clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v);
 	}
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(scale_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "scale_opencl: kernel launch failed\n");
 out:;
 }

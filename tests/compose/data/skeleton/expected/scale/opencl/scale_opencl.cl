@@ -1,5 +1,5 @@
 /* scale: the OpenCL kernel of scale_opencl (skeleton: fill in). */
-__kernel void scale(__global double *data, int len, double factor)
+__kernel void scale_opencl(__global double *data, int len, double factor)
 {
 	size_t i = get_global_id(0);
 

@@ -6,10 +6,14 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of sort_keys_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel sort_keys_opencl_kernel;
+extern cl_command_queue sort_keys_opencl_queue;
+
 void sort_keys_opencl(int *keys, int n, int (*cmp)(const void *, const void *))
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("sort_keys/opencl/sort_keys_opencl.cl", "sort_keys");
+	cl_kernel pph_k = sort_keys_opencl_kernel;
 	size_t pph_global = (size_t)n;
 
 	(void)keys;
@@ -27,7 +31,7 @@ void sort_keys_opencl(int *keys, int n, int (*cmp)(const void *, const void *))
 
 		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
 	}
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(sort_keys_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "sort_keys_opencl: kernel launch failed\n");
 out:;
 }

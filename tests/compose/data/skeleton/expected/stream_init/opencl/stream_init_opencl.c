@@ -8,10 +8,14 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of stream_init_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel stream_init_opencl_kernel;
+extern cl_command_queue stream_init_opencl_queue;
+
 int stream_init_opencl(legacy_streamp strm, int level)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("stream_init/opencl/stream_init_opencl.cl", "stream_init");
+	cl_kernel pph_k = stream_init_opencl_kernel;
 	size_t pph_global = 1;
 
 	(void)strm;
@@ -23,7 +27,7 @@ int stream_init_opencl(legacy_streamp strm, int level)
 
 		clSetKernelArg(pph_k, 0, sizeof(pph_v), &pph_v);
 	}
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(stream_init_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "stream_init_opencl: kernel launch failed\n");
 out:;
 	int result;

@@ -6,10 +6,14 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of transpose_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel transpose_opencl_kernel;
+extern cl_command_queue transpose_opencl_queue;
+
 void transpose_opencl(const float *in, float *out, int nrows, int ncols)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("transpose/opencl/transpose_opencl.cl", "transpose");
+	cl_kernel pph_k = transpose_opencl_kernel;
 	size_t pph_global = 1;
 
 	(void)in;
@@ -38,7 +42,7 @@ void transpose_opencl(const float *in, float *out, int nrows, int ncols)
 
 		clSetKernelArg(pph_k, 3, sizeof(pph_v), &pph_v);
 	}
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(transpose_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "transpose_opencl: kernel launch failed\n");
 out:;
 }

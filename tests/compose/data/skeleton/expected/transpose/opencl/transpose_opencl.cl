@@ -1,5 +1,5 @@
 /* transpose: the OpenCL kernel of transpose_opencl (skeleton: fill in). */
-__kernel void transpose(__global const float *in, __global float *out, int nrows, int ncols)
+__kernel void transpose_opencl(__global const float *in, __global float *out, int nrows, int ncols)
 {
 	size_t i = get_global_id(0);
 

@@ -6,10 +6,14 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of vfill_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel vfill_opencl_kernel;
+extern cl_command_queue vfill_opencl_queue;
+
 void vfill_opencl(vecp v, int n, float value)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("vfill/opencl/vfill_opencl.cl", "vfill");
+	cl_kernel pph_k = vfill_opencl_kernel;
 	size_t pph_global = (size_t)n;
 
 	(void)v;
@@ -32,7 +36,7 @@ void vfill_opencl(vecp v, int n, float value)
 
 		clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v);
 	}
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(vfill_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "vfill_opencl: kernel launch failed\n");
 out:;
 }

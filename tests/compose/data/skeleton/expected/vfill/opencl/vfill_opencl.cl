@@ -1,5 +1,5 @@
 /* vfill: the OpenCL kernel of vfill_opencl (skeleton: fill in). */
-__kernel void vfill(__global float *v, int n, float value)
+__kernel void vfill_opencl(__global float *v, int n, float value)
 {
 	size_t i = get_global_id(0);
 

@@ -6,10 +6,14 @@
 
 #include <peppher/opencl.h>
 
+/* set before each call: the kernel of write_table_opencl.cl (built into the program
+ * for the worker's device) and the worker's queue */
+extern cl_kernel write_table_opencl_kernel;
+extern cl_command_queue write_table_opencl_queue;
+
 void write_table_opencl(FILE *out, const double *t, size_t n)
 {
-	/* the kernel file, relative to where the program runs */
-	cl_kernel pph_k = pph_opencl_kernel("write_table/opencl/write_table_opencl.cl", "write_table");
+	cl_kernel pph_k = write_table_opencl_kernel;
 	size_t pph_global = (size_t)n;
 
 	(void)out;
@@ -27,7 +31,7 @@ void write_table_opencl(FILE *out, const double *t, size_t n)
 
 		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
 	}
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (clEnqueueNDRangeKernel(write_table_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		fprintf(stderr, "write_table_opencl: kernel launch failed\n");
 out:;
 }
