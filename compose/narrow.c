@@ -158,6 +158,20 @@ static char *exclusion(const struct iface *ifc, const struct impl *impl,
 	return NULL;
 }
 
+/* A device variant cannot use a byValue pointer: it points to host memory.
+ * Returns that parameter, or NULL. */
+static const struct param *host_pointer(const struct iface *ifc, const struct impl *impl)
+{
+	size_t i;
+
+	if (impl->platform != PLATFORM_CUDA && impl->platform != PLATFORM_OPENCL)
+		return NULL;
+	for (i = 0; i < ifc->nparams; i++)
+		if (ifc->params[i].by_value && strchr(ifc->params[i].type, '*'))
+			return &ifc->params[i];
+	return NULL;
+}
+
 /* Decide which variants of ifc take part; note why each other one does not.
  * Their order is kept: it is the order of the codelet's variants. */
 static void narrow_iface(const struct model *m, struct iface *ifc, const struct narrowing *nw)
@@ -175,6 +189,10 @@ static void narrow_iface(const struct model *m, struct iface *ifc, const struct 
 			impl->excluded = why;
 		else
 			free(why);
+		if (!impl->excluded && host_pointer(ifc, impl))
+			diag_error(&impl->loc, "'%s' is a %s variant, but parameter '%s' of '%s' is byValue: a host pointer its device cannot use",
+				   impl->name, platform_name(impl->platform),
+				   host_pointer(ifc, impl)->name, ifc->name);
 		if (!impl->excluded && impl->dynamic && ifc->nchosen >= 32)
 			diag_error(&impl->loc, "'%s' has dynamic constraints but comes after the 32nd variant of '%s'",
 				   impl->name, ifc->name);
