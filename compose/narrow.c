@@ -190,7 +190,7 @@ static void narrow_iface(const struct model *m, struct iface *ifc, const struct 
 		else
 			free(why);
 		if (!impl->excluded && host_pointer(ifc, impl))
-			diag_error(&impl->loc, "'%s' is a %s variant, but parameter '%s' of '%s' is byValue: a host pointer its device cannot use",
+			diag_error(&impl->loc, "'%s' (%s) cannot take parameter '%s' of '%s': it is byValue, a host pointer its device cannot use",
 				   impl->name, platform_name(impl->platform),
 				   host_pointer(ifc, impl)->name, ifc->name);
 		if (!impl->excluded && impl->dynamic && ifc->nchosen >= 32)
