@@ -108,6 +108,23 @@ static const struct pph_impl add_matrix_impls[] = {
 	{ PPH_ARCH_OPENCL, add_matrix_ocl, "add_matrix_ocl" } };
 static const struct pph_codelet add_matrix_cl = { "data_add_matrix", 1, add_matrix_impls, PPH_MODEL_DEFAULT };
 
+/* the host's block keeps its parent's leading dimension */
+static void add_matrix_cpu(void *b[], void *arg)
+{
+	int *m = PPH_MATRIX_PTR(b[0]);
+	size_t i, j, ld = PPH_MATRIX_LD(b[0]);
+
+	for (i = 0; i < PPH_MATRIX_ROWS(b[0]); i++)
+		for (j = 0; j < PPH_MATRIX_COLS(b[0]); j++)
+			m[i * ld + j] += *(int *)arg;
+}
+
+static const struct pph_impl add_matrix2_impls[] = {
+	{ PPH_ARCH_CPU, add_matrix_cpu, "add_matrix_cpu" },
+	{ PPH_ARCH_OPENCL, add_matrix_ocl, "add_matrix_ocl" } };
+static const struct pph_codelet add_matrix2_cl = { "data_add_matrix2", 2, add_matrix2_impls,
+						   PPH_MODEL_DEFAULT };
+
 enum { CPU = 0, GPU = 1 };
 #define N 1000
 #define BYTES (N * sizeof(int))
@@ -367,6 +384,61 @@ static void test_matrix_columns(void)
 	pph_vector_register(&h, &m[0][0], 8, sizeof(int)); /* not a matrix */
 	CU_ASSERT_EQUAL(pph_data_partition_columns(h, 2, cols), -EINVAL);
 	pph_data_unregister(h);
+}
+
+/* A 6 x 8 container in 4 x 3 tiles (a 2 x 3 grid: rows 4, 2; columns 3,
+ * 3, 2) changed by tasks on both nodes: a chain on one tile, independent
+ * tiles elsewhere.  Each tile moves on its own, only when needed. */
+static void test_matrix_tile_views(void)
+{
+	pph_matrix *m = pph_matrix_create(6, 8, sizeof(int));
+	pph_matrix_tiles *t;
+	size_t i, j;
+	int ok = 1;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	for (i = 0; i < 6; i++)
+		for (j = 0; j < 8; j++)
+			PPH_MATRIX_SET(m, int, i, j, (int)(100 * i + j));
+	CU_ASSERT_PTR_NULL(pph_matrix_tile_grid(m, 0, 3));
+	t = pph_matrix_tile_grid(m, 4, 3);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_PTR_NULL(pph_matrix_tile_grid(m, 4, 3)); /* tiled already */
+	CU_ASSERT_EQUAL(errno, EBUSY);
+	CU_ASSERT_PTR_NULL(pph_matrix_read(m)); /* the parent is not usable */
+	CU_ASSERT_EQUAL(t->nrows, 2);
+	CU_ASSERT_EQUAL(t->ncols, 3);
+	CU_ASSERT_EQUAL(pph_matrix_tile(t, 1, 2)->rows, 2);
+	CU_ASSERT_EQUAL(pph_matrix_tile(t, 1, 2)->cols, 2);
+	CU_ASSERT_PTR_NULL(pph_matrix_tile(t, 2, 0));
+	pph_transfer_stats_reset();
+	/* tile (0, 0): device, then CPU, then device again: 12 ints each way */
+	call(&add_matrix2_cl, GPU, pph_container_use(&pph_matrix_tile(t, 0, 0)->c, PPH_RW),
+	     PPH_RW, NULL, 1);
+	call(&add_matrix2_cl, CPU, pph_container_use(&pph_matrix_tile(t, 0, 0)->c, PPH_RW),
+	     PPH_RW, NULL, 10);
+	call(&add_matrix2_cl, GPU, pph_container_use(&pph_matrix_tile(t, 0, 0)->c, PPH_RW),
+	     PPH_RW, NULL, 100);
+	/* tile (1, 2), 2 x 2, on the device; tile (1, 0) on the host */
+	call(&add_matrix2_cl, GPU, pph_container_use(&pph_matrix_tile(t, 1, 2)->c, PPH_RW),
+	     PPH_RW, NULL, 1000);
+	call(&add_matrix2_cl, CPU, pph_container_use(&pph_matrix_tile(t, 1, 0)->c, PPH_RW),
+	     PPH_RW, NULL, 2000);
+	/* a host read of one tile: only that tile comes home */
+	CU_ASSERT_EQUAL(PPH_MATRIX_GET(pph_matrix_tile(t, 1, 2), int, 1, 1), 507 + 1000);
+	pph_task_wait_all(); /* tile (0, 0)'s chain */
+	expect(3, 28 * sizeof(int), 2, 16 * sizeof(int), __LINE__);
+	pph_matrix_untile(t); /* tile (0, 0) comes home */
+	expect(3, 28 * sizeof(int), 3, 28 * sizeof(int), __LINE__);
+	for (i = 0; i < 6; i++)
+		for (j = 0; j < 8; j++) {
+			int add = i < 4 && j < 3 ? 111 : i >= 4 && j >= 6 ? 1000 : i >= 4 && j < 3 ? 2000 : 0;
+
+			ok &= PPH_MATRIX_GET(m, int, i, j) == (int)(100 * i + j) + add;
+		}
+	CU_ASSERT_TRUE(ok);
+	pph_matrix_destroy(m);
+	expect(3, 28 * sizeof(int), 3, 28 * sizeof(int), __LINE__);
 }
 
 static int count_substr(const char *s, const char *sub)
@@ -791,6 +863,7 @@ int main(void)
 	CU_add_test(s, "matrix block with a leading dimension", test_matrix_block_on_device);
 	CU_add_test(s, "matrix column blocks gathered", test_matrix_columns);
 	CU_add_test(s, "vector blocks on different nodes gathered", test_vector_blocks);
+	CU_add_test(s, "matrix tile views of a container", test_matrix_tile_views);
 	CU_add_test(s, "queued tasks' data moves at once", test_prefetch);
 	CU_add_test(s, "shutdown brings device data home", test_shutdown_flushes);
 	CU_add_test(s, "register/unregister per call reuses device buffers", test_allocation_cache);
