@@ -140,21 +140,25 @@ static void check_num_elements(struct iface *ifc, struct param *p)
 		p->kind = PARAM_MATRIX;
 	p->dims[0] = xasprintf("%.*s", (int)(comma - p->num_elements), p->num_elements);
 	p->dims[1] = xstrdup(comma + 1);
-	{
-		char *rows = normalize_space(p->dims[0]), *cols = normalize_space(p->dims[1]);
-
-		free(p->dims[0]);
-		free(p->dims[1]);
-		p->dims[0] = rows;
-		p->dims[1] = cols;
+	if ((comma = strchr(p->dims[1], ','))) { /* rows,cols,ld */
+		p->dims[2] = xstrdup(comma + 1);
+		*comma = '\0';
 	}
-	if (strchr(p->dims[1], ',')) {
-		diag_error(&p->loc, "numElements of '%s' is \"%s\": give one size (vector) or rows,cols (matrix)",
+	for (int d = 0; d < 3 && p->dims[d]; d++) {
+		char *name = normalize_space(p->dims[d]);
+
+		free(p->dims[d]);
+		p->dims[d] = name;
+	}
+	if (p->dims[2] && strchr(p->dims[2], ',')) {
+		diag_error(&p->loc, "numElements of '%s' is \"%s\": give one size (vector), rows,cols or rows,cols,ld (matrix)",
 			   p->name, p->num_elements);
 		return;
 	}
 	bind_size(ifc, p, p->dims[0], 0);
 	bind_size(ifc, p, p->dims[1], 1);
+	if (p->dims[2])
+		bind_size(ifc, p, p->dims[2], 2);
 }
 
 /* "auto" -> 0, "N" -> N in 1..256, else -1. */

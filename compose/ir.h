@@ -43,8 +43,8 @@ struct param {
 	enum param_kind kind;
 	int buffer;	/* handle index for pointer kinds, else -1 */
 	int size_of;	/* PARAM_SIZE: index of the vector or matrix it sizes */
-	int size_dim;	/* PARAM_SIZE of a matrix: 0 rows, 1 columns */
-	char *dims[2];	/* PARAM_MATRIX: names of the rows and columns params */
+	int size_dim;	/* PARAM_SIZE of a matrix: 0 rows, 1 columns, 2 leading dimension */
+	char *dims[3];	/* PARAM_MATRIX: names of the rows, columns and (or NULL) ld params */
 	char *partition; /* @partition: a block count, "auto", or NULL */
 	int parts;	 /* -1 whole, 0 one block per worker, n blocks */
 };
