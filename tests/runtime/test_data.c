@@ -5,6 +5,8 @@
  * (77) without an OpenCL device.
  */
 #include <errno.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -441,6 +443,82 @@ static void test_matrix_tile_views(void)
 	expect(3, 28 * sizeof(int), 3, 28 * sizeof(int), __LINE__);
 }
 
+/* Block lengths the last hybrid call gave each kind of worker. */
+static atomic_size_t hybrid_cpu_max, hybrid_ocl_min, hybrid_cpu_min, hybrid_ocl_max;
+
+static void note_len(atomic_size_t *lo, atomic_size_t *hi, size_t n)
+{
+	size_t seen = atomic_load(lo);
+
+	while (n < seen && !atomic_compare_exchange_weak(lo, &seen, n))
+		;
+	seen = atomic_load(hi);
+	while (n > seen && !atomic_compare_exchange_weak(hi, &seen, n))
+		;
+}
+
+/* The CPU variant is slow (8 microseconds per element), the OpenCL one fast. */
+static void slow_add_cpu(void *b[], void *arg)
+{
+	struct timespec t0, t;
+	size_t n = PPH_VECTOR_N(b[0]);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1e6 + (t.tv_nsec - t0.tv_nsec) / 1e3 < 8.0 * n);
+	add_cpu(b, arg);
+	note_len(&hybrid_cpu_min, &hybrid_cpu_max, n);
+}
+
+static void fast_add_ocl(void *b[], void *arg)
+{
+	add_ocl(b, arg);
+	note_len(&hybrid_ocl_min, &hybrid_ocl_max, PPH_VECTOR_N(b[0]));
+}
+
+static const struct pph_impl hybrid_impls[] = { { PPH_ARCH_CPU, slow_add_cpu, "slow_add_cpu" },
+						{ PPH_ARCH_OPENCL, fast_add_ocl, "fast_add_ocl" } };
+static const struct pph_codelet hybrid_cl = { "data_hybrid_add", 2, hybrid_impls, PPH_MODEL_DEFAULT };
+
+/* A partitioned call on a CPU worker and an OpenCL device: equal blocks
+ * until both kinds are calibrated, then blocks by predicted throughput:
+ * every block of one kind is longer than every block of the other (which
+ * kind depends on PoCL's speed on this machine, as the models measured
+ * it); the result stays exact. */
+static void test_hybrid_split(void)
+{
+	enum { LEN = 2048, CALLS = 16 };
+	static int v[LEN];
+	pph_data_handle h;
+	enum pph_access mode = PPH_RW;
+	int parts = 8, x = 1, i, ok = 1;
+
+	for (i = 0; i < LEN; i++)
+		v[i] = i;
+	pph_vector_register(&h, v, LEN, sizeof(int));
+	for (i = 0; i < CALLS; i++) {
+		atomic_store(&hybrid_cpu_max, 0);
+		atomic_store(&hybrid_ocl_max, 0);
+		atomic_store(&hybrid_cpu_min, (size_t)-1);
+		atomic_store(&hybrid_ocl_min, (size_t)-1);
+		CU_ASSERT_EQUAL(pph_call_partitioned(&hybrid_cl, PPH_ALL_IMPLS, 1, &h, &mode, &parts,
+						     &x, sizeof(x)), 0);
+	}
+	/* the last call: both kinds ran blocks, of lengths apart */
+	fprintf(stderr, "hybrid: CPU blocks %zu-%zu, OpenCL blocks %zu-%zu elements\n",
+		atomic_load(&hybrid_cpu_min), atomic_load(&hybrid_cpu_max),
+		atomic_load(&hybrid_ocl_min), atomic_load(&hybrid_ocl_max));
+	CU_ASSERT(atomic_load(&hybrid_cpu_max) > 0 && atomic_load(&hybrid_ocl_max) > 0);
+	CU_ASSERT(atomic_load(&hybrid_cpu_max) < atomic_load(&hybrid_ocl_min) ||
+		  atomic_load(&hybrid_ocl_max) < atomic_load(&hybrid_cpu_min));
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
+	for (i = 0; i < LEN; i++)
+		ok &= v[i] == i + CALLS;
+	CU_ASSERT_TRUE(ok);
+	pph_data_unregister(h);
+}
+
 static int count_substr(const char *s, const char *sub)
 {
 	int n = 0;
@@ -864,6 +942,7 @@ int main(void)
 	CU_add_test(s, "matrix column blocks gathered", test_matrix_columns);
 	CU_add_test(s, "vector blocks on different nodes gathered", test_vector_blocks);
 	CU_add_test(s, "matrix tile views of a container", test_matrix_tile_views);
+	CU_add_test(s, "partitioned calls split by predicted throughput", test_hybrid_split);
 	CU_add_test(s, "queued tasks' data moves at once", test_prefetch);
 	CU_add_test(s, "shutdown brings device data home", test_shutdown_flushes);
 	CU_add_test(s, "register/unregister per call reuses device buffers", test_allocation_cache);
