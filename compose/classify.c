@@ -187,7 +187,7 @@ static void check_dimension(struct iface *ifc, struct param *p, const char *text
 
 static void check_num_elements(struct iface *ifc, struct param *p)
 {
-	char *comma = strchr(p->num_elements, ','), *rows;
+	char *comma = strchr(p->num_elements, ','), *rows, *cols, *ld;
 
 	if (!comma || p->kind == PARAM_CVECTOR) {
 		if (comma)
@@ -199,14 +199,19 @@ static void check_num_elements(struct iface *ifc, struct param *p)
 	}
 	if (p->kind == PARAM_VECTOR)
 		p->kind = PARAM_MATRIX;
-	if (strchr(comma + 1, ',')) {
-		diag_error(&p->loc, "numElements of '%s' is \"%s\": give one size (vector) or rows,cols (matrix)",
+	ld = strchr(comma + 1, ','); /* rows,cols,ld: a tile of a larger matrix */
+	if (ld && strchr(ld + 1, ',')) {
+		diag_error(&p->loc, "numElements of '%s' is \"%s\": give one size (vector), rows,cols or rows,cols,ld (matrix)",
 			   p->name, p->num_elements);
 		return;
 	}
 	rows = xasprintf("%.*s", (int)(comma - p->num_elements), p->num_elements);
+	cols = ld ? xasprintf("%.*s", (int)(ld - comma - 1), comma + 1) : xstrdup(comma + 1);
 	check_dimension(ifc, p, rows, 0);
-	check_dimension(ifc, p, comma + 1, 1);
+	check_dimension(ifc, p, cols, 1);
+	if (ld)
+		check_dimension(ifc, p, ld + 1, 2);
+	free(cols);
 	free(rows);
 }
 
@@ -242,7 +247,7 @@ static bool sizes_from_handle(struct iface *ifc, const struct param *p)
 
 	if (p->size_expr)
 		return false;
-	for (d = 0; d < 2; d++) {
+	for (d = 0; d < 3; d++) {
 		const struct param *size = p->dims[d] ? classify_find_param(ifc, p->dims[d]) : NULL;
 
 		if (size && size->kind != PARAM_SIZE)

@@ -88,7 +88,7 @@ static char *argument(const struct iface *ifc, const struct param *p)
 		if (ifc->params[p->size_of].kind == PARAM_MATRIX ||
 		    ifc->params[p->size_of].kind == PARAM_CMATRIX)
 			return xasprintf("(%s)PPH_MATRIX_%s(buffers[%d])", p->type,
-					 p->size_dim ? "COLS" : "ROWS",
+					 p->size_dim == 2 ? "LD" : p->size_dim ? "COLS" : "ROWS",
 					 ifc->params[p->size_of].buffer);
 		return xasprintf("(%s)PPH_VECTOR_N(buffers[%d])", p->type,
 				 ifc->params[p->size_of].buffer);

@@ -131,7 +131,8 @@ static void emit_register(struct out *o, const struct iface *ifc,
 			 p->buffer, p->name, p->dims[0], p->elem_type);
 	else if (p->kind == PARAM_MATRIX)
 		out_line(o, "pph_rc = pph_matrix_register(&pph_handles[%d], (void *)%s, (size_t)%s, (size_t)%s, (size_t)%s, sizeof(%s));",
-			 p->buffer, p->name, p->dims[0], p->dims[1], p->dims[1], p->elem_type);
+			 p->buffer, p->name, p->dims[0], p->dims[1], p->dims[2] ? p->dims[2] : p->dims[1],
+			 p->elem_type);
 	else
 		out_line(o, "pph_rc = pph_variable_register(&pph_handles[%d], (void *)%s, sizeof(%s));",
 			 p->buffer, p->name, p->elem_type);

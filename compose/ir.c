@@ -96,6 +96,7 @@ static void free_iface(struct iface *ifc)
 		free(ifc->params[i].num_elements);
 		free(ifc->params[i].dims[0]);
 		free(ifc->params[i].dims[1]);
+		free(ifc->params[i].dims[2]);
 		free(ifc->params[i].partition);
 	}
 	for (i = 0; i < ifc->nimpls; i++)

@@ -43,9 +43,10 @@ struct param {
 	enum param_kind kind;
 	int buffer;	/* handle index for pointer kinds, else -1 */
 	int size_of;	/* PARAM_SIZE: index of the vector or matrix it sizes */
-	int size_dim;	/* PARAM_SIZE of a matrix: 0 rows, 1 columns */
-	char *dims[2];	/* numElements as C: a vector's size, a matrix's rows and
-			   columns (a size parameter's name, or an expression) */
+	int size_dim;	/* PARAM_SIZE of a matrix: 0 rows, 1 columns, 2 leading dimension */
+	char *dims[3];	/* numElements as C: a vector's size, a matrix's rows, columns and
+			   (or NULL) leading dimension (a size parameter's name, or an
+			   expression) */
 	bool size_expr;	/* some dimension is an expression */
 	bool in_size_expr; /* a by-value parameter used in a size expression */
 	char *partition; /* @partition: a block count, "auto", or NULL */

@@ -129,6 +129,7 @@ static pph_matrix *matrix_new(void *data, size_t rows, size_t cols, size_t elems
 	init(&m->c, data, elemsize, owned);
 	m->rows = rows;
 	m->cols = cols;
+	m->ld = cols;
 	rc = pph_matrix_register(&m->c.handle, data, rows, cols, cols, elemsize);
 	if (rc) {
 		free_data(data, owned);
@@ -159,6 +160,80 @@ void pph_matrix_destroy(pph_matrix *m)
 		return;
 	release(&m->c);
 	free(m);
+}
+
+/* Tile (i, j) of t: a container over its part of the parent's memory,
+ * which it does not own, and the handle pph_data_partition_tiles made. */
+static void tile_init(pph_matrix_tiles *t, size_t i, size_t j)
+{
+	pph_matrix *m = &t->tiles[i * t->ncols + j];
+	const pph_matrix *p = t->parent;
+	size_t r0 = i * t->tile_rows, c0 = j * t->tile_cols;
+
+	init(&m->c, (char *)p->c.data + (r0 * p->ld + c0) * p->c.elemsize, p->c.elemsize, 0);
+	m->c.handle = t->handles[i * t->ncols + j];
+	m->c.host = PPH_HOST_WRITE; /* the parent's data came home when tiled */
+	m->rows = p->rows - r0 < t->tile_rows ? p->rows - r0 : t->tile_rows;
+	m->cols = p->cols - c0 < t->tile_cols ? p->cols - c0 : t->tile_cols;
+	m->ld = p->ld;
+}
+
+pph_matrix_tiles *pph_matrix_tile_grid(pph_matrix *m, size_t tile_rows, size_t tile_cols)
+{
+	pph_matrix_tiles *t;
+	size_t n, i, j;
+	int rc;
+
+	if (!m || !tile_rows || !tile_cols || !m->rows || !m->cols) {
+		errno = EINVAL;
+		return NULL;
+	}
+	n = pph_tile_count(m->rows, tile_rows) * pph_tile_count(m->cols, tile_cols);
+	t = calloc(1, sizeof(*t));
+	if (!t || !(t->tiles = calloc(n, sizeof(*t->tiles))) ||
+	    !(t->handles = calloc(n, sizeof(*t->handles)))) {
+		if (t)
+			free(t->tiles);
+		free(t);
+		errno = ENOMEM;
+		return NULL;
+	}
+	t->parent = m;
+	t->nrows = pph_tile_count(m->rows, tile_rows);
+	t->ncols = pph_tile_count(m->cols, tile_cols);
+	t->tile_rows = tile_rows;
+	t->tile_cols = tile_cols;
+	rc = pph_data_partition_tiles(m->c.handle, tile_rows, tile_cols, t->handles);
+	if (rc) {
+		free(t->handles);
+		free(t->tiles);
+		free(t);
+		errno = -rc;
+		return NULL;
+	}
+	m->c.host = PPH_HOST_NONE; /* its next host access asks (and is refused) */
+	for (i = 0; i < t->nrows; i++)
+		for (j = 0; j < t->ncols; j++)
+			tile_init(t, i, j);
+	return t;
+}
+
+pph_matrix *pph_matrix_tile(pph_matrix_tiles *t, size_t i, size_t j)
+{
+	if (!t || i >= t->nrows || j >= t->ncols)
+		return NULL;
+	return &t->tiles[i * t->ncols + j];
+}
+
+void pph_matrix_untile(pph_matrix_tiles *t)
+{
+	if (!t)
+		return;
+	pph_data_unpartition(t->parent->c.handle, (unsigned)(t->nrows * t->ncols), t->handles);
+	t->parent->c.host = PPH_HOST_NONE; /* valid on the host: the next access is cheap */
+	free(t->handles);
+	free(t->tiles);
+	free(t);
 }
 
 pph_scalar *pph_scalar_create(size_t elemsize)

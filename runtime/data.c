@@ -198,6 +198,33 @@ double pph__transfer_estimate(const struct pph_task *task, unsigned node)
 	return us;
 }
 
+/* A rows x cols block of the matrix parent whose first element is (r0, c0):
+ * a view over the parent's host memory with its leading dimension. */
+static int matrix_view(pph_data_handle parent, size_t r0, size_t c0, size_t rows,
+		       size_t cols, pph_data_handle *view)
+{
+	const struct pph_matrix_iface *p = &parent->host.iface.matrix;
+
+	return pph_matrix_register(view, (char *)p->ptr + (r0 * p->ld + c0) * p->elemsize,
+				   rows, cols, p->ld, p->elemsize);
+}
+
+/* The parent becomes partitioned, its data home and the devices' copies
+ * invalid: the blocks are new handles over its host memory.  Its own
+ * acquire, since pph_data_acquire refuses a partitioned handle. */
+static int partition_enter(pph_data_handle parent, const char *what)
+{
+	int rc = handle_enter(parent, PPH_HANDLE_PARTITIONED, what);
+
+	if (rc != 0)
+		return rc;
+	pph__deps_host_wait(parent, PPH_RW);
+	rc = pph__coherence_acquire(parent, 0, PPH_RW);
+	if (rc != 0)
+		atomic_store(&parent->state, PPH_HANDLE_REGISTERED);
+	return rc;
+}
+
 static int partition(pph_data_handle parent, unsigned nparts, pph_data_handle *children,
 		     int by_columns)
 {
@@ -213,9 +240,8 @@ static int partition(pph_data_handle parent, unsigned nparts, pph_data_handle *c
 		by_columns ? p->matrix.cols : p->matrix.rows;
 	if (nparts > total)
 		return -EINVAL;
-	if ((rc = handle_enter(parent, PPH_HANDLE_PARTITIONED, "pph_data_partition")) != 0)
+	if ((rc = partition_enter(parent, "pph_data_partition")) != 0)
 		return rc;
-	rc = pph_data_acquire(parent, PPH_RW);
 	for (i = 0; rc == 0 && i < nparts; i++) {
 		/* block sizes differ by at most one */
 		size_t len = total / nparts + (i < total % nparts);
@@ -225,16 +251,9 @@ static int partition(pph_data_handle parent, unsigned nparts, pph_data_handle *c
 						 (char *)p->vector.ptr + first * p->vector.elemsize,
 						 len, p->vector.elemsize);
 		else if (by_columns) /* a sub-view: the parent's leading dimension */
-			rc = pph_matrix_register(&children[i],
-						 (char *)p->matrix.ptr + first * p->matrix.elemsize,
-						 p->matrix.rows, len, p->matrix.ld,
-						 p->matrix.elemsize);
+			rc = matrix_view(parent, 0, first, p->matrix.rows, len, &children[i]);
 		else
-			rc = pph_matrix_register(&children[i],
-						 (char *)p->matrix.ptr +
-							 first * p->matrix.ld * p->matrix.elemsize,
-						 len, p->matrix.cols, p->matrix.ld,
-						 p->matrix.elemsize);
+			rc = matrix_view(parent, first, 0, len, p->matrix.cols, &children[i]);
 		first += len;
 	}
 	if (rc) /* the blocks made so far (the i-th failed) */
@@ -253,12 +272,71 @@ int pph_data_partition_columns(pph_data_handle parent, unsigned nparts,
 	return partition(parent, nparts, children, 1);
 }
 
+int pph_data_partition_sizes(pph_data_handle parent, unsigned nparts, const size_t *sizes,
+			     pph_data_handle *children)
+{
+	const union pph_iface *p;
+	size_t total = 0, first = 0, i;
+	int rc;
+
+	if (!parent || !children || !sizes || !nparts || parent->layout == PPH_LAYOUT_VARIABLE)
+		return -EINVAL;
+	p = &parent->host.iface;
+	for (i = 0; i < nparts; i++)
+		if (!sizes[i] || __builtin_add_overflow(total, sizes[i], &total))
+			return -EINVAL;
+	if (total != (parent->layout == PPH_LAYOUT_VECTOR ? p->vector.n : p->matrix.rows))
+		return -EINVAL;
+	if ((rc = partition_enter(parent, "pph_data_partition_sizes")) != 0)
+		return rc;
+	for (i = 0; rc == 0 && i < nparts; first += sizes[i++])
+		rc = parent->layout == PPH_LAYOUT_VECTOR ?
+			     pph_vector_register(&children[i],
+						 (char *)p->vector.ptr + first * p->vector.elemsize,
+						 sizes[i], p->vector.elemsize) :
+			     matrix_view(parent, first, 0, sizes[i], p->matrix.cols, &children[i]);
+	if (rc)
+		pph_data_unpartition(parent, (unsigned)(i ? i - 1 : 0), children);
+	return rc;
+}
+
+int pph_data_partition_tiles(pph_data_handle parent, size_t tile_rows, size_t tile_cols,
+			     pph_data_handle *children)
+{
+	const struct pph_matrix_iface *p;
+	size_t nr, nc, i, j, made = 0;
+	int rc;
+
+	if (!parent || !children || !tile_rows || !tile_cols ||
+	    parent->layout != PPH_LAYOUT_MATRIX)
+		return -EINVAL;
+	p = &parent->host.iface.matrix;
+	nr = pph_tile_count(p->rows, tile_rows);
+	nc = pph_tile_count(p->cols, tile_cols);
+	if (!nr || !nc)
+		return -EINVAL;
+	if ((rc = partition_enter(parent, "pph_data_partition_tiles")) != 0)
+		return rc;
+	for (i = 0; rc == 0 && i < nr; i++)
+		for (j = 0; rc == 0 && j < nc; j++, made++) {
+			size_t r0 = i * tile_rows, c0 = j * tile_cols;
+			size_t rows = p->rows - r0 < tile_rows ? p->rows - r0 : tile_rows;
+			size_t cols = p->cols - c0 < tile_cols ? p->cols - c0 : tile_cols;
+
+			rc = matrix_view(parent, r0, c0, rows, cols, &children[made]);
+		}
+	if (rc) /* the tiles made so far (the last one failed) */
+		pph_data_unpartition(parent, (unsigned)(made ? made - 1 : 0), children);
+	return rc;
+}
+
 void pph_data_unpartition(pph_data_handle parent, unsigned nparts,
 			  pph_data_handle *children)
 {
 	unsigned i;
 
-	/* the parent's host replica stayed the valid one */
+	/* each block's data comes home as it is unregistered: the parent's
+	 * host replica, the valid one since partitioning, is whole again */
 	for (i = 0; children && i < nparts; i++)
 		pph_data_unregister(children[i]);
 	if (parent)
@@ -319,9 +397,15 @@ int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
 {
 	if (!handle || (mode != PPH_R && mode != PPH_W && mode != PPH_RW))
 		return -EINVAL;
-	if (atomic_load_explicit(&handle->state, memory_order_relaxed) == PPH_HANDLE_FREE) {
+	switch (atomic_load_explicit(&handle->state, memory_order_relaxed)) {
+	case PPH_HANDLE_FREE:
 		handle_misuse(handle, "pph_data_acquire", PPH_HANDLE_FREE);
 		return -EINVAL;
+	case PPH_HANDLE_PARTITIONED: /* its blocks hold the data now */
+		handle_misuse(handle, "pph_data_acquire", PPH_HANDLE_PARTITIONED);
+		return -EBUSY;
+	default:
+		break;
 	}
 	pph__deps_host_wait(handle, mode);
 	return pph__coherence_acquire(handle, 0, mode);

@@ -5,6 +5,7 @@
 #include <peppher/wrappers.h>
 
 #include "internal.h"
+#include "perfmodel.h"
 
 static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		const pph_data_handle *handles, const enum pph_access *modes,
@@ -75,13 +76,170 @@ static int part_count(unsigned nbuffers, const int *parts)
 	return n;
 }
 
+/* Length of a partitioned buffer along its split: elements or rows. */
+static size_t split_length(const struct pph_data *d)
+{
+	return d->layout == PPH_LAYOUT_VECTOR ? d->host.iface.vector.n : d->host.iface.matrix.rows;
+}
+
+/* A handle shaped as d's block of len (elements or rows), over no memory:
+ * for footprints only. */
+static int shape_register(const struct pph_data *d, size_t len, pph_data_handle *h)
+{
+	const union pph_iface *p = &d->host.iface;
+
+	return d->layout == PPH_LAYOUT_VECTOR ?
+		       pph_vector_register(h, NULL, len, p->vector.elemsize) :
+		       pph_matrix_register(h, NULL, len, p->matrix.cols, p->matrix.cols,
+					   p->matrix.elemsize);
+}
+
+/* The variants of cl in impl_mask that run on workers of arch: the mask of
+ * the blocks given to that kind of worker. */
+static unsigned arch_mask(const struct pph_codelet *cl, unsigned impl_mask, enum pph_arch arch)
+{
+	unsigned i, m = 0;
+
+	for (i = 0; i < cl->nimpls && i < 32; i++)
+		if ((impl_mask >> i & 1u) && cl->impls[i].arch == arch &&
+		    !(pph__impl_disabled_mask(cl) >> i & 1u))
+			m |= 1u << i;
+	return m;
+}
+
+/*
+ * Predicted microseconds of a block of len on a worker of arch: the best
+ * variant's, from the history of that block shape or the regression over
+ * the sizes seen; negative while some variant of arch still needs
+ * calibration there (then blocks stay equal, and dmda explores it).
+ */
+static double block_time(const struct pph_codelet *cl, unsigned mask, unsigned nbuffers,
+			 const pph_data_handle *handles, const enum pph_access *modes,
+			 const int *parts, size_t len)
+{
+	pph_data_handle shape[PPH_MAX_BUFFERS] = { NULL };
+	struct pph_task *t = pph_task_create(cl);
+	double size, best = -1;
+	uint32_t fp;
+	unsigned i;
+	int rc = t ? 0 : -ENOMEM;
+
+	for (i = 0; rc == 0 && i < nbuffers; i++)
+		if (parts[i] >= 0 && (rc = shape_register(handles[i], len, &shape[i])) == 0)
+			rc = pph_task_add_buffer(t, shape[i], modes[i]);
+		else if (rc == 0)
+			rc = pph_task_add_buffer(t, handles[i], modes[i]);
+	if (rc == 0) {
+		fp = pph__task_footprint(t, &size);
+		for (i = 0; i < cl->nimpls && i < 32; i++) {
+			double us;
+
+			if (!(mask >> i & 1u))
+				continue;
+			us = pph__perfmodel_predict(cl, i, cl->impls[i].arch, 1, fp, size);
+			if (us < 0) {
+				best = -1;
+				break;
+			}
+			if (best < 0 || us < best)
+				best = us;
+		}
+	}
+	pph_task_destroy(t);
+	for (i = 0; i < nbuffers; i++)
+		pph_data_unregister(shape[i]);
+	return rc == 0 ? best : -1;
+}
+
+/*
+ * Hybrid splitting: the n blocks of a call shared among the kinds of
+ * workers, each kind getting blocks in proportion to its workers and rows
+ * in proportion to its workers times its predicted throughput (rows per
+ * microsecond of an equal block, from the models: they follow what the
+ * models learn).  Fills sizes[k] and masks[k] (the variants block k may
+ * run: those of its kind) and returns 1; 0 when blocks stay equal (one
+ * kind of worker, or a kind not calibrated yet).
+ */
+static int hybrid_split(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
+			const pph_data_handle *handles, const enum pph_access *modes,
+			const int *parts, unsigned n, size_t total, size_t *sizes, unsigned *masks)
+{
+	static const enum pph_arch kinds[] = { PPH_ARCH_CPU, PPH_ARCH_OPENCL, PPH_ARCH_CUDA };
+	double weight[3] = { 0 }, sum = 0;
+	unsigned mask[3], nblocks[3] = { 0 }, nkinds = 0, a, k = 0, given = 0, i;
+	size_t equal = total / n, given_rows = 0;
+
+	for (a = 0; a < 3; a++) {
+		unsigned workers = pph__rt.arch_workers[kinds[a]];
+		double us;
+
+		mask[a] = workers ? arch_mask(cl, impl_mask, kinds[a]) : 0;
+		if (!mask[a])
+			continue;
+		us = block_time(cl, mask[a], nbuffers, handles, modes, parts, equal);
+		if (us <= 0)
+			return 0;
+		weight[a] = workers * (double)equal / us;
+		sum += weight[a];
+		nkinds++;
+	}
+	if (nkinds < 2 || n < nkinds)
+		return 0;
+	/* blocks per kind: in proportion to its workers, at least one */
+	for (a = 0; a < 3; a++)
+		if (mask[a]) {
+			nblocks[a] = 1 + (n - nkinds) * pph__rt.arch_workers[kinds[a]] /
+					     (pph__rt.nworkers ? pph__rt.nworkers : 1);
+			given += nblocks[a];
+		}
+	for (a = 0; given < n; a = (a + 1) % 3)
+		if (mask[a]) {
+			nblocks[a]++;
+			given++;
+		}
+	for (a = 0; a < 3; a++) {
+		size_t rows = (size_t)((double)total * weight[a] / sum);
+
+		for (i = 0; i < nblocks[a]; i++, k++) {
+			size_t len = rows / nblocks[a] + (i < rows % nblocks[a]);
+
+			sizes[k] = len ? len : 1;
+			masks[k] = mask[a];
+		}
+	}
+	/* rounding: the difference goes to (or comes from) the largest blocks,
+	 * every block keeping at least one row */
+	for (k = 0; k < n; k++)
+		given_rows += sizes[k];
+	while (given_rows != total) {
+		unsigned big = 0;
+
+		for (k = 1; k < n; k++)
+			big = sizes[k] > sizes[big] ? k : big;
+		if (given_rows < total) {
+			sizes[big] += total - given_rows;
+			given_rows = total;
+		} else if (sizes[big] > 1) {
+			size_t cut = given_rows - total < sizes[big] - 1 ? given_rows - total : sizes[big] - 1;
+
+			sizes[big] -= cut;
+			given_rows -= cut;
+		} else {
+			return 0;
+		}
+	}
+	return 1;
+}
+
 int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 			 const pph_data_handle *handles, const enum pph_access *modes,
 			 const int *parts, const void *arg, size_t arg_size)
 {
 	pph_data_handle blocks[PPH_MAX_BUFFERS][PPH_MAX_WORKERS];
 	pph_data_handle sub[PPH_MAX_BUFFERS];
-	int n, rc = 0, k;
+	size_t sizes[PPH_MAX_WORKERS], total = 0;
+	unsigned masks[PPH_MAX_WORKERS];
+	int n, rc = 0, k, hybrid = 0;
 	unsigned i, done = 0;
 
 	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
@@ -94,13 +252,27 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 	if (n > PPH_MAX_WORKERS)
 		n = PPH_MAX_WORKERS;
+	/* blocks of sizes by throughput need every partitioned buffer to
+	 * have the same length along the split */
+	for (i = 0; i < nbuffers; i++)
+		if (parts[i] >= 0 && handles[i]) {
+			if (total && split_length(handles[i]) != total)
+				break;
+			total = split_length(handles[i]);
+		}
+	if (i == nbuffers && total >= (size_t)n && pph__rt.initialized)
+		hybrid = hybrid_split(cl, impl_mask, nbuffers, handles, modes, parts, (unsigned)n,
+				      total, sizes, masks);
 	for (i = 0; rc == 0 && i < nbuffers; i++, done = i)
 		if (parts[i] >= 0)
-			rc = pph_data_partition(handles[i], (unsigned)n, blocks[i]);
+			rc = hybrid ? pph_data_partition_sizes(handles[i], (unsigned)n, sizes,
+							       blocks[i]) :
+				      pph_data_partition(handles[i], (unsigned)n, blocks[i]);
 	for (k = 0; rc == 0 && k < n; k++) {
 		for (i = 0; i < nbuffers; i++)
 			sub[i] = parts[i] >= 0 ? blocks[i][k] : handles[i];
-		rc = pph_call_async(cl, impl_mask, nbuffers, sub, modes, arg, arg_size);
+		rc = pph_call_async(cl, hybrid ? masks[k] : impl_mask, nbuffers, sub, modes, arg,
+				    arg_size);
 	}
 	for (i = 0; i < done; i++) /* waits for the sub-tasks */
 		if (parts[i] >= 0)

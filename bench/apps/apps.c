@@ -40,10 +40,11 @@
 #include "peppher.h"
 
 /* The composed variants, called directly by StarPU and OpenMP tasks. */
-void potrf_lapacke(int b, double *A);
-void trsm_cblas(int b, const double *L, double *A);
-void syrk_cblas(int b, const double *A, double *C);
-void gemm_cblas(int b, const double *A, const double *B, double *C);
+void potrf_lapacke(int b, double *A, int lda);
+void trsm_cblas(int b, const double *L, int ldl, double *A, int lda);
+void syrk_cblas(int b, const double *A, int lda, double *C, int ldc);
+void gemm_cblas(int b, const double *A, int lda, const double *B, int ldb, double *C,
+		int ldc);
 void sgemm_tile_cblas(int b, const float *A, const float *B, float *C);
 void spmv_rows_cpu(int m, int nnz, int n, const int *rowptr, const int *colind, const double *val,
 		   const double *x, double *y);
@@ -382,10 +383,10 @@ static void run_direct(const struct problem *p, const struct task *t)
 	for (int i = 0; i < kind_nbufs[t->kind]; i++)
 		d[i] = p->bufs[t->buf[i]].data;
 	switch (t->kind) {
-	case POTRF: potrf_lapacke(b, d[0]); break;
-	case TRSM: trsm_cblas(b, d[0], d[1]); break;
-	case SYRK: syrk_cblas(b, d[0], d[1]); break;
-	case GEMM: gemm_cblas(b, d[0], d[1], d[2]); break;
+	case POTRF: potrf_lapacke(b, d[0], b); break;
+	case TRSM: trsm_cblas(b, d[0], b, d[1], b); break;
+	case SYRK: syrk_cblas(b, d[0], b, d[1], b); break;
+	case GEMM: gemm_cblas(b, d[0], b, d[1], b, d[2], b); break;
 	case SGEMM: sgemm_tile_cblas(b, d[0], d[1], d[2]); break;
 	case SPMV: spmv_rows_cpu(t->m, t->nnz, t->n, d[0], d[1], d[2], d[3], d[4]); break;
 	default: abort();
@@ -429,10 +430,10 @@ static double run_peppher(struct problem *p)
 		int b = p->tile;
 #define C(j) a[k->buf[j]]
 		switch (k->kind) {
-		case POTRF: potrf(b, C(0)); break;
-		case TRSM: trsm(b, C(0), C(1)); break;
-		case SYRK: syrk(b, C(0), C(1)); break;
-		case GEMM: gemm(b, C(0), C(1), C(2)); break;
+		case POTRF: potrf(b, C(0), b); break;
+		case TRSM: trsm(b, C(0), b, C(1), b); break;
+		case SYRK: syrk(b, C(0), b, C(1), b); break;
+		case GEMM: gemm(b, C(0), b, C(1), b, C(2), b); break;
 		case SGEMM: sgemm_tile(b, C(0), C(1), C(2)); break;
 		case SPMV: spmv_rows(k->m, k->nnz, k->n, C(0), C(1), C(2), C(3), C(4)); break;
 		default: abort();
@@ -464,10 +465,10 @@ static void starpu_kernel(void *buffers[], void *arg)
 		d[i] = t->kind == SPMV ? (void *)STARPU_VECTOR_GET_PTR(buffers[i])
 				       : (void *)STARPU_MATRIX_GET_PTR(buffers[i]);
 	switch (t->kind) {
-	case POTRF: potrf_lapacke(b, d[0]); break;
-	case TRSM: trsm_cblas(b, d[0], d[1]); break;
-	case SYRK: syrk_cblas(b, d[0], d[1]); break;
-	case GEMM: gemm_cblas(b, d[0], d[1], d[2]); break;
+	case POTRF: potrf_lapacke(b, d[0], b); break;
+	case TRSM: trsm_cblas(b, d[0], b, d[1], b); break;
+	case SYRK: syrk_cblas(b, d[0], b, d[1], b); break;
+	case GEMM: gemm_cblas(b, d[0], b, d[1], b, d[2], b); break;
 	case SGEMM: sgemm_tile_cblas(b, d[0], d[1], d[2]); break;
 	case SPMV: spmv_rows_cpu(t->m, t->nnz, t->n, d[0], d[1], d[2], d[3], d[4]); break;
 	default: abort();

@@ -5,11 +5,14 @@
  *	for k: potrf(A_kk); trsm(A_kk, A_ik) for i > k;
  *	       syrk(A_ik, A_ii) and gemm(A_ik, A_jk, A_ij) for i > j > k.
  *
- * Every call returns at once: its tiles are containers, so the runtime runs
- * the calls as a task graph ordered by the tiles they read and write.  Each
- * tile is a b x b container of its own, column-major (the kernels' layout).
- * The next step is tile views of one pph_matrix (a grid of sub-handles), so
- * that the matrix stays in one piece and is not copied into tiles and back.
+ * The matrix is one pph_matrix, split into tile views (pph_matrix_tile_grid:
+ * a grid of sub-handles over its memory, no copy).  Every call returns at
+ * once: its tiles are containers, so the runtime runs the calls as a task
+ * graph ordered by the tiles they read and write.  The kernels take
+ * column-major tiles with a leading dimension: the n x n column-major matrix
+ * is a row-major pph_matrix whose rows are its columns, so its tile (i, j)
+ * is the view's tile (j, i), with leading dimension n on the host (packed,
+ * b, on a device).
  *
  * Usage: cholesky [n [b]] (default 512 64; b divides n).  Checks
  * max |A - L L^T| / max |A| against a bound and prints "correct".
@@ -46,56 +49,17 @@ static double now(void)
 	return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
-/* The tiles (i, j), i >= j, of A: copied out of it into containers. */
-static pph_matrix **tiles_create(const double *A, int n, int b)
+static void cholesky(pph_matrix_tiles *T, int nt, int b, int n)
 {
-	int nt = n / b;
-	pph_matrix **T = calloc((size_t)nt * nt, sizeof(*T));
-
-	for (int j = 0; T && j < nt; j++)
-		for (int i = j; i < nt; i++) {
-			pph_matrix *t = pph_matrix_create_double(b, b);
-			double *d = t ? pph_matrix_write(t) : NULL;
-
-			if (!d) {
-				perror("cholesky: tile");
-				exit(1);
-			}
-			for (int c = 0; c < b; c++)
-				for (int r = 0; r < b; r++)
-					d[r + c * b] = AT(A, n, i * b + r, j * b + c);
-			T[i + j * nt] = t;
-		}
-	return T;
-}
-
-/* L (lower triangle of the tiles) copied back into the n x n matrix L. */
-static void tiles_gather(pph_matrix **T, double *L, int n, int b)
-{
-	int nt = n / b;
-
-	for (int j = 0; j < nt; j++)
-		for (int i = j; i < nt; i++) {
-			const double *d = pph_matrix_read(T[i + j * nt]);
-
-			for (int c = 0; c < b; c++)
-				for (int r = 0; r < b; r++)
-					AT(L, n, i * b + r, j * b + c) =
-						(i > j || r >= c) ? d[r + c * b] : 0.0;
-		}
-}
-
-static void cholesky(pph_matrix **T, int nt, int b)
-{
-#define TILE(i, j) T[(i) + (j) * nt]
+#define TILE(i, j) pph_matrix_tile(T, (j), (i)) /* column-major: see above */
 	for (int k = 0; k < nt; k++) {
-		potrf(b, TILE(k, k));
+		potrf(b, TILE(k, k), n);
 		for (int i = k + 1; i < nt; i++)
-			trsm(b, TILE(k, k), TILE(i, k));
+			trsm(b, TILE(k, k), n, TILE(i, k), n);
 		for (int i = k + 1; i < nt; i++) {
-			syrk(b, TILE(i, k), TILE(i, i));
+			syrk(b, TILE(i, k), n, TILE(i, i), n);
 			for (int j = k + 1; j < i; j++)
-				gemm(b, TILE(i, k), TILE(j, k), TILE(i, j));
+				gemm(b, TILE(i, k), n, TILE(j, k), n, TILE(i, j), n);
 		}
 	}
 #undef TILE
@@ -132,22 +96,31 @@ int main(int argc, char **argv)
 	if (!A || !L)
 		return 1;
 	spd(A, n);
+	for (size_t i = 0; i < (size_t)n * n; i++)
+		L[i] = A[i];
 	PEPPHER_INITIALIZE();
-	pph_matrix **T = tiles_create(A, n, b);
+	/* factored in place: L's lower triangle becomes the factor */
+	pph_matrix *M = pph_matrix_wrap(L, n, n, sizeof(double));
+	pph_matrix_tiles *T = M ? pph_matrix_tile_grid(M, b, b) : NULL;
 
-	if (!T)
+	if (!T) {
+		perror("cholesky: tiles");
 		return 1;
+	}
 	double t0 = now();
 
-	cholesky(T, nt, b);
+	cholesky(T, nt, b, n);
 	pph_task_wait_all();
 	double t = now() - t0;
 
-	tiles_gather(T, L, n, b);
-	for (int i = 0; i < nt * nt; i++)
-		pph_matrix_destroy(T[i]);
-	free(T);
+	pph_matrix_untile(T); /* the tiles' data home, in M */
+	if (!pph_matrix_read(M))
+		return 1;
+	pph_matrix_destroy(M);
 	PEPPHER_SHUTDOWN();
+	for (int j = 0; j < n; j++) /* the factor: the lower triangle */
+		for (int i = 0; i < j; i++)
+			AT(L, n, i, j) = 0.0;
 
 	double r = residual(A, L, n), bound = 1e-14 * n;
 	int tasks = nt + nt * (nt - 1) / 2 * 2 + nt * (nt - 1) * (nt - 2) / 6;

@@ -43,6 +43,7 @@ typedef struct pph_vector {
 typedef struct pph_matrix {
 	struct pph_container c;
 	size_t rows, cols;
+	size_t ld; /* elements from one row to the next: cols, or a tile's parent's */
 } pph_matrix;
 
 typedef struct pph_scalar {
@@ -65,6 +66,34 @@ pph_matrix *pph_matrix_create(size_t rows, size_t cols, size_t elemsize);
 pph_matrix *pph_matrix_wrap(void *data, size_t rows, size_t cols, size_t elemsize);
 void pph_matrix_destroy(pph_matrix *m);
 
+/**
+ * A matrix split into a grid of tiles, each a pph_matrix of its own over the
+ * parent's memory (a view: no copy), with its own dependencies and its own
+ * copies on devices.  Calls on tiles run as a task graph ordered by the
+ * tiles they use.  The parent must not be used while tiled.
+ */
+typedef struct pph_matrix_tiles {
+	pph_matrix *parent;
+	size_t nrows, ncols;	 /* tiles down and across */
+	size_t tile_rows, tile_cols;
+	pph_matrix *tiles;	 /* [i * ncols + j]: tile (i, j) */
+	pph_data_handle *handles; /* their handles, for pph_data_unpartition */
+} pph_matrix_tiles;
+
+/**
+ * Split m into tiles of tile_rows x tile_cols elements (those of the last
+ * row and column of the grid are smaller when the sizes do not divide m's).
+ * Waits for the tasks using m and brings its data home first.  Returns the
+ * grid, or NULL with errno EINVAL (zero tile sizes), EBUSY (m is tiled or
+ * partitioned already) or ENOMEM.  Undone by pph_matrix_untile().
+ */
+pph_matrix_tiles *pph_matrix_tile_grid(pph_matrix *m, size_t tile_rows, size_t tile_cols);
+/** Tile (i, j) of the grid (NULL outside it).  It lives until untiled. */
+pph_matrix *pph_matrix_tile(pph_matrix_tiles *t, size_t i, size_t j);
+/** Wait for the tasks using the tiles, gather the tiles' data home into the
+ *  parent, which is usable again, and free the grid (NULL is a no-op). */
+void pph_matrix_untile(pph_matrix_tiles *t);
+
 pph_scalar *pph_scalar_create(size_t elemsize);
 void pph_scalar_destroy(pph_scalar *s);
 
@@ -85,8 +114,8 @@ void *pph_container_write(struct pph_container *c);
 #define PPH_HOST_W(c) ((c)->host == PPH_HOST_WRITE ? (c)->data : pph_container_write(c))
 #define PPH_VECTOR_GET(v, T, i) (((const T *)PPH_HOST_R(&(v)->c))[i])
 #define PPH_VECTOR_SET(v, T, i, x) (((T *)PPH_HOST_W(&(v)->c))[i] = (x))
-#define PPH_MATRIX_GET(m, T, i, j) (((const T *)PPH_HOST_R(&(m)->c))[(i) * (m)->cols + (j)])
-#define PPH_MATRIX_SET(m, T, i, j, x) (((T *)PPH_HOST_W(&(m)->c))[(i) * (m)->cols + (j)] = (x))
+#define PPH_MATRIX_GET(m, T, i, j) (((const T *)PPH_HOST_R(&(m)->c))[(i) * (m)->ld + (j)])
+#define PPH_MATRIX_SET(m, T, i, j, x) (((T *)PPH_HOST_W(&(m)->c))[(i) * (m)->ld + (j)] = (x))
 #define PPH_SCALAR_GET(s, T) (*(const T *)PPH_HOST_R(&(s)->c))
 #define PPH_SCALAR_SET(s, T, x) (*(T *)PPH_HOST_W(&(s)->c) = (x))
 

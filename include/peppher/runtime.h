@@ -214,7 +214,37 @@ int pph_data_partition(pph_data_handle parent, unsigned nparts,
 int pph_data_partition_columns(pph_data_handle parent, unsigned nparts,
 			       pph_data_handle *children);
 
-/** Wait for the tasks using the blocks, gather them home, free them. */
+/**
+ * Split a vector, or a matrix by rows, into nparts blocks of the given
+ * sizes (elements, or rows), in order: sizes must be nonzero and add up to
+ * the parent's length.  As pph_data_partition otherwise; -EINVAL for sizes
+ * that do not add up.  Undone by pph_data_unpartition().
+ */
+int pph_data_partition_sizes(pph_data_handle parent, unsigned nparts, const size_t *sizes,
+			     pph_data_handle *children);
+
+/** Tiles of size tile over n elements: the last one may be smaller. */
+static inline size_t pph_tile_count(size_t n, size_t tile)
+{
+	return n / tile + (n % tile != 0);
+}
+
+/**
+ * Split a matrix into a grid of tile_rows x tile_cols tiles (those of the
+ * last row and column of the grid may be smaller): children[i * nc + j] is
+ * tile (i, j), nc = pph_tile_count(cols, tile_cols), a sub-view over the
+ * parent's host memory with the parent's leading dimension (no copy; a
+ * device receives each tile packed).  Each tile is a handle of its own:
+ * tasks on different tiles run concurrently, and each tile moves between
+ * memories on its own.  children must have room for nr * nc handles.  As
+ * pph_data_partition otherwise: -EINVAL for zero tile sizes or anything
+ * but a matrix.  Undone by pph_data_unpartition(parent, nr * nc, children).
+ */
+int pph_data_partition_tiles(pph_data_handle parent, size_t tile_rows, size_t tile_cols,
+			     pph_data_handle *children);
+
+/** Wait for the tasks using the blocks, gather them home, free them.
+ *  While partitioned, pph_data_acquire on the parent is refused (-EBUSY). */
 void pph_data_unpartition(pph_data_handle parent, unsigned nparts,
 			  pph_data_handle *children);
 

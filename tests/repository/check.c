@@ -588,10 +588,10 @@ static void tile_call(enum tile_op op, struct variant *v, int b, double *L, doub
 		exit(1);
 	}
 	switch (op) {
-	case POTRF: potrf(b, ta); break;
-	case TRSM: trsm(b, tl, ta); break;
-	case SYRK: syrk(b, ta, tc); break;
-	case GEMM: gemm(b, ta, tb, tc); break;
+	case POTRF: potrf(b, ta, b); break;
+	case TRSM: trsm(b, tl, b, ta, b); break;
+	case SYRK: syrk(b, ta, b, tc, b); break;
+	case GEMM: gemm(b, ta, b, tb, b, tc, b); break;
 	}
 	pph_matrix_destroy(tl);
 	pph_matrix_destroy(ta);

@@ -5,6 +5,8 @@
  * (77) without an OpenCL device.
  */
 #include <errno.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -107,6 +109,23 @@ static const struct pph_codelet sum_cl = { "data_sum", 2, sum_impls, PPH_MODEL_D
 static const struct pph_impl add_matrix_impls[] = {
 	{ PPH_ARCH_OPENCL, add_matrix_ocl, "add_matrix_ocl" } };
 static const struct pph_codelet add_matrix_cl = { "data_add_matrix", 1, add_matrix_impls, PPH_MODEL_DEFAULT };
+
+/* the host's block keeps its parent's leading dimension */
+static void add_matrix_cpu(void *b[], void *arg)
+{
+	int *m = PPH_MATRIX_PTR(b[0]);
+	size_t i, j, ld = PPH_MATRIX_LD(b[0]);
+
+	for (i = 0; i < PPH_MATRIX_ROWS(b[0]); i++)
+		for (j = 0; j < PPH_MATRIX_COLS(b[0]); j++)
+			m[i * ld + j] += *(int *)arg;
+}
+
+static const struct pph_impl add_matrix2_impls[] = {
+	{ PPH_ARCH_CPU, add_matrix_cpu, "add_matrix_cpu" },
+	{ PPH_ARCH_OPENCL, add_matrix_ocl, "add_matrix_ocl" } };
+static const struct pph_codelet add_matrix2_cl = { "data_add_matrix2", 2, add_matrix2_impls,
+						   PPH_MODEL_DEFAULT };
 
 enum { CPU = 0, GPU = 1 };
 #define N 1000
@@ -366,6 +385,137 @@ static void test_matrix_columns(void)
 	pph_data_unregister(h);
 	pph_vector_register(&h, &m[0][0], 8, sizeof(int)); /* not a matrix */
 	CU_ASSERT_EQUAL(pph_data_partition_columns(h, 2, cols), -EINVAL);
+	pph_data_unregister(h);
+}
+
+/* A 6 x 8 container in 4 x 3 tiles (a 2 x 3 grid: rows 4, 2; columns 3,
+ * 3, 2) changed by tasks on both nodes: a chain on one tile, independent
+ * tiles elsewhere.  Each tile moves on its own, only when needed. */
+static void test_matrix_tile_views(void)
+{
+	pph_matrix *m = pph_matrix_create(6, 8, sizeof(int));
+	pph_matrix_tiles *t;
+	size_t i, j;
+	int ok = 1;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	for (i = 0; i < 6; i++)
+		for (j = 0; j < 8; j++)
+			PPH_MATRIX_SET(m, int, i, j, (int)(100 * i + j));
+	CU_ASSERT_PTR_NULL(pph_matrix_tile_grid(m, 0, 3));
+	t = pph_matrix_tile_grid(m, 4, 3);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_PTR_NULL(pph_matrix_tile_grid(m, 4, 3)); /* tiled already */
+	CU_ASSERT_EQUAL(errno, EBUSY);
+	CU_ASSERT_PTR_NULL(pph_matrix_read(m)); /* the parent is not usable */
+	CU_ASSERT_EQUAL(t->nrows, 2);
+	CU_ASSERT_EQUAL(t->ncols, 3);
+	CU_ASSERT_EQUAL(pph_matrix_tile(t, 1, 2)->rows, 2);
+	CU_ASSERT_EQUAL(pph_matrix_tile(t, 1, 2)->cols, 2);
+	CU_ASSERT_PTR_NULL(pph_matrix_tile(t, 2, 0));
+	pph_transfer_stats_reset();
+	/* tile (0, 0): device, then CPU, then device again: 12 ints each way */
+	call(&add_matrix2_cl, GPU, pph_container_use(&pph_matrix_tile(t, 0, 0)->c, PPH_RW),
+	     PPH_RW, NULL, 1);
+	call(&add_matrix2_cl, CPU, pph_container_use(&pph_matrix_tile(t, 0, 0)->c, PPH_RW),
+	     PPH_RW, NULL, 10);
+	call(&add_matrix2_cl, GPU, pph_container_use(&pph_matrix_tile(t, 0, 0)->c, PPH_RW),
+	     PPH_RW, NULL, 100);
+	/* tile (1, 2), 2 x 2, on the device; tile (1, 0) on the host */
+	call(&add_matrix2_cl, GPU, pph_container_use(&pph_matrix_tile(t, 1, 2)->c, PPH_RW),
+	     PPH_RW, NULL, 1000);
+	call(&add_matrix2_cl, CPU, pph_container_use(&pph_matrix_tile(t, 1, 0)->c, PPH_RW),
+	     PPH_RW, NULL, 2000);
+	/* a host read of one tile: only that tile comes home */
+	CU_ASSERT_EQUAL(PPH_MATRIX_GET(pph_matrix_tile(t, 1, 2), int, 1, 1), 507 + 1000);
+	pph_task_wait_all(); /* tile (0, 0)'s chain */
+	expect(3, 28 * sizeof(int), 2, 16 * sizeof(int), __LINE__);
+	pph_matrix_untile(t); /* tile (0, 0) comes home */
+	expect(3, 28 * sizeof(int), 3, 28 * sizeof(int), __LINE__);
+	for (i = 0; i < 6; i++)
+		for (j = 0; j < 8; j++) {
+			int add = i < 4 && j < 3 ? 111 : i >= 4 && j >= 6 ? 1000 : i >= 4 && j < 3 ? 2000 : 0;
+
+			ok &= PPH_MATRIX_GET(m, int, i, j) == (int)(100 * i + j) + add;
+		}
+	CU_ASSERT_TRUE(ok);
+	pph_matrix_destroy(m);
+	expect(3, 28 * sizeof(int), 3, 28 * sizeof(int), __LINE__);
+}
+
+/* Block lengths the last hybrid call gave each kind of worker. */
+static atomic_size_t hybrid_cpu_max, hybrid_ocl_min, hybrid_cpu_min, hybrid_ocl_max;
+
+static void note_len(atomic_size_t *lo, atomic_size_t *hi, size_t n)
+{
+	size_t seen = atomic_load(lo);
+
+	while (n < seen && !atomic_compare_exchange_weak(lo, &seen, n))
+		;
+	seen = atomic_load(hi);
+	while (n > seen && !atomic_compare_exchange_weak(hi, &seen, n))
+		;
+}
+
+/* The CPU variant is slow (8 microseconds per element), the OpenCL one fast. */
+static void slow_add_cpu(void *b[], void *arg)
+{
+	struct timespec t0, t;
+	size_t n = PPH_VECTOR_N(b[0]);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1e6 + (t.tv_nsec - t0.tv_nsec) / 1e3 < 8.0 * n);
+	add_cpu(b, arg);
+	note_len(&hybrid_cpu_min, &hybrid_cpu_max, n);
+}
+
+static void fast_add_ocl(void *b[], void *arg)
+{
+	add_ocl(b, arg);
+	note_len(&hybrid_ocl_min, &hybrid_ocl_max, PPH_VECTOR_N(b[0]));
+}
+
+static const struct pph_impl hybrid_impls[] = { { PPH_ARCH_CPU, slow_add_cpu, "slow_add_cpu" },
+						{ PPH_ARCH_OPENCL, fast_add_ocl, "fast_add_ocl" } };
+static const struct pph_codelet hybrid_cl = { "data_hybrid_add", 2, hybrid_impls, PPH_MODEL_DEFAULT };
+
+/* A partitioned call on a CPU worker and an OpenCL device: equal blocks
+ * until both kinds are calibrated, then blocks by predicted throughput:
+ * every block of one kind is longer than every block of the other (which
+ * kind depends on PoCL's speed on this machine, as the models measured
+ * it); the result stays exact. */
+static void test_hybrid_split(void)
+{
+	enum { LEN = 2048, CALLS = 16 };
+	static int v[LEN];
+	pph_data_handle h;
+	enum pph_access mode = PPH_RW;
+	int parts = 8, x = 1, i, ok = 1;
+
+	for (i = 0; i < LEN; i++)
+		v[i] = i;
+	pph_vector_register(&h, v, LEN, sizeof(int));
+	for (i = 0; i < CALLS; i++) {
+		atomic_store(&hybrid_cpu_max, 0);
+		atomic_store(&hybrid_ocl_max, 0);
+		atomic_store(&hybrid_cpu_min, (size_t)-1);
+		atomic_store(&hybrid_ocl_min, (size_t)-1);
+		CU_ASSERT_EQUAL(pph_call_partitioned(&hybrid_cl, PPH_ALL_IMPLS, 1, &h, &mode, &parts,
+						     &x, sizeof(x)), 0);
+	}
+	/* the last call: both kinds ran blocks, of lengths apart */
+	fprintf(stderr, "hybrid: CPU blocks %zu-%zu, OpenCL blocks %zu-%zu elements\n",
+		atomic_load(&hybrid_cpu_min), atomic_load(&hybrid_cpu_max),
+		atomic_load(&hybrid_ocl_min), atomic_load(&hybrid_ocl_max));
+	CU_ASSERT(atomic_load(&hybrid_cpu_max) > 0 && atomic_load(&hybrid_ocl_max) > 0);
+	CU_ASSERT(atomic_load(&hybrid_cpu_max) < atomic_load(&hybrid_ocl_min) ||
+		  atomic_load(&hybrid_ocl_max) < atomic_load(&hybrid_cpu_min));
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
+	for (i = 0; i < LEN; i++)
+		ok &= v[i] == i + CALLS;
+	CU_ASSERT_TRUE(ok);
 	pph_data_unregister(h);
 }
 
@@ -791,6 +941,8 @@ int main(void)
 	CU_add_test(s, "matrix block with a leading dimension", test_matrix_block_on_device);
 	CU_add_test(s, "matrix column blocks gathered", test_matrix_columns);
 	CU_add_test(s, "vector blocks on different nodes gathered", test_vector_blocks);
+	CU_add_test(s, "matrix tile views of a container", test_matrix_tile_views);
+	CU_add_test(s, "partitioned calls split by predicted throughput", test_hybrid_split);
 	CU_add_test(s, "queued tasks' data moves at once", test_prefetch);
 	CU_add_test(s, "shutdown brings device data home", test_shutdown_flushes);
 	CU_add_test(s, "register/unregister per call reuses device buffers", test_allocation_cache);

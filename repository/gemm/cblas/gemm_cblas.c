@@ -1,7 +1,9 @@
 /* C = C - A B^T on b x b column-major tiles through CBLAS. */
 #include <cblas.h>
 
-void gemm_cblas(int b, const double *A, const double *B, double *C)
+void gemm_cblas(int b, const double *A, int lda, const double *B, int ldb, double *C,
+		int ldc)
 {
-	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, b, b, b, -1.0, A, b, B, b, 1.0, C, b);
+	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, b, b, b, -1.0, A, lda, B, ldb, 1.0, C,
+		    ldc);
 }

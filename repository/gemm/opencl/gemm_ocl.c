@@ -12,9 +12,14 @@ static const char source[] = TILE_HEADER
 	"	AT(C, i, j) -= s;\n"
 	"}\n";
 
-void gemm_ocl(int b, const double *A, const double *B, double *C)
+void gemm_ocl(int b, const double *A, int lda, const double *B, int ldb, double *C, int ldc)
 {
 	cl_mem mem[3] = { (cl_mem)(void *)A, (cl_mem)(void *)B, (cl_mem)(void *)C };
+
+	/* device replicas are packed: the leading dimensions are b */
+	(void)lda;
+	(void)ldb;
+	(void)ldc;
 
 	tile_opencl("gemm_ocl", source, "gemm_tile", b, 2, 0, 3, mem);
 }

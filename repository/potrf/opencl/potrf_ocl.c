@@ -26,9 +26,12 @@ static const char source[] = TILE_HEADER
 	"	}\n"
 	"}\n";
 
-void potrf_ocl(int b, double *A)
+void potrf_ocl(int b, double *A, int lda)
 {
 	cl_mem mem[1] = { (cl_mem)(void *)A };
+
+	/* device replicas are packed: the leading dimensions are b */
+	(void)lda;
 
 	tile_opencl("potrf_ocl", source, "potrf_tile", b, 1, 256, 1, mem);
 }

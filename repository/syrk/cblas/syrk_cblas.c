@@ -1,7 +1,7 @@
 /* C = C - A A^T (lower triangle) on b x b column-major tiles through CBLAS. */
 #include <cblas.h>
 
-void syrk_cblas(int b, const double *A, double *C)
+void syrk_cblas(int b, const double *A, int lda, double *C, int ldc)
 {
-	cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, b, b, -1.0, A, b, 1.0, C, b);
+	cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, b, b, -1.0, A, lda, 1.0, C, ldc);
 }

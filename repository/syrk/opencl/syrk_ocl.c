@@ -13,9 +13,13 @@ static const char source[] = TILE_HEADER
 	"	}\n"
 	"}\n";
 
-void syrk_ocl(int b, const double *A, double *C)
+void syrk_ocl(int b, const double *A, int lda, double *C, int ldc)
 {
 	cl_mem mem[2] = { (cl_mem)(void *)A, (cl_mem)(void *)C };
+
+	/* device replicas are packed: the leading dimensions are b */
+	(void)lda;
+	(void)ldc;
 
 	tile_opencl("syrk_ocl", source, "syrk_tile", b, 2, 0, 2, mem);
 }

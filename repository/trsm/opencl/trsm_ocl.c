@@ -13,9 +13,13 @@ static const char source[] = TILE_HEADER
 	"	}\n"
 	"}\n";
 
-void trsm_ocl(int b, const double *L, double *A)
+void trsm_ocl(int b, const double *L, int ldl, double *A, int lda)
 {
 	cl_mem mem[2] = { (cl_mem)(void *)L, (cl_mem)(void *)A };
+
+	/* device replicas are packed: the leading dimensions are b */
+	(void)ldl;
+	(void)lda;
 
 	tile_opencl("trsm_ocl", source, "trsm_tile", b, 1, 0, 2, mem);
 }
