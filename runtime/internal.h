@@ -403,6 +403,8 @@ struct pph_readyq {
 	atomic_uint sleepers[PPH_ARCH_COUNT];
 	atomic_long runnable[PPH_ARCH_COUNT];
 	atomic_long spinning[PPH_ARCH_COUNT];
+	/* its worker is to look at other queues (pph__readyq_nudge) */
+	atomic_int nudged;
 	pthread_mutex_t lock;		   /* fifo, stopping, cond */
 	pthread_cond_t cond;
 	struct pph_fifo fifo;
@@ -412,8 +414,13 @@ struct pph_readyq {
 void pph__readyq_init(struct pph_readyq *q);
 void pph__readyq_deinit(struct pph_readyq *q);
 void pph__readyq_push(struct pph_readyq *q, struct pph_task *t);
-/* Block until a task a worker of arch can run, or NULL once stopped. */
+/* Block until a task a worker of arch can run, or NULL once stopped or
+ * nudged. */
 struct pph_task *pph__readyq_pop(struct pph_readyq *q, enum pph_arch arch);
+/* Make the worker blocked in (or about to block in) pph__readyq_pop return
+ * NULL, so that it looks for work elsewhere. */
+void pph__readyq_nudge(struct pph_readyq *q);
+int pph__readyq_stopped(struct pph_readyq *q);
 /* The same without blocking: NULL when none is queued now. */
 struct pph_task *pph__readyq_try_pop(struct pph_readyq *q, enum pph_arch arch);
 void pph__readyq_stop(struct pph_readyq *q);
@@ -430,6 +437,9 @@ struct pph_sched_policy {
 	 * at once: for a worker that waits inside a variant (nested calls) */
 	struct pph_task *(*try_pop)(struct pph_worker *worker);
 	void (*wake_all)(void);
+	/* the variant of a task the worker took has returned (NULL: not
+	 * needed); before the task finishes and its successors are pushed */
+	void (*ran)(struct pph_worker *worker, const struct pph_task *task);
 };
 
 extern const struct pph_sched_policy pph__sched_eager;

@@ -178,6 +178,8 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	t->cl->impls[impl].fn(buffers, t->arg);
 	if (team)
 		team_leave(w, t, impl);
+	if (pph__rt.sched->ran)
+		pph__rt.sched->ran(w, t);
 	if (variant_failed(w)) {
 		retry_elsewhere(w, t, impl, &saved);
 		return;

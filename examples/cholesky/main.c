@@ -85,19 +85,32 @@ static void tiles_gather(pph_matrix **T, double *L, int n, int b)
 		}
 }
 
+/*
+ * Priorities: the panel (potrf, then trsm) first, then the updates of the
+ * next panel's column (k + 1), which the next potrf and trsm wait for;
+ * the rest of the trailing matrix fills the gaps.
+ */
+enum { PRIO_UPDATE, PRIO_NEXT_PANEL, PRIO_TRSM, PRIO_POTRF };
+
 static void cholesky(pph_matrix **T, int nt, int b)
 {
 #define TILE(i, j) T[(i) + (j) * nt]
 	for (int k = 0; k < nt; k++) {
+		pph_call_priority(PRIO_POTRF);
 		potrf(b, TILE(k, k));
+		pph_call_priority(PRIO_TRSM);
 		for (int i = k + 1; i < nt; i++)
 			trsm(b, TILE(k, k), TILE(i, k));
 		for (int i = k + 1; i < nt; i++) {
+			pph_call_priority(i == k + 1 ? PRIO_NEXT_PANEL : PRIO_UPDATE);
 			syrk(b, TILE(i, k), TILE(i, i));
-			for (int j = k + 1; j < i; j++)
+			for (int j = k + 1; j < i; j++) {
+				pph_call_priority(j == k + 1 ? PRIO_NEXT_PANEL : PRIO_UPDATE);
 				gemm(b, TILE(i, k), TILE(j, k), TILE(i, j));
+			}
 		}
 	}
+	pph_call_priority(0);
 #undef TILE
 }
 

@@ -165,14 +165,139 @@ static void test_dmda_picks_faster(void)
 	CU_ASSERT_EQUAL(fast_after, 20);
 }
 
+/*
+ * dmda queues tasks behind one whose history said it would be short and
+ * that runs long: the idle worker takes them from that queue instead of
+ * waiting for it.
+ */
+static atomic_int long_started, long_done;
+
+static void k_misled(void *buffers[], void *arg)
+{
+	int us = *(const int *)arg;
+
+	(void)buffers;
+	if (us < 1000) {
+		spin_us(us);
+		return;
+	}
+	atomic_store(&long_started, 1);
+	spin_us(us);
+	atomic_store(&long_done, 1);
+}
+
+static const struct pph_impl misled_impls[] = { { PPH_ARCH_CPU, k_misled, "misled" } };
+static const struct pph_codelet misled_cl = { "misled", 1, misled_impls, PPH_MODEL_DEFAULT };
+
+static struct pph_task *misled_task(int us)
+{
+	struct pph_task *t = pph_task_create(&misled_cl);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_EQUAL(pph_task_set_arg(t, &us, sizeof(us)), 0);
+	CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+	return t;
+}
+
+static void test_dmda_idle_takes(void)
+{
+	struct pph_task *slow, *t[3];
+	int i;
+
+	for (i = 0; i < 5; i++) { /* a history of 20 us */
+		t[0] = misled_task(20);
+		pph_task_wait(t[0]);
+		pph_task_destroy(t[0]);
+	}
+	atomic_store(&long_started, 0);
+	atomic_store(&long_done, 0);
+	slow = misled_task(300000); /* 300 ms, predicted 20 us */
+	while (!atomic_load(&long_started))
+		sched_yield();
+	/* spread over both queues, as predicted: one lands behind slow */
+	for (i = 0; i < 3; i++)
+		t[i] = misled_task(20);
+	for (i = 0; i < 3; i++) {
+		pph_task_wait(t[i]);
+		CU_ASSERT_EQUAL(atomic_load(&long_done), 0);
+		CU_ASSERT_NOT_EQUAL(pph_task_worker_ran(t[i]), pph_task_worker_ran(slow));
+		pph_task_destroy(t[i]);
+	}
+	pph_task_wait(slow);
+	pph_task_destroy(slow);
+}
+
+/*
+ * pph_call_priority: the calls a thread makes after it take its
+ * priority; on one queue the higher one runs first.
+ */
+static atomic_int blockers_in, release[2], order[3], nrecorded;
+
+static void k_blocker(void *buffers[], void *arg)
+{
+	int i = *(const int *)arg;
+
+	(void)buffers;
+	atomic_fetch_add(&blockers_in, 1);
+	while (!atomic_load(&release[i]))
+		sched_yield();
+}
+
+static void k_record(void *buffers[], void *arg)
+{
+	(void)buffers;
+	spin_us(5); /* not a tiny task: it is queued */
+	atomic_store(&order[atomic_fetch_add(&nrecorded, 1) % 3], *(const int *)arg);
+}
+
+static const struct pph_impl blocker_impls[] = { { PPH_ARCH_CPU, k_blocker, "blocker" } };
+static const struct pph_codelet blocker_cl = { "blocker", 1, blocker_impls, PPH_MODEL_DEFAULT };
+static const struct pph_impl record_impls[] = { { PPH_ARCH_CPU, k_record, "record" } };
+static const struct pph_codelet record_cl = { "record", 1, record_impls, PPH_MODEL_DEFAULT };
+
+static void test_call_priority(void)
+{
+	int i, spins;
+
+	for (i = 0; i < 2; i++)
+		atomic_store(&release[i], 0);
+	atomic_store(&blockers_in, 0);
+	atomic_store(&nrecorded, 0);
+	for (i = 0; i < 2; i++)
+		CU_ASSERT_EQUAL(pph_call_async(&blocker_cl, PPH_ALL_IMPLS, 0, NULL, NULL, &i,
+					       sizeof(i)), 0);
+	while (atomic_load(&blockers_in) < 2)
+		sched_yield();
+	/* both CPU workers are blocked: the calls wait in the queue */
+	for (i = 0; i < 2; i++)
+		CU_ASSERT_EQUAL(pph_call_async(&record_cl, PPH_ALL_IMPLS, 0, NULL, NULL, &i,
+					       sizeof(i)), 0);
+	CU_ASSERT_EQUAL(pph_call_priority(3), 0);
+	i = 2;
+	CU_ASSERT_EQUAL(pph_call_async(&record_cl, PPH_ALL_IMPLS, 0, NULL, NULL, &i, sizeof(i)),
+			0);
+	CU_ASSERT_EQUAL(pph_call_priority(0), 3);
+	atomic_store(&release[0], 1); /* one worker runs the three in turn */
+	for (spins = 0; atomic_load(&nrecorded) < 3 && spins < 5000000; spins++)
+		sched_yield();
+	atomic_store(&release[1], 1);
+	pph_task_wait_all();
+	CU_ASSERT_EQUAL(atomic_load(&nrecorded), 3);
+	CU_ASSERT_EQUAL(atomic_load(&order[0]), 2);
+	CU_ASSERT_EQUAL(atomic_load(&order[1]), 0);
+	CU_ASSERT_EQUAL(atomic_load(&order[2]), 1);
+}
+
 void add_sched_suites(void)
 {
 	CU_pSuite s;
 
 	s = CU_add_suite("sched_eager", init_eager, suite_clean);
 	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
+	CU_add_test(s, "composed calls take the thread's priority", test_call_priority);
 	s = CU_add_suite("sched_dmda", init_fresh_dmda, clean_fresh);
 	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
 	CU_add_test(s, "faster variant chosen after calibration", test_dmda_picks_faster);
 	CU_add_test(s, "fork-join team size chosen from history", test_dmda_team_size);
+	CU_add_test(s, "an idle worker takes from a busy one's queue", test_dmda_idle_takes);
 }
