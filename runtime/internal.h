@@ -528,6 +528,9 @@ struct pph_worker {
 	 */
 	pthread_rwlock_t team_lock;
 	unsigned team_threads; /* team size of the fork-join variant running */
+	/* the largest OpenMP team this worker's thread has started: a larger
+	 * one starts threads, a one-time cost its run does not record */
+	unsigned omp_started;
 	/* trace events, written by this worker only (trace.c) */
 	struct pph_trace_event *trace;
 	size_t ntrace, trace_cap;
@@ -573,6 +576,9 @@ extern struct pph_runtime pph__rt;
 
 /* The worker running on this thread, NULL on application threads. */
 extern PPH_TLS struct pph_worker *pph__current_worker;
+/* One-time costs paid on this thread (an OpenCL program built): a run
+ * during which it grows is not recorded in the performance model. */
+extern PPH_TLS unsigned pph__one_time_costs;
 
 int pph__workers_start(unsigned ncpu);
 /* A worker waits inside a variant (a nested call, pph_task_wait, a host

@@ -102,7 +102,8 @@ static unsigned draw(uint64_t seq, unsigned n)
 
 /*
  * Try every (worker, variant) pair, and for a fork-join (OPENMP) variant
- * on a CPU worker every team size; an uncalibrated one wins outright.
+ * on a CPU worker every team size; an uncalibrated one wins outright, the
+ * least tried first.
  * Predictions depend on the architecture and the team size, not the
  * worker: ask once each (rows PPH_ARCH_COUNT + k are team size k).
  */
@@ -114,6 +115,7 @@ static struct choice choose(const struct pph_task *t)
 	double pred[PPH_ARCH_COUNT + PPH_MAX_TEAM_SIZES][PPH_CHOICE_IMPLS];
 	unsigned w, i, a, k, sizes[PPH_MAX_TEAM_SIZES], nsizes = pph__team_sizes(sizes);
 	unsigned ntied = 0;
+	unsigned long tries = 0;
 
 	for (a = 0; a < PPH_ARCH_COUNT + PPH_MAX_TEAM_SIZES; a++)
 		for (i = 0; i < PPH_CHOICE_IMPLS; i++)
@@ -142,15 +144,22 @@ static struct choice choose(const struct pph_task *t)
 					p = pred[row][i] = pph__perfmodel_predict(
 						cl, i, wk->arch, threads, t->footprint, t->size);
 				if (p < 0) {
-					/* the earliest available; among equals, one
+					/* the least tried, so that every variant
+					 * gets tried in a short run; then the
+					 * earliest available; among equals, one
 					 * drawn by the task's number, so that
 					 * simultaneous explorations spread over them */
-					if (explore.impl < 0 || avail < explore.end)
+					unsigned long n = pph__perfmodel_tries(cl, i, wk->arch,
+									       threads, t->footprint);
+
+					if (explore.impl < 0 || n < tries ||
+					    (n == tries && avail < explore.end))
 						ntied = 0;
-					else if (avail > explore.end ||
+					else if (n > tries || avail > explore.end ||
 						 draw(t->seq, ntied + 1) != 0)
 						continue;
 					ntied++;
+					tries = n;
 					explore = (struct choice){ (int)w, (int)i, team ? threads : 0,
 								   avail, 0 };
 					continue;

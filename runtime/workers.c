@@ -12,6 +12,7 @@
 static hwloc_topology_t topology;
 
 PPH_TLS struct pph_worker *pph__current_worker;
+PPH_TLS unsigned pph__one_time_costs;
 
 /* Bind a started worker's thread to a core; the creating thread does it, so
  * that w->core is written before any other thread reads it. */
@@ -139,13 +140,25 @@ static void team_leave(struct pph_worker *w, const struct pph_task *t, int impl)
 	w->team_threads = 0;
 }
 
+/* Does a run of variant impl with a team of threads start OpenMP
+ * threads on w?  Then it pays a one-time cost. */
+static int starts_team(struct pph_worker *w, const struct pph_task *t, int impl,
+		       unsigned threads)
+{
+	if (t->cl->impls[impl].arch != PPH_ARCH_OPENMP || threads <= w->omp_started)
+		return 0;
+	w->omp_started = threads;
+	return 1;
+}
+
 static void run_task(struct pph_worker *w, struct pph_task *t)
 {
 	void *buffers[PPH_MAX_BUFFERS];
 	struct pph_replica_states saved;
 	int impl = pph__choose_impl(t, w->arch), rc;
 	double t0, us;
-	unsigned team, threads;
+	unsigned team, threads, costs;
+	int one_time;
 
 	atomic_store_explicit(&t->state, PPH_TASK_RUNNING, memory_order_relaxed);
 
@@ -174,8 +187,11 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	team = team_enter(w, t, impl);
 	/* a fork-join variant has a history per team size */
 	threads = t->cl->impls[impl].arch == PPH_ARCH_OPENMP ? pph__task_team(t) : 1;
+	one_time = starts_team(w, t, impl, threads);
+	costs = pph__one_time_costs;
 	t0 = pph__now_us();
 	t->cl->impls[impl].fn(buffers, t->arg);
+	one_time |= costs != pph__one_time_costs;
 	if (team)
 		team_leave(w, t, impl);
 	if (pph__rt.sched->ran)
@@ -188,8 +204,12 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	t->impl_ran = impl;
 	t->worker_ran = (int)w->id;
 	us = pph__now_us() - t0;
-	pph__perfmodel_record(t->cl, (unsigned)impl, w->arch, threads, t->footprint,
-			      t->size, us);
+	if (one_time) /* its time says nothing of the next runs */
+		pph__perfmodel_record_warmup(t->cl, (unsigned)impl, w->arch, threads,
+					     t->footprint, t->size);
+	else
+		pph__perfmodel_record_run(t->cl, (unsigned)impl, w->arch, threads,
+					  t->footprint, t->size, us);
 	pph__worker_record(w, t, us / 1e3);
 	if (pph__trace_enabled())
 		pph__trace_slice(w, t->cl, (unsigned)impl, "task", t0, us);

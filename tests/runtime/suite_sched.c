@@ -14,6 +14,8 @@
 #include <peppher/runtime.h>
 #include <peppher/wrappers.h>
 
+#include "internal.h"
+#include "perfmodel.h"
 #include "suites.h"
 #include "testutil.h"
 
@@ -67,7 +69,8 @@ static void team_size_calls(const struct pph_codelet *cl, int n)
 }
 
 /*
- * Calibrate a fresh history (3 runs of each team size, 1 and 2), then
+ * Calibrate a fresh history (4 runs of each team size, 1 and 2: a warm-up
+ * left out, then 3), then
  * count the calls of 20 that got the given team size.  A calibration run
  * the machine stalls (a time slice lost: 1 ms against 30 us) can make
  * the history say the wrong size is best, and dmda rightly follows it.
@@ -79,9 +82,9 @@ static int best_team_chosen(const struct pph_codelet cls[3], int best)
 	int attempt;
 
 	for (attempt = 0; attempt < 3; attempt++) {
-		team_size_calls(&cls[attempt], 6);
-		CU_ASSERT_EQUAL(atomic_load(&team_size_runs[1]), 3);
-		CU_ASSERT_EQUAL(atomic_load(&team_size_runs[2]), 3);
+		team_size_calls(&cls[attempt], 8);
+		CU_ASSERT_EQUAL(atomic_load(&team_size_runs[1]), 4);
+		CU_ASSERT_EQUAL(atomic_load(&team_size_runs[2]), 4);
 		team_size_calls(&cls[attempt], 20);
 		CU_ASSERT_EQUAL(atomic_load(&team_size_runs[0]), 0);
 		if (atomic_load(&team_size_runs[best]) == 20)
@@ -160,8 +163,9 @@ static void test_dmda_picks_faster(void)
 		pph_task_destroy(t);
 	}
 	pph_data_unregister(h);
-	/* each variant was calibrated, then only the fast one ran */
-	CU_ASSERT_EQUAL(atomic_load(&impl_a_runs), 3);
+	/* each variant was calibrated (a warm-up, then 3 runs), then only
+	 * the fast one ran */
+	CU_ASSERT_EQUAL(atomic_load(&impl_a_runs), 4);
 	CU_ASSERT_EQUAL(fast_after, 20);
 }
 
@@ -220,10 +224,12 @@ static void test_dmda_idle_takes(void)
 	for (i = 0; i < 3; i++) {
 		pph_task_wait(t[i]);
 		CU_ASSERT_EQUAL(atomic_load(&long_done), 0);
+	}
+	pph_task_wait(slow);
+	for (i = 0; i < 3; i++) {
 		CU_ASSERT_NOT_EQUAL(pph_task_worker_ran(t[i]), pph_task_worker_ran(slow));
 		pph_task_destroy(t[i]);
 	}
-	pph_task_wait(slow);
 	pph_task_destroy(slow);
 }
 
@@ -288,6 +294,94 @@ static void test_call_priority(void)
 	CU_ASSERT_EQUAL(atomic_load(&order[2]), 1);
 }
 
+/*
+ * Calibration in a short run: with two CPU variants and a fork-join one
+ * (team sizes 1 and 2), a run of 10 calls tries each of the four at least
+ * twice, the least tried first (a warm-up, then a sample).
+ */
+static atomic_int short_runs[4]; /* a, b, fork-join with 1 and 2 threads */
+
+static void k_short_a(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&short_runs[0], 1);
+	spin_us(20);
+}
+
+static void k_short_b(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&short_runs[1], 1);
+	spin_us(20);
+}
+
+static void k_short_omp(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&short_runs[pph_openmp_threads() == 1 ? 2 : 3], 1);
+	spin_us(20);
+}
+
+static const struct pph_impl short_impls[] = {
+	{ PPH_ARCH_CPU, k_short_a, "short_a" },
+	{ PPH_ARCH_CPU, k_short_b, "short_b" },
+	{ PPH_ARCH_OPENMP, k_short_omp, "short_omp" },
+};
+static const struct pph_codelet short_cl = { "short_run", 3, short_impls, PPH_MODEL_DEFAULT };
+
+static void test_short_run_tries_all(void)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		atomic_store(&short_runs[i], 0);
+	for (i = 0; i < 10; i++)
+		CU_ASSERT_EQUAL(pph_call_sync(&short_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_TRUE(atomic_load(&short_runs[i]) >= 2);
+}
+
+/*
+ * A run that paid a one-time cost (an OpenCL program built, an OpenMP
+ * team's threads started: pph__one_time_costs grew) is not a sample, nor
+ * is the first run of the process at a size (page faults of fresh
+ * buffers).
+ */
+static atomic_int builds_runs;
+
+static void k_builds(void *buffers[], void *arg)
+{
+	int n = atomic_fetch_add(&builds_runs, 1);
+
+	(void)buffers;
+	(void)arg;
+	if (n == 0 || n == 2) /* builds a program on its 1st and 3rd runs */
+		pph__one_time_costs++;
+	spin_us(20);
+}
+
+static const struct pph_impl builds_impls[] = { { PPH_ARCH_CPU, k_builds, "builds" } };
+static const struct pph_codelet builds_cl = { "one_time_costs", 1, builds_impls,
+					      PPH_MODEL_HISTORY };
+
+static void test_one_time_costs_left_out(void)
+{
+	int i;
+
+	atomic_store(&builds_runs, 0);
+	for (i = 0; i < 5; i++)
+		CU_ASSERT_EQUAL(pph_call_sync(&builds_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(atomic_load(&builds_runs), 5);
+	/* the warm-up (the 1st run) and 3 samples: the 3rd run is not one */
+	CU_ASSERT_EQUAL(pph__perfmodel_tries(&builds_cl, 0, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA),
+			4);
+	CU_ASSERT_TRUE(pph__perfmodel_predict(&builds_cl, 0, PPH_ARCH_CPU, 1,
+					      PPH_FOOTPRINT_NO_DATA, 0) >= 0);
+}
+
 void add_sched_suites(void)
 {
 	CU_pSuite s;
@@ -300,4 +394,6 @@ void add_sched_suites(void)
 	CU_add_test(s, "faster variant chosen after calibration", test_dmda_picks_faster);
 	CU_add_test(s, "fork-join team size chosen from history", test_dmda_team_size);
 	CU_add_test(s, "an idle worker takes from a busy one's queue", test_dmda_idle_takes);
+	CU_add_test(s, "a 10-call run tries every variant", test_short_run_tries_all);
+	CU_add_test(s, "one-time costs are not samples", test_one_time_costs_left_out);
 }
