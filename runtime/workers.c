@@ -31,6 +31,29 @@ static void bind_to_core(struct pph_worker *w)
 		w->core = (int)core->logical_index;
 }
 
+/* Bind w's thread to the cores of workers [base, base + n): the OpenMP
+ * threads its fork-join variant starts inherit that, and share the team's
+ * cores instead of all running on w's. */
+static void bind_to_team(const struct pph_worker *w, unsigned base, unsigned n)
+{
+	hwloc_bitmap_t set;
+	unsigned i;
+
+	if (w->core < 0 || !(set = hwloc_bitmap_alloc()))
+		return;
+	for (i = base; i < base + n; i++) {
+		int core = pph__rt.workers[i].core;
+		hwloc_obj_t obj = core < 0 ? NULL :
+			hwloc_get_obj_by_type(topology, HWLOC_OBJ_CORE, (unsigned)core);
+
+		if (obj)
+			hwloc_bitmap_or(set, set, obj->cpuset);
+	}
+	if (!hwloc_bitmap_iszero(set))
+		(void)hwloc_set_cpubind(topology, set, HWLOC_CPUBIND_THREAD);
+	hwloc_bitmap_free(set);
+}
+
 void pph__task_variant_failed(struct pph_task *t, int impl)
 {
 	pph__impl_disable(t->cl, (unsigned)impl);
@@ -122,6 +145,8 @@ static unsigned team_enter(struct pph_worker *w, const struct pph_task *t, int i
 	for (i = base; i < base + threads; i++)
 		pthread_rwlock_wrlock(&pph__rt.workers[i].team_lock);
 	w->team_threads = threads;
+	if (threads > 1)
+		bind_to_team(w, base, threads);
 	return threads;
 }
 
@@ -135,6 +160,8 @@ static void team_leave(struct pph_worker *w, const struct pph_task *t, int impl)
 		return;
 	}
 	base = pph__team_base(w->id, w->team_threads);
+	if (w->team_threads > 1)
+		bind_to_team(w, w->id, 1);
 	for (i = base + w->team_threads; i-- > base;)
 		pthread_rwlock_unlock(&pph__rt.workers[i].team_lock);
 	w->team_threads = 0;
