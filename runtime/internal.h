@@ -403,6 +403,8 @@ struct pph_readyq {
 	atomic_uint sleepers[PPH_ARCH_COUNT];
 	atomic_long runnable[PPH_ARCH_COUNT];
 	atomic_long spinning[PPH_ARCH_COUNT];
+	/* its worker is to look at other queues (pph__readyq_nudge) */
+	atomic_int nudged;
 	pthread_mutex_t lock;		   /* fifo, stopping, cond */
 	pthread_cond_t cond;
 	struct pph_fifo fifo;
@@ -412,8 +414,13 @@ struct pph_readyq {
 void pph__readyq_init(struct pph_readyq *q);
 void pph__readyq_deinit(struct pph_readyq *q);
 void pph__readyq_push(struct pph_readyq *q, struct pph_task *t);
-/* Block until a task a worker of arch can run, or NULL once stopped. */
+/* Block until a task a worker of arch can run, or NULL once stopped or
+ * nudged. */
 struct pph_task *pph__readyq_pop(struct pph_readyq *q, enum pph_arch arch);
+/* Make the worker blocked in (or about to block in) pph__readyq_pop return
+ * NULL, so that it looks for work elsewhere. */
+void pph__readyq_nudge(struct pph_readyq *q);
+int pph__readyq_stopped(struct pph_readyq *q);
 /* The same without blocking: NULL when none is queued now. */
 struct pph_task *pph__readyq_try_pop(struct pph_readyq *q, enum pph_arch arch);
 void pph__readyq_stop(struct pph_readyq *q);
@@ -430,6 +437,9 @@ struct pph_sched_policy {
 	 * at once: for a worker that waits inside a variant (nested calls) */
 	struct pph_task *(*try_pop)(struct pph_worker *worker);
 	void (*wake_all)(void);
+	/* the variant of a task the worker took has returned (NULL: not
+	 * needed); before the task finishes and its successors are pushed */
+	void (*ran)(struct pph_worker *worker, const struct pph_task *task);
 };
 
 extern const struct pph_sched_policy pph__sched_eager;
@@ -518,6 +528,9 @@ struct pph_worker {
 	 */
 	pthread_rwlock_t team_lock;
 	unsigned team_threads; /* team size of the fork-join variant running */
+	/* the largest OpenMP team this worker's thread has started: a larger
+	 * one starts threads, a one-time cost its run does not record */
+	unsigned omp_started;
 	/* trace events, written by this worker only (trace.c) */
 	struct pph_trace_event *trace;
 	size_t ntrace, trace_cap;
@@ -563,6 +576,9 @@ extern struct pph_runtime pph__rt;
 
 /* The worker running on this thread, NULL on application threads. */
 extern PPH_TLS struct pph_worker *pph__current_worker;
+/* One-time costs paid on this thread (an OpenCL program built): a run
+ * during which it grows is not recorded in the performance model. */
+extern PPH_TLS unsigned pph__one_time_costs;
 
 int pph__workers_start(unsigned ncpu);
 /* A worker waits inside a variant (a nested call, pph_task_wait, a host

@@ -403,9 +403,16 @@ uint32_t pph__task_footprint(const struct pph_task *task, double *size)
 	return (uint32_t)(h ^ (h >> 32));
 }
 
-void pph__perfmodel_record(const struct pph_codelet *cl, unsigned impl,
-			   enum pph_arch arch, unsigned threads, uint32_t footprint,
-			   double size, double us)
+/* What a time recorded is. */
+enum sample {
+	SAMPLE,	       /* given as such: recorded */
+	SAMPLE_RUN,    /* a task's run: recorded unless its entry's warm-up */
+	SAMPLE_WARMUP, /* a run that paid one-time costs: the warm-up, not a sample */
+};
+
+static void record(const struct pph_codelet *cl, unsigned impl, enum pph_arch arch,
+		   unsigned threads, uint32_t footprint, double size, double us,
+		   enum sample kind)
 {
 	struct pph_pm_variant *v;
 	struct pph_pm_entry *e;
@@ -416,7 +423,9 @@ void pph__perfmodel_record(const struct pph_codelet *cl, unsigned impl,
 	pthread_mutex_lock(&pm.lock);
 	if ((v = lookup(cl, impl, arch, threads, 1)) &&
 	    (e = entry_get(v, footprint, size, 1))) {
-		if (is_outlier(e, us)) {
+		if (kind == SAMPLE_WARMUP || (kind == SAMPLE_RUN && !e->warmed)) {
+			e->warmed = 1;
+		} else if (is_outlier(e, us)) {
 			e->outliers++;
 			e->doutliers++;
 		} else {
@@ -427,6 +436,43 @@ void pph__perfmodel_record(const struct pph_codelet *cl, unsigned impl,
 		}
 	}
 	pthread_mutex_unlock(&pm.lock);
+}
+
+void pph__perfmodel_record(const struct pph_codelet *cl, unsigned impl,
+			   enum pph_arch arch, unsigned threads, uint32_t footprint,
+			   double size, double us)
+{
+	record(cl, impl, arch, threads, footprint, size, us, SAMPLE);
+}
+
+void pph__perfmodel_record_run(const struct pph_codelet *cl, unsigned impl,
+			       enum pph_arch arch, unsigned threads, uint32_t footprint,
+			       double size, double us)
+{
+	record(cl, impl, arch, threads, footprint, size, us, SAMPLE_RUN);
+}
+
+void pph__perfmodel_record_warmup(const struct pph_codelet *cl, unsigned impl,
+				  enum pph_arch arch, unsigned threads, uint32_t footprint,
+				  double size)
+{
+	record(cl, impl, arch, threads, footprint, size, 0, SAMPLE_WARMUP);
+}
+
+unsigned long pph__perfmodel_tries(const struct pph_codelet *cl, unsigned impl,
+				   enum pph_arch arch, unsigned threads, uint32_t footprint)
+{
+	struct pph_pm_variant *v;
+	struct pph_pm_entry *e;
+	unsigned long n = 0;
+
+	pthread_mutex_lock(&pm.lock);
+	v = lookup(cl, impl, arch, threads, 0);
+	if (v && (e = entry_get(v, footprint, 0, 0)))
+		n = (unsigned long)e->warmed + e->dcount + e->doutliers +
+		    (pm.calibrate == PPH_CALIBRATE_FORCE ? 0 : e->count - e->dcount);
+	pthread_mutex_unlock(&pm.lock);
+	return n;
 }
 
 double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,

@@ -40,6 +40,10 @@ struct pph_pm_entry {
 	unsigned long dcount;	 /* samples of this process, merged at flush */
 	unsigned long doutliers; /* outliers of this process, merged at flush */
 	double dmean, dm2;
+	/* a run of this process came first and was left out: the first
+	 * run of a process pays one-time costs (page faults of fresh
+	 * buffers, lazy initialisations) that later runs do not */
+	int warmed;
 	struct pph_pm_entry *next;
 };
 
@@ -87,6 +91,23 @@ uint32_t pph__task_footprint(const struct pph_task *task, double *size);
 void pph__perfmodel_record(const struct pph_codelet *cl, unsigned impl,
 			   enum pph_arch arch, unsigned threads, uint32_t footprint,
 			   double size, double us);
+
+/* The same for a run of a task: the first run of each entry in this
+ * process is a warm-up, left out (see warmed). */
+void pph__perfmodel_record_run(const struct pph_codelet *cl, unsigned impl,
+			       enum pph_arch arch, unsigned threads, uint32_t footprint,
+			       double size, double us);
+
+/* A run that paid one-time costs (an OpenCL program built, OpenMP
+ * threads started): not a sample, but its entry's warm-up. */
+void pph__perfmodel_record_warmup(const struct pph_codelet *cl, unsigned impl,
+				  enum pph_arch arch, unsigned threads, uint32_t footprint,
+				  double size);
+
+/* How many runs of this process, warm-up included, or stored that the
+ * calibration counts: the scheduler tries the least tried variant first. */
+unsigned long pph__perfmodel_tries(const struct pph_codelet *cl, unsigned impl,
+				   enum pph_arch arch, unsigned threads, uint32_t footprint);
 
 /* Expected microseconds, or a negative value when the variant still needs
  * calibration at this footprint (the scheduler should try it). */

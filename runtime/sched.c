@@ -108,6 +108,7 @@ void pph__readyq_init(struct pph_readyq *q)
 	unsigned a;
 
 	atomic_store(&q->incoming, NULL);
+	atomic_store(&q->nudged, 0);
 	for (a = 0; a < PPH_ARCH_COUNT; a++) {
 		atomic_store(&q->sleepers[a], 0);
 		atomic_store(&q->runnable[a], 0);
@@ -202,13 +203,22 @@ struct wait_for {
 	enum pph_arch arch;
 };
 
-/* Something new is queued, and some queued task suits the worker. */
+/* Something new is queued, and some queued task suits the worker; or
+ * the worker is to look elsewhere. */
 static int work_for(const void *arg)
 {
 	const struct wait_for *w = arg;
 
-	return atomic_load_explicit(&w->q->incoming, memory_order_relaxed) &&
-	       atomic_load_explicit(&w->q->runnable[w->arch], memory_order_relaxed) > 0;
+	return (atomic_load_explicit(&w->q->incoming, memory_order_relaxed) &&
+		atomic_load_explicit(&w->q->runnable[w->arch], memory_order_relaxed) > 0) ||
+	       atomic_load_explicit(&w->q->nudged, memory_order_relaxed);
+}
+
+/* Was the worker nudged?  Then it is no longer.  Lock held. */
+static int nudged(struct pph_readyq *q)
+{
+	return atomic_load_explicit(&q->nudged, memory_order_relaxed) &&
+	       atomic_exchange(&q->nudged, 0);
 }
 
 struct pph_task *pph__readyq_pop(struct pph_readyq *q, enum pph_arch arch)
@@ -218,7 +228,7 @@ struct pph_task *pph__readyq_pop(struct pph_readyq *q, enum pph_arch arch)
 
 	pthread_mutex_lock(&q->lock);
 	for (;;) {
-		if ((t = take(q, arch)) || q->stopping)
+		if ((t = take(q, arch)) || q->stopping || nudged(q))
 			break;
 		pthread_mutex_unlock(&q->lock);
 		/* a short spin catches a task about to be pushed, without the
@@ -226,7 +236,7 @@ struct pph_task *pph__readyq_pop(struct pph_readyq *q, enum pph_arch arch)
 		atomic_fetch_add(&q->spinning[arch], 1);
 		pph__spin_until(work_for, &w);
 		pthread_mutex_lock(&q->lock);
-		if ((t = take(q, arch)) || q->stopping) {
+		if ((t = take(q, arch)) || q->stopping || nudged(q)) {
 			atomic_fetch_sub(&q->spinning[arch], 1);
 			break;
 		}
@@ -236,7 +246,7 @@ struct pph_task *pph__readyq_pop(struct pph_readyq *q, enum pph_arch arch)
 		 * signals under the lock) */
 		atomic_fetch_add(&q->sleepers[arch], 1);
 		atomic_fetch_sub(&q->spinning[arch], 1);
-		if (!atomic_load(&q->incoming))
+		if (!atomic_load(&q->incoming) && !atomic_load(&q->nudged))
 			pthread_cond_wait(&q->cond, &q->lock);
 		atomic_fetch_sub(&q->sleepers[arch], 1);
 	}
@@ -255,6 +265,31 @@ struct pph_task *pph__readyq_try_pop(struct pph_readyq *q, enum pph_arch arch)
 	t = take(q, arch);
 	pthread_mutex_unlock(&q->lock);
 	return t;
+}
+
+void pph__readyq_nudge(struct pph_readyq *q)
+{
+	unsigned a, sleepers = 0;
+
+	/* seq_cst store, then read sleepers: as a push */
+	atomic_store(&q->nudged, 1);
+	for (a = 0; a < PPH_ARCH_COUNT; a++)
+		sleepers += atomic_load(&q->sleepers[a]);
+	if (sleepers) {
+		pthread_mutex_lock(&q->lock);
+		pthread_cond_broadcast(&q->cond);
+		pthread_mutex_unlock(&q->lock);
+	}
+}
+
+int pph__readyq_stopped(struct pph_readyq *q)
+{
+	int stopping;
+
+	pthread_mutex_lock(&q->lock);
+	stopping = q->stopping;
+	pthread_mutex_unlock(&q->lock);
+	return stopping;
 }
 
 void pph__readyq_stop(struct pph_readyq *q)

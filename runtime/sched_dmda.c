@@ -8,6 +8,12 @@
  * A fork-join (OPENMP) variant is also given the size of its CPU team:
  * each size has its own history, and a team is available when its last
  * member is.
+ *
+ * Predictions err: a worker whose queue is empty takes the first task it
+ * can run from the queue of a busy worker of its memory node, the one
+ * expected to drain last, rather than sit idle while that worker works
+ * through its queue.  It never takes from a worker between two tasks: a
+ * chain of tasks on one piece of data stays where its data is cached.
  */
 #include <math.h>
 
@@ -21,6 +27,7 @@ struct queue {
 	_Alignas(PPH_CACHE_LINE) struct pph_readyq ready; /* no line shared between workers */
 	_Atomic double queued_us;   /* predicted work waiting in the queue */
 	_Atomic double running_end; /* expected end of the task running now */
+	atomic_int busy;	    /* a task taken from a queue runs there */
 };
 
 static struct queue q[PPH_MAX_WORKERS];
@@ -33,6 +40,7 @@ static int dmda_init(void)
 		pph__readyq_init(&q[i].ready);
 		atomic_store(&q[i].queued_us, 0);
 		atomic_store(&q[i].running_end, 0);
+		atomic_store(&q[i].busy, 0);
 	}
 	return 0;
 }
@@ -94,7 +102,8 @@ static unsigned draw(uint64_t seq, unsigned n)
 
 /*
  * Try every (worker, variant) pair, and for a fork-join (OPENMP) variant
- * on a CPU worker every team size; an uncalibrated one wins outright.
+ * on a CPU worker every team size; an uncalibrated one wins outright, the
+ * least tried first.
  * Predictions depend on the architecture and the team size, not the
  * worker: ask once each (rows PPH_ARCH_COUNT + k are team size k).
  */
@@ -106,6 +115,7 @@ static struct choice choose(const struct pph_task *t)
 	double pred[PPH_ARCH_COUNT + PPH_MAX_TEAM_SIZES][PPH_CHOICE_IMPLS];
 	unsigned w, i, a, k, sizes[PPH_MAX_TEAM_SIZES], nsizes = pph__team_sizes(sizes);
 	unsigned ntied = 0;
+	unsigned long tries = 0;
 
 	for (a = 0; a < PPH_ARCH_COUNT + PPH_MAX_TEAM_SIZES; a++)
 		for (i = 0; i < PPH_CHOICE_IMPLS; i++)
@@ -134,15 +144,22 @@ static struct choice choose(const struct pph_task *t)
 					p = pred[row][i] = pph__perfmodel_predict(
 						cl, i, wk->arch, threads, t->footprint, t->size);
 				if (p < 0) {
-					/* the earliest available; among equals, one
+					/* the least tried, so that every variant
+					 * gets tried in a short run; then the
+					 * earliest available; among equals, one
 					 * drawn by the task's number, so that
 					 * simultaneous explorations spread over them */
-					if (explore.impl < 0 || avail < explore.end)
+					unsigned long n = pph__perfmodel_tries(cl, i, wk->arch,
+									       threads, t->footprint);
+
+					if (explore.impl < 0 || n < tries ||
+					    (n == tries && avail < explore.end))
 						ntied = 0;
-					else if (avail > explore.end ||
+					else if (n > tries || avail > explore.end ||
 						 draw(t->seq, ntied + 1) != 0)
 						continue;
 					ntied++;
+					tries = n;
 					explore = (struct choice){ (int)w, (int)i, team ? threads : 0,
 								   avail, 0 };
 					continue;
@@ -151,7 +168,10 @@ static struct choice choose(const struct pph_task *t)
 				/* the first pair is taken whatever its estimate: a
 				 * choice is always made (a worker of -1 would index
 				 * the queues), even should estimates be inf */
-				if (best.impl < 0 || end < best.end)
+				/* among equals, the pushing worker: the task's
+				 * data is likely in its cache (a chain) */
+				if (best.impl < 0 || end < best.end ||
+				    (end == best.end && wk == pph__current_worker))
 					best = (struct choice){ (int)w, (int)i, team ? threads : 0,
 								end, p };
 			}
@@ -165,6 +185,113 @@ static unsigned members(unsigned w, unsigned team, unsigned *base)
 {
 	*base = team ? pph__team_base(w, team) : w;
 	return team ? team : 1;
+}
+
+/* The members of worker w's team for t: a choice occupies the same
+ * workers whichever of them runs it. */
+static unsigned team_of(unsigned w, const struct pph_task *t, unsigned *base)
+{
+	return members(w, t->sched_team, base);
+}
+
+/* t, queued for worker owner, starts on worker runner (owner, or a worker
+ * that took it from owner's queue): its prediction moves from the owner's
+ * backlog to what runs on the runner now. */
+static void started(unsigned runner, unsigned owner, struct pph_task *t)
+{
+	unsigned base, n, i;
+	double start;
+
+	n = team_of(owner, t, &base);
+	for (i = base; i < base + n; i++)
+		add_queued(&q[i], -t->sched_pred);
+	/* a team starts when its last member is free */
+	n = team_of(runner, t, &base);
+	start = pph__now_us();
+	for (i = base; i < base + n; i++)
+		if (i != runner)
+			start = fmax(start, atomic_load(&q[i].running_end));
+	for (i = base; i < base + n; i++) {
+		atomic_store(&q[i].running_end, start + t->sched_pred);
+		atomic_store(&q[i].busy, 1);
+	}
+}
+
+/* t's variant returned on w: w is free from now on, however long the
+ * prediction said (a task that ran faster left w looking busy). */
+static void dmda_ran(struct pph_worker *w, const struct pph_task *t)
+{
+	unsigned base, n = team_of(w->id, t, &base), i;
+	double now = pph__now_us();
+
+	for (i = base; i < base + n; i++) {
+		atomic_store(&q[i].running_end, now);
+		atomic_store(&q[i].busy, 0);
+	}
+}
+
+/* Can w take tasks from v's queue: a worker of the same memory node, so
+ * the data moves between caches at most. */
+static int neighbour(const struct pph_worker *w, unsigned v)
+{
+	return v != w->id && pph__rt.workers[v].node == w->node &&
+	       pph__rt.workers[v].arch == w->arch;
+}
+
+/* The busy neighbour of w with queued tasks expected to drain last, or -1. */
+static int latest_neighbour(const struct pph_worker *w)
+{
+	unsigned v;
+	int victim = -1;
+	double now = pph__now_us(), last = -INFINITY;
+
+	for (v = 0; v < pph__rt.nworkers; v++) {
+		const struct pph_readyq *r = &q[v].ready;
+
+		if (!neighbour(w, v) || !atomic_load(&q[v].busy) ||
+		    (!atomic_load_explicit(&r->incoming, memory_order_relaxed) &&
+		     !atomic_load_explicit(&r->fifo.head, memory_order_relaxed)) ||
+		    available_at(v, now) <= last)
+			continue;
+		victim = (int)v;
+		last = available_at(v, now);
+	}
+	return victim;
+}
+
+/* A task for idle w from a busy neighbour's queue: from the one expected
+ * to drain last, else from any. */
+static struct pph_task *steal(struct pph_worker *w)
+{
+	int victim = latest_neighbour(w);
+	unsigned n = pph__rt.nworkers, k;
+
+	for (k = 0; victim >= 0 && k < n; k++) {
+		unsigned owner = ((unsigned)victim + k) % n;
+		struct pph_task *t;
+
+		if (!neighbour(w, owner) || !atomic_load(&q[owner].busy))
+			continue;
+		if ((t = pph__readyq_try_pop(&q[owner].ready, w->arch))) {
+			started(w->id, owner, t);
+			return t;
+		}
+	}
+	return NULL;
+}
+
+/* Wake an idle neighbour of worker v, whose queue just got t while v is
+ * busy: should v stay busy longer than predicted, the neighbour takes it. */
+static void nudge_idle(unsigned v)
+{
+	const struct pph_worker *wv = &pph__rt.workers[v];
+	unsigned i;
+
+	if (!atomic_load(&q[v].busy))
+		return;
+	for (i = 0; i < pph__rt.nworkers; i++)
+		if (neighbour(wv, i) && !atomic_load(&q[i].busy))
+			pph__readyq_nudge(&q[i].ready);
 }
 
 static void dmda_push(struct pph_task *t)
@@ -181,34 +308,29 @@ static void dmda_push(struct pph_task *t)
 	/* the data starts moving now, while the worker finishes what it runs */
 	pph__task_prefetch(t, pph__rt.workers[c.worker].node);
 	pph__readyq_push(&q[c.worker].ready, t);
-}
-
-/* t, queued for worker owner, starts: its prediction moves from the
- * queue's backlog to what runs there now. */
-static void started(unsigned owner, struct pph_task *t)
-{
-	unsigned base, n, i;
-	double start;
-
-	/* a team starts when its last member is free */
-	n = members(owner, t->sched_team, &base);
-	start = pph__now_us();
-	for (i = base; i < base + n; i++) {
-		add_queued(&q[i], -t->sched_pred);
-		if (i != owner)
-			start = fmax(start, atomic_load(&q[i].running_end));
-	}
-	for (i = base; i < base + n; i++)
-		atomic_store(&q[i].running_end, start + t->sched_pred);
+	nudge_idle((unsigned)c.worker);
 }
 
 static struct pph_task *dmda_pop(struct pph_worker *w)
 {
-	struct pph_task *t = pph__readyq_pop(&q[w->id].ready, w->arch);
+	struct pph_readyq *own = &q[w->id].ready;
+	struct pph_task *t;
 
-	if (t)
-		started(w->id, t);
-	return t;
+	for (;;) {
+		if ((t = pph__readyq_try_pop(own, w->arch))) {
+			started(w->id, w->id, t);
+			return t;
+		}
+		if ((t = steal(w)))
+			return t;
+		/* until its own queue has work, a nudge, or the end */
+		if ((t = pph__readyq_pop(own, w->arch))) {
+			started(w->id, w->id, t);
+			return t;
+		}
+		if (pph__readyq_stopped(own))
+			return NULL;
+	}
 }
 
 /*
@@ -226,7 +348,7 @@ static struct pph_task *dmda_try_pop(struct pph_worker *w)
 		struct pph_task *t = pph__readyq_try_pop(&q[owner].ready, w->arch);
 
 		if (t) {
-			started(owner, t);
+			started(w->id, owner, t);
 			return t;
 		}
 	}
@@ -243,5 +365,5 @@ static void dmda_wake_all(void)
 
 const struct pph_sched_policy pph__sched_dmda = {
 	"dmda", "earliest expected completion from performance models (default)",
-	dmda_init, dmda_deinit, dmda_push, dmda_pop, dmda_try_pop, dmda_wake_all,
+	dmda_init, dmda_deinit, dmda_push, dmda_pop, dmda_try_pop, dmda_wake_all, dmda_ran,
 };

@@ -28,6 +28,8 @@ static PPH_TLS unsigned ncached; /* tasks this thread put in its cache */
 static pthread_key_t cache_key;
 static pthread_once_t cache_key_once = PTHREAD_ONCE_INIT;
 static PPH_TLS int cache_registered;
+/* the priority of the tasks this thread makes (pph_call_priority) */
+static PPH_TLS int call_priority;
 
 static void push_recycled(struct pph_task *first, struct pph_task *last)
 {
@@ -140,7 +142,7 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 	 * in place at its submission never is */
 	t->cl = cl;
 	t->impl_mask = PPH_ALL_IMPLS;
-	t->priority = 0;
+	t->priority = call_priority;
 	t->sched_impl = -1; /* read by pph__task_runnable at submission */
 	t->seq = 0;
 	t->nbuffers = 0;
@@ -242,6 +244,14 @@ int pph_task_set_impl_mask(struct pph_task *task, unsigned mask)
 			return 0;
 		}
 	return -EINVAL;
+}
+
+int pph_call_priority(int priority)
+{
+	int old = call_priority;
+
+	call_priority = priority;
+	return old;
 }
 
 void pph_task_set_priority(struct pph_task *task, int priority)

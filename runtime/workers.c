@@ -12,6 +12,7 @@
 static hwloc_topology_t topology;
 
 PPH_TLS struct pph_worker *pph__current_worker;
+PPH_TLS unsigned pph__one_time_costs;
 
 /* Bind a started worker's thread to a core; the creating thread does it, so
  * that w->core is written before any other thread reads it. */
@@ -28,6 +29,29 @@ static void bind_to_core(struct pph_worker *w)
 	/* binding is an optimization: a failure (containers) is not fatal */
 	if (core && hwloc_set_thread_cpubind(topology, w->thread, core->cpuset, 0) == 0)
 		w->core = (int)core->logical_index;
+}
+
+/* Bind w's thread to the cores of workers [base, base + n): the OpenMP
+ * threads its fork-join variant starts inherit that, and share the team's
+ * cores instead of all running on w's. */
+static void bind_to_team(const struct pph_worker *w, unsigned base, unsigned n)
+{
+	hwloc_bitmap_t set;
+	unsigned i;
+
+	if (w->core < 0 || !(set = hwloc_bitmap_alloc()))
+		return;
+	for (i = base; i < base + n; i++) {
+		int core = pph__rt.workers[i].core;
+		hwloc_obj_t obj = core < 0 ? NULL :
+			hwloc_get_obj_by_type(topology, HWLOC_OBJ_CORE, (unsigned)core);
+
+		if (obj)
+			hwloc_bitmap_or(set, set, obj->cpuset);
+	}
+	if (!hwloc_bitmap_iszero(set))
+		(void)hwloc_set_cpubind(topology, set, HWLOC_CPUBIND_THREAD);
+	hwloc_bitmap_free(set);
 }
 
 void pph__task_variant_failed(struct pph_task *t, int impl)
@@ -121,6 +145,8 @@ static unsigned team_enter(struct pph_worker *w, const struct pph_task *t, int i
 	for (i = base; i < base + threads; i++)
 		pthread_rwlock_wrlock(&pph__rt.workers[i].team_lock);
 	w->team_threads = threads;
+	if (threads > 1)
+		bind_to_team(w, base, threads);
 	return threads;
 }
 
@@ -134,9 +160,22 @@ static void team_leave(struct pph_worker *w, const struct pph_task *t, int impl)
 		return;
 	}
 	base = pph__team_base(w->id, w->team_threads);
+	if (w->team_threads > 1)
+		bind_to_team(w, w->id, 1);
 	for (i = base + w->team_threads; i-- > base;)
 		pthread_rwlock_unlock(&pph__rt.workers[i].team_lock);
 	w->team_threads = 0;
+}
+
+/* Does a run of variant impl with a team of threads start OpenMP
+ * threads on w?  Then it pays a one-time cost. */
+static int starts_team(struct pph_worker *w, const struct pph_task *t, int impl,
+		       unsigned threads)
+{
+	if (t->cl->impls[impl].arch != PPH_ARCH_OPENMP || threads <= w->omp_started)
+		return 0;
+	w->omp_started = threads;
+	return 1;
 }
 
 static void run_task(struct pph_worker *w, struct pph_task *t)
@@ -145,7 +184,8 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	struct pph_replica_states saved;
 	int impl = pph__choose_impl(t, w->arch), rc;
 	double t0, us;
-	unsigned team, threads;
+	unsigned team, threads, costs;
+	int one_time;
 
 	atomic_store_explicit(&t->state, PPH_TASK_RUNNING, memory_order_relaxed);
 
@@ -174,10 +214,15 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	team = team_enter(w, t, impl);
 	/* a fork-join variant has a history per team size */
 	threads = t->cl->impls[impl].arch == PPH_ARCH_OPENMP ? pph__task_team(t) : 1;
+	one_time = starts_team(w, t, impl, threads);
+	costs = pph__one_time_costs;
 	t0 = pph__now_us();
 	t->cl->impls[impl].fn(buffers, t->arg);
+	one_time |= costs != pph__one_time_costs;
 	if (team)
 		team_leave(w, t, impl);
+	if (pph__rt.sched->ran)
+		pph__rt.sched->ran(w, t);
 	if (variant_failed(w)) {
 		retry_elsewhere(w, t, impl, &saved);
 		return;
@@ -186,8 +231,12 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	t->impl_ran = impl;
 	t->worker_ran = (int)w->id;
 	us = pph__now_us() - t0;
-	pph__perfmodel_record(t->cl, (unsigned)impl, w->arch, threads, t->footprint,
-			      t->size, us);
+	if (one_time) /* its time says nothing of the next runs */
+		pph__perfmodel_record_warmup(t->cl, (unsigned)impl, w->arch, threads,
+					     t->footprint, t->size);
+	else
+		pph__perfmodel_record_run(t->cl, (unsigned)impl, w->arch, threads,
+					  t->footprint, t->size, us);
 	pph__worker_record(w, t, us / 1e3);
 	if (pph__trace_enabled())
 		pph__trace_slice(w, t->cl, (unsigned)impl, "task", t0, us);

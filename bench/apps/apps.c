@@ -69,6 +69,7 @@ struct task {
 	int buf[5]; /* spmv: rowptr, colind, val, x, y */
 	int m, nnz, n; /* spmv's sizes */
 	const struct problem *problem; /* for StarPU's tasks */
+	int priority; /* PEPPHER's calls (pph_call_priority) */
 };
 
 struct problem {
@@ -133,7 +134,7 @@ static int add_buf(struct problem *p, size_t rows, size_t cols, size_t elemsize,
 
 static void add_task(struct problem *p, enum kind k, int b0, int b1, int b2)
 {
-	p->tasks[p->ntasks++] = (struct task){ k, { b0, b1, b2, -1, -1 }, 0, 0, 0, NULL };
+	p->tasks[p->ntasks++] = (struct task){ k, { b0, b1, b2, -1, -1 }, 0, 0, 0, NULL, 0 };
 }
 
 static void reset(struct problem *p)
@@ -182,14 +183,22 @@ static struct problem cholesky_make(int n, int b)
 						t[r + c * b] = i == j && r == c ? n + rnd() : rnd();
 				}
 		}
+	/* priorities as examples/cholesky's: the panel, then the next
+	 * panel's column, then the rest of the trailing updates */
 	for (int k = 0; k < nt; k++) {
 		add_task(&p, POTRF, LT(k, k), -1, -1);
-		for (int i = k + 1; i < nt; i++)
+		p.tasks[p.ntasks - 1].priority = 3;
+		for (int i = k + 1; i < nt; i++) {
 			add_task(&p, TRSM, LT(k, k), LT(i, k), -1);
+			p.tasks[p.ntasks - 1].priority = 2;
+		}
 		for (int i = k + 1; i < nt; i++) {
 			add_task(&p, SYRK, LT(i, k), LT(i, i), -1);
-			for (int j = k + 1; j < i; j++)
+			p.tasks[p.ntasks - 1].priority = i == k + 1;
+			for (int j = k + 1; j < i; j++) {
 				add_task(&p, GEMM, LT(i, k), LT(j, k), LT(i, j));
+				p.tasks[p.ntasks - 1].priority = j == k + 1;
+			}
 		}
 	}
 	return p;
@@ -429,6 +438,7 @@ static double run_peppher(struct problem *p)
 		void **a = c;
 		int b = p->tile;
 #define C(j) a[k->buf[j]]
+		pph_call_priority(k->priority);
 		switch (k->kind) {
 		case POTRF: potrf(b, C(0), b); break;
 		case TRSM: trsm(b, C(0), b, C(1), b); break;
@@ -440,6 +450,7 @@ static double run_peppher(struct problem *p)
 		}
 #undef C
 	}
+	pph_call_priority(0);
 	pph_task_wait_all();
 	t = now() - t0;
 	for (int i = 0; i < p->nbufs; i++)

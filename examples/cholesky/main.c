@@ -49,19 +49,32 @@ static double now(void)
 	return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
+/*
+ * Priorities: the panel (potrf, then trsm) first, then the updates of the
+ * next panel's column (k + 1), which the next potrf and trsm wait for;
+ * the rest of the trailing matrix fills the gaps.
+ */
+enum { PRIO_UPDATE, PRIO_NEXT_PANEL, PRIO_TRSM, PRIO_POTRF };
+
 static void cholesky(pph_matrix_tiles *T, int nt, int b, int n)
 {
 #define TILE(i, j) pph_matrix_tile(T, (j), (i)) /* column-major: see above */
 	for (int k = 0; k < nt; k++) {
+		pph_call_priority(PRIO_POTRF);
 		potrf(b, TILE(k, k), n);
+		pph_call_priority(PRIO_TRSM);
 		for (int i = k + 1; i < nt; i++)
 			trsm(b, TILE(k, k), n, TILE(i, k), n);
 		for (int i = k + 1; i < nt; i++) {
+			pph_call_priority(i == k + 1 ? PRIO_NEXT_PANEL : PRIO_UPDATE);
 			syrk(b, TILE(i, k), n, TILE(i, i), n);
-			for (int j = k + 1; j < i; j++)
+			for (int j = k + 1; j < i; j++) {
+				pph_call_priority(j == k + 1 ? PRIO_NEXT_PANEL : PRIO_UPDATE);
 				gemm(b, TILE(i, k), n, TILE(j, k), n, TILE(i, j), n);
+			}
 		}
 	}
+	pph_call_priority(0);
 #undef TILE
 }
 

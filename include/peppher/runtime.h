@@ -318,6 +318,16 @@ int pph_task_set_impl_mask(struct pph_task *task, unsigned mask);
 void pph_task_set_priority(struct pph_task *task, int priority);
 
 /**
+ * The priority of the tasks this thread creates from now on, composed calls
+ * included (which have no task to set one on): a tiled algorithm gives its
+ * critical path, e.g. a Cholesky's potrf, trsm and the updates of the next
+ * panel, a higher one than the trailing updates.  Per thread, 0 until set;
+ * pph_task_set_priority() still changes one task's.  Returns the priority
+ * set before.
+ */
+int pph_call_priority(int priority);
+
+/**
  * Call fn(data) on the worker right after the variant has run, before the
  * task counts as finished.
  */

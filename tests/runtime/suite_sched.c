@@ -14,6 +14,8 @@
 #include <peppher/runtime.h>
 #include <peppher/wrappers.h>
 
+#include "internal.h"
+#include "perfmodel.h"
 #include "suites.h"
 #include "testutil.h"
 
@@ -67,7 +69,8 @@ static void team_size_calls(const struct pph_codelet *cl, int n)
 }
 
 /*
- * Calibrate a fresh history (3 runs of each team size, 1 and 2), then
+ * Calibrate a fresh history (4 runs of each team size, 1 and 2: a warm-up
+ * left out, then 3), then
  * count the calls of 20 that got the given team size.  A calibration run
  * the machine stalls (a time slice lost: 1 ms against 30 us) can make
  * the history say the wrong size is best, and dmda rightly follows it.
@@ -79,9 +82,11 @@ static int best_team_chosen(const struct pph_codelet cls[3], int best)
 	int attempt;
 
 	for (attempt = 0; attempt < 3; attempt++) {
-		team_size_calls(&cls[attempt], 6);
-		CU_ASSERT_EQUAL(atomic_load(&team_size_runs[1]), 3);
-		CU_ASSERT_EQUAL(atomic_load(&team_size_runs[2]), 3);
+		/* the least tried first: the sizes take turns (a run the
+		 * machine stalls is an outlier, and calls for one more) */
+		team_size_calls(&cls[attempt], 8);
+		CU_ASSERT_TRUE(abs(atomic_load(&team_size_runs[1]) -
+				   atomic_load(&team_size_runs[2])) <= 1);
 		team_size_calls(&cls[attempt], 20);
 		CU_ASSERT_EQUAL(atomic_load(&team_size_runs[0]), 0);
 		if (atomic_load(&team_size_runs[best]) == 20)
@@ -160,9 +165,223 @@ static void test_dmda_picks_faster(void)
 		pph_task_destroy(t);
 	}
 	pph_data_unregister(h);
-	/* each variant was calibrated, then only the fast one ran */
-	CU_ASSERT_EQUAL(atomic_load(&impl_a_runs), 3);
+	/* each variant was calibrated (a warm-up, then 3 runs), then only
+	 * the fast one ran */
+	CU_ASSERT_EQUAL(atomic_load(&impl_a_runs), 4);
 	CU_ASSERT_EQUAL(fast_after, 20);
+}
+
+/*
+ * dmda queues tasks behind one whose history said it would be short and
+ * that runs long: the idle worker takes them from that queue instead of
+ * waiting for it.
+ */
+static atomic_int long_started, long_done;
+
+static void k_misled(void *buffers[], void *arg)
+{
+	int us = *(const int *)arg;
+
+	(void)buffers;
+	if (us < 1000) {
+		spin_us(us);
+		return;
+	}
+	atomic_store(&long_started, 1);
+	spin_us(us);
+	atomic_store(&long_done, 1);
+}
+
+static const struct pph_impl misled_impls[] = { { PPH_ARCH_CPU, k_misled, "misled" } };
+static const struct pph_codelet misled_cl = { "misled", 1, misled_impls, PPH_MODEL_DEFAULT };
+
+static struct pph_task *misled_task(int us)
+{
+	struct pph_task *t = pph_task_create(&misled_cl);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_EQUAL(pph_task_set_arg(t, &us, sizeof(us)), 0);
+	CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+	return t;
+}
+
+static void test_dmda_idle_takes(void)
+{
+	struct pph_task *slow, *t[3];
+	int i;
+
+	for (i = 0; i < 5; i++) { /* a history of 20 us */
+		t[0] = misled_task(20);
+		pph_task_wait(t[0]);
+		pph_task_destroy(t[0]);
+	}
+	atomic_store(&long_started, 0);
+	atomic_store(&long_done, 0);
+	slow = misled_task(300000); /* 300 ms, predicted 20 us */
+	while (!atomic_load(&long_started))
+		sched_yield();
+	/* spread over both queues, as predicted: one lands behind slow */
+	for (i = 0; i < 3; i++)
+		t[i] = misled_task(20);
+	for (i = 0; i < 3; i++) {
+		pph_task_wait(t[i]);
+		CU_ASSERT_EQUAL(atomic_load(&long_done), 0);
+	}
+	pph_task_wait(slow);
+	for (i = 0; i < 3; i++) {
+		CU_ASSERT_NOT_EQUAL(pph_task_worker_ran(t[i]), pph_task_worker_ran(slow));
+		pph_task_destroy(t[i]);
+	}
+	pph_task_destroy(slow);
+}
+
+/*
+ * pph_call_priority: the calls a thread makes after it take its
+ * priority; on one queue the higher one runs first.
+ */
+static atomic_int blockers_in, release[2], order[3], nrecorded;
+
+static void k_blocker(void *buffers[], void *arg)
+{
+	int i = *(const int *)arg;
+
+	(void)buffers;
+	atomic_fetch_add(&blockers_in, 1);
+	while (!atomic_load(&release[i]))
+		sched_yield();
+}
+
+static void k_record(void *buffers[], void *arg)
+{
+	(void)buffers;
+	spin_us(5); /* not a tiny task: it is queued */
+	atomic_store(&order[atomic_fetch_add(&nrecorded, 1) % 3], *(const int *)arg);
+}
+
+static const struct pph_impl blocker_impls[] = { { PPH_ARCH_CPU, k_blocker, "blocker" } };
+static const struct pph_codelet blocker_cl = { "blocker", 1, blocker_impls, PPH_MODEL_DEFAULT };
+static const struct pph_impl record_impls[] = { { PPH_ARCH_CPU, k_record, "record" } };
+static const struct pph_codelet record_cl = { "record", 1, record_impls, PPH_MODEL_DEFAULT };
+
+static void test_call_priority(void)
+{
+	int i, spins;
+
+	for (i = 0; i < 2; i++)
+		atomic_store(&release[i], 0);
+	atomic_store(&blockers_in, 0);
+	atomic_store(&nrecorded, 0);
+	for (i = 0; i < 2; i++)
+		CU_ASSERT_EQUAL(pph_call_async(&blocker_cl, PPH_ALL_IMPLS, 0, NULL, NULL, &i,
+					       sizeof(i)), 0);
+	while (atomic_load(&blockers_in) < 2)
+		sched_yield();
+	/* both CPU workers are blocked: the calls wait in the queue */
+	for (i = 0; i < 2; i++)
+		CU_ASSERT_EQUAL(pph_call_async(&record_cl, PPH_ALL_IMPLS, 0, NULL, NULL, &i,
+					       sizeof(i)), 0);
+	CU_ASSERT_EQUAL(pph_call_priority(3), 0);
+	i = 2;
+	CU_ASSERT_EQUAL(pph_call_async(&record_cl, PPH_ALL_IMPLS, 0, NULL, NULL, &i, sizeof(i)),
+			0);
+	CU_ASSERT_EQUAL(pph_call_priority(0), 3);
+	atomic_store(&release[0], 1); /* one worker runs the three in turn */
+	for (spins = 0; atomic_load(&nrecorded) < 3 && spins < 5000000; spins++)
+		sched_yield();
+	atomic_store(&release[1], 1);
+	pph_task_wait_all();
+	CU_ASSERT_EQUAL(atomic_load(&nrecorded), 3);
+	CU_ASSERT_EQUAL(atomic_load(&order[0]), 2);
+	CU_ASSERT_EQUAL(atomic_load(&order[1]), 0);
+	CU_ASSERT_EQUAL(atomic_load(&order[2]), 1);
+}
+
+/*
+ * Calibration in a short run: with two CPU variants and a fork-join one
+ * (team sizes 1 and 2), a run of 10 calls tries each of the four at least
+ * twice, the least tried first (a warm-up, then a sample).
+ */
+static atomic_int short_runs[4]; /* a, b, fork-join with 1 and 2 threads */
+
+static void k_short_a(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&short_runs[0], 1);
+	spin_us(20);
+}
+
+static void k_short_b(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&short_runs[1], 1);
+	spin_us(20);
+}
+
+static void k_short_omp(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&short_runs[pph_openmp_threads() == 1 ? 2 : 3], 1);
+	spin_us(20);
+}
+
+static const struct pph_impl short_impls[] = {
+	{ PPH_ARCH_CPU, k_short_a, "short_a" },
+	{ PPH_ARCH_CPU, k_short_b, "short_b" },
+	{ PPH_ARCH_OPENMP, k_short_omp, "short_omp" },
+};
+static const struct pph_codelet short_cl = { "short_run", 3, short_impls, PPH_MODEL_DEFAULT };
+
+static void test_short_run_tries_all(void)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		atomic_store(&short_runs[i], 0);
+	for (i = 0; i < 10; i++)
+		CU_ASSERT_EQUAL(pph_call_sync(&short_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_TRUE(atomic_load(&short_runs[i]) >= 2);
+}
+
+/*
+ * A run that paid a one-time cost (an OpenCL program built, an OpenMP
+ * team's threads started: pph__one_time_costs grew) is not a sample, nor
+ * is the first run of the process at a size (page faults of fresh
+ * buffers).
+ */
+static atomic_int builds_runs;
+
+static void k_builds(void *buffers[], void *arg)
+{
+	int n = atomic_fetch_add(&builds_runs, 1);
+
+	(void)buffers;
+	(void)arg;
+	if (n == 0 || n == 2) /* builds a program on its 1st and 3rd runs */
+		pph__one_time_costs++;
+	spin_us(20);
+}
+
+static const struct pph_impl builds_impls[] = { { PPH_ARCH_CPU, k_builds, "builds" } };
+static const struct pph_codelet builds_cl = { "one_time_costs", 1, builds_impls,
+					      PPH_MODEL_HISTORY };
+
+static void test_one_time_costs_left_out(void)
+{
+	int i;
+
+	atomic_store(&builds_runs, 0);
+	for (i = 0; i < 5; i++)
+		CU_ASSERT_EQUAL(pph_call_sync(&builds_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(atomic_load(&builds_runs), 5);
+	/* the warm-up (the 1st run) and 3 samples: the 3rd run is not one */
+	CU_ASSERT_EQUAL(pph__perfmodel_tries(&builds_cl, 0, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA),
+			4);
+	CU_ASSERT_TRUE(pph__perfmodel_predict(&builds_cl, 0, PPH_ARCH_CPU, 1,
+					      PPH_FOOTPRINT_NO_DATA, 0) >= 0);
 }
 
 void add_sched_suites(void)
@@ -171,8 +390,12 @@ void add_sched_suites(void)
 
 	s = CU_add_suite("sched_eager", init_eager, suite_clean);
 	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
+	CU_add_test(s, "composed calls take the thread's priority", test_call_priority);
 	s = CU_add_suite("sched_dmda", init_fresh_dmda, clean_fresh);
 	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
 	CU_add_test(s, "faster variant chosen after calibration", test_dmda_picks_faster);
 	CU_add_test(s, "fork-join team size chosen from history", test_dmda_team_size);
+	CU_add_test(s, "an idle worker takes from a busy one's queue", test_dmda_idle_takes);
+	CU_add_test(s, "a 10-call run tries every variant", test_short_run_tries_all);
+	CU_add_test(s, "one-time costs are not samples", test_one_time_costs_left_out);
 }
