@@ -9,6 +9,11 @@
 
 #include "internal.h"
 
+/* StarPU counts transfers only with its profiling on: PEPPHER_STATS=1
+ * turns it on (it times every task too); reading its counters resets
+ * them, so they add up here. */
+static struct pph_transfer_stats transfers;
+
 /* Why the runtime does not run, said again by the calls that fail. */
 static char why_not[256];
 
@@ -108,6 +113,9 @@ int pph_init(void)
 		fprintf(stderr, "peppher: %s\n", why_not);
 		return rc;
 	}
+	memset(&transfers, 0, sizeof(transfers));
+	if (getenv("PEPPHER_STATS") && strcmp(getenv("PEPPHER_STATS"), "1") == 0)
+		starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
 	return 0;
 }
 
@@ -160,23 +168,52 @@ const char *pph_arch_name(enum pph_arch arch)
 	return (unsigned)arch < PPH_ARCH_COUNT ? names[arch] : "?";
 }
 
-/* StarPU counts transfers only with its bus profiling on: this backend
- * reports none (documented in starpu/README.md). */
+
+static void transfers_collect(void)
+{
+	int bus, nbus = starpu_bus_get_count();
+
+	for (bus = 0; bus < nbus; bus++) {
+		struct starpu_profiling_bus_info info;
+
+		if (starpu_bus_get_profiling_info(bus, &info) != 0)
+			continue;
+		if (starpu_bus_get_src(bus) == STARPU_MAIN_RAM) {
+			transfers.to_device += (unsigned long)info.transfer_count;
+			transfers.bytes_to_device += (unsigned long long)info.transferred_bytes;
+		} else if (starpu_bus_get_dst(bus) == STARPU_MAIN_RAM) {
+			transfers.to_host += (unsigned long)info.transfer_count;
+			transfers.bytes_to_host += (unsigned long long)info.transferred_bytes;
+		}
+	}
+}
+
 void pph_transfer_stats_get(struct pph_transfer_stats *stats)
 {
+	if (starpu_is_initialized())
+		transfers_collect();
 	if (stats)
-		memset(stats, 0, sizeof(*stats));
+		*stats = transfers;
 }
 
 void pph_transfer_stats_reset(void)
 {
+	if (starpu_is_initialized())
+		transfers_collect();
+	memset(&transfers, 0, sizeof(transfers));
 }
 
 void pph_stats_print(FILE *fp)
 {
+	struct pph_transfer_stats t;
+
 	fprintf(fp, "runtime: StarPU %d.%d (libpeppher-starpu)\n", STARPU_MAJOR_VERSION,
 		STARPU_MINOR_VERSION);
 	sp__stats_print(fp);
+	pph_transfer_stats_get(&t);
+	fprintf(fp, "transfers: %lu to devices (%llu bytes), %lu to host (%llu bytes)%s\n", t.to_device,
+		t.bytes_to_device, t.to_host, t.bytes_to_host,
+		starpu_profiling_status_get() ? "" : " (counted with PEPPHER_STATS=1 only)");
 }
 
 /* Host memory of the containers (containers/containers.c): StarPU pins
