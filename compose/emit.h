@@ -35,6 +35,7 @@ struct gen {
 	char *outdir_real; /* resolved once, for relative source paths */
 	const char *entry_ext; /* ".c", or ".cpp", ".cc", ".cxx": entry wrappers in C++ */
 	int force;	   /* overwrite files compose did not write */
+	const char *runtime_pc; /* the runtime's pkg-config package: NULL, "peppher" */
 	int created;	   /* outdir was made by this run */
 	size_t written;	   /* files moved into outdir */
 	struct gen_file **files; /* in the order they were opened */

@@ -201,7 +201,7 @@ static void emit_impl_rules(struct gen *g, struct out *o, const struct impl *imp
 }
 
 static void emit_variables(struct out *o, const struct objs *objs,
-			   const char *program)
+			   const char *program, const char *pc)
 {
 	out_line(o, "ifeq ($(origin CC),default)");
 	out_line(o, "CC = gcc");
@@ -210,18 +210,18 @@ static void emit_variables(struct out *o, const struct objs *objs,
 	out_line(o, "CXX = g++");
 	out_line(o, "endif");
 	out_line(o, "PKG_CONFIG ?= pkg-config");
-	out_line(o, "PEPPHER_CFLAGS := $(shell $(PKG_CONFIG) --cflags peppher)");
+	out_line(o, "PEPPHER_CFLAGS := $(shell $(PKG_CONFIG) --cflags %s)", pc);
 	/* the rpath lets the program find libpeppher wherever it was installed */
-	out_line(o, "PEPPHER_LIBS := $(shell $(PKG_CONFIG) --libs peppher) \\");
-	out_line(o, "\t-Wl,-rpath,$(shell $(PKG_CONFIG) --variable=libdir peppher)");
+	out_line(o, "PEPPHER_LIBS := $(shell $(PKG_CONFIG) --libs %s) \\", pc);
+	out_line(o, "\t-Wl,-rpath,$(shell $(PKG_CONFIG) --variable=libdir %s)", pc);
 	if (objs->openmp)
-		out_line(o, "OPENMP_FLAGS := $(shell $(PKG_CONFIG) --variable=openmp_flags peppher)");
+		out_line(o, "OPENMP_FLAGS := $(shell $(PKG_CONFIG) --variable=openmp_flags %s)", pc);
 	if (objs->cuda) {
-		out_line(o, "NVCC ?= $(shell $(PKG_CONFIG) --variable=nvcc peppher)");
-		out_line(o, "CUDA_LIBS := $(shell $(PKG_CONFIG) --variable=cuda_libs peppher)");
+		out_line(o, "NVCC ?= $(shell $(PKG_CONFIG) --variable=nvcc %s)", pc);
+		out_line(o, "CUDA_LIBS := $(shell $(PKG_CONFIG) --variable=cuda_libs %s)", pc);
 	}
 	if (objs->opencl)
-		out_line(o, "OPENCL_LIBS := $(shell $(PKG_CONFIG) --variable=opencl_libs peppher)");
+		out_line(o, "OPENCL_LIBS := $(shell $(PKG_CONFIG) --variable=opencl_libs %s)", pc);
 	out_blank(o);
 	out_line(o, "prefix ?= /usr/local");
 	out_line(o, "exec_prefix ?= $(prefix)");
@@ -329,7 +329,7 @@ void emit_makefile(struct gen *g)
 		free(header);
 		free(entry);
 	}
-	emit_variables(&o, &objs, link->output);
+	emit_variables(&o, &objs, link->output, g->runtime_pc ? g->runtime_pc : "peppher");
 	fclose(rules_fp);
 	fwrite(rules_text, 1, rules_len, o.fp);
 	free(rules_text);

@@ -40,6 +40,7 @@ struct options {
 	struct skeleton_request skel; /* --generate-comp-files */
 	struct skip_files skip; /* --disable-xml-files */
 	const char *entry_ext; /* --wrapper-ext: ".c", or C++ ".cpp", ".cc", ".cxx" */
+	const char *runtime_pc; /* --runtime: the runtime's pkg-config package */
 	char **words; /* argv words made from ComPU's spellings */
 	size_t nwords;
 };
@@ -74,6 +75,9 @@ static void usage(FILE *fp)
 		"      --graph=FILE.dot    write the composition as a Graphviz graph\n"
 		"      --wrapper-ext=EXT   entry wrappers' extension: c (default), or cpp, cc,\n"
 		"                          cxx to compile them as C++\n"
+		"      --runtime=NAME      the runtime the Makefile links: peppher (default,\n"
+		"                          libpeppher) or starpu (libpeppher-starpu, over\n"
+		"                          StarPU 1.3); the generated C is the same\n"
 		"      --no-check-sources  do not check implementation prototypes against\n"
 		"                          their interfaces\n"
 		"  -n, --dry-run           list the files that would be written, write nothing\n"
@@ -331,6 +335,24 @@ static int parse_wrapper_ext(const char *value, const char **ext)
 	return rc;
 }
 
+/* --runtime: the pkg-config package the generated Makefile links. */
+static int parse_runtime(const char *value, const char **pc)
+{
+	if (strcmp(value, "peppher") == 0 || strcmp(value, "libpeppher") == 0) {
+		*pc = "peppher";
+		return 0;
+	}
+	if (strcmp(value, "starpu") == 0) {
+		*pc = "peppher-starpu";
+		return 0;
+	}
+	if (strcmp(value, "starpu-mpi") == 0)
+		diag_error(NULL, "--runtime=starpu-mpi: distributed runs over StarPU-MPI are not implemented yet; use --runtime=starpu (one process)");
+	else
+		diag_error(NULL, "--runtime=%s: expected peppher or starpu", value);
+	return -1;
+}
+
 /* Returns -1 on bad usage, 1 when done (help, version), 0 to go on. */
 static int parse_args(int argc, char **argv, struct options *opt)
 {
@@ -351,6 +373,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		{ "use-nl-regression-models", no_argument, NULL, 'W' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "no-check-sources", no_argument, NULL, 'K' },
+		{ "runtime", required_argument, NULL, 'r' },
 		{ "generate-comp-files", required_argument, NULL, 'H' },
 		{ "force", no_argument, NULL, 'F' },
 		{ "empty-stubs", no_argument, NULL, 'M' },
@@ -398,6 +421,10 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		case 'W': opt->nw.model = MODEL_NL_REGRESSION; break;
 		case 'n': opt->dry_run = 1; break;
 		case 'K': opt->no_check_sources = 1; break;
+		case 'r':
+			if (parse_runtime(optarg, &opt->runtime_pc) != 0)
+				return -1;
+			break;
 		case 'H':
 			split_list(optarg, &opt->skel.headers, &opt->skel.nheaders);
 			break;
@@ -517,6 +544,7 @@ static int generate(const struct model *m, const struct options *opt, size_t *wr
 	if (gen_begin(&g, m, opt->outdir, opt->entry_ext) != 0)
 		return -1;
 	g.force = opt->skel.force;
+	g.runtime_pc = opt->runtime_pc;
 	emit_header(&g);
 	for (i = 0; i < m->nifaces; i++) {
 		const struct iface *ifc = m->ifaces[i];

@@ -1,0 +1,341 @@
+/*
+ * Data handles over StarPU's vector, matrix and variable interfaces.  Our
+ * matrices are row major with rows ld elements apart: StarPU's nx is our
+ * cols, ny our rows.  Every partition (blocks, sized blocks, columns,
+ * tiles) is one StarPU filter over a list of rectangles, so that each
+ * child is a view of the parent's memory on every node.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* A child's place in its parent: rows [r0, r0 + nr), columns [c0, c0 + nc)
+ * (a vector: elements [c0, c0 + nc)). */
+struct rect {
+	size_t r0, nr, c0, nc;
+};
+
+static int fits32(size_t n)
+{
+	return n <= UINT32_MAX;
+}
+
+static struct pph_data *data_new(enum sp_layout layout)
+{
+	struct pph_data *d = calloc(1, sizeof(*d));
+
+	if (d)
+		d->layout = layout;
+	return d;
+}
+
+int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n, size_t elemsize)
+{
+	struct pph_data *d;
+	size_t bytes;
+
+	if (!handle || !elemsize)
+		return -EINVAL;
+	if (__builtin_mul_overflow(n, elemsize, &bytes) || !fits32(n))
+		return -EOVERFLOW;
+	if (!starpu_is_initialized())
+		return sp__not_running("pph_vector_register");
+	if (!(d = data_new(SP_VECTOR)))
+		return -ENOMEM;
+	d->n = n;
+	d->elemsize = elemsize;
+	starpu_vector_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)ptr, (uint32_t)n, elemsize);
+	*handle = d;
+	return 0;
+}
+
+int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows, size_t cols, size_t ld,
+			size_t elemsize)
+{
+	struct pph_data *d;
+	size_t bytes;
+
+	if (!handle || !elemsize || ld < cols)
+		return -EINVAL;
+	if (__builtin_mul_overflow(rows, ld, &bytes) || __builtin_mul_overflow(bytes, elemsize, &bytes) ||
+	    !fits32(rows) || !fits32(ld))
+		return -EOVERFLOW;
+	if (!starpu_is_initialized())
+		return sp__not_running("pph_matrix_register");
+	if (!(d = data_new(SP_MATRIX)))
+		return -ENOMEM;
+	d->rows = rows;
+	d->cols = cols;
+	d->ld = ld;
+	d->elemsize = elemsize;
+	starpu_matrix_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)ptr, (uint32_t)ld,
+				    (uint32_t)cols, (uint32_t)rows, elemsize);
+	*handle = d;
+	return 0;
+}
+
+int pph_variable_register(pph_data_handle *handle, void *ptr, size_t size)
+{
+	struct pph_data *d;
+
+	if (!handle || !size)
+		return -EINVAL;
+	if (!starpu_is_initialized())
+		return sp__not_running("pph_variable_register");
+	if (!(d = data_new(SP_VARIABLE)))
+		return -ENOMEM;
+	d->n = size;
+	d->elemsize = size;
+	starpu_variable_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)ptr, size);
+	*handle = d;
+	return 0;
+}
+
+/* StarPU's filter_func: child id of the list of rectangles in filter_arg_ptr. */
+static void vector_filter(void *father, void *child, struct starpu_data_filter *f, unsigned id,
+			  unsigned nparts)
+{
+	const struct starpu_vector_interface *p = father;
+	struct starpu_vector_interface *c = child;
+	const struct rect *r = (const struct rect *)f->filter_arg_ptr + id;
+	size_t off = r->c0 * p->elemsize;
+
+	(void)nparts;
+	c->id = p->id;
+	c->nx = (uint32_t)r->nc;
+	c->elemsize = p->elemsize;
+	c->allocsize = r->nc * p->elemsize;
+	c->ptr = p->ptr ? p->ptr + off : 0;
+	c->dev_handle = p->dev_handle;
+	c->offset = p->offset + off;
+}
+
+static void matrix_filter(void *father, void *child, struct starpu_data_filter *f, unsigned id,
+			  unsigned nparts)
+{
+	const struct starpu_matrix_interface *p = father;
+	struct starpu_matrix_interface *c = child;
+	const struct rect *r = (const struct rect *)f->filter_arg_ptr + id;
+	size_t off = (r->r0 * p->ld + r->c0) * p->elemsize;
+
+	(void)nparts;
+	c->id = p->id;
+	c->nx = (uint32_t)r->nc;
+	c->ny = (uint32_t)r->nr;
+	c->ld = p->ld;
+	c->elemsize = p->elemsize;
+	c->allocsize = r->nc * r->nr * p->elemsize;
+	c->ptr = p->ptr ? p->ptr + off : 0;
+	c->dev_handle = p->dev_handle;
+	c->offset = p->offset + off;
+}
+
+/* Wait for the tasks using h and bring its data home. */
+static void settle(starpu_data_handle_t h)
+{
+	if (starpu_data_acquire(h, STARPU_RW) == 0)
+		starpu_data_release(h);
+}
+
+/* Apply the rectangles to parent: its nparts children are new handles. */
+static int partition(pph_data_handle parent, unsigned nparts, struct rect *rects,
+		     pph_data_handle *children)
+{
+	struct starpu_data_filter f = { 0 };
+	unsigned k;
+
+	if (!parent || !children || !nparts || parent->layout == SP_VARIABLE)
+		return -EINVAL;
+	if (parent->nchildren || parent->child)
+		return -EBUSY;
+	if (!(parent->children = calloc(nparts, sizeof(*parent->children))))
+		return -ENOMEM;
+	settle(parent->h);
+	f.filter_func = parent->layout == SP_VECTOR ? vector_filter : matrix_filter;
+	f.nchildren = nparts;
+	f.filter_arg_ptr = rects;
+	starpu_data_partition(parent->h, &f);
+	parent->nchildren = nparts;
+	for (k = 0; k < nparts; k++) {
+		struct pph_data *c = &parent->children[k];
+
+		c->h = starpu_data_get_sub_data(parent->h, 1, k);
+		c->layout = parent->layout;
+		c->elemsize = parent->elemsize;
+		c->n = rects[k].nc;
+		c->rows = rects[k].nr;
+		c->cols = rects[k].nc;
+		c->ld = parent->ld;
+		c->child = 1;
+		children[k] = c;
+	}
+	return 0;
+}
+
+/* The length of a handle along its split: elements, or rows. */
+static size_t split_length(const struct pph_data *d)
+{
+	return d->layout == SP_VECTOR ? d->n : d->rows;
+}
+
+/* Blocks of the given lengths along the split (rows of a matrix). */
+static int partition_lengths(pph_data_handle parent, unsigned nparts, const size_t *sizes,
+			     pph_data_handle *children)
+{
+	struct rect *rects;
+	size_t at = 0;
+	unsigned k;
+	int rc;
+
+	if (!parent || !nparts || !sizes || parent->layout == SP_VARIABLE)
+		return -EINVAL;
+	if (!(rects = calloc(nparts, sizeof(*rects))))
+		return -ENOMEM;
+	for (k = 0; k < nparts; k++) {
+		rects[k] = parent->layout == SP_VECTOR ?
+				   (struct rect){ 0, 1, at, sizes[k] } :
+				   (struct rect){ at, sizes[k], 0, parent->cols };
+		at += sizes[k];
+		if (!sizes[k])
+			at = SIZE_MAX; /* refused below */
+	}
+	rc = at == split_length(parent) ? partition(parent, nparts, rects, children) : -EINVAL;
+	free(rects);
+	return rc;
+}
+
+/* Lengths of n split into nparts blocks as equal as can be. */
+static size_t *equal_lengths(size_t n, unsigned nparts)
+{
+	size_t *sizes = calloc(nparts ? nparts : 1, sizeof(*sizes));
+	unsigned k;
+
+	for (k = 0; sizes && k < nparts; k++)
+		sizes[k] = n / nparts + (k < n % nparts);
+	return sizes;
+}
+
+int pph_data_partition(pph_data_handle parent, unsigned nparts, pph_data_handle *children)
+{
+	size_t *sizes;
+	int rc;
+
+	if (!parent || !children || !nparts || parent->layout == SP_VARIABLE ||
+	    nparts > split_length(parent))
+		return -EINVAL;
+	if (!(sizes = equal_lengths(split_length(parent), nparts)))
+		return -ENOMEM;
+	rc = partition_lengths(parent, nparts, sizes, children);
+	free(sizes);
+	return rc;
+}
+
+int pph_data_partition_sizes(pph_data_handle parent, unsigned nparts, const size_t *sizes,
+			     pph_data_handle *children)
+{
+	return partition_lengths(parent, nparts, sizes, children);
+}
+
+int pph_data_partition_columns(pph_data_handle parent, unsigned nparts, pph_data_handle *children)
+{
+	struct rect *rects;
+	size_t *sizes, at = 0;
+	unsigned k;
+	int rc;
+
+	if (!parent || !children || !nparts || parent->layout != SP_MATRIX || nparts > parent->cols)
+		return -EINVAL;
+	sizes = equal_lengths(parent->cols, nparts);
+	rects = calloc(nparts, sizeof(*rects));
+	rc = sizes && rects ? 0 : -ENOMEM;
+	for (k = 0; rc == 0 && k < nparts; at += sizes[k], k++)
+		rects[k] = (struct rect){ 0, parent->rows, at, sizes[k] };
+	if (rc == 0)
+		rc = partition(parent, nparts, rects, children);
+	free(rects);
+	free(sizes);
+	return rc;
+}
+
+int pph_data_partition_tiles(pph_data_handle parent, size_t tile_rows, size_t tile_cols,
+			     pph_data_handle *children)
+{
+	size_t nr, nc, i, j;
+	struct rect *rects;
+	int rc;
+
+	if (!parent || !children || !tile_rows || !tile_cols || parent->layout != SP_MATRIX ||
+	    !parent->rows || !parent->cols)
+		return -EINVAL;
+	nr = pph_tile_count(parent->rows, tile_rows);
+	nc = pph_tile_count(parent->cols, tile_cols);
+	if (nr * nc > UINT32_MAX || !(rects = calloc(nr * nc, sizeof(*rects))))
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		for (j = 0; j < nc; j++) {
+			size_t r0 = i * tile_rows, c0 = j * tile_cols;
+
+			rects[i * nc + j] = (struct rect){
+				r0, parent->rows - r0 < tile_rows ? parent->rows - r0 : tile_rows,
+				c0, parent->cols - c0 < tile_cols ? parent->cols - c0 : tile_cols
+			};
+		}
+	rc = partition(parent, (unsigned)(nr * nc), rects, children);
+	free(rects);
+	return rc;
+}
+
+void pph_data_unpartition(pph_data_handle parent, unsigned nparts, pph_data_handle *children)
+{
+	unsigned k;
+
+	(void)children;
+	if (!parent || !parent->nchildren)
+		return;
+	if (nparts != parent->nchildren)
+		fprintf(stderr, "peppher: pph_data_unpartition: %u blocks, the handle has %u\n",
+			nparts, parent->nchildren);
+	for (k = 0; k < parent->nchildren; k++)
+		settle(parent->children[k].h);
+	starpu_data_unpartition(parent->h, STARPU_MAIN_RAM);
+	free(parent->children);
+	parent->children = NULL;
+	parent->nchildren = 0;
+}
+
+int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
+{
+	int rc;
+
+	if (!handle || !(mode & PPH_RW) || handle->unregistered)
+		return -EINVAL;
+	if (handle->nchildren)
+		return -EBUSY;
+	/* a host write also needs the data valid (libpeppher's W acquire
+	 * brings it home too); released at once: the host keeps its valid
+	 * copy until a task writes the data */
+	rc = starpu_data_acquire(handle->h, mode == PPH_R ? STARPU_R : STARPU_RW);
+	if (rc == 0)
+		starpu_data_release(handle->h);
+	return rc;
+}
+
+void pph_data_unregister(pph_data_handle handle)
+{
+	if (!handle)
+		return;
+	if (handle->unregistered || handle->child || handle->nchildren) {
+		fprintf(stderr, "peppher: pph_data_unregister: %s handle refused\n",
+			handle->unregistered ? "an unregistered" :
+			handle->child	     ? "a block of a partitioned" :
+						     "a partitioned");
+		return;
+	}
+	handle->unregistered = 1;
+	if (starpu_is_initialized())
+		starpu_data_unregister(handle->h);
+	free(handle);
+}

@@ -1,0 +1,240 @@
+/*
+ * pph_init and pph_shutdown over starpu_init and starpu_shutdown: the
+ * PEPPHER_ environment mapped onto StarPU's configuration.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+
+/* StarPU counts transfers only with its profiling on: PEPPHER_STATS=1
+ * turns it on (it times every task too); reading its counters resets
+ * them, so they add up here. */
+static struct pph_transfer_stats transfers;
+
+/* Why the runtime does not run, said again by the calls that fail. */
+static char why_not[256];
+
+int sp__not_running(const char *what)
+{
+	fprintf(stderr, "peppher: %s: the runtime is not running (%s)\n", what,
+		why_not[0] ? why_not : "pph_init() was not called");
+	return -ENODEV;
+}
+
+/* PEPPHER_SCHED's names are StarPU's own policies of the same behaviour. */
+static int scheduler(const char **name)
+{
+	static const char *const known[] = { "dmda", "eager", "ws" };
+	const char *s = getenv("PEPPHER_SCHED");
+	unsigned i;
+
+	if (!s || !*s) {
+		*name = getenv("STARPU_SCHED") ? NULL : "dmda";
+		return 0;
+	}
+	for (i = 0; i < 3; i++)
+		if (strcmp(s, known[i]) == 0) {
+			*name = known[i];
+			return 0;
+		}
+	snprintf(why_not, sizeof(why_not), "PEPPHER_SCHED=%s: expected dmda, eager or ws", s);
+	return -EINVAL;
+}
+
+/* A count from the environment: -1 when unset, -2 when malformed. */
+static int env_count(const char *var)
+{
+	const char *s = getenv(var);
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -1;
+	v = strtol(s, &end, 10);
+	if (*end || v < 0 || v > 4096) {
+		snprintf(why_not, sizeof(why_not), "%s=%s: expected a number of workers", var, s);
+		return -2;
+	}
+	return (int)v;
+}
+
+/* StarPU keeps its performance models under STARPU_HOME: by default
+ * $PEPPHER_HOME/starpu, next to libpeppher's own. */
+static void set_home(void)
+{
+	const char *home = getenv("PEPPHER_HOME");
+	char path[4096];
+
+	if (getenv("STARPU_HOME") || !home || !*home)
+		return;
+	snprintf(path, sizeof(path), "%s/starpu", home);
+	mkdir(home, 0777);
+	mkdir(path, 0777);
+	setenv("STARPU_HOME", path, 0);
+}
+
+int pph_init(void)
+{
+	struct starpu_conf conf;
+	int ncpu = -1, nopencl = -1, ncuda = -1, rc;
+	const char *sched = NULL;
+
+	if (starpu_is_initialized())
+		return -EALREADY;
+	why_not[0] = 0;
+	starpu_conf_init(&conf);
+	rc = scheduler(&sched);
+	if (rc == 0 && ((ncpu = env_count("PEPPHER_NCPU")) == -2 ||
+			(nopencl = env_count("PEPPHER_NOPENCL")) == -2 ||
+			(ncuda = env_count("PEPPHER_NCUDA")) == -2))
+		rc = -EINVAL;
+	if (rc != 0) {
+		fprintf(stderr, "peppher: %s\n", why_not);
+		return rc;
+	}
+	if (sched)
+		conf.sched_policy_name = sched;
+	if (ncpu >= 0)
+		conf.ncpus = ncpu;
+	if (nopencl >= 0)
+		conf.nopencl = nopencl;
+	if (ncuda >= 0)
+		conf.ncuda = ncuda;
+	set_home();
+	setenv("STARPU_SILENT", "1", 0);
+	/* libpeppher runs on every OpenCL device, PoCL's CPU device included */
+	setenv("STARPU_OPENCL_ON_CPUS", "1", 0);
+	rc = starpu_init(&conf);
+	if (rc != 0) {
+		snprintf(why_not, sizeof(why_not), "starpu_init failed: %s", strerror(-rc));
+		fprintf(stderr, "peppher: %s\n", why_not);
+		return rc;
+	}
+	memset(&transfers, 0, sizeof(transfers));
+	if (getenv("PEPPHER_STATS") && strcmp(getenv("PEPPHER_STATS"), "1") == 0)
+		starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
+	return 0;
+}
+
+void pph_shutdown(void)
+{
+	const char *stats = getenv("PEPPHER_STATS");
+
+	if (!starpu_is_initialized())
+		return;
+	if (starpu_task_get_current()) {
+		fprintf(stderr, "peppher: pph_shutdown called from a variant: ignored\n");
+		return;
+	}
+	starpu_task_wait_for_all();
+	if (stats && strcmp(stats, "1") == 0)
+		pph_stats_print(stderr);
+	sp__opencl_free(); /* before StarPU releases the OpenCL contexts */
+	starpu_shutdown();
+	sp__codelets_free();
+	snprintf(why_not, sizeof(why_not), "pph_shutdown() was called");
+}
+
+int pph_is_initialized(void)
+{
+	return starpu_is_initialized();
+}
+
+unsigned pph_worker_count(void)
+{
+	return starpu_is_initialized() ? starpu_worker_get_count() : 0;
+}
+
+unsigned pph_worker_count_arch(enum pph_arch arch)
+{
+	if (!starpu_is_initialized())
+		return 0;
+	switch (arch) {
+	case PPH_ARCH_CPU:
+	case PPH_ARCH_OPENMP: return starpu_cpu_worker_get_count();
+	case PPH_ARCH_OPENCL: return starpu_opencl_worker_get_count();
+	case PPH_ARCH_CUDA: return starpu_cuda_worker_get_count();
+	default: return 0;
+	}
+}
+
+const char *pph_arch_name(enum pph_arch arch)
+{
+	static const char *const names[] = { "CPU", "OPENMP", "CUDA", "OPENCL" };
+
+	return (unsigned)arch < PPH_ARCH_COUNT ? names[arch] : "?";
+}
+
+
+static void transfers_collect(void)
+{
+	int bus, nbus = starpu_bus_get_count();
+
+	for (bus = 0; bus < nbus; bus++) {
+		struct starpu_profiling_bus_info info;
+
+		if (starpu_bus_get_profiling_info(bus, &info) != 0)
+			continue;
+		if (starpu_bus_get_src(bus) == STARPU_MAIN_RAM) {
+			transfers.to_device += (unsigned long)info.transfer_count;
+			transfers.bytes_to_device += (unsigned long long)info.transferred_bytes;
+		} else if (starpu_bus_get_dst(bus) == STARPU_MAIN_RAM) {
+			transfers.to_host += (unsigned long)info.transfer_count;
+			transfers.bytes_to_host += (unsigned long long)info.transferred_bytes;
+		}
+	}
+}
+
+void pph_transfer_stats_get(struct pph_transfer_stats *stats)
+{
+	if (starpu_is_initialized())
+		transfers_collect();
+	if (stats)
+		*stats = transfers;
+}
+
+void pph_transfer_stats_reset(void)
+{
+	if (starpu_is_initialized())
+		transfers_collect();
+	memset(&transfers, 0, sizeof(transfers));
+}
+
+void pph_stats_print(FILE *fp)
+{
+	struct pph_transfer_stats t;
+
+	fprintf(fp, "runtime: StarPU %d.%d (libpeppher-starpu)\n", STARPU_MAJOR_VERSION,
+		STARPU_MINOR_VERSION);
+	sp__stats_print(fp);
+	pph_transfer_stats_get(&t);
+	fprintf(fp, "transfers: %lu to devices (%llu bytes), %lu to host (%llu bytes)%s\n", t.to_device,
+		t.bytes_to_device, t.to_host, t.bytes_to_host,
+		starpu_profiling_status_get() ? "" : " (counted with PEPPHER_STATS=1 only)");
+}
+
+/* Host memory of the containers (containers/containers.c): StarPU pins
+ * what starpu_malloc gives where CUDA is in use. */
+void *pph__host_alloc(size_t bytes, int *pinned)
+{
+	void *p = NULL;
+
+	*pinned = 0;
+	if (starpu_is_initialized() && starpu_malloc(&p, bytes ? bytes : 1) == 0) {
+		memset(p, 0, bytes);
+		*pinned = 1;
+		return p;
+	}
+	return calloc(1, bytes ? bytes : 1);
+}
+
+void pph__host_free(void *p, int pinned)
+{
+	if (pinned)
+		starpu_free(p);
+	else
+		free(p);
+}

@@ -1,0 +1,80 @@
+/* libpeppher-starpu internals: the PEPPHER-C runtime API over StarPU 1.3. */
+#ifndef PEPPHER_STARPU_INTERNAL_H
+#define PEPPHER_STARPU_INTERNAL_H
+
+/* StarPU asks for OpenCL 1.0 unless told; our variants have 1.2 */
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <starpu.h>
+
+#include <peppher/wrappers.h>
+
+/* The worker kinds StarPU has, in the order of sp_codelet's maps. */
+enum sp_kind { SP_CPU, SP_OPENCL, SP_CUDA, SP_NKINDS };
+
+enum sp_layout { SP_VECTOR, SP_MATRIX, SP_VARIABLE };
+
+/* A pph_data_handle: a StarPU handle and the host shape it was made with. */
+struct pph_data {
+	starpu_data_handle_t h;
+	enum sp_layout layout;
+	size_t n, rows, cols, ld, elemsize; /* n: vector length or variable size */
+	int child;			     /* a block of a partitioned handle */
+	unsigned nchildren;		     /* > 0 while partitioned */
+	struct pph_data *children;
+	int unregistered;
+};
+
+/*
+ * A pph_codelet as StarPU sees it: one starpu_codelet whose functions are
+ * trampolines (one per kind), and, per kind, which of the pph variants
+ * StarPU's implementation nimpl is.
+ */
+struct sp_codelet {
+	struct starpu_codelet cl;
+	struct starpu_perfmodel model;
+	const struct pph_codelet *pcl;
+	struct pph_codelet snapshot; /* to notice a codelet reused at one address */
+	int map[SP_NKINDS][STARPU_MAXIMPLEMENTATIONS];
+	unsigned disabled;		/* bit i: impls[i] failed (pph_variant_failed) */
+	unsigned long *runs;		/* [worker * nimpls + i]: times impls[i] ran there */
+	char *symbol;
+	struct sp_codelet *next;
+};
+
+struct pph_task {
+	struct starpu_task *t;
+	struct sp_codelet *w;
+	unsigned mask;
+	int forced; /* index, or -1 */
+	int impl_ran, worker_ran;
+	int rc;	    /* -EIO when no variant could run it */
+	int submitted, detached;
+	void (*callback)(void *);
+	void *callback_data;
+	void *arg;
+	size_t arg_size;
+	unsigned nbuffers;
+	starpu_data_handle_t handles[PPH_MAX_BUFFERS];
+	enum starpu_data_access_mode modes[PPH_MAX_BUFFERS];
+};
+
+/* Set by pph_init: the codelets made so far, freed by pph_shutdown. */
+struct sp_codelet *sp__codelet_get(const struct pph_codelet *cl);
+void sp__codelets_free(void);
+void sp__stats_print(FILE *fp);
+
+/* -ENODEV, saying why (once per reason) when the runtime does not run. */
+int sp__not_running(const char *what);
+
+/* In OpenCL variants: the calling worker's device index, or -1. */
+int sp__opencl_devid(void);
+void sp__opencl_set_current(int devid);
+void sp__opencl_free(void);
+
+/* The variant that runs on this thread, for pph_variant_failed(). */
+void sp__variant_failed_reset(void);
+int sp__variant_failed_get(void);
+
+#endif

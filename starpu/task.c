@@ -1,0 +1,598 @@
+/*
+ * Codelets and tasks over StarPU.  Each pph_codelet becomes one
+ * starpu_codelet whose implementations, per kind of worker, are one
+ * trampoline: it learns which implementation StarPU chose
+ * (starpu_task_get_implementation), turns StarPU's data interfaces into
+ * ours, and runs our variant.  can_execute applies a call's variant mask
+ * and the variants disabled by pph_variant_failed().
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#ifdef STARPU_USE_OPENCL
+#include <peppher/opencl.h>
+#endif
+
+static pthread_mutex_t codelets_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sp_codelet *codelets;
+
+static __thread int variant_failed;
+
+void pph_variant_failed(void)
+{
+	variant_failed = 1;
+}
+
+static enum sp_kind kind_of_arch(enum pph_arch arch)
+{
+	return arch == PPH_ARCH_OPENCL ? SP_OPENCL : arch == PPH_ARCH_CUDA ? SP_CUDA : SP_CPU;
+}
+
+static enum sp_kind kind_of_worker(unsigned workerid)
+{
+	enum starpu_worker_archtype t = starpu_worker_get_type((int)workerid);
+
+	return t == STARPU_OPENCL_WORKER ? SP_OPENCL : t == STARPU_CUDA_WORKER ? SP_CUDA : SP_CPU;
+}
+
+static int allowed(const struct pph_task *p, int idx)
+{
+	if (idx < 0 || (p->forced >= 0 && idx != p->forced))
+		return 0;
+	if (idx >= 32)
+		return 1;
+	return (p->mask >> idx & 1u) && !(__atomic_load_n(&p->w->disabled, __ATOMIC_RELAXED) >> idx & 1u);
+}
+
+static int can_execute(unsigned workerid, struct starpu_task *t, unsigned nimpl)
+{
+	const struct pph_task *p = t->cl_arg;
+
+	return nimpl < STARPU_MAXIMPLEMENTATIONS &&
+	       allowed(p, p->w->map[kind_of_worker(workerid)][nimpl]);
+}
+
+/* Our interface for buffer i, as StarPU describes it on the worker's
+ * node; on OpenCL, a view at an offset or with a leading dimension is
+ * copied to a packed buffer first (our OpenCL variants get a bare cl_mem). */
+union iface {
+	struct pph_vector_iface v;
+	struct pph_matrix_iface m;
+	struct pph_variable_iface s;
+};
+
+struct packed {
+	void *mem; /* cl_mem, or NULL */
+	size_t bytes;
+};
+
+#ifdef STARPU_USE_OPENCL
+static cl_mem pack(uintptr_t dev, size_t offset, size_t row_bytes, size_t rows, size_t ld_bytes,
+		   int to_device)
+{
+	cl_command_queue q = pph_opencl_queue();
+	size_t origin[3] = { offset, 0, 0 }, zero[3] = { 0, 0, 0 }, region[3] = { row_bytes, rows, 1 };
+	cl_int err;
+	cl_mem m = clCreateBuffer(pph_opencl_context(), CL_MEM_READ_WRITE, row_bytes * rows, NULL, &err);
+
+	if (!m)
+		return NULL;
+	if (to_device)
+		clEnqueueCopyBufferRect(q, (cl_mem)dev, m, origin, zero, region, ld_bytes, 0, row_bytes,
+					0, 0, NULL, NULL);
+	return m;
+}
+
+static void unpack(cl_mem m, uintptr_t dev, size_t offset, size_t row_bytes, size_t rows,
+		   size_t ld_bytes, int to_home)
+{
+	cl_command_queue q = pph_opencl_queue();
+	size_t origin[3] = { offset, 0, 0 }, zero[3] = { 0, 0, 0 }, region[3] = { row_bytes, rows, 1 };
+
+	if (to_home)
+		clEnqueueCopyBufferRect(q, m, (cl_mem)dev, zero, origin, region, row_bytes, 0, ld_bytes,
+					0, 0, NULL, NULL);
+	clFinish(q);
+	clReleaseMemObject(m);
+}
+#endif
+
+static void convert(void *buf, enum starpu_data_access_mode mode, enum sp_kind kind, union iface *out,
+		    struct packed *pk)
+{
+	enum starpu_data_interface_id id = *(enum starpu_data_interface_id *)buf;
+
+	(void)mode;
+	pk->mem = NULL;
+	if (id == STARPU_VECTOR_INTERFACE_ID) {
+		const struct starpu_vector_interface *v = buf;
+
+		/* OpenCL: a cl_mem (and an offset); CPU and CUDA: ptr */
+		out->v = (struct pph_vector_iface){ kind == SP_OPENCL ? (void *)v->dev_handle : (void *)v->ptr,
+						    v->nx, v->elemsize };
+#ifdef STARPU_USE_OPENCL
+		if (kind == SP_OPENCL && v->offset) {
+			pk->bytes = v->nx * v->elemsize;
+			out->v.ptr = pk->mem = pack(v->dev_handle, v->offset, pk->bytes, 1, pk->bytes,
+						    mode & STARPU_R);
+		}
+#endif
+	} else if (id == STARPU_MATRIX_INTERFACE_ID) {
+		const struct starpu_matrix_interface *m = buf;
+
+		out->m = (struct pph_matrix_iface){ kind == SP_OPENCL ? (void *)m->dev_handle : (void *)m->ptr,
+						    m->ny, m->nx, m->ld, m->elemsize };
+#ifdef STARPU_USE_OPENCL
+		if (kind == SP_OPENCL && (m->offset || m->ld != m->nx)) {
+			out->m.ptr = pk->mem = pack(m->dev_handle, m->offset, m->nx * m->elemsize, m->ny,
+						    m->ld * m->elemsize, mode & STARPU_R);
+			out->m.ld = m->nx;
+		}
+#endif
+	} else {
+		const struct starpu_variable_interface *s = buf;
+
+		/* StarPU's OpenCL variables keep their cl_mem in ptr */
+		out->s = (struct pph_variable_iface){ kind == SP_OPENCL && s->dev_handle ?
+								      (void *)s->dev_handle :
+								      (void *)s->ptr,
+						      s->elemsize };
+	}
+}
+
+static void release_packed(void *buf, enum starpu_data_access_mode mode, struct packed *pk)
+{
+#ifdef STARPU_USE_OPENCL
+	enum starpu_data_interface_id id = *(enum starpu_data_interface_id *)buf;
+
+	if (!pk->mem)
+		return;
+	if (id == STARPU_VECTOR_INTERFACE_ID) {
+		const struct starpu_vector_interface *v = buf;
+
+		unpack(pk->mem, v->dev_handle, v->offset, pk->bytes, 1, pk->bytes, mode & STARPU_W);
+	} else {
+		const struct starpu_matrix_interface *m = buf;
+
+		unpack(pk->mem, m->dev_handle, m->offset, m->nx * m->elemsize, m->ny,
+		       m->ld * m->elemsize, mode & STARPU_W);
+	}
+#else
+	(void)buf;
+	(void)mode;
+	(void)pk;
+#endif
+}
+
+/* The next variant of kind that p may run after idx failed, or -1. */
+static int next_variant(const struct pph_task *p, enum sp_kind kind)
+{
+	unsigned i;
+
+	for (i = 0; i < p->w->snapshot.nimpls; i++)
+		if (kind_of_arch(p->w->snapshot.impls[i].arch) == kind && allowed(p, (int)i))
+			return (int)i;
+	return -1;
+}
+
+static void run(void *buffers[], void *cl_arg, enum sp_kind kind)
+{
+	struct pph_task *p = cl_arg;
+	struct starpu_task *t = starpu_task_get_current();
+	const struct pph_codelet *cl = &p->w->snapshot;
+	union iface ifaces[PPH_MAX_BUFFERS];
+	struct packed packed[PPH_MAX_BUFFERS];
+	void *bufs[PPH_MAX_BUFFERS];
+	int idx = p->w->map[kind][starpu_task_get_implementation(t)], worker = starpu_worker_get_id();
+	unsigned i;
+
+#ifdef STARPU_USE_OPENCL
+	if (kind == SP_OPENCL)
+		sp__opencl_set_current(starpu_worker_get_devid(worker));
+#endif
+	for (i = 0; i < p->nbuffers; i++) {
+		convert(buffers[i], p->modes[i], kind, &ifaces[i], &packed[i]);
+		bufs[i] = &ifaces[i];
+	}
+	while (idx >= 0) {
+		variant_failed = 0;
+		cl->impls[idx].fn(bufs, p->arg);
+#ifdef STARPU_USE_OPENCL
+		if (kind == SP_OPENCL)
+			clFinish(pph_opencl_queue());
+#endif
+		if (!variant_failed)
+			break;
+		/* its data is untouched: another variant of this kind may run */
+		fprintf(stderr, "peppher: %s/%s failed: disabled for the rest of the run\n", cl->name,
+			cl->impls[idx].name);
+		__atomic_or_fetch(&p->w->disabled, 1u << (idx & 31), __ATOMIC_RELAXED);
+		idx = next_variant(p, kind);
+	}
+	for (i = 0; i < p->nbuffers; i++)
+		release_packed(buffers[i], p->modes[i], &packed[i]);
+#ifdef STARPU_USE_OPENCL
+	sp__opencl_set_current(-1);
+#endif
+	p->impl_ran = idx;
+	p->worker_ran = worker;
+	if (idx < 0) {
+		fprintf(stderr, "peppher: %s: no variant left to run the task\n", cl->name);
+		p->rc = -EIO;
+	} else if (worker >= 0 && worker < STARPU_NMAXWORKERS) {
+		__atomic_add_fetch(&p->w->runs[(size_t)worker * cl->nimpls + idx], 1, __ATOMIC_RELAXED);
+	}
+	if (p->callback)
+		p->callback(p->callback_data);
+}
+
+static void run_cpu(void *buffers[], void *cl_arg)
+{
+	run(buffers, cl_arg, SP_CPU);
+}
+
+static void run_opencl(void *buffers[], void *cl_arg)
+{
+	run(buffers, cl_arg, SP_OPENCL);
+}
+
+static void run_cuda(void *buffers[], void *cl_arg)
+{
+	run(buffers, cl_arg, SP_CUDA);
+}
+
+static enum starpu_perfmodel_type model_type(enum pph_model_kind kind)
+{
+	switch (kind) {
+	case PPH_MODEL_HISTORY: return STARPU_HISTORY_BASED;
+	case PPH_MODEL_REGRESSION: return STARPU_REGRESSION_BASED;
+	case PPH_MODEL_NL_REGRESSION: return STARPU_NL_REGRESSION_BASED;
+	default: return STARPU_NL_REGRESSION_BASED; /* history where measured */
+	}
+}
+
+static struct sp_codelet *codelet_new(const struct pph_codelet *cl)
+{
+	struct sp_codelet *w = calloc(1, sizeof(*w));
+	unsigned n[SP_NKINDS] = { 0 }, i, k, j;
+
+	if (!w || !(w->runs = calloc((size_t)STARPU_NMAXWORKERS * cl->nimpls, sizeof(*w->runs))) ||
+	    !(w->symbol = malloc(strlen(cl->name) + 9))) {
+		if (w)
+			free(w->runs);
+		free(w);
+		return NULL;
+	}
+	strcpy(w->symbol, "peppher.");
+	strcat(w->symbol, cl->name);
+	w->pcl = cl;
+	w->snapshot = *cl;
+	for (k = 0; k < SP_NKINDS; k++)
+		for (j = 0; j < STARPU_MAXIMPLEMENTATIONS; j++)
+			w->map[k][j] = -1;
+	for (i = 0; i < cl->nimpls; i++) {
+		k = kind_of_arch(cl->impls[i].arch);
+		if (n[k] == STARPU_MAXIMPLEMENTATIONS) {
+			fprintf(stderr, "peppher: %s/%s left out: StarPU takes %d variants per kind of worker\n",
+				cl->name, cl->impls[i].name, STARPU_MAXIMPLEMENTATIONS);
+			continue;
+		}
+		w->map[k][n[k]] = (int)i;
+		if (k == SP_CPU)
+			w->cl.cpu_funcs[n[k]] = run_cpu;
+		else if (k == SP_OPENCL)
+			w->cl.opencl_funcs[n[k]] = run_opencl;
+		else
+			w->cl.cuda_funcs[n[k]] = run_cuda;
+		n[k]++;
+	}
+	w->cl.where = (n[SP_CPU] ? STARPU_CPU : 0) | (n[SP_OPENCL] ? STARPU_OPENCL : 0) |
+		      (n[SP_CUDA] ? STARPU_CUDA : 0);
+	w->cl.can_execute = can_execute;
+	w->cl.nbuffers = STARPU_VARIABLE_NBUFFERS;
+	w->cl.name = cl->name;
+	w->model.type = model_type(cl->model);
+	w->model.symbol = w->symbol;
+	w->cl.model = &w->model;
+	return w;
+}
+
+static int same(const struct pph_codelet *a, const struct pph_codelet *b)
+{
+	return a->name == b->name && a->nimpls == b->nimpls && a->impls == b->impls &&
+	       a->model == b->model;
+}
+
+/* A codelet at an address reused with other contents gets a new
+ * sp_codelet; the old one stays until pph_shutdown (tasks may use it). */
+struct sp_codelet *sp__codelet_get(const struct pph_codelet *cl)
+{
+	struct sp_codelet *w;
+
+	pthread_mutex_lock(&codelets_lock);
+	for (w = codelets; w && !(w->pcl == cl && same(&w->snapshot, cl)); w = w->next)
+		;
+	if (!w && (w = codelet_new(cl))) {
+		w->next = codelets;
+		codelets = w;
+	}
+	pthread_mutex_unlock(&codelets_lock);
+	return w;
+}
+
+void sp__codelets_free(void)
+{
+	struct sp_codelet *w, *next;
+
+	pthread_mutex_lock(&codelets_lock);
+	for (w = codelets; w; w = next) {
+		next = w->next;
+		free(w->runs);
+		free(w->symbol);
+		free(w);
+	}
+	codelets = NULL;
+	pthread_mutex_unlock(&codelets_lock);
+}
+
+void sp__stats_print(FILE *fp)
+{
+	unsigned worker, nworkers = starpu_worker_get_count(), i;
+	const struct sp_codelet *w;
+	char name[64];
+
+	pthread_mutex_lock(&codelets_lock);
+	for (worker = 0; worker < nworkers; worker++) {
+		starpu_worker_get_name((int)worker, name, sizeof(name));
+		fprintf(fp, "worker %u (%s)\n", worker, name);
+		for (w = codelets; w; w = w->next)
+			for (i = 0; i < w->snapshot.nimpls; i++)
+				if (w->runs[(size_t)worker * w->snapshot.nimpls + i])
+					fprintf(fp, "    %s/%s: %lu tasks\n", w->snapshot.name,
+						w->snapshot.impls[i].name,
+						w->runs[(size_t)worker * w->snapshot.nimpls + i]);
+	}
+	pthread_mutex_unlock(&codelets_lock);
+}
+
+static int codelet_check(const struct pph_codelet *cl)
+{
+	unsigned i;
+
+	if (!cl->name || !cl->nimpls || !cl->impls)
+		return -EINVAL;
+	for (i = 0; i < cl->nimpls; i++)
+		if (!cl->impls[i].fn || !cl->impls[i].name || cl->impls[i].arch >= PPH_ARCH_COUNT)
+			return -EINVAL;
+	return 0;
+}
+
+struct pph_task *pph_task_create(const struct pph_codelet *cl)
+{
+	struct pph_task *p;
+
+	if (!cl || !(p = calloc(1, sizeof(*p))))
+		return NULL;
+	p->mask = PPH_ALL_IMPLS;
+	p->forced = -1;
+	p->impl_ran = p->worker_ran = -1;
+	p->w = codelet_check(cl) == 0 && starpu_is_initialized() ? sp__codelet_get(cl) : NULL;
+	p->t = starpu_task_create();
+	if (!p->t) {
+		free(p);
+		return NULL;
+	}
+	p->t->destroy = 0;
+	p->t->detach = 0;
+	p->t->cl_arg = p;
+	return p;
+}
+
+static enum starpu_data_access_mode starpu_mode(enum pph_access mode)
+{
+	return mode == PPH_R ? STARPU_R : mode == PPH_W ? STARPU_W : STARPU_RW;
+}
+
+int pph_task_add_buffer(struct pph_task *task, pph_data_handle handle, enum pph_access mode)
+{
+	if (!task || !handle || !(mode == PPH_R || mode == PPH_W || mode == PPH_RW) ||
+	    handle->nchildren || handle->unregistered)
+		return -EINVAL;
+	if (task->submitted)
+		return -EBUSY;
+	if (task->nbuffers == PPH_MAX_BUFFERS)
+		return -E2BIG;
+	task->handles[task->nbuffers] = handle->h;
+	task->modes[task->nbuffers++] = starpu_mode(mode);
+	return 0;
+}
+
+int pph_task_set_arg(struct pph_task *task, const void *arg, size_t size)
+{
+	void *copy = NULL;
+
+	if (!task || (size && !arg))
+		return -EINVAL;
+	if (task->submitted)
+		return -EBUSY;
+	if (size && !(copy = malloc(size)))
+		return -ENOMEM;
+	if (size)
+		memcpy(copy, arg, size);
+	free(task->arg);
+	task->arg = copy;
+	task->arg_size = size;
+	return 0;
+}
+
+int pph_task_force_impl(struct pph_task *task, int index)
+{
+	if (!task || (task->w && index >= (int)task->w->snapshot.nimpls))
+		return -EINVAL;
+	task->forced = index < 0 ? -1 : index;
+	return 0;
+}
+
+int pph_task_set_impl_mask(struct pph_task *task, unsigned mask)
+{
+	unsigned i, n;
+
+	if (!task || !task->w)
+		return -EINVAL;
+	n = task->w->snapshot.nimpls;
+	for (i = 0; i < n && i < 32 && !(mask >> i & 1u); i++)
+		;
+	if (i == n || i == 32) /* none allowed (variants past the 32nd always are) */
+		if (n <= 32)
+			return -EINVAL;
+	task->mask = mask;
+	return 0;
+}
+
+void pph_task_set_priority(struct pph_task *task, int priority)
+{
+	if (task)
+		task->t->priority = priority;
+}
+
+void pph_task_set_callback(struct pph_task *task, void (*fn)(void *), void *data)
+{
+	if (!task)
+		return;
+	task->callback = fn;
+	task->callback_data = data;
+}
+
+void pph_task_set_detached(struct pph_task *task, int detached)
+{
+	if (task && !task->submitted)
+		task->detached = detached != 0;
+}
+
+static void task_free(struct pph_task *p)
+{
+	starpu_task_destroy(p->t);
+	free(p->arg);
+	free(p);
+}
+
+/* StarPU's callback of a detached task: it has run, free ours.  StarPU
+ * destroys its task itself (destroy = 1), so only ours goes. */
+static void detached_done(void *arg)
+{
+	struct pph_task *p = arg;
+
+	free(p->arg);
+	free(p);
+}
+
+/* Whether some worker can run a variant the task allows. */
+static int runnable(const struct pph_task *p)
+{
+	unsigned i, count[SP_NKINDS] = { starpu_cpu_worker_get_count(), starpu_opencl_worker_get_count(),
+					 starpu_cuda_worker_get_count() };
+
+	for (i = 0; i < p->w->snapshot.nimpls; i++) {
+		enum sp_kind k = kind_of_arch(p->w->snapshot.impls[i].arch);
+		unsigned j;
+
+		for (j = 0; j < STARPU_MAXIMPLEMENTATIONS && p->w->map[k][j] != (int)i; j++)
+			;
+		if (count[k] && j < STARPU_MAXIMPLEMENTATIONS && allowed(p, (int)i))
+			return 1;
+	}
+	return 0;
+}
+
+int pph_task_submit(struct pph_task *task)
+{
+	struct starpu_task *t;
+	unsigned i;
+	int rc;
+
+	if (!task)
+		return -EINVAL;
+	if (task->submitted)
+		return -EBUSY;
+	if (!starpu_is_initialized())
+		return sp__not_running("pph_task_submit");
+	if (!task->w)
+		return -EINVAL;
+	if (!runnable(task))
+		return -ENODEV;
+	t = task->t;
+	t->cl = &task->w->cl;
+	t->nbuffers = (int)task->nbuffers;
+	if (task->nbuffers > STARPU_NMAXBUFS) {
+		t->dyn_handles = malloc(task->nbuffers * sizeof(*t->dyn_handles));
+		t->dyn_modes = malloc(task->nbuffers * sizeof(*t->dyn_modes));
+		if (!t->dyn_handles || !t->dyn_modes)
+			return -ENOMEM;
+	}
+	for (i = 0; i < task->nbuffers; i++) {
+		STARPU_TASK_SET_HANDLE(t, task->handles[i], i);
+		STARPU_TASK_SET_MODE(t, task->modes[i], i);
+	}
+	if (task->detached) {
+		t->detach = 1;
+		t->destroy = 1;
+		t->callback_func = detached_done;
+		t->callback_arg = task;
+	}
+	rc = starpu_task_submit(t);
+	if (rc == 0)
+		task->submitted = 1;
+	return rc;
+}
+
+int pph_task_wait(struct pph_task *task)
+{
+	if (!task || task->detached || !task->submitted)
+		return -EINVAL;
+	if (task->submitted == 1) {
+		int rc = starpu_task_wait(task->t);
+
+		task->submitted = 2;
+		if (rc != 0)
+			return rc;
+	}
+	return task->rc;
+}
+
+void pph_task_wait_all(void)
+{
+	if (starpu_is_initialized())
+		starpu_task_wait_for_all();
+}
+
+int pph_task_impl_ran(const struct pph_task *task)
+{
+	return task ? task->impl_ran : -1;
+}
+
+int pph_task_worker_ran(const struct pph_task *task)
+{
+	return task ? task->worker_ran : -1;
+}
+
+void pph_task_destroy(struct pph_task *task)
+{
+	if (!task)
+		return;
+	if (task->submitted == 1 && !task->detached)
+		pph_task_wait(task);
+	task_free(task);
+}
+
+int pph_openmp_threads(void)
+{
+	/* a task runs on one CPU worker (StarPU's parallel tasks need its
+	 * parallel schedulers, which PEPPHER_SCHED does not offer) */
+	if (starpu_task_get_current())
+		return starpu_combined_worker_get_size();
+	return (int)pph_worker_count_arch(PPH_ARCH_CPU);
+}

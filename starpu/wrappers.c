@@ -1,0 +1,131 @@
+/* The calls generated entry wrappers make (<peppher/wrappers.h>), over StarPU. */
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
+		const pph_data_handle *handles, const enum pph_access *modes, const void *arg,
+		size_t arg_size, int sync)
+{
+	struct pph_task *task;
+	unsigned i;
+	int rc;
+
+	if (!cl || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
+		return -EINVAL;
+	if (nbuffers > PPH_MAX_BUFFERS)
+		return -E2BIG;
+	if (!starpu_is_initialized())
+		return sp__not_running(cl->name ? cl->name : "?");
+	task = pph_task_create(cl);
+	rc = task ? 0 : -ENOMEM;
+	if (rc == 0 && !task->w)
+		rc = -EINVAL; /* a malformed codelet */
+	if (rc == 0 && pph_task_set_impl_mask(task, impl_mask) != 0)
+		rc = -ENODEV;
+	for (i = 0; rc == 0 && i < nbuffers; i++)
+		rc = pph_task_add_buffer(task, handles[i], modes[i]);
+	if (rc == 0)
+		rc = pph_task_set_arg(task, arg, arg_size);
+	if (rc == 0 && !sync)
+		pph_task_set_detached(task, 1);
+	if (rc == 0)
+		rc = pph_task_submit(task);
+	if (sync && rc == 0)
+		rc = pph_task_wait(task);
+	if (sync || rc != 0)
+		pph_task_destroy(task);
+	return rc;
+}
+
+int pph_call_sync(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
+		  const pph_data_handle *handles, const enum pph_access *modes, const void *arg,
+		  size_t arg_size)
+{
+	return call(cl, impl_mask, nbuffers, handles, modes, arg, arg_size, 1);
+}
+
+int pph_call_async(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
+		   const pph_data_handle *handles, const enum pph_access *modes, const void *arg,
+		   size_t arg_size)
+{
+	return call(cl, impl_mask, nbuffers, handles, modes, arg, arg_size, 0);
+}
+
+/* The common number of parts of the partitioned buffers, or -EINVAL. */
+static int part_count(unsigned nbuffers, const int *parts)
+{
+	int n = -1;
+	unsigned i;
+
+	for (i = 0; i < nbuffers; i++) {
+		if (parts[i] < 0)
+			continue;
+		if (n >= 0 && parts[i] != n)
+			return -EINVAL;
+		n = parts[i];
+	}
+	if (n == 0) /* one block per worker */
+		n = (int)starpu_worker_get_count();
+	return n;
+}
+
+/*
+ * Equal blocks, each a task that StarPU's scheduler places (libpeppher's
+ * blocks sized by predicted throughput are not done here: dmda balances
+ * equal blocks among the kinds of workers instead).
+ */
+int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
+			 const pph_data_handle *handles, const enum pph_access *modes,
+			 const int *parts, const void *arg, size_t arg_size)
+{
+	pph_data_handle *blocks[PPH_MAX_BUFFERS] = { NULL };
+	pph_data_handle sub[PPH_MAX_BUFFERS];
+	int n, rc = 0, k;
+	unsigned i, done = 0;
+
+	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
+		return -EINVAL;
+	if (nbuffers > PPH_MAX_BUFFERS)
+		return -E2BIG;
+	if (!starpu_is_initialized())
+		return sp__not_running(cl->name ? cl->name : "?");
+	if ((n = part_count(nbuffers, parts)) < 0)
+		return -EINVAL;
+	if (n <= 1)
+		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
+	for (i = 0; rc == 0 && i < nbuffers; i++, done = i)
+		if (parts[i] >= 0) {
+			blocks[i] = calloc((size_t)n, sizeof(*blocks[i]));
+			rc = blocks[i] ? pph_data_partition(handles[i], (unsigned)n, blocks[i]) : -ENOMEM;
+			if (rc != 0) {
+				free(blocks[i]);
+				blocks[i] = NULL;
+			}
+		}
+	for (k = 0; rc == 0 && k < n; k++) {
+		for (i = 0; i < nbuffers; i++)
+			sub[i] = parts[i] >= 0 ? blocks[i][k] : handles[i];
+		rc = pph_call_async(cl, impl_mask, nbuffers, sub, modes, arg, arg_size);
+	}
+	for (i = 0; i < done; i++) /* waits for the sub-tasks */
+		if (blocks[i]) {
+			pph_data_unpartition(handles[i], (unsigned)n, blocks[i]);
+			free(blocks[i]);
+		}
+	return rc;
+}
+
+void pph_call_failed(const struct pph_codelet *cl, int rc)
+{
+	const char *name = cl && cl->name ? cl->name : "?";
+
+	if (rc == -ENODEV && !starpu_is_initialized())
+		sp__not_running(name);
+	else if (rc == -ENODEV)
+		fprintf(stderr, "peppher: %s: call failed: no worker can run any variant the call allows\n",
+			name);
+	else
+		fprintf(stderr, "peppher: %s: call failed: %s\n", name, strerror(-rc));
+}

@@ -1,0 +1,230 @@
+/*
+ * Unit tests of libpeppher-starpu through the public API only: which
+ * variant runs (masks, forced variants, a variant that fails and the next
+ * one of its kind), by-value arguments, partitions as StarPU filters
+ * (blocks, sized blocks, columns, tiles of a matrix with a leading
+ * dimension), host access while partitioned, and dependencies between
+ * asynchronous calls on containers.  CPU workers only (PEPPHER_NOPENCL=0).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/Basic.h>
+
+#include <peppher/wrappers.h>
+
+/* x[i] = x[i] * a + tag, tag telling which variant ran */
+struct args {
+	int a;
+};
+
+static void scale(void *buffers[], void *arg, int tag)
+{
+	int *x = PPH_VECTOR_PTR(buffers[0]);
+	size_t i, n = PPH_VECTOR_N(buffers[0]);
+
+	for (i = 0; i < n; i++)
+		x[i] = x[i] * ((struct args *)arg)->a + tag;
+}
+
+static void scale_one(void *buffers[], void *arg)
+{
+	scale(buffers, arg, 1);
+}
+
+static void scale_two(void *buffers[], void *arg)
+{
+	scale(buffers, arg, 2);
+}
+
+static void scale_fails(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	pph_variant_failed();
+}
+
+/* the same over a matrix tile, rows ld apart */
+static void mscale(void *buffers[], void *arg)
+{
+	int *x = PPH_MATRIX_PTR(buffers[0]);
+	size_t i, j, ld = PPH_MATRIX_LD(buffers[0]);
+
+	for (i = 0; i < PPH_MATRIX_ROWS(buffers[0]); i++)
+		for (j = 0; j < PPH_MATRIX_COLS(buffers[0]); j++)
+			x[i * ld + j] = x[i * ld + j] * ((struct args *)arg)->a + 1;
+}
+
+static const struct pph_impl mscale_impls[] = { { PPH_ARCH_CPU, mscale, "mscale" } };
+static const struct pph_codelet mscale_cl = { "sp_mscale", 1, mscale_impls, PPH_MODEL_HISTORY };
+
+static const struct pph_impl scale_impls[] = {
+	{ PPH_ARCH_CPU, scale_one, "one" },
+	{ PPH_ARCH_OPENMP, scale_two, "two" },
+};
+static const struct pph_codelet scale_cl = { "sp_scale", 2, scale_impls, PPH_MODEL_HISTORY };
+
+static const struct pph_impl failing_impls[] = {
+	{ PPH_ARCH_CPU, scale_fails, "fails" },
+	{ PPH_ARCH_CPU, scale_two, "two" },
+};
+static const struct pph_codelet failing_cl = { "sp_failing", 2, failing_impls, PPH_MODEL_HISTORY };
+
+static const enum pph_access rw = PPH_RW;
+
+static void test_masks(void)
+{
+	int x[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+	struct args a = { 3 };
+	pph_data_handle h;
+	struct pph_task *t;
+
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, x, 8, sizeof(int)), 0);
+	CU_ASSERT_EQUAL(pph_call_sync(&scale_cl, 1u << 1, 1, &h, &rw, &a, sizeof(a)), 0);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
+	CU_ASSERT_EQUAL(x[7], 5); /* 1 * 3 + 2: variant "two" */
+	CU_ASSERT_EQUAL(pph_call_sync(&scale_cl, 0, 1, &h, &rw, &a, sizeof(a)), -ENODEV);
+
+	t = pph_task_create(&scale_cl);
+	CU_ASSERT_EQUAL(pph_task_add_buffer(t, h, PPH_RW), 0);
+	CU_ASSERT_EQUAL(pph_task_set_arg(t, &a, sizeof(a)), 0);
+	CU_ASSERT_EQUAL(pph_task_force_impl(t, 0), 0);
+	CU_ASSERT_EQUAL(pph_task_force_impl(t, 2), -EINVAL);
+	CU_ASSERT_EQUAL(pph_task_impl_ran(t), -1);
+	CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+	CU_ASSERT_EQUAL(pph_task_submit(t), -EBUSY);
+	CU_ASSERT_EQUAL(pph_task_wait(t), 0);
+	CU_ASSERT_EQUAL(pph_task_impl_ran(t), 0);
+	CU_ASSERT(pph_task_worker_ran(t) >= 0);
+	pph_task_destroy(t);
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(x[0], 16); /* 5 * 3 + 1 */
+}
+
+static void test_failed_variant(void)
+{
+	int x[4] = { 1, 2, 3, 4 };
+	struct args a = { 2 };
+	pph_data_handle h;
+	struct pph_task *t;
+
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, x, 4, sizeof(int)), 0);
+	t = pph_task_create(&failing_cl);
+	pph_task_add_buffer(t, h, PPH_RW);
+	pph_task_set_arg(t, &a, sizeof(a));
+	pph_task_force_impl(t, 0);
+	CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+	CU_ASSERT_EQUAL(pph_task_wait(t), -EIO); /* forced onto the failing one */
+	pph_task_destroy(t);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
+	CU_ASSERT_EQUAL(x[3], 4); /* untouched */
+	/* the failed variant stays disabled: the next call runs "two" */
+	CU_ASSERT_EQUAL(pph_call_sync(&failing_cl, PPH_ALL_IMPLS, 1, &h, &rw, &a, sizeof(a)), 0);
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(x[3], 10);
+}
+
+static void test_partitions(void)
+{
+	enum { R = 6, C = 7, LD = 9 };
+	int m[R * LD], v[10], i, j;
+	pph_data_handle hm, hv, blocks[20];
+	size_t sizes[3] = { 5, 1, 4 };
+	struct args a = { 10 };
+	int parts[1] = { 3 };
+
+	for (i = 0; i < R * LD; i++)
+		m[i] = 1;
+	for (i = 0; i < 10; i++)
+		v[i] = i;
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&hv, v, 10, sizeof(int)), 0);
+	CU_ASSERT_EQUAL(pph_data_partition_sizes(hv, 3, sizes, blocks), 0);
+	CU_ASSERT_EQUAL(pph_data_partition(hv, 2, blocks + 3), -EBUSY);
+	CU_ASSERT_EQUAL(pph_data_acquire(hv, PPH_R), -EBUSY);
+	/* each block scaled by a variant of its own: block k by variant k % 2 */
+	for (i = 0; i < 3; i++)
+		CU_ASSERT_EQUAL(pph_call_async(&scale_cl, 1u << (i % 2), 1, &blocks[i], &rw, &a,
+					       sizeof(a)), 0);
+	pph_data_unpartition(hv, 3, blocks);
+	CU_ASSERT_EQUAL(pph_data_acquire(hv, PPH_R), 0);
+	CU_ASSERT_EQUAL(v[4], 41);  /* block 0: 4 * 10 + 1 */
+	CU_ASSERT_EQUAL(v[5], 52);  /* block 1: 5 * 10 + 2 */
+	CU_ASSERT_EQUAL(v[9], 91);  /* block 2: 9 * 10 + 1 */
+	/* a partitioned call gathers its blocks */
+	CU_ASSERT_EQUAL(pph_call_partitioned(&scale_cl, 1u, 1, &hv, &rw, parts, &a, sizeof(a)), 0);
+	CU_ASSERT_EQUAL(pph_data_acquire(hv, PPH_R), 0);
+	CU_ASSERT_EQUAL(v[9], 911);
+	pph_data_unregister(hv);
+
+	/* tiles of 4 x 3 over a 6 x 7 matrix with rows 9 apart: 2 x 3 tiles,
+	 * the last row and column smaller; the padding stays untouched */
+	CU_ASSERT_EQUAL_FATAL(pph_matrix_register(&hm, m, R, C, LD, sizeof(int)), 0);
+	CU_ASSERT_EQUAL(pph_data_partition_tiles(hm, 4, 3, blocks), 0);
+	for (i = 0; i < 6; i++) {
+		struct pph_task *t = pph_task_create(&mscale_cl);
+
+		pph_task_add_buffer(t, blocks[i], PPH_RW);
+		pph_task_set_arg(t, &a, sizeof(a));
+		CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+		pph_task_destroy(t); /* waits */
+	}
+	pph_data_unpartition(hm, 6, blocks);
+	CU_ASSERT_EQUAL(pph_data_acquire(hm, PPH_R), 0);
+	for (i = 0; i < R; i++)
+		for (j = 0; j < LD; j++) {
+			int expect = j < C ? 11 : 1;
+
+			CU_ASSERT_EQUAL(m[i * LD + j], expect);
+		}
+	CU_ASSERT_EQUAL(pph_data_partition_columns(hm, 8, blocks), -EINVAL);
+	CU_ASSERT_EQUAL(pph_data_partition_columns(hm, 2, blocks), 0);
+	pph_data_unpartition(hm, 2, blocks);
+	pph_data_unregister(hm);
+}
+
+static void test_containers(void)
+{
+	pph_vector *v = pph_vector_create_int(1000);
+	struct args a = { 2 };
+	pph_data_handle h;
+	int i, bad = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+	for (i = 0; i < 1000; i++)
+		PPH_VECTOR_SET(v, int, i, i);
+	/* 20 asynchronous calls in a chain, then a host read waits for them */
+	for (i = 0; i < 20; i++) {
+		h = pph_container_use(&v->c, PPH_RW);
+		CU_ASSERT_EQUAL(pph_call_async(&scale_cl, 1u, 1, &h, &rw, &a, sizeof(a)), 0);
+		a.a = 1;
+	}
+	for (i = 0; i < 1000; i++)
+		bad += PPH_VECTOR_GET(v, int, i) != 2 * i + 20;
+	CU_ASSERT_EQUAL(bad, 0);
+	pph_vector_destroy(v);
+}
+
+int main(void)
+{
+	CU_pSuite s;
+	unsigned failed;
+
+	setenv("PEPPHER_NOPENCL", "0", 1);
+	setenv("PEPPHER_NCPU", "2", 1);
+	if (pph_init() != 0)
+		return 1;
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("libpeppher-starpu", NULL, NULL);
+	CU_add_test(s, "variant masks and forced variants", test_masks);
+	CU_add_test(s, "a failed variant, then the next one", test_failed_variant);
+	CU_add_test(s, "partitions as filters", test_partitions);
+	CU_add_test(s, "containers and asynchronous calls", test_containers);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failed = CU_get_number_of_failures();
+	CU_cleanup_registry();
+	pph_shutdown();
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,41 @@
+#!/bin/sh
+# examples/vector_scale on libpeppher and on StarPU (compose --runtime=starpu):
+# the same result, with every variant, with the CPU variants alone and
+# with the OpenCL variant alone (where OpenCL is built in: PoCL here).
+set -u
+out="$top_builddir/tests/out/starpu/vector_scale"
+rm -rf "$out"
+mkdir -p "$out"
+. "$top_srcdir/tests/starpu/common.sh"
+main="$top_srcdir/examples/vector_scale/main.xml"
+
+sets="all cpu"
+[ -n "$(pkg-config --variable=opencl_libs peppher-starpu)" ] && sets="$sets opencl"
+for set in $sets; do
+	mkdir -p "$out/$set"
+	case $set in
+	all) opts= ;;
+	cpu) opts=--disable-opencl ;;
+	opencl) opts=--disable-cpu ;;
+	esac
+	for rt in peppher starpu; do
+		build $rt "$out/$set" "$main" $opts
+		run $rt "$out/$set" vector_scale
+	done
+	same_results "$out/$set" "calls on .* elements"
+	grep -q "calls on 100000 elements: correct" "$out/$set/starpu.log" || fail "$set: wrong result on StarPU"
+	case $set in
+	cpu) grep -q "vector_scale/vector_scale_cpu_[a-z]*: [1-9]" "$out/$set/starpu.log" ;;
+	opencl) grep -q "vector_scale/vector_scale_opencl: [1-9]" "$out/$set/starpu.log" ;;
+	esac || { cat "$out/$set/starpu.log"; fail "$set: its variants did not run on StarPU"; }
+	echo "$set: $(grep "calls on" "$out/$set/starpu.log")"
+done
+# a bad PEPPHER_SCHED stops the program with the reason, as on libpeppher
+PEPPHER_HOME="$out/home" PEPPHER_SCHED=bogus "$out/all/starpu/vector_scale" > "$out/bad.log" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q "PEPPHER_SCHED=bogus" "$out/bad.log" || { cat "$out/bad.log"; fail "PEPPHER_SCHED=bogus: exit status $rc"; }
+for sched in eager ws; do
+	PEPPHER_HOME="$out/home" PEPPHER_SCHED=$sched "$out/all/starpu/vector_scale" > "$out/$sched.log" 2>&1 &&
+		grep -q "calls on 100000 elements: correct" "$out/$sched.log" || { cat "$out/$sched.log"; fail "PEPPHER_SCHED=$sched"; }
+done
+echo "PASS: vector_scale on StarPU"
