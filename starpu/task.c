@@ -21,6 +21,8 @@ static pthread_mutex_t codelets_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sp_codelet *codelets;
 
 static __thread int variant_failed;
+/* pph_call_priority(): the priority of the tasks this thread makes next */
+static __thread int call_priority;
 
 void pph_variant_failed(void)
 {
@@ -389,6 +391,7 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 	p->t->destroy = 0;
 	p->t->detach = 0;
 	p->t->cl_arg = p;
+	p->t->priority = call_priority;
 	return p;
 }
 
@@ -451,6 +454,14 @@ int pph_task_set_impl_mask(struct pph_task *task, unsigned mask)
 			return -EINVAL;
 	task->mask = mask;
 	return 0;
+}
+
+int pph_call_priority(int priority)
+{
+	int before = call_priority;
+
+	call_priority = priority;
+	return before;
 }
 
 void pph_task_set_priority(struct pph_task *task, int priority)
