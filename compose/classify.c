@@ -306,6 +306,64 @@ static void apply_main_partition(const struct required *r, struct iface *ifc)
 	}
 }
 
+/* The runtime's built-in reduction operators: their element types, as C
+ * (enum pph_elem_type in order), and names. */
+static const char *const reduction_types[] = {
+	"char", "signed char", "unsigned char", "short", "unsigned short", "int", "unsigned int",
+	"long", "unsigned long", "long long", "unsigned long long", "float", "double",
+};
+
+int reduction_builtin(const char *op)
+{
+	return strcmp(op, "sum") == 0 ? 0 : strcmp(op, "min") == 0 ? 1 : strcmp(op, "max") == 0 ? 2 : -1;
+}
+
+int reduction_type(const char *elem_type)
+{
+	size_t i;
+
+	if (strcmp(elem_type, "unsigned") == 0)
+		return 6;
+	for (i = 0; i < sizeof(reduction_types) / sizeof(reduction_types[0]); i++)
+		if (strcmp(elem_type, reduction_types[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* accessMode="reduction" and its operator (by-value ones are reported
+ * with the other modes a by-value parameter cannot have). */
+static void check_reduction(const struct param *p)
+{
+	if (p->access != ACCESS_REDUCTION) {
+		if (p->reduction || p->reduction_identity)
+			diag_error(&p->loc, "parameter '%s' has a reduction operator, but its accessMode is '%s', not 'reduction'",
+				   p->name, access_name(p->access));
+		return;
+	}
+	if (p->kind == PARAM_VALUE)
+		return;
+	if (!p->reduction) {
+		diag_error(&p->loc, "parameter '%s' is a reduction without an operator: give reduction=\"sum\", \"min\", \"max\" or a function's name",
+			   p->name);
+	} else if (reduction_builtin(p->reduction) >= 0) {
+		if (!p->elem_type || reduction_type(p->elem_type) < 0)
+			diag_error(&p->loc, "parameter '%s': reduction \"%s\" is built in for integer, float and double elements, not '%s': give a function",
+				   p->name, p->reduction, p->elem_type ? p->elem_type : "?");
+		if (p->reduction_identity)
+			diag_error(&p->loc, "parameter '%s': reduction \"%s\" has its own identity: leave out reductionIdentity",
+				   p->name, p->reduction);
+	} else if (!is_c_identifier(p->reduction)) {
+		diag_error(&p->loc, "parameter '%s': unknown reduction \"%s\": give \"sum\", \"min\", \"max\" or a function's name",
+			   p->name, p->reduction);
+	} else if (!p->reduction_identity || !is_c_identifier(p->reduction_identity)) {
+		diag_error(&p->loc, "parameter '%s': reduction function '%s' needs reductionIdentity, the function that sets an element to its identity",
+			   p->name, p->reduction);
+	}
+	if (p->partition)
+		diag_error(&p->loc, "parameter '%s' is a reduction: it cannot be partitioned (each block contributes to the whole)",
+			   p->name);
+}
+
 /*
  * What each parameter is for the runtime: a by-value argument, a size, or
  * a buffer (vector, matrix, one element, container), and the sizes and
@@ -335,6 +393,9 @@ static void classify_params(struct iface *ifc)
 					   p->name, access_name(p->access));
 		}
 	}
+	for (i = 0; i < ifc->nparams; i++)
+		if (ifc->params[i].type && ifc->params[i].type[0])
+			check_reduction(&ifc->params[i]);
 	for (i = 0; i < ifc->nparams; i++)
 		if (ifc->params[i].num_elements && ifc->params[i].buffer >= 0 &&
 		    ifc->params[i].kind != PARAM_CSCALAR)

@@ -11,6 +11,11 @@
  * errors reported.
  */
 unsigned classify_model(struct model *m);
+/* A reduction operator the runtime has built in: enum pph_reduction_op's
+ * value for "sum", "min", "max", else -1. */
+int reduction_builtin(const char *op);
+/* enum pph_elem_type's value for an element type as C, or -1. */
+int reduction_type(const char *elem_type);
 
 /* The parameter of ifc named name, or NULL. */
 struct param *classify_find_param(struct iface *ifc, const char *name);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "classify.h"
 #include "constraint.h"
 #include "emit.h"
 #include "util.h"
@@ -28,7 +29,10 @@ static const char *model_enum(enum model_kind k)
 
 static const char *access_enum(enum access a)
 {
-	return a == ACCESS_READ ? "PPH_R" : a == ACCESS_WRITE ? "PPH_W" : "PPH_RW";
+	return a == ACCESS_READ		? "PPH_R" :
+	       a == ACCESS_WRITE	? "PPH_W" :
+	       a == ACCESS_REDUCTION	? "PPH_REDUX" :
+					  "PPH_RW";
 }
 
 static void emit_codelet(struct out *o, const struct iface *ifc)
@@ -115,6 +119,59 @@ static void emit_mask(struct out *o, const struct iface *ifc)
 	out_line(o, "}");
 }
 
+/* A reduction parameter's operator as C: built in, or the static struct
+ * emit_reduction_ops writes. */
+static char *reduction_op(const struct iface *ifc, const struct param *p)
+{
+	static const char *const ops[] = { "PPH_REDUCTION_SUM", "PPH_REDUCTION_MIN",
+					   "PPH_REDUCTION_MAX" };
+	static const char *const types[] = {
+		"PPH_TYPE_CHAR",	  "PPH_TYPE_SIGNED_CHAR",	 "PPH_TYPE_UNSIGNED_CHAR",
+		"PPH_TYPE_SHORT",	  "PPH_TYPE_UNSIGNED_SHORT",	 "PPH_TYPE_INT",
+		"PPH_TYPE_UNSIGNED",	  "PPH_TYPE_LONG",		 "PPH_TYPE_UNSIGNED_LONG",
+		"PPH_TYPE_LONG_LONG",	  "PPH_TYPE_UNSIGNED_LONG_LONG", "PPH_TYPE_FLOAT",
+		"PPH_TYPE_DOUBLE",
+	};
+	int op = reduction_builtin(p->reduction);
+
+	if (op < 0)
+		return xasprintf("&%s_%s_reduction", ifc->name, p->name);
+	return xasprintf("pph_reduction_builtin(%s, %s)", ops[op],
+			 types[reduction_type(p->elem_type)]);
+}
+
+/* The handle of a reduction parameter gets its operator. */
+static void emit_reduction(struct out *o, const struct iface *ifc, const struct param *p)
+{
+	char *op;
+
+	if (p->access != ACCESS_REDUCTION)
+		return;
+	op = reduction_op(ifc, p);
+	out_line(o, "if (pph_rc == 0)");
+	out_line(o, "\tpph_rc = pph_data_set_reduction(pph_handles[%d], %s);", p->buffer, op);
+	free(op);
+}
+
+/* The user's reduction functions, declared, and their operator. */
+static void emit_reduction_ops(struct out *o, const struct iface *ifc)
+{
+	size_t i;
+
+	for (i = 0; i < ifc->nparams; i++) {
+		const struct param *p = &ifc->params[i];
+
+		if (p->access != ACCESS_REDUCTION || p->buffer < 0 ||
+		    reduction_builtin(p->reduction) >= 0)
+			continue;
+		out_line(o, "void %s(void *into, const void *from);", p->reduction);
+		out_line(o, "void %s(void *elem);", p->reduction_identity);
+		out_line(o, "static const struct pph_reduction %s_%s_reduction = { %s, %s };",
+			 ifc->name, p->name, p->reduction_identity, p->reduction);
+		out_blank(o);
+	}
+}
+
 static void emit_register(struct out *o, const struct iface *ifc,
 			  const struct param *p)
 {
@@ -122,6 +179,7 @@ static void emit_register(struct out *o, const struct iface *ifc,
 		/* the container's own handle: device copies live across calls */
 		out_line(o, "pph_handles[%d] = pph_container_use(&%s->c, %s);", p->buffer,
 			 p->name, access_enum(p->access));
+		emit_reduction(o, ifc, p);
 		return;
 	}
 	out_line(o, "if (pph_rc == 0)");
@@ -137,7 +195,7 @@ static void emit_register(struct out *o, const struct iface *ifc,
 		out_line(o, "pph_rc = pph_variable_register(&pph_handles[%d], (void *)%s, sizeof(%s));",
 			 p->buffer, p->name, p->elem_type);
 	o->indent--;
-	(void)ifc;
+	emit_reduction(o, ifc, p);
 }
 
 static void emit_args(struct out *o, const struct iface *ifc)
@@ -276,6 +334,7 @@ void emit_entry(struct gen *g, const struct iface *ifc)
 		out_blank(&o);
 		emit_codelet(&o, ifc);
 		out_blank(&o);
+		emit_reduction_ops(&o, ifc);
 		emit_function(&o, ifc);
 		gen_close(g, &o, name);
 	}

@@ -129,6 +129,8 @@ static struct iface *instantiate(const struct iface *g, const char *type)
 			replace_word(s->elem_type, g->template_type, inst->type_arg) : NULL;
 		d->num_elements = dup_or_null(s->num_elements);
 		d->partition = dup_or_null(s->partition);
+		d->reduction = dup_or_null(s->reduction);
+		d->reduction_identity = dup_or_null(s->reduction_identity);
 		free(t);
 	}
 	inst->impls = xcalloc(g->nimpls, sizeof(*inst->impls));

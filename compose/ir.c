@@ -13,7 +13,10 @@ const char *platform_name(enum platform p)
 
 const char *access_name(enum access a)
 {
-	return a == ACCESS_READ ? "read" : a == ACCESS_WRITE ? "write" : "readwrite";
+	return a == ACCESS_READ		? "read" :
+	       a == ACCESS_WRITE	? "write" :
+	       a == ACCESS_REDUCTION	? "reduction" :
+					  "readwrite";
 }
 
 struct iface *model_find_iface(const struct model *m, const char *name)
@@ -98,6 +101,8 @@ static void free_iface(struct iface *ifc)
 		free(ifc->params[i].dims[1]);
 		free(ifc->params[i].dims[2]);
 		free(ifc->params[i].partition);
+		free(ifc->params[i].reduction);
+		free(ifc->params[i].reduction_identity);
 	}
 	for (i = 0; i < ifc->nimpls; i++)
 		model_free_impl(ifc->impls[i]);

@@ -16,7 +16,7 @@ struct loc {
 	int line;
 };
 
-enum access { ACCESS_READ = 1, ACCESS_WRITE = 2, ACCESS_READWRITE = 3 };
+enum access { ACCESS_READ = 1, ACCESS_WRITE = 2, ACCESS_READWRITE = 3, ACCESS_REDUCTION = 4 };
 
 enum param_kind {
 	PARAM_VALUE,	/* by value, packed into the task's argument block */
@@ -52,6 +52,8 @@ struct param {
 	char *partition; /* @partition: a block count, "auto", or NULL */
 	bool by_value;	 /* @byValue: a pointer passed as itself, never registered */
 	int parts;	 /* -1 whole, 0 one block per worker, n blocks */
+	char *reduction; /* @reduction: "sum", "min", "max" or a function, or NULL */
+	char *reduction_identity; /* @reductionIdentity: a function, or NULL */
 };
 
 /* How the runtime predicts run times: enum pph_model_kind, in order. */

@@ -550,7 +550,10 @@ static void parse_params(struct loader *l, struct iface *ifc, const xmlNode *n)
 		p->access = !mode ? ACCESS_READWRITE :
 			    strcmp(mode, "read") == 0 ? ACCESS_READ :
 			    strcmp(mode, "write") == 0 ? ACCESS_WRITE :
+			    strcmp(mode, "reduction") == 0 ? ACCESS_REDUCTION :
 							ACCESS_READWRITE;
+		p->reduction = attr(c, "reduction");
+		p->reduction_identity = attr(c, "reductionIdentity");
 		p->buffer = -1;
 		p->size_of = -1;
 		free(type);

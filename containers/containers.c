@@ -300,7 +300,7 @@ pph_data_handle pph_container_use(struct pph_container *c, enum pph_access mode)
 {
 	/* a task that writes makes the host copy stale; one that reads makes
 	 * host writes wait for it */
-	if (mode & PPH_W)
+	if (mode & (PPH_W | PPH_REDUX))
 		c->host = PPH_HOST_NONE;
 	else if (c->host == PPH_HOST_WRITE)
 		c->host = PPH_HOST_READ;

@@ -267,12 +267,18 @@ static int acquire_on_nodes(struct pph_task *t, unsigned node, void *buffers[],
 	unsigned i;
 
 	for (i = 0; i < t->nbuffers; i++) {
-		int rc = acquire(t->handles[i], node, t->modes[i],
-				 saved && (t->modes[i] & PPH_W) ? saved->s[i] : NULL);
+		int rc;
 
+		if (t->modes[i] == PPH_REDUX) { /* runs in host memory (redux.c) */
+			buffers[i] = pph__redux_buffer(t, i);
+			continue;
+		}
+		rc = acquire(t->handles[i], node, t->modes[i],
+			     saved && (t->modes[i] & PPH_W) ? saved->s[i] : NULL);
 		if (rc) {
 			while (i-- > 0)
-				pph__coherence_release(t->handles[i], node);
+				if (t->modes[i] != PPH_REDUX)
+					pph__coherence_release(t->handles[i], node);
 			return rc;
 		}
 		buffers[i] = node ? &pph__device_replica(t->handles[i], node)->iface :
@@ -289,7 +295,8 @@ int pph__task_acquire_data(struct pph_task *t, unsigned node, void *buffers[],
 	if (pph__rt.nnodes > 1) /* a call apart: this path saves no registers */
 		return acquire_on_nodes(t, node, buffers, saved);
 	for (i = 0; i < t->nbuffers; i++) /* host memory only: nothing to track */
-		buffers[i] = &t->handles[i]->host.iface;
+		buffers[i] = t->modes[i] != PPH_REDUX ? &t->handles[i]->host.iface :
+							pph__redux_buffer(t, i);
 	return 0;
 }
 
@@ -300,7 +307,8 @@ void pph__task_release_data(struct pph_task *t, unsigned node)
 	if (node == 0)
 		return; /* host replicas are not pinned */
 	for (i = 0; i < t->nbuffers; i++)
-		pph__coherence_release(t->handles[i], node);
+		if (t->modes[i] != PPH_REDUX)
+			pph__coherence_release(t->handles[i], node);
 }
 
 /*

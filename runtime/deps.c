@@ -2,7 +2,9 @@
  * Dependencies inferred from access modes, in submission order: per handle,
  * the last writer and the readers since.  A reader waits for the last
  * writer; a writer waits for the last writer and every reader since it, so
- * readers of one value run concurrently.  A handle lists only unfinished
+ * readers of one value run concurrently.  A PPH_REDUX task is listed as a
+ * reader: it waits for the last writer only, and the combine task that
+ * ends its group (redux.c), a writer, waits for it.  A handle lists only unfinished
  * tasks, and holds a reference on each until it leaves (leave_handle), so
  * that a detached task stays readable here while listed.
  */
@@ -68,6 +70,8 @@ static void list_locked(struct pph_task *task, unsigned i, struct pph_data *d,
 	struct pph_reader *r = &task->reader_nodes[i];
 
 	atomic_fetch_add(&task->refs, 1);
+	if (__builtin_expect(mode == PPH_REDUX || task->cl == &pph__redux_combine_cl, 0))
+		pph__redux_list_locked(task, i, d, mode);
 	if (mode & PPH_W) {
 		r->pprev = NULL;
 		d->last_writer = task;
@@ -142,6 +146,9 @@ int pph__deps_hold(struct pph_task *task)
 
 		if (!distinct_handle(task, i, &mode))
 			continue;
+		/* reductions take their accumulators when listed */
+		if (mode == PPH_REDUX || task->cl == &pph__redux_combine_cl)
+			break;
 		/* never waits while holding: no order among handles needed */
 		if (!pph__spin_trylock(&d->lock))
 			break;
@@ -242,6 +249,7 @@ void pph__deps_host_wait(struct pph_data *d, enum pph_access mode)
 	unsigned n = 0, i;
 
 	pph__list_held_task(); /* called by a task run in place: it may hold d */
+	pph__redux_close(d);
 	/* take references under the lock, wait without it */
 	pph__spin_lock(&d->lock);
 	writer = d->last_writer;
@@ -268,6 +276,7 @@ void pph__deps_host_wait(struct pph_data *d, enum pph_access mode)
 void pph__deps_data_wait(struct pph_data *d)
 {
 	pph__list_held_task(); /* called by a task run in place: it may hold d */
+	pph__redux_close(d);
 	for (;;) {
 		struct pph_task *t;
 

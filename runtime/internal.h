@@ -63,6 +63,7 @@ struct pph_reader {
 	struct pph_task *task;
 	struct pph_reader *next;
 	struct pph_reader **pprev; /* what points to it; NULL: not listed */
+	struct pph_redux_acc *acc; /* PPH_REDUX: the task's accumulator (redux.c) */
 };
 
 /*
@@ -110,6 +111,10 @@ struct pph_data {
 	pthread_mutex_t coh_lock; /* replica states and transfers (coherence.c) */
 	struct pph_data *prev, *next; /* the handles with device replicas (data.c) */
 	_Atomic enum pph_handle_state state; /* data.c; the slot stays readable when freed */
+	/* redux.c, under lock: the accumulators of PPH_REDUX tasks not
+	 * combined yet, newest first, and the operator new ones take */
+	struct pph_redux_acc *redux_accs;
+	const struct pph_reduction *redux_op;
 };
 _Static_assert(offsetof(struct pph_data, host.iface.vector.elemsize) + sizeof(size_t) <=
 		       PPH_CACHE_LINE,
@@ -370,6 +375,40 @@ void pph__deps_data_wait(struct pph_data *data);
 int pph__deps_hold(struct pph_task *task);
 void pph__deps_unhold(struct pph_task *task);
 void pph__deps_list_held(struct pph_task *task);
+
+/* ---- reductions (redux.c) ---- */
+
+/* A PPH_REDUX task's private accumulator: the handle's shape, packed, in
+ * host memory, combined into the data by a combine task. */
+struct pph_redux_acc {
+	struct pph_redux_acc *next; /* the one submitted before */
+	const struct pph_reduction *op;
+	enum pph_layout layout;
+	int ready; /* set to the identity: its task acquired it */
+	union pph_iface iface;
+};
+
+/* Some handle has had an operator set: submissions look for PPH_REDUX. */
+extern atomic_int pph__redux_used;
+/* The codelet of combine tasks: deps.c lists one as taking the handle's
+ * accumulators. */
+extern const struct pph_codelet pph__redux_combine_cl;
+/* pph_task_submit, before anything else, once pph__redux_used: checks the
+ * task's PPH_REDUX buffers (an operator set, no other mode on the handle),
+ * keeps it to CPU variants and gives each an accumulator; and, before a
+ * buffer accessed in another mode, combines the handle's accumulators
+ * (submits a combine task).  Returns 0, -EINVAL or -ENOMEM, -ENODEV. */
+int pph__redux_submit(struct pph_task *task);
+/* The handle is about to be accessed from the host (acquire, partition,
+ * unregister): combine its accumulators first. */
+void pph__redux_close(struct pph_data *d);
+/* deps.c, under d->lock, as task is listed on d: a PPH_REDUX task's
+ * accumulator joins the handle's, a combine task takes them. */
+void pph__redux_list_locked(struct pph_task *task, unsigned i, struct pph_data *d,
+			    enum pph_access mode);
+/* coherence.c: buffer i of a PPH_REDUX task: its accumulator, set to the
+ * identity. */
+void *pph__redux_buffer(struct pph_task *task, unsigned i);
 
 /* ---- scheduling ---- */
 

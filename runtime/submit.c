@@ -393,6 +393,12 @@ int pph_task_submit(struct pph_task *task)
 	if (!pph__rt.initialized)
 		return pph__not_running("pph_task_submit");
 	if (task->nbuffers) {
+		/* reductions (redux.c): accumulators, combines before other modes */
+		int rc = atomic_load_explicit(&pph__redux_used, memory_order_relaxed) ?
+				 pph__redux_submit(task) : 0;
+
+		if (rc)
+			return rc;
 		task->footprint = pph__task_footprint(task, &task->size);
 	} else {
 		task->footprint = PPH_FOOTPRINT_NO_DATA;

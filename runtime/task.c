@@ -183,12 +183,15 @@ static int submitted(const struct pph_task *task)
 int pph_task_add_buffer(struct pph_task *task, pph_data_handle handle,
 			enum pph_access mode)
 {
-	if (!task || !handle || (mode != PPH_R && mode != PPH_W && mode != PPH_RW))
+	if (!task || !handle ||
+	    (mode != PPH_R && mode != PPH_W && mode != PPH_RW && mode != PPH_REDUX))
 		return -EINVAL;
 	if (submitted(task))
 		return -EBUSY;
 	if (task->nbuffers == PPH_MAX_BUFFERS)
 		return -E2BIG;
+	if (mode == PPH_REDUX) /* submissions look for it from now on (redux.c) */
+		atomic_store_explicit(&pph__redux_used, 1, memory_order_relaxed);
 	task->handles[task->nbuffers] = handle;
 	task->modes[task->nbuffers++] = mode;
 	return 0;

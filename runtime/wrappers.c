@@ -231,6 +231,18 @@ static int hybrid_split(const struct pph_codelet *cl, unsigned impl_mask, unsign
 	return 1;
 }
 
+/* Reductions run on CPU variants only (redux.c): such a call is not split
+ * among kinds of workers. */
+static int has_reduction(unsigned nbuffers, const enum pph_access *modes)
+{
+	unsigned i;
+
+	for (i = 0; i < nbuffers; i++)
+		if (modes[i] == PPH_REDUX)
+			return 1;
+	return 0;
+}
+
 int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 			 const pph_data_handle *handles, const enum pph_access *modes,
 			 const int *parts, const void *arg, size_t arg_size)
@@ -260,7 +272,8 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 				break;
 			total = split_length(handles[i]);
 		}
-	if (i == nbuffers && total >= (size_t)n && pph__rt.initialized)
+	if (i == nbuffers && total >= (size_t)n && pph__rt.initialized &&
+	    !has_reduction(nbuffers, modes))
 		hybrid = hybrid_split(cl, impl_mask, nbuffers, handles, modes, parts, (unsigned)n,
 				      total, sizes, masks);
 	for (i = 0; rc == 0 && i < nbuffers; i++, done = i)

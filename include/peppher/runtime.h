@@ -133,7 +133,17 @@ struct pph_codelet {
 enum pph_access {
 	PPH_R = 1,
 	PPH_W = 2,
-	PPH_RW = PPH_R | PPH_W
+	PPH_RW = PPH_R | PPH_W,
+	/**
+	 * Contribute to the handle through its reduction operator
+	 * (pph_data_set_reduction): tasks in this mode do not wait for each
+	 * other; each gets a private accumulator set to the operator's
+	 * identity, and the accumulators are combined into the data, in
+	 * submission order, before the next access in another mode (a task,
+	 * pph_data_acquire, unregistering, partitioning).  Not combined with
+	 * another mode; such tasks run on CPU (and OPENMP) variants only.
+	 */
+	PPH_REDUX = 4
 };
 
 typedef struct pph_data *pph_data_handle;
@@ -242,6 +252,50 @@ static inline size_t pph_tile_count(size_t n, size_t tile)
  */
 int pph_data_partition_tiles(pph_data_handle parent, size_t tile_rows, size_t tile_cols,
 			     pph_data_handle *children);
+
+/**
+ * A reduction operator, element by element: init sets one element to the
+ * identity, combine sets *into to (*into op *from).  An element is a
+ * vector's or a matrix's element, or a variable's whole size.
+ */
+struct pph_reduction {
+	void (*init)(void *elem);
+	void (*combine)(void *into, const void *from);
+};
+
+/** The operators pph_reduction_builtin() knows. */
+enum pph_reduction_op { PPH_REDUCTION_SUM, PPH_REDUCTION_MIN, PPH_REDUCTION_MAX };
+
+/** The element types of the built-in operators. */
+enum pph_elem_type {
+	PPH_TYPE_CHAR,
+	PPH_TYPE_SIGNED_CHAR,
+	PPH_TYPE_UNSIGNED_CHAR,
+	PPH_TYPE_SHORT,
+	PPH_TYPE_UNSIGNED_SHORT,
+	PPH_TYPE_INT,
+	PPH_TYPE_UNSIGNED,
+	PPH_TYPE_LONG,
+	PPH_TYPE_UNSIGNED_LONG,
+	PPH_TYPE_LONG_LONG,
+	PPH_TYPE_UNSIGNED_LONG_LONG,
+	PPH_TYPE_FLOAT,
+	PPH_TYPE_DOUBLE,
+	PPH_TYPE_COUNT
+};
+
+/** A built-in operator (static data), or NULL for values out of range. */
+const struct pph_reduction *pph_reduction_builtin(enum pph_reduction_op op,
+						  enum pph_elem_type type);
+
+/**
+ * The operator tasks accessing the handle with PPH_REDUX use from now on
+ * (the runtime keeps the pointer: static data, or alive until the handle
+ * is unregistered).  Contributions made before keep the operator they
+ * were made with.  Returns 0, or -EINVAL for a NULL handle or operator,
+ * or an operator without init or combine.
+ */
+int pph_data_set_reduction(pph_data_handle handle, const struct pph_reduction *op);
 
 /** Wait for the tasks using the blocks, gather them home, free them.
  *  While partitioned, pph_data_acquire on the parent is refused (-EBUSY). */

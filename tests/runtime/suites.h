@@ -51,6 +51,7 @@ void add_wrappers_tests(CU_pSuite s);
 void add_workers_tests(CU_pSuite s);
 void add_data_tests(CU_pSuite s);
 void add_deps_tests(CU_pSuite s);
+void add_redux_tests(CU_pSuite s);
 /* Suites of their own. */
 void add_sched_suites(void);
 void add_init_suite(void);

@@ -183,7 +183,8 @@ static void test_null_arguments(void)
 	CU_ASSERT_EQUAL(pph_data_partition(NULL, 2, NULL), -EINVAL);
 	t = pph_task_create(&inc_cl);
 	CU_ASSERT_EQUAL(pph_task_add_buffer(t, NULL, PPH_R), -EINVAL);
-	CU_ASSERT_EQUAL(pph_task_add_buffer(t, h, (enum pph_access)4), -EINVAL);
+	CU_ASSERT_EQUAL(pph_task_add_buffer(t, h, (enum pph_access)8), -EINVAL);
+	CU_ASSERT_EQUAL(pph_task_add_buffer(t, h, (enum pph_access)(PPH_REDUX | PPH_R)), -EINVAL);
 	CU_ASSERT_EQUAL(pph_task_set_arg(t, NULL, 8), -EINVAL);
 	pph_task_destroy(t);
 	/* malformed codelets are refused at submission, nothing runs */

@@ -12,7 +12,7 @@
 #include "testutil.h"
 
 /* The suites run under each scheduler: task.c, wrappers.c, workers.c,
- * data.c and deps.c. */
+ * data.c, deps.c and redux.c. */
 static void add_scheduler_suites(const char *name, int (*init)(void))
 {
 	static const struct {
@@ -21,7 +21,7 @@ static void add_scheduler_suites(const char *name, int (*init)(void))
 	} files[] = {
 		{ "task", add_task_tests },	  { "wrappers", add_wrappers_tests },
 		{ "workers", add_workers_tests }, { "data", add_data_tests },
-		{ "deps", add_deps_tests },
+		{ "deps", add_deps_tests },	  { "redux", add_redux_tests },
 	};
 	static char titles[3 * sizeof(files) / sizeof(files[0])][32]; /* CUnit keeps the names */
 	static unsigned ntitles;
