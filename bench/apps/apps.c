@@ -6,7 +6,11 @@
  * one per core, every runtime calling the same variant functions:
  *
  *   cholesky  tiled right-looking Cholesky: potrf, trsm, syrk, gemm (the
- *             repository's LAPACKE and CBLAS variants), n^3 / 3 flops
+ *             repository's LAPACKE and CBLAS variants), n^3 / 3 flops, on
+ *             tiles of one n x n column-major matrix, factored in place: its
+ *             tile views for PEPPHER (pph_matrix_tile_grid), its sub-handles
+ *             for StarPU (starpu_data_map_filters, block filters), pointers
+ *             into it for OpenMP; every kernel gets leading dimension n
  *   sgemm     tiled C = C + A B in float: sgemm_tile (CBLAS), 2 n^3 flops
  *   spmv      y = A x, A the 5-point Laplacian of a g x g grid, in blocks
  *             of rows: spmv_rows, 2 nnz flops per product
@@ -57,11 +61,16 @@ static const char *const kind_names[] = { "potrf", "trsm", "syrk", "gemm", "sgem
 /* buffers per kind, the last one written (read and written but by spmv) */
 static const int kind_nbufs[] = { 1, 2, 2, 3, 3, 5 };
 
-/* A tile (rows x cols, column-major) or a vector (cols == 0). */
+/* A tile (rows x cols, column-major) or a vector (cols == 0), in memory of
+   its own or a tile view of a larger matrix (parent >= 0). */
 struct buf {
 	void *data;
 	void *orig; /* the values before a run, for buffers that a run writes */
 	size_t rows, cols, elemsize;
+	size_t ld; /* elements from one column to the next: rows, or the parent's */
+	int parent; /* the matrix this tile lies in, or -1 */
+	int ti, tj; /* which tile of the parent (tiles of tile x tile) */
+	int tiled; /* a parent: the runtimes split it into tiles */
 };
 
 struct task {
@@ -127,8 +136,22 @@ static int add_buf(struct problem *p, size_t rows, size_t cols, size_t elemsize,
 	b->rows = rows;
 	b->cols = cols;
 	b->elemsize = elemsize;
+	b->ld = rows;
+	b->parent = -1;
 	b->data = xmalloc(buf_bytes(b));
 	b->orig = written ? xmalloc(buf_bytes(b)) : NULL;
+	return p->nbufs++;
+}
+
+/* Tile (ti, tj) of buffer parent, p->tile square, in place. */
+static int add_view(struct problem *p, int parent, int ti, int tj)
+{
+	struct buf *b = &p->bufs[p->nbufs], *m = &p->bufs[parent];
+	size_t t = p->tile;
+
+	*b = (struct buf){ (char *)m->data + (ti * t + tj * t * m->ld) * m->elemsize, NULL, t, t,
+			   m->elemsize, m->ld, parent, ti, tj, 0 };
+	m->tiled = 1;
 	return p->nbufs++;
 }
 
@@ -147,7 +170,8 @@ static void reset(struct problem *p)
 static void problem_free(struct problem *p)
 {
 	for (int i = 0; i < p->nbufs; i++) {
-		free(p->bufs[i].data);
+		if (p->bufs[i].parent < 0)
+			free(p->bufs[i].data);
 		free(p->bufs[i].orig);
 	}
 	free(p->bufs);
@@ -157,32 +181,26 @@ static void problem_free(struct problem *p)
 
 /* ---- the problems ------------------------------------------------------------ */
 
-/* Tile (i, j) of nt x nt, i >= j: buffer index. */
-#define LT(i, j) ((i) * ((i) + 1) / 2 + (j))
+/* Tile (i, j) of nt x nt, i >= j: buffer index (buffer 0 is the matrix). */
+#define LT(i, j) (1 + (i) * ((i) + 1) / 2 + (j))
 
 static struct problem cholesky_make(int n, int b)
 {
 	int nt = n / b;
 	struct problem p = { "cholesky", n, b, NULL, 0, NULL, 0, n * (double)n * n / 3, NULL };
+	double *a;
 
-	p.bufs = calloc(nt * (nt + 1) / 2, sizeof(struct buf));
+	p.bufs = calloc(1 + nt * (nt + 1) / 2, sizeof(struct buf));
 	p.tasks = calloc(nt + nt * (nt - 1) + (size_t)nt * (nt - 1) * (nt - 2) / 6, sizeof(struct task));
-	/* A symmetric, diagonally dominant: the tiles of its lower triangle */
+	/* A symmetric, diagonally dominant, column-major; the tiles of its lower triangle */
+	add_buf(&p, n, n, sizeof(double), 1);
+	a = p.bufs[0].orig;
+	for (int c = 0; c < n; c++)
+		for (int r = c; r < n; r++)
+			a[r + (size_t)c * n] = a[c + (size_t)r * n] = r == c ? n + rnd() : rnd();
 	for (int i = 0; i < nt; i++)
 		for (int j = 0; j <= i; j++)
-			add_buf(&p, b, b, sizeof(double), 1);
-	for (int j = 0; j < nt; j++)
-		for (int i = j; i < nt; i++) {
-			double *t = p.bufs[LT(i, j)].orig;
-
-			for (int c = 0; c < b; c++)
-				for (int r = 0; r < b; r++) {
-					if (i == j && r < c) /* the upper half of a diagonal tile */
-						t[r + c * b] = t[c + r * b];
-					else
-						t[r + c * b] = i == j && r == c ? n + rnd() : rnd();
-				}
-		}
+			add_view(&p, 0, i, j);
 	/* priorities as examples/cholesky's: the panel, then the next
 	 * panel's column, then the rest of the trailing updates */
 	for (int k = 0; k < nt; k++) {
@@ -204,16 +222,14 @@ static struct problem cholesky_make(int n, int b)
 	return p;
 }
 
-/* element (r, c) of the lower triangular n x n matrix held by tiles bufs */
+/* element (r, c) of the lower triangle of the n x n matrix, before or after */
 static double chol_at(const struct problem *p, int r, int c, int use_orig)
 {
-	int b = p->tile;
-	const struct buf *t;
+	const struct buf *m = &p->bufs[0];
 
 	if (r < c)
 		return 0;
-	t = &p->bufs[LT(r / b, c / b)];
-	return ((const double *)(use_orig ? t->orig : t->data))[r % b + (c % b) * b];
+	return ((const double *)(use_orig ? m->orig : m->data))[r + (size_t)c * m->ld];
 }
 
 /* |A x - L (L^T x)| / |A x| for a random x: O(n^2) */
@@ -387,15 +403,17 @@ static int check(struct problem *p)
 static void run_direct(const struct problem *p, const struct task *t)
 {
 	void *d[5];
-	int b = p->tile;
+	int b = p->tile, ld[5];
 
-	for (int i = 0; i < kind_nbufs[t->kind]; i++)
+	for (int i = 0; i < kind_nbufs[t->kind]; i++) {
 		d[i] = p->bufs[t->buf[i]].data;
+		ld[i] = (int)p->bufs[t->buf[i]].ld;
+	}
 	switch (t->kind) {
-	case POTRF: potrf_lapacke(b, d[0], b); break;
-	case TRSM: trsm_cblas(b, d[0], b, d[1], b); break;
-	case SYRK: syrk_cblas(b, d[0], b, d[1], b); break;
-	case GEMM: gemm_cblas(b, d[0], b, d[1], b, d[2], b); break;
+	case POTRF: potrf_lapacke(b, d[0], ld[0]); break;
+	case TRSM: trsm_cblas(b, d[0], ld[0], d[1], ld[1]); break;
+	case SYRK: syrk_cblas(b, d[0], ld[0], d[1], ld[1]); break;
+	case GEMM: gemm_cblas(b, d[0], ld[0], d[1], ld[1], d[2], ld[2]); break;
 	case SGEMM: sgemm_tile_cblas(b, d[0], d[1], d[2]); break;
 	case SPMV: spmv_rows_cpu(t->m, t->nnz, t->n, d[0], d[1], d[2], d[3], d[4]); break;
 	default: abort();
@@ -413,9 +431,12 @@ static double run_sequential(struct problem *p)
 
 /* ---- PEPPHER-C: the composed calls on containers -------------------------------- */
 
+/* The column-major matrix m is a row-major pph_matrix whose rows are its
+   columns: its tile (ti, tj) is the view's tile (tj, ti). */
 static double run_peppher(struct problem *p)
 {
 	void **c = calloc(p->nbufs, sizeof(void *));
+	pph_matrix_tiles **grid = calloc(p->nbufs, sizeof(*grid));
 	char cores[16];
 	double t0, t;
 
@@ -427,9 +448,15 @@ static double run_peppher(struct problem *p)
 	for (int i = 0; i < p->nbufs; i++) {
 		struct buf *b = &p->bufs[i];
 
-		c[i] = b->cols ? (void *)pph_matrix_wrap(b->data, b->rows, b->cols, b->elemsize)
-			       : (void *)pph_vector_wrap(b->data, b->rows, b->elemsize);
-		if (!c[i])
+		if (b->parent >= 0)
+			c[i] = pph_matrix_tile(grid[b->parent], b->tj, b->ti);
+		else if (b->cols)
+			c[i] = pph_matrix_wrap(b->data, b->cols, b->rows, b->elemsize);
+		else
+			c[i] = pph_vector_wrap(b->data, b->rows, b->elemsize);
+		if (b->tiled && c[i])
+			grid[i] = pph_matrix_tile_grid(c[i], p->tile, p->tile);
+		if (!c[i] || (b->tiled && !grid[i]))
 			exit(1);
 	}
 	t0 = now();
@@ -438,27 +465,38 @@ static double run_peppher(struct problem *p)
 		void **a = c;
 		int b = p->tile;
 #define C(j) a[k->buf[j]]
+#define LD(j) (int)p->bufs[k->buf[j]].ld
 		pph_call_priority(k->priority);
 		switch (k->kind) {
-		case POTRF: potrf(b, C(0), b); break;
-		case TRSM: trsm(b, C(0), b, C(1), b); break;
-		case SYRK: syrk(b, C(0), b, C(1), b); break;
-		case GEMM: gemm(b, C(0), b, C(1), b, C(2), b); break;
+		case POTRF: potrf(b, C(0), LD(0)); break;
+		case TRSM: trsm(b, C(0), LD(0), C(1), LD(1)); break;
+		case SYRK: syrk(b, C(0), LD(0), C(1), LD(1)); break;
+		case GEMM: gemm(b, C(0), LD(0), C(1), LD(1), C(2), LD(2)); break;
 		case SGEMM: sgemm_tile(b, C(0), C(1), C(2)); break;
 		case SPMV: spmv_rows(k->m, k->nnz, k->n, C(0), C(1), C(2), C(3), C(4)); break;
 		default: abort();
 		}
 #undef C
+#undef LD
 	}
 	pph_call_priority(0);
 	pph_task_wait_all();
 	t = now() - t0;
-	for (int i = 0; i < p->nbufs; i++)
+	for (int i = 0; i < p->nbufs; i++) {
+		if (p->bufs[i].parent >= 0)
+			continue; /* a tile: untiling ends it */
+		if (grid[i]) {
+			pph_matrix_untile(grid[i]); /* the tiles' data home */
+			if (!pph_matrix_read((pph_matrix *)c[i]))
+				exit(1);
+		}
 		if (p->bufs[i].cols)
 			pph_matrix_destroy(c[i]);
 		else
 			pph_vector_destroy(c[i]);
+	}
 	PEPPHER_SHUTDOWN();
+	free(grid);
 	free(c);
 	return t;
 }
@@ -470,16 +508,18 @@ static void starpu_kernel(void *buffers[], void *arg)
 	const struct task *t = arg;
 	const struct problem *p = t->problem;
 	void *d[5];
-	int b = p->tile;
+	int b = p->tile, ld[5];
 
-	for (int i = 0; i < kind_nbufs[t->kind]; i++)
+	for (int i = 0; i < kind_nbufs[t->kind]; i++) {
 		d[i] = t->kind == SPMV ? (void *)STARPU_VECTOR_GET_PTR(buffers[i])
 				       : (void *)STARPU_MATRIX_GET_PTR(buffers[i]);
+		ld[i] = t->kind == SPMV ? 0 : (int)STARPU_MATRIX_GET_LD(buffers[i]);
+	}
 	switch (t->kind) {
-	case POTRF: potrf_lapacke(b, d[0], b); break;
-	case TRSM: trsm_cblas(b, d[0], b, d[1], b); break;
-	case SYRK: syrk_cblas(b, d[0], b, d[1], b); break;
-	case GEMM: gemm_cblas(b, d[0], b, d[1], b, d[2], b); break;
+	case POTRF: potrf_lapacke(b, d[0], ld[0]); break;
+	case TRSM: trsm_cblas(b, d[0], ld[0], d[1], ld[1]); break;
+	case SYRK: syrk_cblas(b, d[0], ld[0], d[1], ld[1]); break;
+	case GEMM: gemm_cblas(b, d[0], ld[0], d[1], ld[1], d[2], ld[2]); break;
 	case SGEMM: sgemm_tile_cblas(b, d[0], d[1], d[2]); break;
 	case SPMV: spmv_rows_cpu(t->m, t->nnz, t->n, d[0], d[1], d[2], d[3], d[4]); break;
 	default: abort();
@@ -522,12 +562,22 @@ static double run_starpu(struct problem *p)
 	for (int i = 0; i < p->nbufs; i++) {
 		struct buf *b = &p->bufs[i];
 
-		if (b->cols)
-			starpu_matrix_data_register(&h[i], STARPU_MAIN_RAM, (uintptr_t)b->data, b->rows,
+		if (b->parent >= 0) /* level 1: blocks of rows (nx), level 2: of columns */
+			h[i] = starpu_data_get_sub_data(h[b->parent], 2, b->ti, b->tj);
+		else if (b->cols)
+			starpu_matrix_data_register(&h[i], STARPU_MAIN_RAM, (uintptr_t)b->data, b->ld,
 						    b->rows, b->cols, b->elemsize);
 		else
 			starpu_vector_data_register(&h[i], STARPU_MAIN_RAM, (uintptr_t)b->data, b->rows,
 						    b->elemsize);
+		if (b->tiled) {
+			struct starpu_data_filter rows = { .filter_func = starpu_matrix_filter_block,
+							   .nchildren = b->rows / p->tile };
+			struct starpu_data_filter cols = { .filter_func = starpu_matrix_filter_vertical_block,
+							   .nchildren = b->cols / p->tile };
+
+			starpu_data_map_filters(h[i], 2, &rows, &cols);
+		}
 	}
 	for (int i = 0; i < p->ntasks; i++)
 		p->tasks[i].problem = p;
@@ -559,8 +609,13 @@ static double run_starpu(struct problem *p)
 	}
 	starpu_task_wait_for_all();
 	t = now() - t0;
-	for (int i = 0; i < p->nbufs; i++)
+	for (int i = 0; i < p->nbufs; i++) {
+		if (p->bufs[i].parent >= 0)
+			continue;
+		if (p->bufs[i].tiled)
+			starpu_data_unpartition(h[i], STARPU_MAIN_RAM);
 		starpu_data_unregister(h[i]);
+	}
 	starpu_shutdown();
 	free(h);
 	return t;
@@ -568,6 +623,8 @@ static double run_starpu(struct problem *p)
 
 /* ---- OpenMP tasks (libgomp) -------------------------------------------------------- */
 
+/* Tasks depend on a buffer's first element: a tile's, for the tiles of the
+   Cholesky matrix, which are pointers into it (no two tiles share one). */
 static double run_openmp(struct problem *p)
 {
 	double t0 = now();
