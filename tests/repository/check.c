@@ -120,6 +120,28 @@ static void var(struct call *c, void *p, size_t size, enum pph_access mode)
 		abort();
 }
 
+/*
+ * The result of dot or nrm2, a reduction with operator op, for variant v:
+ * PPH_REDUX on CPU and OpenMP (v runs on an accumulator set to op's
+ * identity, combined into *p when the call ends); read and written on an
+ * OpenCL device, which the runtime leaves out of reductions: the variant
+ * combines into *p itself there, the same contract.
+ */
+static void result(struct call *c, const struct variant *v, void *p, size_t size,
+		   const struct pph_reduction *op)
+{
+	var(c, p, size, v->arch == PPH_ARCH_OPENCL ? PPH_RW : PPH_REDUX);
+	if (pph_data_set_reduction(c->h[c->n - 1], op) != 0)
+		abort();
+}
+
+#define TYPE_OF(T) _Generic((T)0, float: PPH_TYPE_FLOAT, double: PPH_TYPE_DOUBLE)
+
+/* nrm2's operator (repository/common/nrm2_reduction.h, in the nrm2 variants) */
+void nrm2_identity(void *elem);
+void nrm2_combine(void *into, const void *from);
+static const struct pph_reduction nrm2_op = { nrm2_identity, nrm2_combine };
+
 /* Run the call on variant v alone: 1 when it ran, 0 when it was skipped. */
 static int run(struct variant *v, struct call *c)
 {
@@ -414,16 +436,16 @@ SORT_CHECK(double)
 			return dot(n, x, y, r), 1;                                              \
 		vec(&c, x, n, sizeof(T), PPH_R);                                                \
 		vec(&c, y, n, sizeof(T), PPH_R);                                                \
-		var(&c, r, sizeof(T), PPH_W);                                                   \
+		result(&c, v, r, sizeof(T), pph_reduction_builtin(PPH_REDUCTION_SUM, TYPE_OF(T))); \
 		return run(v, &c);                                                              \
 	}                                                                                       \
-	static int do_nrm2_##T(struct variant *v, int n, T *x, T *r)                            \
+	static int do_nrm2_##T(struct variant *v, int n, T *x, double *r)                       \
 	{                                                                                       \
 		struct call c = { 0 };                                                          \
 		if (!v)                                                                         \
 			return nrm2(n, x, r), 1;                                                \
 		vec(&c, x, n, sizeof(T), PPH_R);                                                \
-		var(&c, r, sizeof(T), PPH_W);                                                   \
+		result(&c, v, r, sizeof(double), &nrm2_op);                                     \
 		return run(v, &c);                                                              \
 	}
 
@@ -450,7 +472,7 @@ SORT_CHECK(double)
 			int n = sz[s];                                                          \
 			T *x = xmalloc(sizeof(T) * n), *y0 = xmalloc(sizeof(T) * n);            \
 			T *y = xmalloc(sizeof(T) * n), r, alpha = (T)0.75, beta = (T)-1.25;     \
-			double dotv = 0, dbound = 0, sq = 0;                                    \
+			double dotv = 0, dbound = 0, sq = 0, nr;                                \
                                                                                                 \
 			for (int i = 0; i < n; i++) {                                           \
 				x[i] = (T)rnd();                                                \
@@ -476,14 +498,15 @@ SORT_CHECK(double)
 					for (int i = 0; i < n; i++)                             \
 						near(sv ? sv->name : "scale", n, i, y[i],       \
 						     beta * y0[i], fabs(beta * y0[i]), EPS);    \
-				r = (T)NAN;                                                     \
+				/* reductions: they add to what the result held */      \
+				r = (T)0.5;                                                     \
 				if (do_dot_##T(dv, n, x, y0, &r) && ++ran)                      \
-					near(dv ? dv->name : "dot", n, 0, r, dotv, dbound,      \
-					     SUM_TOL(n, EPS));                                  \
-				r = (T)NAN;                                                     \
-				if (do_nrm2_##T(nv, n, x, &r) && ++ran)                         \
-					near(nv ? nv->name : "nrm2", n, 0, r, sqrt(sq), sqrt(sq), \
-					     SUM_TOL(n, EPS));                                  \
+					near(dv ? dv->name : "dot", n, 0, r, 0.5 + dotv,        \
+					     0.5 + dbound, SUM_TOL(n, EPS));                    \
+				nr = 3;                                                         \
+				if (do_nrm2_##T(nv, n, x, &nr) && ++ran)                        \
+					near(nv ? nv->name : "nrm2", n, 0, nr, sqrt(9 + sq),    \
+					     sqrt(9 + sq), SUM_TOL(n, EPS));                    \
 			}                                                                       \
 			free(x);                                                                \
 			free(y0);                                                               \
@@ -494,6 +517,53 @@ SORT_CHECK(double)
 
 BLAS1_CHECK(float, FLT_EPSILON)
 BLAS1_CHECK(double, DBL_EPSILON)
+
+/*
+ * nrm2 of doubles whose squares overflow (1e200) or underflow (1e-200), and
+ * of floats whose squares overflow a float (1e30): exact up to rounding in
+ * the CPU and OpenMP variants.  Not the OpenCL one, which sums unscaled in T.
+ */
+static void test_nrm2_range(void)
+{
+	static const double scales[] = { 1e200, 1e-200 };
+	int n = 1000, ran = 0;
+	double *x = xmalloc(sizeof(double) * n), nr, sq;
+	float *xf = xmalloc(sizeof(float) * n);
+
+	for (unsigned s = 0; s < 2; s++) {
+		sq = 0;
+		for (int i = 0; i < n; i++) {
+			double u = rnd();
+
+			x[i] = u * scales[s];
+			sq += u * u;
+		}
+		for (int e = 0; e <= 3; e++) {
+			struct variant *v = NTH(nrm2_double_v, e);
+
+			nr = 0;
+			if ((!v || v->arch != PPH_ARCH_OPENCL) && do_nrm2_double(v, n, x, &nr) && ++ran)
+				near(v ? v->name : "nrm2", n, 0, nr, scales[s] * sqrt(sq),
+				     scales[s] * sqrt(sq), SUM_TOL(n, DBL_EPSILON));
+		}
+	}
+	sq = 0;
+	for (int i = 0; i < n; i++) {
+		xf[i] = (float)(rnd() * 1e30);
+		sq += ((double)xf[i] * 1e-30) * ((double)xf[i] * 1e-30);
+	}
+	for (int e = 0; e <= 3; e++) {
+		struct variant *v = NTH(nrm2_float_v, e);
+
+		nr = 0;
+		if ((!v || v->arch != PPH_ARCH_OPENCL) && do_nrm2_float(v, n, xf, &nr) && ++ran)
+			near(v ? v->name : "nrm2", n, 0, nr, 1e30 * sqrt(sq), 1e30 * sqrt(sq),
+			     SUM_TOL(n, DBL_EPSILON));
+	}
+	free(x);
+	free(xf);
+	verdict("nrm2 scaled (double 1e200, 1e-200; float 1e30)", "n 1000", ran);
+}
 
 /* ---- tile kernels: b x b, column-major, double ----------------------------------- */
 
@@ -684,6 +754,7 @@ int main(void)
 	test_sort_double();
 	test_blas1_float();
 	test_blas1_double();
+	test_nrm2_range();
 	test_tiles();
 	PEPPHER_SHUTDOWN();
 	return 0;
