@@ -25,11 +25,18 @@
  *
  * Usage: apps [-c cores] [-r rounds] [-n cholesky sizes] [-b tile sizes]
  *             [-s sgemm size] [-g spmv grid] [-k spmv block rows] [-p problems]
- *             [-t runtimes]
+ *             [-t runtimes] [-v]
  * Lists are comma-separated; defaults: -n 2048,4096 -b 64,128,256,512
  * -s 2048 -g 1024 -k 4096,16384,65536,262144 -p cholesky,sgemm,spmv -r 3,
  * -t peppher,starpu,openmp,limit (those left out print nan: for profiling).
  * -q (or PEPPHER_QUICK=1): -n 1024 -s 512 -g 512 -r 1.
+ * -v: also print, on stderr, the share of its cores each runtime's best
+ * round got (the process's CPU time over wall time x cores, 1 core for the
+ * limit; it counts the runtime's start and stop too): below 1, other
+ * processes took cores from it, or its workers slept for want of work
+ * (PEPPHER_TRACE tells which), and peppher/limit for equal shares; and the
+ * task graph's critical path with the tasks' times alone, against the
+ * limit's time: where it comes close, no schedule reaches the limit.
  */
 #include <lapacke.h>
 #include <math.h>
@@ -38,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -79,6 +87,7 @@ struct task {
 	int m, nnz, n; /* spmv's sizes */
 	const struct problem *problem; /* for StarPU's tasks */
 	int priority; /* PEPPHER's calls (pph_call_priority) */
+	double seq; /* its shortest time alone (the limit's runs), s */
 };
 
 struct problem {
@@ -92,7 +101,7 @@ struct problem {
 	double *ref; /* what the check compares with */
 };
 
-static int ncores, rounds = 3;
+static int ncores, rounds = 3, verbose;
 static const char *runtimes = "peppher,starpu,openmp,limit";
 
 static int has(const char *list, const char *name);
@@ -103,6 +112,15 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* CPU time of the process, all threads */
+static double cpu_time(void)
+{
+	struct rusage u;
+
+	getrusage(RUSAGE_SELF, &u);
+	return u.ru_utime.tv_sec + u.ru_stime.tv_sec + 1e-6 * (u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
 static void *xmalloc(size_t n)
@@ -422,11 +440,48 @@ static void run_direct(const struct problem *p, const struct task *t)
 
 static double run_sequential(struct problem *p)
 {
-	double t0 = now();
+	double t0 = now(), t = t0;
 
-	for (int i = 0; i < p->ntasks; i++)
-		run_direct(p, &p->tasks[i]);
+	for (int i = 0; i < p->ntasks; i++) {
+		struct task *k = &p->tasks[i];
+		double t1;
+
+		run_direct(p, k);
+		t1 = now();
+		if (!k->seq || t1 - t < k->seq)
+			k->seq = t1 - t;
+		t = t1;
+	}
 	return now() - t0;
+}
+
+/*
+ * The task graph's critical path with the tasks' times alone: no schedule
+ * on any number of cores ends sooner.  A task waits for the last writer of
+ * what it reads, and a writer also for the readers before it, as the
+ * runtimes order them.
+ */
+static double critical_path(const struct problem *p)
+{
+	double *lastw = calloc(p->nbufs, sizeof(double)), *lastr = calloc(p->nbufs, sizeof(double));
+	double end = 0;
+
+	for (int i = 0; i < p->ntasks; i++) {
+		const struct task *k = &p->tasks[i];
+		int nb = kind_nbufs[k->kind], w = k->buf[nb - 1];
+		double ready = fmax(lastw[w], lastr[w]), done;
+
+		for (int j = 0; j < nb - 1; j++)
+			ready = fmax(ready, lastw[k->buf[j]]);
+		done = ready + k->seq;
+		for (int j = 0; j < nb - 1; j++)
+			lastr[k->buf[j]] = fmax(lastr[k->buf[j]], done);
+		lastw[w] = lastr[w] = done;
+		end = fmax(end, done);
+	}
+	free(lastw);
+	free(lastr);
+	return end;
 }
 
 /* ---- PEPPHER-C: the composed calls on containers -------------------------------- */
@@ -672,11 +727,11 @@ static double (*const runners[NRUNTIMES])(struct problem *) = {
 
 static void bench(struct problem p)
 {
-	double best[NRUNTIMES];
+	double best[NRUNTIMES], share[NRUNTIMES];
 	const char *size_name = strcmp(p.name, "spmv") ? "n" : "grid";
 
 	for (int r = 0; r < NRUNTIMES; r++)
-		best[r] = INFINITY;
+		best[r] = INFINITY, share[r] = NAN;
 	for (int round = -1; round < rounds; round++)
 		for (int r = 0; r < NRUNTIMES; r++) {
 			double t;
@@ -684,7 +739,9 @@ static void bench(struct problem p)
 			if ((round < 0 && r == SEQUENTIAL) || !has(runtimes, runtime_names[r]))
 				continue;
 			reset(&p);
+			double c0 = cpu_time();
 			t = runners[r](&p);
+			double cpu = cpu_time() - c0;
 			if (round < 0) { /* calibration of the performance models, untimed */
 				if (!check(&p)) {
 					printf("%s %s %d tile %d: %s gives a WRONG result\n", p.name, size_name,
@@ -693,6 +750,8 @@ static void bench(struct problem p)
 				}
 				continue;
 			}
+			if (t < best[r]) /* cpu also counts the runtime's start and stop */
+				share[r] = cpu / (t * (r == SEQUENTIAL ? 1 : ncores));
 			best[r] = fmin(best[r], t);
 		}
 	double g[NRUNTIMES];
@@ -704,6 +763,15 @@ static void bench(struct problem p)
 	       size_name, p.size, p.tile, p.ntasks, g[PEPPHER], g[STARPU], g[OPENMP], g[SEQUENTIAL],
 	       g[PEPPHER] / g[STARPU], g[PEPPHER] / g[OPENMP], g[PEPPHER] / g[SEQUENTIAL]);
 	fflush(stdout);
+	if (verbose) {
+		fprintf(stderr, "  %s %d tile %d: cores' share got: peppher %.2f starpu %.2f openmp %.2f limit %.2f;"
+				" peppher/limit for the same share %.2f\n",
+			p.name, p.size, p.tile, share[PEPPHER], share[STARPU], share[OPENMP], share[SEQUENTIAL],
+			g[PEPPHER] / g[SEQUENTIAL] * share[SEQUENTIAL] / share[PEPPHER]);
+		if (has(runtimes, "limit"))
+			fprintf(stderr, "  %s %d tile %d: critical path %.0f ms, the limit's time %.0f ms\n",
+				p.name, p.size, p.tile, 1e3 * critical_path(&p), 1e3 * best[SEQUENTIAL] / ncores);
+	}
 	problem_free(&p);
 }
 
@@ -740,7 +808,7 @@ int main(int argc, char **argv)
 	int quick = getenv("PEPPHER_QUICK") && atoi(getenv("PEPPHER_QUICK")) > 0;
 
 	ncores = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	while ((opt = getopt(argc, argv, "c:r:n:b:s:g:k:p:t:q")) != -1) {
+	while ((opt = getopt(argc, argv, "c:r:n:b:s:g:k:p:t:qv")) != -1) {
 		switch (opt) {
 		case 'c': ncores = atoi(optarg); break;
 		case 'r': rounds = atoi(optarg); break;
@@ -752,6 +820,7 @@ int main(int argc, char **argv)
 		case 'p': problems = optarg; break;
 		case 't': runtimes = optarg; break;
 		case 'q': quick = 1; break;
+		case 'v': verbose = 1; break;
 		default: nn = -1;
 		}
 	}
@@ -765,7 +834,7 @@ int main(int argc, char **argv)
 	if (nn < 1 || nb < 1 || nk < 1 || ncores < 1 || rounds < 1 || sgemm_n < 1 || grid < 2 ||
 	    optind != argc) {
 		fprintf(stderr, "usage: apps [-q] [-c cores] [-r rounds] [-n sizes] [-b tiles] [-s n] "
-				"[-g grid] [-k block rows] [-p cholesky,sgemm,spmv] [-t runtimes]\n");
+				"[-g grid] [-k block rows] [-p cholesky,sgemm,spmv] [-t runtimes] [-v]\n");
 		return 2;
 	}
 	starpu_codelets_init();
