@@ -3,7 +3,10 @@
  * against a sequential reference at several sizes (1, sizes that are not
  * multiples of the tiles and blocks, and a few larger ones).
  *
- * One composition holds all the variants.  Each variant is forced alone:
+ * Two compositions hold all the variants: main.xml every component but the
+ * reductions dot and nrm2, and reductions.xml those two, built with
+ * -DCHECK_REDUCTIONS (main.xml is also built on libpeppher-starpu by
+ * tests/starpu/repository.sh, which has no reductions yet).  Each variant is forced alone:
  * the test makes a codelet of that one variant from its composed backend
  * wrapper (IMPL_backend, declared in NAME_backends.h) and calls it as the
  * entry wrapper would, through pph_call_sync() on freshly registered data.
@@ -24,12 +27,14 @@
 #include <string.h>
 
 #include "peppher.h"
+#ifndef CHECK_REDUCTIONS
 #include "axpy_double_backends.h"
 #include "axpy_float_backends.h"
 #include "dgemm_backends.h"
 #include "scale_double_backends.h"
 #include "scale_float_backends.h"
 #include "sgemm_backends.h"
+#endif
 
 /* ---- variants, forced one at a time ------------------------------------ */
 
@@ -120,6 +125,7 @@ static void var(struct call *c, void *p, size_t size, enum pph_access mode)
 		abort();
 }
 
+#ifdef CHECK_REDUCTIONS
 /*
  * The result of dot or nrm2, a reduction with operator op, for variant v:
  * PPH_REDUX on CPU and OpenMP (v runs on an accumulator set to op's
@@ -141,6 +147,7 @@ static void result(struct call *c, const struct variant *v, void *p, size_t size
 void nrm2_identity(void *elem);
 void nrm2_combine(void *into, const void *from);
 static const struct pph_reduction nrm2_op = { nrm2_identity, nrm2_combine };
+#endif
 
 /* Run the call on variant v alone: 1 when it ran, 0 when it was skipped. */
 static int run(struct variant *v, struct call *c)
@@ -213,6 +220,7 @@ static void verdict(const char *what, const char *sizes, int ran)
 	printf("%s %s: %d variant runs correct\n", what, sizes, ran);
 }
 
+#ifndef CHECK_REDUCTIONS
 /* ---- sgemm, dgemm: C = alpha A B + beta C, row-major ------------------------ */
 
 #define GEMM_CHECK(P, REAL, EPS)                                                            \
@@ -406,10 +414,28 @@ SORT_CHECK(float)
 SORT_CHECK(int)
 SORT_CHECK(double)
 
-/* ---- axpy, scale, dot, nrm2: float and double ----------------------------------- */
+#endif /* !CHECK_REDUCTIONS */
 
+/* ---- axpy, scale; dot, nrm2 (reductions): float and double ----------------------- */
+
+/*
+ * Relative tolerance of a sum of n terms: the OpenCL variants add at most
+ * n / 16384 terms in a row, then in trees of at most 14 levels; the CPU ones
+ * add in double, whose error grows as sqrt(n) eps on such data (n eps is a
+ * worst case far from reached).  Tighter than n eps, which at n = 40000 in
+ * float would let a dropped term pass.
+ */
+#define SUM_TOL(n, eps) (2.0 * (sqrt((double)(n)) + 16) * (eps))
+
+/* variant e of a list, NULL past its end: the composed entry */
+#define NTH(list, e) (list + (e) < list##_end ? list + (e) : NULL)
+
+#define BLAS1_SIZES { 1, 3, 100, 1000, 10007, 40000 }
+#define BLAS1_SIZES_TEXT "n in 1 3 100 1000 10007 40000"
+
+#ifndef CHECK_REDUCTIONS
 /* v NULL: the composed call, the scheduler choosing; else v alone.  1 when it ran. */
-#define BLAS1_CALLS(T)                                                                      \
+#define BLAS1_CHECK(T, EPS)                                                                 \
 	static int do_axpy_##T(struct variant *v, int n, T *x, T *y, T alpha)                   \
 	{                                                                                       \
 		struct axpy_##T##_args a = { alpha };                                            \
@@ -429,6 +455,53 @@ SORT_CHECK(double)
 		vec(&c, x, n, sizeof(T), PPH_RW);                                               \
 		return run(v, &c);                                                              \
 	}                                                                                       \
+	static void test_blas1_##T(void)                                                        \
+	{                                                                                       \
+		static const int sz[] = BLAS1_SIZES;                                            \
+		int ran = 0;                                                                    \
+                                                                                                \
+		for (unsigned s = 0; s < sizeof(sz) / sizeof(sz[0]); s++) {                     \
+			int n = sz[s];                                                          \
+			T *x = xmalloc(sizeof(T) * n), *y0 = xmalloc(sizeof(T) * n);            \
+			T *y = xmalloc(sizeof(T) * n), alpha = (T)0.75, beta = (T)-1.25;        \
+                                                                                                \
+			for (int i = 0; i < n; i++) {                                           \
+				x[i] = (T)rnd();                                                \
+				y0[i] = (T)rnd();                                               \
+			}                                                                       \
+			for (int e = 0; e <= 3; e++) { /* 3 variants alone, then the entry */ \
+				struct variant *av = NTH(axpy_##T##_v, e);                      \
+				struct variant *sv = NTH(scale_##T##_v, e);                     \
+                                                                                                \
+				memcpy(y, y0, sizeof(T) * n);                                   \
+				if (do_axpy_##T(av, n, x, y, alpha) && ++ran)                   \
+					for (int i = 0; i < n; i++)                             \
+						near(av ? av->name : "axpy", n, i, y[i],        \
+						     alpha * x[i] + y0[i],                      \
+						     fabs(alpha * x[i]) + fabs(y0[i]), 2 * EPS); \
+				memcpy(y, y0, sizeof(T) * n);                                   \
+				if (do_scale_##T(sv, n, y, beta) && ++ran)                      \
+					for (int i = 0; i < n; i++)                             \
+						near(sv ? sv->name : "scale", n, i, y[i],       \
+						     beta * y0[i], fabs(beta * y0[i]), EPS);    \
+			}                                                                       \
+			free(x);                                                                \
+			free(y0);                                                               \
+			free(y);                                                                \
+		}                                                                               \
+		verdict("axpy, scale (" #T ")", BLAS1_SIZES_TEXT, ran);                         \
+	}
+
+BLAS1_CHECK(float, FLT_EPSILON)
+BLAS1_CHECK(double, DBL_EPSILON)
+#else
+/*
+ * dot and nrm2 are reductions: they add to what the result held (0.5 for
+ * dot, 3 for nrm2 here).  A CPU or OpenMP variant alone runs on an
+ * accumulator (PPH_REDUX); an OpenCL one with the result read and written
+ * on the device (see result()).
+ */
+#define REDUX_CHECK(T, EPS)                                                                 \
 	static int do_dot_##T(struct variant *v, int n, T *x, T *y, T *r)                       \
 	{                                                                                       \
 		struct call c = { 0 };                                                          \
@@ -447,60 +520,30 @@ SORT_CHECK(double)
 		vec(&c, x, n, sizeof(T), PPH_R);                                                \
 		result(&c, v, r, sizeof(double), &nrm2_op);                                     \
 		return run(v, &c);                                                              \
-	}
-
-/*
- * Relative tolerance of a sum of n terms: the OpenCL variants add at most
- * n / 16384 terms in a row, then in trees of at most 14 levels; the CPU ones
- * add in double, whose error grows as sqrt(n) eps on such data (n eps is a
- * worst case far from reached).  Tighter than n eps, which at n = 40000 in
- * float would let a dropped term pass.
- */
-#define SUM_TOL(n, eps) (2.0 * (sqrt((double)(n)) + 16) * (eps))
-
-/* variant e of a list, NULL past its end: the composed entry */
-#define NTH(list, e) (list + (e) < list##_end ? list + (e) : NULL)
-
-#define BLAS1_CHECK(T, EPS)                                                                 \
-	BLAS1_CALLS(T)                                                                          \
-	static void test_blas1_##T(void)                                                        \
+	}                                                                                       \
+	static void test_redux_##T(void)                                                        \
 	{                                                                                       \
-		static const int sz[] = { 1, 3, 100, 1000, 10007, 40000 };                             \
+		static const int sz[] = BLAS1_SIZES;                                            \
 		int ran = 0;                                                                    \
                                                                                                 \
 		for (unsigned s = 0; s < sizeof(sz) / sizeof(sz[0]); s++) {                     \
 			int n = sz[s];                                                          \
-			T *x = xmalloc(sizeof(T) * n), *y0 = xmalloc(sizeof(T) * n);            \
-			T *y = xmalloc(sizeof(T) * n), r, alpha = (T)0.75, beta = (T)-1.25;     \
+			T *x = xmalloc(sizeof(T) * n), *y = xmalloc(sizeof(T) * n), r;          \
 			double dotv = 0, dbound = 0, sq = 0, nr;                                \
                                                                                                 \
 			for (int i = 0; i < n; i++) {                                           \
 				x[i] = (T)rnd();                                                \
-				y0[i] = (T)rnd();                                               \
-				dotv += (double)x[i] * y0[i];                                   \
-				dbound += fabs((double)x[i] * y0[i]);                           \
+				y[i] = (T)rnd();                                                \
+				dotv += (double)x[i] * y[i];                                    \
+				dbound += fabs((double)x[i] * y[i]);                            \
 				sq += (double)x[i] * x[i];                                      \
 			}                                                                       \
 			for (int e = 0; e <= 3; e++) { /* 3 variants alone, then the entry */ \
-				struct variant *av = NTH(axpy_##T##_v, e);                      \
-				struct variant *sv = NTH(scale_##T##_v, e);                     \
 				struct variant *dv = NTH(dot_##T##_v, e);                       \
 				struct variant *nv = NTH(nrm2_##T##_v, e);                      \
                                                                                                 \
-				memcpy(y, y0, sizeof(T) * n);                                   \
-				if (do_axpy_##T(av, n, x, y, alpha) && ++ran)                   \
-					for (int i = 0; i < n; i++)                             \
-						near(av ? av->name : "axpy", n, i, y[i],        \
-						     alpha * x[i] + y0[i],                      \
-						     fabs(alpha * x[i]) + fabs(y0[i]), 2 * EPS); \
-				memcpy(y, y0, sizeof(T) * n);                                   \
-				if (do_scale_##T(sv, n, y, beta) && ++ran)                      \
-					for (int i = 0; i < n; i++)                             \
-						near(sv ? sv->name : "scale", n, i, y[i],       \
-						     beta * y0[i], fabs(beta * y0[i]), EPS);    \
-				/* reductions: they add to what the result held */      \
 				r = (T)0.5;                                                     \
-				if (do_dot_##T(dv, n, x, y0, &r) && ++ran)                      \
+				if (do_dot_##T(dv, n, x, y, &r) && ++ran)                       \
 					near(dv ? dv->name : "dot", n, 0, r, 0.5 + dotv,        \
 					     0.5 + dbound, SUM_TOL(n, EPS));                    \
 				nr = 3;                                                         \
@@ -509,15 +552,13 @@ SORT_CHECK(double)
 					     sqrt(9 + sq), SUM_TOL(n, EPS));                    \
 			}                                                                       \
 			free(x);                                                                \
-			free(y0);                                                               \
 			free(y);                                                                \
 		}                                                                               \
-		verdict("axpy, scale, dot, nrm2 (" #T ")", "n in 1 3 100 1000 10007 40000", ran);     \
+		verdict("dot, nrm2 (" #T ")", BLAS1_SIZES_TEXT, ran);                           \
 	}
 
-BLAS1_CHECK(float, FLT_EPSILON)
-BLAS1_CHECK(double, DBL_EPSILON)
-
+REDUX_CHECK(float, FLT_EPSILON)
+REDUX_CHECK(double, DBL_EPSILON)
 /*
  * nrm2 of doubles whose squares overflow (1e200) or underflow (1e-200), and
  * of floats whose squares overflow a float (1e30): exact up to rounding in
@@ -564,7 +605,9 @@ static void test_nrm2_range(void)
 	free(xf);
 	verdict("nrm2 scaled (double 1e200, 1e-200; float 1e30)", "n 1000", ran);
 }
+#endif /* CHECK_REDUCTIONS */
 
+#ifndef CHECK_REDUCTIONS
 /* ---- tile kernels: b x b, column-major, double ----------------------------------- */
 
 #define AT(M, i, j) M[(i) + (long)(j) * b]
@@ -743,9 +786,12 @@ static void test_tiles(void)
 	verdict("potrf, trsm, syrk, gemm", "b in 1 3 16 33 64 260", ran);
 }
 
+#endif /* !CHECK_REDUCTIONS */
+
 int main(void)
 {
 	PEPPHER_INITIALIZE();
+#ifndef CHECK_REDUCTIONS
 	test_sgemm();
 	test_dgemm();
 	test_spmv();
@@ -754,8 +800,12 @@ int main(void)
 	test_sort_double();
 	test_blas1_float();
 	test_blas1_double();
-	test_nrm2_range();
 	test_tiles();
+#else
+	test_redux_float();
+	test_redux_double();
+	test_nrm2_range();
+#endif
 	PEPPHER_SHUTDOWN();
 	return 0;
 }
