@@ -34,10 +34,13 @@
  * round got (the process's CPU time over wall time x cores, 1 core for the
  * limit; it counts the runtime's start and stop too): below 1, other
  * processes took cores from it, or its workers slept for want of work
- * (PEPPHER_TRACE tells which), and peppher/limit for equal shares; and the
- * task graph's critical path with the tasks' times alone, against the
+ * (PEPPHER_TRACE tells which), and peppher/limit for equal shares; how long
+ * PEPPHER and StarPU took to submit the tasks (their submitting thread is a
+ * third one on the cores, where OpenMP's producer is one of the team); and
+ * the task graph's critical path with the tasks' times alone, against the
  * limit's time: where it comes close, no schedule reaches the limit.
  */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include <lapacke.h>
 #include <math.h>
 #include <omp.h>
@@ -102,6 +105,12 @@ struct problem {
 };
 
 static int ncores, rounds = 3, verbose;
+/* how long the latest run took to submit its tasks (PEPPHER, StarPU), s:
+   the submitting thread shares the cores with the workers */
+static double submit_time;
+/* how many times the application's thread slept while PEPPHER's run ended
+   (voluntary context switches in pph_task_wait_all) */
+static long wait_sleeps;
 static const char *runtimes = "peppher,starpu,openmp,limit";
 
 static int has(const char *list, const char *name);
@@ -121,6 +130,15 @@ static double cpu_time(void)
 
 	getrusage(RUSAGE_SELF, &u);
 	return u.ru_utime.tv_sec + u.ru_stime.tv_sec + 1e-6 * (u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+/* voluntary context switches of the calling thread so far */
+static long thread_sleeps(void)
+{
+	struct rusage u;
+
+	getrusage(RUSAGE_THREAD, &u);
+	return u.ru_nvcsw;
 }
 
 static void *xmalloc(size_t n)
@@ -535,8 +553,11 @@ static double run_peppher(struct problem *p)
 #undef LD
 	}
 	pph_call_priority(0);
+	submit_time = now() - t0;
+	long sw0 = thread_sleeps();
 	pph_task_wait_all();
 	t = now() - t0;
+	wait_sleeps = thread_sleeps() - sw0;
 	for (int i = 0; i < p->nbufs; i++) {
 		if (p->bufs[i].parent >= 0)
 			continue; /* a tile: untiling ends it */
@@ -662,6 +683,7 @@ static double run_starpu(struct problem *p)
 		if (rc != 0)
 			exit(1);
 	}
+	submit_time = now() - t0;
 	starpu_task_wait_for_all();
 	t = now() - t0;
 	for (int i = 0; i < p->nbufs; i++) {
@@ -727,11 +749,12 @@ static double (*const runners[NRUNTIMES])(struct problem *) = {
 
 static void bench(struct problem p)
 {
-	double best[NRUNTIMES], share[NRUNTIMES];
+	double best[NRUNTIMES], share[NRUNTIMES], submit[NRUNTIMES];
+	long sleeps = 0;
 	const char *size_name = strcmp(p.name, "spmv") ? "n" : "grid";
 
 	for (int r = 0; r < NRUNTIMES; r++)
-		best[r] = INFINITY, share[r] = NAN;
+		best[r] = INFINITY, share[r] = submit[r] = NAN;
 	for (int round = -1; round < rounds; round++)
 		for (int r = 0; r < NRUNTIMES; r++) {
 			double t;
@@ -740,6 +763,7 @@ static void bench(struct problem p)
 				continue;
 			reset(&p);
 			double c0 = cpu_time();
+			submit_time = NAN;
 			t = runners[r](&p);
 			double cpu = cpu_time() - c0;
 			if (round < 0) { /* calibration of the performance models, untimed */
@@ -750,8 +774,12 @@ static void bench(struct problem p)
 				}
 				continue;
 			}
-			if (t < best[r]) /* cpu also counts the runtime's start and stop */
+			if (t < best[r]) { /* cpu also counts the runtime's start and stop */
 				share[r] = cpu / (t * (r == SEQUENTIAL ? 1 : ncores));
+				submit[r] = submit_time;
+				if (r == PEPPHER)
+					sleeps = wait_sleeps;
+			}
 			best[r] = fmin(best[r], t);
 		}
 	double g[NRUNTIMES];
@@ -768,6 +796,10 @@ static void bench(struct problem p)
 				" peppher/limit for the same share %.2f\n",
 			p.name, p.size, p.tile, share[PEPPHER], share[STARPU], share[OPENMP], share[SEQUENTIAL],
 			g[PEPPHER] / g[SEQUENTIAL] * share[SEQUENTIAL] / share[PEPPHER]);
+		fprintf(stderr, "  %s %d tile %d: submission took peppher %.1f ms, starpu %.1f ms of %.1f and %.1f;"
+				" waiting for peppher's tasks, the program's thread slept %ld times\n",
+			p.name, p.size, p.tile, 1e3 * submit[PEPPHER], 1e3 * submit[STARPU], 1e3 * best[PEPPHER],
+			1e3 * best[STARPU], sleeps);
 		if (has(runtimes, "limit"))
 			fprintf(stderr, "  %s %d tile %d: critical path %.0f ms, the limit's time %.0f ms\n",
 				p.name, p.size, p.tile, 1e3 * critical_path(&p), 1e3 * best[SEQUENTIAL] / ncores);
