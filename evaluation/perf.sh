@@ -11,8 +11,10 @@
 #
 # Every run's result is checked as make check does (a wrong run stops the
 # experiment).  Times are what the programs print (their timed region: the
-# component calls, transfers included), the median of EVAL_REPS runs (3)
-# after the runs that train the performance models; the runs of the
+# component calls, transfers included), the median of EVAL_REPS runs (5)
+# after the runs that train the performance models (EVAL_TRAIN per size for
+# dynamic selection, 4: every variant, and every OpenMP team size, must be
+# measured 3 times at each data size before dmda stops exploring it); the runs of the
 # different choices are interleaved, so that a change in the machine's
 # load touches them alike.  EVAL_QUICK=1 runs one small size each, once
 # (to try the script out); EVAL_APPS="hotspot nw" limits Fig. 6 to these.
@@ -21,9 +23,10 @@ set -eu
 fig=$1 out=$2
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-reps=${EVAL_REPS:-3}
+reps=${EVAL_REPS:-5}
+train=${EVAL_TRAIN:-4}
 quick=${EVAL_QUICK:-0}
-[ "$quick" = 1 ] && reps=1
+[ "$quick" = 1 ] && reps=1 train=2
 ev=$top_srcdir/evaluation
 export PEPPHER_SCHED=dmda
 
@@ -101,7 +104,7 @@ fig6() {
 		# train: the dynamic choice sees every variant calibrated at every
 		# size; the static ones warm up (kernels built, caches filled)
 		for s in $sizes; do
-			for i in 1 2; do
+			for i in $(seq "$train"); do
 				run "$out/$app/dynamic/$app" "$app" "$out/$app/dynamic/home" "$s" > /dev/null
 			done
 			for k in $kinds; do
