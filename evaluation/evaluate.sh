@@ -4,7 +4,9 @@
 # <!-- NAME --> replaced by what this run measured: table-I (loc.sh),
 # machine, fig6, fig7 and fig5 (perf.sh), and the figures' PNGs beside it
 # (scripts/plot-evaluation).  Table I needs cloc, installed here on demand
-# (Debian package cloc).  EVAL_SKIP_PERF=1 writes Table I only.
+# (Debian package cloc).  EVAL_SKIP_PERF=1 writes Table I only;
+# EVAL_REUSE=1 rewrites the page from the last run's measurements (kept in
+# BUILDDIR/tests/out/evaluation-runs) without running anything again.
 set -eu
 : "${top_srcdir:?}" "${top_builddir:?}"
 if ! command -v cloc > /dev/null; then
@@ -35,6 +37,12 @@ if [ "${EVAL_SKIP_PERF:-0}" = 1 ]; then
 	for p in machine fig6 fig7 fig5; do
 		echo "Not run (EVAL_SKIP_PERF=1)." > "$parts/$p"
 	done
+elif [ "${EVAL_REUSE:-0}" = 1 ]; then
+	cp "$runs/machine.md" "$parts/machine"
+	for f in fig6 fig7 fig5; do
+		sh "$top_srcdir/evaluation/perf.sh" "$f-table" "$runs" > "$parts/$f"
+	done
+	sh "$top_srcdir/scripts/plot-evaluation" "$runs" "$top_srcdir/doc" > /dev/null
 else
 	machine > "$parts/machine"
 	start=$(date +%s)
@@ -44,6 +52,7 @@ else
 	done
 	sed -i "s|LOADAVG_AFTER|$(cut -d' ' -f1-3 /proc/loadavg)|" "$parts/machine"
 	echo "The timed runs took $(( ($(date +%s) - start) / 60 )) minutes." >> "$parts/machine"
+	cp "$parts/machine" "$runs/machine.md"
 	sh "$top_srcdir/scripts/plot-evaluation" "$runs" "$top_srcdir/doc" > /dev/null
 fi
 
