@@ -29,7 +29,7 @@ machine() {
 	cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2> /dev/null || true)
 	ocl=$(clinfo -l 2> /dev/null | sed -n 's/.*Device #0: //p' | head -1 || true)
 	echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores (${cpu:-CPU model unknown}),"
-	echo "OpenCL on ${ocl:-the runtime's OpenCL device (PoCL)}; load average before the runs:"
+	echo "OpenCL on ${ocl:-PoCL, on the same cores}; load average before the runs:"
 	echo "$(cut -d' ' -f1-3 /proc/loadavg), after: LOADAVG_AFTER (other work shared the machine)."
 }
 

@@ -106,14 +106,14 @@ fig6() {
 		# train: the dynamic choice sees every variant calibrated at every
 		# size; the static ones warm up (kernels built, caches filled)
 		for s in $sizes; do
-			for i in $(seq "$train"); do
+			for _ in $(seq "$train"); do
 				run "$out/$app/dynamic/$app" "$app" "$out/$app/dynamic/home" "$s" > /dev/null
 			done
 			for k in $kinds; do
 				run "$out/$app/$k/$app" "$app" "$out/$app/$k/home" "$s" > /dev/null
 			done
 		done
-		for r in $(seq "$reps"); do
+		for _ in $(seq "$reps"); do
 			for s in $sizes; do
 				for k in dynamic $kinds; do
 					t=$(run "$out/$app/$k/$app" "$app" "$out/$app/$k/home" "$s")
@@ -190,7 +190,7 @@ fig7() {
 		run "$out/ode-$v/ode" ode "$out/ode-$v/home" "$s" > /dev/null
 	done
 	: > "$out/fig7.raw"
-	for r in $(seq "$reps7"); do
+	for _ in $(seq "$reps7"); do
 		for v in composed direct; do
 			t=$(run "$out/ode-$v/ode" ode "$out/ode-$v/home" "$s")
 			steps=$(grep "^ode: [0-9]* steps" "$out/last.log" | awk '{ print $2, $4, $6 }')
@@ -239,11 +239,11 @@ fig5() {
 	: > "$out/fig5.raw"
 	for s in $(fig5_sizes); do
 		for k in $kinds; do
-			for i in 1 2; do
+			for _ in 1 2; do
 				run "$out/spmv_ell/$k/spmv_ell" spmv_ell "$out/spmv_ell/$k/home" "$s" > /dev/null
 			done
 		done
-		for r in $(seq "$reps"); do
+		for _ in $(seq "$reps"); do
 			for k in $kinds; do
 				t=$(run "$out/spmv_ell/$k/spmv_ell" spmv_ell "$out/spmv_ell/$k/home" "$s")
 				# bytes moved to and from the device in the run (its 10 calls)
