@@ -72,6 +72,9 @@ struct pph_task {
  */
 int sp__engine_start(struct starpu_conf *conf);
 void sp__engine_wait_all(void);
+/* pph_task_wait_all: distributed, every rank's tasks and transfers (every
+ * rank calls it), and with PEPPHER_STATS=1 the bytes each rank sent so far */
+void sp__tasks_wait_all(void);
 void sp__engine_stop(void);
 /* processes of the run: the blocks of pph_call_partitioned's "one per worker" */
 unsigned sp__rank_count(void);

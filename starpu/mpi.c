@@ -87,6 +87,38 @@ void sp__engine_wait_all(void)
 	starpu_mpi_wait_for_all(COMM);
 }
 
+/* What this rank sent to the others since pph_init (STARPU_COMM_STATS=1). */
+static unsigned long long bytes_sent(void)
+{
+	size_t *sent = calloc((size_t)nranks, sizeof(*sent));
+	unsigned long long bytes = 0;
+	int r;
+
+	if (sent)
+		starpu_mpi_comm_amounts_retrieve(sent); /* zeros without STARPU_COMM_STATS=1 */
+	for (r = 0; sent && r < nranks; r++)
+		bytes += sent[r];
+	free(sent);
+	return bytes;
+}
+
+static int comm_stats(void)
+{
+	return starpu_get_env_number("STARPU_COMM_STATS") > 0;
+}
+
+/* The volume of a phase of the program (doc/distributed.md compares the
+ * tiled Cholesky's with a model): what was sent when it ended. */
+void sp__tasks_wait_all(void)
+{
+	const char *stats = getenv("PEPPHER_STATS");
+
+	starpu_mpi_wait_for_all(COMM);
+	if (stats && strcmp(stats, "1") == 0 && comm_stats())
+		fprintf(stderr, "rank %d of %d: %llu bytes sent to other ranks when pph_task_wait_all returned\n",
+			my_rank, nranks, bytes_sent());
+}
+
 void sp__engine_stop(void)
 {
 	starpu_mpi_shutdown(); /* and MPI_Finalize when pph_init called MPI_Init */
@@ -251,18 +283,9 @@ int sp__task_submit(struct pph_task *p)
 
 void sp__dist_stats_print(FILE *fp)
 {
-	size_t *sent = calloc((size_t)nranks, sizeof(*sent));
-	unsigned long long bytes = 0;
-	int r;
-
-	if (sent)
-		starpu_mpi_comm_amounts_retrieve(sent); /* zeros without STARPU_COMM_STATS=1 */
-	for (r = 0; sent && r < nranks; r++)
-		bytes += sent[r];
 	fprintf(fp, "rank %d of %d: %lu tasks ran here, %llu bytes sent to other ranks%s\n", my_rank,
-		nranks, sp__tasks_ran(), bytes,
-		starpu_get_env_number("STARPU_COMM_STATS") > 0 ? "" : " (counted with STARPU_COMM_STATS=1 only)");
-	free(sent);
+		nranks, sp__tasks_ran(), bytes_sent(),
+		comm_stats() ? "" : " (counted with STARPU_COMM_STATS=1 only)");
 }
 
 /* <peppher/distributed.h>: its weak references find these. */

@@ -16,6 +16,11 @@ void sp__engine_wait_all(void)
 	starpu_task_wait_for_all();
 }
 
+void sp__tasks_wait_all(void)
+{
+	starpu_task_wait_for_all();
+}
+
 void sp__engine_stop(void)
 {
 	starpu_shutdown();

@@ -594,7 +594,7 @@ int pph_task_wait(struct pph_task *task)
 void pph_task_wait_all(void)
 {
 	if (starpu_is_initialized())
-		starpu_task_wait_for_all();
+		sp__tasks_wait_all();
 }
 
 int pph_task_impl_ran(const struct pph_task *task)

@@ -71,13 +71,13 @@ tasks_on() {
 
 # distributed DIR NP: every rank ran tasks, and some data moved between ranks
 distributed() {
-	r=0 sent=0
+	r=0 d_sent=0
 	while [ $r -lt "$2" ]; do
-		n=$(tasks_on "$1" "$2" $r)
-		[ -n "$n" ] && [ "$n" -gt 0 ] || { cat "$1/np$2/$r.log"; fail "rank $r of $2 ran no task"; }
-		b=$(sed -n "s/^rank $r of $2: .* tasks ran here, \([0-9]*\) bytes sent.*/\1/p" "$1/np$2/$r.log")
-		sent=$((sent + b))
+		d_tasks=$(tasks_on "$1" "$2" $r)
+		[ -n "$d_tasks" ] && [ "$d_tasks" -gt 0 ] || { cat "$1/np$2/$r.log"; fail "rank $r of $2 ran no task"; }
+		d_bytes=$(sed -n "s/^rank $r of $2: .* tasks ran here, \([0-9]*\) bytes sent.*/\1/p" "$1/np$2/$r.log")
+		d_sent=$((d_sent + d_bytes))
 		r=$((r + 1))
 	done
-	[ "$2" -eq 1 ] || [ "$sent" -gt 0 ] || fail "$2 ranks: no byte sent between ranks"
+	[ "$2" -eq 1 ] || [ "$d_sent" -gt 0 ] || fail "$2 ranks: no byte sent between ranks"
 }
