@@ -17,10 +17,17 @@
  * on every rank, after what it uses has been brought to every rank.  Host
  * access and unpartitioning bring the current value to every rank, so
  * that every rank's main sees the same data (doc/distributed.md).
+ *
+ * A call made inside a variant (a nested call) runs on the one rank that
+ * runs the variant: what it registers and partitions stays that rank's
+ * own, and its tasks run there.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <starpu_mpi.h>
 
@@ -34,6 +41,7 @@ static int my_rank, nranks = 1;
 static int grid_p = 1, grid_q = 1; /* ranks of the tile grid: P x Q */
 static starpu_mpi_tag_t next_tag;
 static unsigned next_container; /* the round robin of containers' owners */
+static int mpi_ours;		/* pph_init called MPI_Init: pph_shutdown finalizes */
 
 /* PEPPHER_MPI_GRID=PxQ, or the squarest P x Q = nranks with P <= Q. */
 static int grid_choose(void)
@@ -60,23 +68,70 @@ static int grid_choose(void)
 	return 0;
 }
 
+/*
+ * The ranks of one machine share StarPU's home: the first to start writes
+ * the bus calibration files there, and another reading them half-written
+ * fails an assertion.  StarPU starts one rank at a time (an exclusive lock
+ * on a file next to them); MPI is started first, since MPI_Init waits for
+ * every rank.
+ */
+static int home_lock(void)
+{
+	const char *dir = getenv("STARPU_HOME");
+	char path[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = getenv("HOME");
+	snprintf(path, sizeof(path), "%s/.peppher-starpu-mpi.lock", dir && *dir ? dir : "/tmp");
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd; /* -1: unlocked, StarPU may still cope */
+}
+
+static void home_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd); /* drops the lock */
+}
+
+static void engine_mpi_finalize(void)
+{
+	if (mpi_ours)
+		MPI_Finalize();
+	mpi_ours = 0;
+}
+
 int sp__engine_start(struct starpu_conf *conf)
 {
-	int initialized = 0, rc;
+	int initialized = 0, provided, rc, fd;
 
 	/* ranks share the machine's cores: binding every rank's first worker
 	 * to the first core would stack them there */
 	setenv("STARPU_WORKERS_NOBIND", "1", 0);
 	MPI_Initialized(&initialized);
-	rc = starpu_mpi_init_conf(NULL, NULL, !initialized, COMM, conf);
-	if (rc != 0)
+	if (!initialized) {
+		/* StarPU-MPI calls MPI from its progress thread alone */
+		if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+			return -EIO;
+		mpi_ours = 1;
+	}
+	fd = home_lock();
+	rc = starpu_mpi_init_conf(NULL, NULL, 0, COMM, conf);
+	home_unlock(fd);
+	if (rc != 0) {
+		engine_mpi_finalize();
 		return rc;
+	}
 	starpu_mpi_comm_rank(COMM, &my_rank);
 	starpu_mpi_comm_size(COMM, &nranks);
 	next_tag = 1;
 	next_container = 0;
 	if ((rc = grid_choose()) != 0) {
-		starpu_mpi_shutdown();
+		sp__engine_stop();
 		return rc;
 	}
 	return 0;
@@ -121,12 +176,19 @@ void sp__tasks_wait_all(void)
 
 void sp__engine_stop(void)
 {
-	starpu_mpi_shutdown(); /* and MPI_Finalize when pph_init called MPI_Init */
+	starpu_mpi_shutdown();
+	engine_mpi_finalize();
 }
 
 unsigned sp__rank_count(void)
 {
 	return (unsigned)nranks;
+}
+
+/* Inside a variant: only this rank makes the call. */
+static int nested(void)
+{
+	return starpu_task_get_current() != NULL;
 }
 
 static int distributed(const struct pph_data *d)
@@ -157,14 +219,15 @@ static void make_distributed(struct pph_data *d, int owner)
 
 void sp__registered(struct pph_data *d)
 {
-	starpu_mpi_data_register_comm(d->h, next_tag++, STARPU_MPI_PER_NODE, COMM);
+	starpu_mpi_data_register_comm(d->h, __atomic_fetch_add(&next_tag, 1, __ATOMIC_RELAXED),
+				      STARPU_MPI_PER_NODE, COMM);
 }
 
 /* Called by containers/containers.c (starpu/containers_shim.h) when the
  * handle it registered is a container's. */
 int sp__container_registered(int rc, pph_data_handle *handle)
 {
-	if (rc == 0)
+	if (rc == 0 && !nested())
 		make_distributed(*handle, (int)(next_container++ % (unsigned)nranks));
 	return rc;
 }
@@ -180,13 +243,14 @@ void sp__partitioned(struct pph_data *parent, unsigned nr, unsigned nc)
 					      (int)(i % (unsigned)grid_p) * grid_q + (int)(j % (unsigned)grid_q);
 
 			sp__registered(c);
-			make_distributed(c, owner); /* the parent was valid everywhere */
+			if (!nested())
+				make_distributed(c, owner); /* the parent was valid everywhere */
 		}
 }
 
 void sp__gather_everywhere(struct pph_data *d)
 {
-	if (distributed(d))
+	if (distributed(d) && !nested())
 		starpu_mpi_get_data_on_all_nodes_detached(COMM, d->h);
 }
 
@@ -200,14 +264,14 @@ void sp__children_everywhere(struct pph_data *parent)
 
 void sp__unpartitioned(struct pph_data *parent)
 {
-	if (distributed(parent))
+	if (distributed(parent) && !nested())
 		mark_everywhere(parent);
 }
 
 /* The owner's host write is the value tasks elsewhere receive next. */
 void sp__host_written(struct pph_data *d)
 {
-	if (distributed(d))
+	if (distributed(d) && !nested())
 		starpu_mpi_cache_flush(COMM, d->h);
 }
 
@@ -278,6 +342,8 @@ int sp__task_submit(struct pph_task *p)
 {
 	int owner = nranks > 1 ? executor(p) : -1;
 
+	if (nested()) /* its data is this rank's, or was brought here for the variant */
+		return starpu_task_submit(p->t);
 	return owner < 0 ? submit_everywhere(p) : submit_on_owner(p, owner);
 }
 
