@@ -47,12 +47,12 @@ static int mpi_ours;		/* pph_init called MPI_Init: pph_shutdown finalizes */
 static int grid_choose(void)
 {
 	const char *s = getenv("PEPPHER_MPI_GRID");
-	int p, q;
+	int p, q, end = 0;
 	char x;
 
 	if (s && *s) {
-		if (sscanf(s, "%d%c%d", &p, &x, &q) != 3 || (x != 'x' && x != 'X') || p < 1 ||
-		    q < 1 || p * q != nranks) {
+		if (sscanf(s, "%d%c%d%n", &p, &x, &q, &end) != 3 || s[end] || (x != 'x' && x != 'X') ||
+		    p < 1 || q < 1 || p > nranks || q > nranks || p * q != nranks) {
 			fprintf(stderr, "peppher: PEPPHER_MPI_GRID=%s: expected PxQ with P*Q = %d ranks\n",
 				s, nranks);
 			return -EINVAL;
@@ -107,11 +107,16 @@ static void engine_mpi_finalize(void)
 
 int sp__engine_start(struct starpu_conf *conf)
 {
-	int initialized = 0, provided, rc, fd;
+	int initialized = 0, finalized = 0, provided, rc, fd;
 
 	/* ranks share the machine's cores: binding every rank's first worker
 	 * to the first core would stack them there */
 	setenv("STARPU_WORKERS_NOBIND", "1", 0);
+	MPI_Finalized(&finalized);
+	if (finalized) {
+		fprintf(stderr, "peppher: MPI was finalized: a process can run pph_init once\n");
+		return -EALREADY;
+	}
 	MPI_Initialized(&initialized);
 	if (!initialized) {
 		/* StarPU-MPI calls MPI from its progress thread alone */
