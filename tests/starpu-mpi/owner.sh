@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/starpu-mpi/test_owner: ranks and owners (<peppher/distributed.h>) on
-# libpeppher-starpu-mpi under mpirun on 1, 2 and 4 ranks, and on libpeppher
-# (test_owner_single: rank 0 of 1).
+# libpeppher-starpu-mpi under mpirun on 1, 2 and 4 ranks (and on 2 where the
+# program starts MPI itself), and on libpeppher (test_owner_single: rank 0
+# of 1).
 set -u
 out="$top_builddir/tests/out/starpu-mpi/owner"
 rm -rf "$out"
@@ -22,4 +23,11 @@ for np in 1 2 4; do
 	done
 	grep -h "checks" "$out/np$np/0.log"
 done
+# MPI initialised by the program before pph_init: left to it
+run_mpi "$out" 2 test_owner 2 app-mpi
+for r in 0 1; do
+	grep -q "^rank $r of 2: [1-9][0-9]* checks, 0 failed (MPI started by the program)$" "$out/np2/$r.log" ||
+		{ cat "$out/np2/$r.log"; fail "rank $r of 2, MPI started by the program"; }
+done
+grep -h "checks" "$out/np2/0.log"
 echo "PASS: ranks and owners"

@@ -14,7 +14,9 @@
  *   over the squarest P x Q grid; untiling brings every tile to every rank;
  * - bad owners are refused with -EINVAL, a partitioned handle with -EBUSY.
  *
- * Usage: test_owner [expected number of ranks]
+ * Usage: test_owner [expected number of ranks [app-mpi]]; app-mpi: the
+ * program initialises and finalizes MPI itself, around pph_init and
+ * pph_shutdown, which leave it to it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +24,10 @@
 
 #include <peppher/containers.h>
 #include <peppher/wrappers.h>
+
+#ifdef DISTRIBUTED
+#include <mpi.h>
+#endif
 
 static int failures, checks, me;
 
@@ -179,8 +185,17 @@ static void tiles(int size)
 
 int main(int argc, char **argv)
 {
-	int size, expected = argc > 1 ? atoi(argv[1]) : 1;
+	int size, expected = argc > 1 ? atoi(argv[1]) : 1, app_mpi = argc > 2;
 
+#ifdef DISTRIBUTED
+	int provided, finalized = 0;
+
+	if (app_mpi && MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+		return 1;
+#else
+	if (app_mpi)
+		return 2;
+#endif
 	if (pph_init() != 0)
 		return 1;
 	me = pph_mpi_rank();
@@ -191,6 +206,13 @@ int main(int argc, char **argv)
 	blocks(size);
 	tiles(size);
 	pph_shutdown();
-	printf("rank %d of %d: %d checks, %d failed\n", me, size, checks, failures);
+#ifdef DISTRIBUTED
+	MPI_Finalized(&finalized);
+	CHECK(finalized == !app_mpi); /* pph_shutdown finalizes only what pph_init started */
+	if (app_mpi)
+		MPI_Finalize();
+#endif
+	printf("rank %d of %d: %d checks, %d failed%s\n", me, size, checks, failures,
+	       app_mpi ? " (MPI started by the program)" : "");
 	return failures != 0;
 }
