@@ -341,6 +341,20 @@ void sp__codelets_free(void)
 	pthread_mutex_unlock(&codelets_lock);
 }
 
+unsigned long sp__tasks_ran(void)
+{
+	unsigned long n = 0;
+	size_t i, count;
+	const struct sp_codelet *w;
+
+	pthread_mutex_lock(&codelets_lock);
+	for (w = codelets; w; w = w->next)
+		for (i = 0, count = (size_t)STARPU_NMAXWORKERS * w->snapshot.nimpls; i < count; i++)
+			n += __atomic_load_n(&w->runs[i], __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&codelets_lock);
+	return n;
+}
+
 void sp__stats_print(FILE *fp)
 {
 	unsigned worker, nworkers = starpu_worker_get_count(), i;
@@ -466,7 +480,7 @@ int pph_call_priority(int priority)
 
 void pph_task_set_priority(struct pph_task *task, int priority)
 {
-	if (task)
+	if (task && task->t)
 		task->t->priority = priority;
 }
 
@@ -486,7 +500,8 @@ void pph_task_set_detached(struct pph_task *task, int detached)
 
 static void task_free(struct pph_task *p)
 {
-	starpu_task_destroy(p->t);
+	if (p->t)
+		starpu_task_destroy(p->t);
 	free(p->arg);
 	free(p);
 }
@@ -554,9 +569,11 @@ int pph_task_submit(struct pph_task *task)
 		t->callback_func = detached_done;
 		t->callback_arg = task;
 	}
-	rc = starpu_task_submit(t);
+	rc = sp__task_submit(task);
 	if (rc == 0)
 		task->submitted = 1;
+	if (rc == 0 && !task->t && task->detached) /* it runs on another rank */
+		detached_done(task);
 	return rc;
 }
 
@@ -564,7 +581,7 @@ int pph_task_wait(struct pph_task *task)
 {
 	if (!task || task->detached || !task->submitted)
 		return -EINVAL;
-	if (task->submitted == 1) {
+	if (task->submitted == 1 && task->t) { /* no task here: it ran on another rank */
 		int rc = starpu_task_wait(task->t);
 
 		task->submitted = 2;
@@ -577,7 +594,7 @@ int pph_task_wait(struct pph_task *task)
 void pph_task_wait_all(void)
 {
 	if (starpu_is_initialized())
-		starpu_task_wait_for_all();
+		sp__tasks_wait_all();
 }
 
 int pph_task_impl_ran(const struct pph_task *task)
