@@ -29,6 +29,7 @@ struct pph_data {
 	unsigned nchildren;		     /* > 0 while partitioned */
 	struct pph_data *children;
 	int unregistered;
+	const struct pph_reduction *redux; /* pph_data_set_reduction's (redux.c) */
 };
 
 /*
@@ -60,6 +61,7 @@ struct pph_task {
 	void *callback_data;
 	void *arg;
 	size_t arg_size;
+	int host_only; /* a PPH_REDUX buffer: CPU and OPENMP variants only */
 	unsigned nbuffers;
 	starpu_data_handle_t handles[PPH_MAX_BUFFERS];
 	enum starpu_data_access_mode modes[PPH_MAX_BUFFERS];

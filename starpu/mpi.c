@@ -290,7 +290,8 @@ static int executor(const struct pph_task *p)
 	for (i = 0; i < p->nbuffers; i++) {
 		int r = starpu_mpi_data_get_rank(p->handles[i]);
 
-		if (!(p->modes[i] & STARPU_W))
+		/* contributions to a reduction are combined on the owner */
+		if (!(p->modes[i] & (STARPU_W | STARPU_REDUX)))
 			continue;
 		if (r < 0 || (owner >= 0 && r != owner))
 			return -1;

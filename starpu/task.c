@@ -45,6 +45,9 @@ static int allowed(const struct pph_task *p, int idx)
 {
 	if (idx < 0 || (p->forced >= 0 && idx != p->forced))
 		return 0;
+	/* reduction copies are made and combined by CPU codelets (redux.c) */
+	if (p->host_only && kind_of_arch(p->w->snapshot.impls[idx].arch) != SP_CPU)
+		return 0;
 	if (idx >= 32)
 		return 1;
 	return (p->mask >> idx & 1u) && !(__atomic_load_n(&p->w->disabled, __ATOMIC_RELAXED) >> idx & 1u);
@@ -411,18 +414,32 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 
 static enum starpu_data_access_mode starpu_mode(enum pph_access mode)
 {
-	return mode == PPH_R ? STARPU_R : mode == PPH_W ? STARPU_W : STARPU_RW;
+	return mode == PPH_R ? STARPU_R :
+	       mode == PPH_W ? STARPU_W :
+	       mode == PPH_REDUX ? STARPU_REDUX : STARPU_RW;
 }
 
 int pph_task_add_buffer(struct pph_task *task, pph_data_handle handle, enum pph_access mode)
 {
-	if (!task || !handle || !(mode == PPH_R || mode == PPH_W || mode == PPH_RW) ||
+	unsigned j;
+
+	if (!task || !handle || !(mode == PPH_R || mode == PPH_W || mode == PPH_RW || mode == PPH_REDUX) ||
 	    handle->nchildren || handle->unregistered)
 		return -EINVAL;
 	if (task->submitted)
 		return -EBUSY;
 	if (task->nbuffers == PPH_MAX_BUFFERS)
 		return -E2BIG;
+	/* a contribution needs an operator, and is the task's only use of
+	 * the handle (as in libpeppher) */
+	if (mode == PPH_REDUX && !handle->redux)
+		return -EINVAL;
+	for (j = 0; j < task->nbuffers; j++)
+		if (task->handles[j] == handle->h &&
+		    (mode == PPH_REDUX || task->modes[j] == STARPU_REDUX))
+			return -EINVAL;
+	if (mode == PPH_REDUX)
+		task->host_only = 1;
 	task->handles[task->nbuffers] = handle->h;
 	task->modes[task->nbuffers++] = starpu_mode(mode);
 	return 0;
