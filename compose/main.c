@@ -76,8 +76,10 @@ static void usage(FILE *fp)
 		"      --wrapper-ext=EXT   entry wrappers' extension: c (default), or cpp, cc,\n"
 		"                          cxx to compile them as C++\n"
 		"      --runtime=NAME      the runtime the Makefile links: peppher (default,\n"
-		"                          libpeppher) or starpu (libpeppher-starpu, over\n"
-		"                          StarPU 1.3); the generated C is the same\n"
+		"                          libpeppher), starpu (libpeppher-starpu, over\n"
+		"                          StarPU 1.3) or starpu-mpi (libpeppher-starpu-mpi:\n"
+		"                          distributed runs under mpirun, over StarPU-MPI);\n"
+		"                          the generated C is the same\n"
 		"      --no-check-sources  do not check implementation prototypes against\n"
 		"                          their interfaces\n"
 		"  -n, --dry-run           list the files that would be written, write nothing\n"
@@ -346,10 +348,12 @@ static int parse_runtime(const char *value, const char **pc)
 		*pc = "peppher-starpu";
 		return 0;
 	}
-	if (strcmp(value, "starpu-mpi") == 0)
-		diag_error(NULL, "--runtime=starpu-mpi: distributed runs over StarPU-MPI are not implemented yet; use --runtime=starpu (one process)");
-	else
-		diag_error(NULL, "--runtime=%s: expected peppher or starpu", value);
+	if (strcmp(value, "starpu-mpi") == 0) {
+		/* its package adds MPI's flags: the Makefile is otherwise the same */
+		*pc = "peppher-starpu-mpi";
+		return 0;
+	}
+	diag_error(NULL, "--runtime=%s: expected peppher, starpu or starpu-mpi", value);
 	return -1;
 }
 

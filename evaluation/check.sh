@@ -15,10 +15,11 @@ rm -rf "$out"
 mkdir -p "$out"
 
 # CUDA variants cannot run without a GPU: make check leaves them out to stay
-# quick; EVAL_CUDA=1 composes and compiles them too (make evaluation does)
+# quick; EVAL_CUDA=1 composes and compiles them too (make evaluation does).
+# spmv and sgemm take their components from the repository (-R).
 cuda=--disable-cuda
 [ "${EVAL_CUDA:-0}" = 1 ] && cuda=
-"$COMPOSE" $cuda "$src/main.xml" -o "$out" > "$out/compose.log" 2>&1 ||
+"$COMPOSE" $cuda -R "$top_srcdir/repository" "$src/main.xml" -o "$out" > "$out/compose.log" 2>&1 ||
 	{ cat "$out/compose.log"; echo "FAIL: compose $app"; exit 1; }
 make -s -C "$out" > "$out/make.log" 2>&1 || { cat "$out/make.log"; echo "FAIL: build $app"; exit 1; }
 PEPPHER_HOME="$out/home" PEPPHER_NCPU=2 PEPPHER_STATS=1 "$out/$app" quick > "$out/run.log" 2>&1

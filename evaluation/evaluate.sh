@@ -1,9 +1,14 @@
 #!/bin/sh
-# make evaluation: reproduce the paper's section V with what is written so
-# far and write doc/evaluation.md.  Table I needs cloc, installed here on
-# demand (Debian package cloc).
+# make evaluation: reproduce the paper's section V and write
+# doc/evaluation.md from evaluation/evaluation.md.in, each marker line
+# <!-- NAME --> replaced by what this run measured: table-I (loc.sh),
+# machine, fig6, fig7 and fig5 (perf.sh), and the figures' PNGs beside it
+# (scripts/plot-evaluation).  Table I needs cloc, installed here on demand
+# (Debian package cloc).  EVAL_SKIP_PERF=1 writes Table I only;
+# EVAL_REUSE=1 rewrites the page from the last run's measurements (kept in
+# BUILDDIR/tests/out/evaluation-runs) without running anything again.
 set -eu
-: "${top_srcdir:?}"
+: "${top_srcdir:?}" "${top_builddir:?}"
 if ! command -v cloc > /dev/null; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
 		apt-get install -y cloc > /dev/null
@@ -13,11 +18,55 @@ if ! command -v cloc > /dev/null; then
 	fi
 fi
 doc=$top_srcdir/doc/evaluation.md
-table=$(sh "$top_srcdir/evaluation/loc.sh" "$top_srcdir")
-{
-	sed -n '1,/^<!-- table I -->$/p' "$top_srcdir/evaluation/evaluation.md.in"
-	echo "$table"
-	sed -n '/^<!-- table I -->$/,$p' "$top_srcdir/evaluation/evaluation.md.in" | sed 1d
-} > "$doc.tmp"
+runs=$top_builddir/tests/out/evaluation-runs
+mkdir -p "$runs"
+parts=$(mktemp -d)
+trap 'rm -rf "$parts"' EXIT
+
+sh "$top_srcdir/evaluation/loc.sh" "$top_srcdir" > "$parts/table-I"
+
+machine() {
+	cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2> /dev/null || true)
+	ocl=$(clinfo -l 2> /dev/null | sed -n 's/.*Device #0: //p' | head -1 || true)
+	echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores (${cpu:-CPU model unknown}),"
+	echo "OpenCL on ${ocl:-PoCL, on the same cores}; load average before the runs:"
+	echo "$(cut -d' ' -f1-3 /proc/loadavg), after: LOADAVG_AFTER (other work shared the machine)."
+}
+
+if [ "${EVAL_SKIP_PERF:-0}" = 1 ]; then
+	for p in machine fig6 fig7 fig5; do
+		echo "Not run (EVAL_SKIP_PERF=1)." > "$parts/$p"
+	done
+elif [ "${EVAL_REUSE:-0}" = 1 ]; then
+	cp "$runs/machine.md" "$parts/machine"
+	for f in fig6 fig7 fig5; do
+		sh "$top_srcdir/evaluation/perf.sh" "$f-table" "$runs" > "$parts/$f"
+	done
+	sh "$top_srcdir/scripts/plot-evaluation" "$runs" "$top_srcdir/doc" > /dev/null
+else
+	machine > "$parts/machine"
+	start=$(date +%s)
+	for f in fig6 fig7 fig5; do
+		echo "evaluate.sh: $f" >&2
+		sh "$top_srcdir/evaluation/perf.sh" "$f" "$runs" > "$parts/$f"
+	done
+	sed -i "s|LOADAVG_AFTER|$(cut -d' ' -f1-3 /proc/loadavg)|" "$parts/machine"
+	echo "The timed runs took $(( ($(date +%s) - start) / 60 )) minutes." >> "$parts/machine"
+	cp "$parts/machine" "$runs/machine.md"
+	sh "$top_srcdir/scripts/plot-evaluation" "$runs" "$top_srcdir/doc" > /dev/null
+fi
+
+awk -v dir="$parts" '
+	/^<!-- [a-zA-Z0-9-]+ -->$/ {
+		f = dir "/" $2
+		if ((getline line < f) > 0) {
+			print line
+			while ((getline line < f) > 0)
+				print line
+			close(f)
+			next
+		}
+	}
+	{ print }' "$top_srcdir/evaluation/evaluation.md.in" > "$doc.tmp"
 mv "$doc.tmp" "$doc"
 echo "evaluate.sh: wrote $doc"

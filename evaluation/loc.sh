@@ -2,7 +2,9 @@
 # Table I: the lines of code (cloc's "code") the programmer writes for each
 # evaluation application with compose against its direct version on
 # libpeppher's task API.  With compose: main.c and the variants' sources
-# (and the headers they share); direct: the same, plus evaluation/direct/APP.
+# (and the headers they share; for spmv and sgemm, the repository's
+# components and the repository/common headers they include); direct: the
+# same, plus evaluation/direct/APP.
 # Neither counts the input generator and sequential reference (APP_seq.*),
 # nor evaluation/common/eval.h, which both share unchanged; descriptors are
 # counted apart (the paper does not count them).  Prints a Markdown table.
@@ -16,7 +18,21 @@ code() { # files...: cloc's code lines, all languages summed
 	cloc --quiet --csv "$@" | awk -F, '$2 == "SUM" { s = $5 } END { print s + 0 }'
 }
 tool_files() { # app
-	find "$ev/$1" \( -name '*.c' -o -name '*.cu' -o -name '*.h' \) ! -name "$1_seq.*" | sort
+	{
+		find "$ev/$1" \( -name '*.c' -o -name '*.cu' -o -name '*.h' \) ! -name "$1_seq.*"
+		[ -d "$top/repository/$1" ] && repo_files "$1"
+	} | sort
+}
+repo_files() { # app: spmv and sgemm's variants, from the repository, and the headers they share
+	find "$top/repository/$1" \( -name '*.c' -o -name '*.cu' -o -name '*.cl' \)
+	grep -rho '"\.\./\.\./common/[a-z_]*\.h"' "$top/repository/$1" | tr -d '"' | sort -u |
+		sed "s|^\.\./\.\./|$top/repository/|"
+}
+xml_files() { # app: its descriptors, and the repository's for spmv and sgemm
+	{
+		find "$ev/$1" -name '*.xml'
+		[ -d "$top/repository/$1" ] && find "$top/repository/$1.xml" "$top/repository/$1" -name '*.xml'
+	} | sort
 }
 row() { # name, paper tool, paper direct, paper %, tool files..., --, direct-only files..., --, xml files...
 	name=$1 ptool=$2 pdirect=$3 ppct=$4
@@ -43,8 +59,8 @@ for spec in "spmv 293 376 29" "sgemm 140 229 63" "bfs 256 364 42" "cfd 200 323 6
 	set -- $spec
 	[ -d "$ev/$1" ] && [ -d "$ev/direct/$1" ] || { echo "| $1 | not written | | | | $2 | $3 | $4 % | missed |"; continue; }
 	label=$1
-	[ "$1" = ode ] && label="ODE solver"
+	case $1 in ode) label="ODE solver" ;; spmv) label=SpMV ;; sgemm) label=SGEMM ;; esac
 	# shellcheck disable=SC2046
 	row "$label" "$2" "$3" "$4" $(tool_files "$1") -- $(find "$ev/direct/$1" -type f | sort) -- \
-	    $(find "$ev/$1" -name '*.xml' | sort)
+	    $(xml_files "$1")
 done

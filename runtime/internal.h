@@ -615,9 +615,9 @@ extern struct pph_runtime pph__rt;
 
 /* The worker running on this thread, NULL on application threads. */
 extern PPH_TLS struct pph_worker *pph__current_worker;
-/* One-time costs paid on this thread (an OpenCL program built): a run
- * during which it grows is not recorded in the performance model. */
-extern PPH_TLS unsigned pph__one_time_costs;
+/* Microseconds of one-time costs paid on this thread (OpenCL programs
+ * built): what a run spent on them is taken out of its recorded time. */
+extern PPH_TLS double pph__one_time_us;
 
 int pph__workers_start(unsigned ncpu);
 /* A worker waits inside a variant (a nested call, pph_task_wait, a host

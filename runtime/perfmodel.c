@@ -407,7 +407,8 @@ uint32_t pph__task_footprint(const struct pph_task *task, double *size)
 enum sample {
 	SAMPLE,	       /* given as such: recorded */
 	SAMPLE_RUN,    /* a task's run: recorded unless its entry's warm-up */
-	SAMPLE_WARMUP, /* a run that paid one-time costs: the warm-up, not a sample */
+	SAMPLE_PAID,   /* a run that paid an unmeasured one-time cost: at most
+			* its entry's warm-up */
 };
 
 static void record(const struct pph_codelet *cl, unsigned impl, enum pph_arch arch,
@@ -423,8 +424,11 @@ static void record(const struct pph_codelet *cl, unsigned impl, enum pph_arch ar
 	pthread_mutex_lock(&pm.lock);
 	if ((v = lookup(cl, impl, arch, threads, 1)) &&
 	    (e = entry_get(v, footprint, size, 1))) {
-		if (kind == SAMPLE_WARMUP || (kind == SAMPLE_RUN && !e->warmed)) {
+		if (kind != SAMPLE && !e->warmed) {
 			e->warmed = 1;
+			e->warmup_us = us;
+		} else if (kind == SAMPLE_PAID) {
+			; /* its time says nothing of the next runs */
 		} else if (is_outlier(e, us)) {
 			e->outliers++;
 			e->doutliers++;
@@ -447,16 +451,9 @@ void pph__perfmodel_record(const struct pph_codelet *cl, unsigned impl,
 
 void pph__perfmodel_record_run(const struct pph_codelet *cl, unsigned impl,
 			       enum pph_arch arch, unsigned threads, uint32_t footprint,
-			       double size, double us)
+			       double size, double us, int paid)
 {
-	record(cl, impl, arch, threads, footprint, size, us, SAMPLE_RUN);
-}
-
-void pph__perfmodel_record_warmup(const struct pph_codelet *cl, unsigned impl,
-				  enum pph_arch arch, unsigned threads, uint32_t footprint,
-				  double size)
-{
-	record(cl, impl, arch, threads, footprint, size, 0, SAMPLE_WARMUP);
+	record(cl, impl, arch, threads, footprint, size, us, paid ? SAMPLE_PAID : SAMPLE_RUN);
 }
 
 unsigned long pph__perfmodel_tries(const struct pph_codelet *cl, unsigned impl,
@@ -668,14 +665,23 @@ static void merge_into(struct pph_pm_model *disk, const struct pph_pm_model *our
 
 		for (e = v->entries; dv && e; e = e->next) {
 			struct pph_pm_entry *de;
+			/* the process's only run of the entry: its warm-up */
+			int lone = !e->dcount && !e->doutliers && e->warmed;
 
-			if (!e->dcount && !e->doutliers && pm.calibrate != PPH_CALIBRATE_RESET)
+			if (!e->dcount && !e->doutliers && !lone &&
+			    pm.calibrate != PPH_CALIBRATE_RESET)
 				continue;
 			de = entry_get(dv, e->footprint, e->size, 1);
-			if (de) {
+			if (!de)
+				continue;
+			if (!lone) {
 				welford_merge(&de->count, &de->mean, &de->m2,
 					      e->dcount, e->dmean, e->dm2);
 				de->outliers += e->doutliers;
+			} else if (is_outlier(de, e->warmup_us)) {
+				de->outliers++;
+			} else {
+				welford_add(&de->count, &de->mean, &de->m2, e->warmup_us);
 			}
 		}
 	}

@@ -40,10 +40,14 @@ struct pph_pm_entry {
 	unsigned long dcount;	 /* samples of this process, merged at flush */
 	unsigned long doutliers; /* outliers of this process, merged at flush */
 	double dmean, dm2;
-	/* a run of this process came first and was left out: the first
+	/* a run of this process came first and was held back: the first
 	 * run of a process pays one-time costs (page faults of fresh
-	 * buffers, lazy initialisations) that later runs do not */
+	 * buffers, lazy initialisations) that later runs do not.  Should
+	 * it stay the process's only run of the entry, its time is saved
+	 * (merge_into): a call made once per run pays those costs every
+	 * run, and would otherwise never be calibrated. */
 	int warmed;
+	double warmup_us;
 	struct pph_pm_entry *next;
 };
 
@@ -92,17 +96,14 @@ void pph__perfmodel_record(const struct pph_codelet *cl, unsigned impl,
 			   enum pph_arch arch, unsigned threads, uint32_t footprint,
 			   double size, double us);
 
-/* The same for a run of a task: the first run of each entry in this
- * process is a warm-up, left out (see warmed). */
+/* The same for a run of a task, its measured one-time costs (an OpenCL
+ * program built) already taken out of us: the first run of each entry in
+ * this process is its warm-up, held back (see warmed); a later run that
+ * paid a one-time cost no one measured (paid: OpenMP threads started) is
+ * not a sample. */
 void pph__perfmodel_record_run(const struct pph_codelet *cl, unsigned impl,
 			       enum pph_arch arch, unsigned threads, uint32_t footprint,
-			       double size, double us);
-
-/* A run that paid one-time costs (an OpenCL program built, OpenMP
- * threads started): not a sample, but its entry's warm-up. */
-void pph__perfmodel_record_warmup(const struct pph_codelet *cl, unsigned impl,
-				  enum pph_arch arch, unsigned threads, uint32_t footprint,
-				  double size);
+			       double size, double us, int paid);
 
 /* How many runs of this process, warm-up included, or stored that the
  * calibration counts: the scheduler tries the least tried variant first. */

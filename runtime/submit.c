@@ -246,7 +246,7 @@ static inline __attribute__((always_inline)) int run_variant_here(struct pph_tas
 	t->worker_ran = PPH_WORKER_APPLICATION;
 	atomic_fetch_add_explicit(&pph__rt.undeferred_tasks, 1, memory_order_relaxed);
 	if (timed) {
-		pph__perfmodel_record_run(t->cl, impl, PPH_ARCH_CPU, 1, t->footprint, t->size, us);
+		pph__perfmodel_record_run(t->cl, impl, PPH_ARCH_CPU, 1, t->footprint, t->size, us, 0);
 		atomic_fetch_add_explicit(
 			&pph__rt.undeferred_ns,
 			(unsigned long long)(us * 1e3 * (tiny ? PPH_TINY_SAMPLE : 1)),

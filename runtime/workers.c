@@ -1,5 +1,6 @@
 /* CPU workers: one thread per core, bound with hwloc. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -12,7 +13,7 @@
 static hwloc_topology_t topology;
 
 PPH_TLS struct pph_worker *pph__current_worker;
-PPH_TLS unsigned pph__one_time_costs;
+PPH_TLS double pph__one_time_us;
 
 /* Bind a started worker's thread to a core; the creating thread does it, so
  * that w->core is written before any other thread reads it. */
@@ -184,8 +185,9 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	struct pph_replica_states saved;
 	int impl = pph__choose_impl(t, w->arch), rc;
 	double t0, us;
-	unsigned team, threads, costs;
-	int one_time;
+	unsigned team, threads;
+	double spent;
+	int paid;
 
 	atomic_store_explicit(&t->state, PPH_TASK_RUNNING, memory_order_relaxed);
 
@@ -214,11 +216,11 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	team = team_enter(w, t, impl);
 	/* a fork-join variant has a history per team size */
 	threads = t->cl->impls[impl].arch == PPH_ARCH_OPENMP ? pph__task_team(t) : 1;
-	one_time = starts_team(w, t, impl, threads);
-	costs = pph__one_time_costs;
+	paid = starts_team(w, t, impl, threads);
+	spent = pph__one_time_us;
 	t0 = pph__now_us();
 	t->cl->impls[impl].fn(buffers, t->arg);
-	one_time |= costs != pph__one_time_costs;
+	spent = pph__one_time_us - spent;
 	if (team)
 		team_leave(w, t, impl);
 	if (pph__rt.sched->ran)
@@ -231,12 +233,10 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	t->impl_ran = impl;
 	t->worker_ran = (int)w->id;
 	us = pph__now_us() - t0;
-	if (one_time) /* its time says nothing of the next runs */
-		pph__perfmodel_record_warmup(t->cl, (unsigned)impl, w->arch, threads,
-					     t->footprint, t->size);
-	else
-		pph__perfmodel_record_run(t->cl, (unsigned)impl, w->arch, threads,
-					  t->footprint, t->size, us);
+	/* a run that built a program is still held back as a warm-up at
+	 * most: what follows a build (the first launch) is slow too */
+	pph__perfmodel_record_run(t->cl, (unsigned)impl, w->arch, threads, t->footprint,
+				  t->size, fmax(us - spent, 0), paid || spent > 0);
 	pph__worker_record(w, t, us / 1e3);
 	if (pph__trace_enabled())
 		pph__trace_slice(w, t->cl, (unsigned)impl, "task", t0, us);

@@ -10,4 +10,17 @@
 #include <stddef.h>
 void *pph__host_alloc(size_t bytes, int *pinned);
 void pph__host_free(void *p, int pinned);
+
+#ifdef PPH_STARPU_MPI
+/* libpeppher-starpu-mpi: a container's handle is distributed (it gets an
+ * owner rank), a handle registered by anyone else stays each rank's own.
+ * The runtime's header comes first, so that its declarations stay as
+ * they are; a macro does not expand its own name again. */
+#include <peppher/runtime.h>
+int sp__container_registered(int rc, pph_data_handle *handle);
+#define pph_vector_register(h, ...) sp__container_registered(pph_vector_register(h, __VA_ARGS__), h)
+#define pph_matrix_register(h, ...) sp__container_registered(pph_matrix_register(h, __VA_ARGS__), h)
+#define pph_variable_register(h, ...) \
+	sp__container_registered(pph_variable_register(h, __VA_ARGS__), h)
+#endif
 #endif

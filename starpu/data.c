@@ -48,6 +48,7 @@ int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n, size_t ele
 	d->n = n;
 	d->elemsize = elemsize;
 	starpu_vector_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)ptr, (uint32_t)n, elemsize);
+	sp__registered(d);
 	*handle = d;
 	return 0;
 }
@@ -73,6 +74,7 @@ int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows, size_t 
 	d->elemsize = elemsize;
 	starpu_matrix_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)ptr, (uint32_t)ld,
 				    (uint32_t)cols, (uint32_t)rows, elemsize);
+	sp__registered(d);
 	*handle = d;
 	return 0;
 }
@@ -90,6 +92,7 @@ int pph_variable_register(pph_data_handle *handle, void *ptr, size_t size)
 	d->n = size;
 	d->elemsize = size;
 	starpu_variable_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)ptr, size);
+	sp__registered(d);
 	*handle = d;
 	return 0;
 }
@@ -140,10 +143,12 @@ static void settle(starpu_data_handle_t h)
 		starpu_data_release(h);
 }
 
-/* Apply the rectangles to parent: its nparts children are new handles. */
-static int partition(pph_data_handle parent, unsigned nparts, struct rect *rects,
+/* Apply the rectangles to parent: its nparts children are new handles, a
+ * grid of nr x nc (nparts blocks: nr = nparts, nc = 1). */
+static int partition(pph_data_handle parent, unsigned nr, unsigned nc, struct rect *rects,
 		     pph_data_handle *children)
 {
+	unsigned nparts = nr * nc;
 	struct starpu_data_filter f = { 0 };
 	unsigned k;
 
@@ -153,6 +158,7 @@ static int partition(pph_data_handle parent, unsigned nparts, struct rect *rects
 		return -EBUSY;
 	if (!(parent->children = calloc(nparts, sizeof(*parent->children))))
 		return -ENOMEM;
+	sp__gather_everywhere(parent); /* every rank's children start current */
 	settle(parent->h);
 	f.filter_func = parent->layout == SP_VECTOR ? vector_filter : matrix_filter;
 	f.nchildren = nparts;
@@ -172,6 +178,7 @@ static int partition(pph_data_handle parent, unsigned nparts, struct rect *rects
 		c->child = 1;
 		children[k] = c;
 	}
+	sp__partitioned(parent, nr, nc);
 	return 0;
 }
 
@@ -202,7 +209,7 @@ static int partition_lengths(pph_data_handle parent, unsigned nparts, const size
 		if (!sizes[k])
 			at = SIZE_MAX; /* refused below */
 	}
-	rc = at == split_length(parent) ? partition(parent, nparts, rects, children) : -EINVAL;
+	rc = at == split_length(parent) ? partition(parent, nparts, 1, rects, children) : -EINVAL;
 	free(rects);
 	return rc;
 }
@@ -254,7 +261,7 @@ int pph_data_partition_columns(pph_data_handle parent, unsigned nparts, pph_data
 	for (k = 0; rc == 0 && k < nparts; at += sizes[k], k++)
 		rects[k] = (struct rect){ 0, parent->rows, at, sizes[k] };
 	if (rc == 0)
-		rc = partition(parent, nparts, rects, children);
+		rc = partition(parent, nparts, 1, rects, children);
 	free(rects);
 	free(sizes);
 	return rc;
@@ -283,7 +290,7 @@ int pph_data_partition_tiles(pph_data_handle parent, size_t tile_rows, size_t ti
 				c0, parent->cols - c0 < tile_cols ? parent->cols - c0 : tile_cols
 			};
 		}
-	rc = partition(parent, (unsigned)(nr * nc), rects, children);
+	rc = partition(parent, (unsigned)nr, (unsigned)nc, rects, children);
 	free(rects);
 	return rc;
 }
@@ -298,9 +305,11 @@ void pph_data_unpartition(pph_data_handle parent, unsigned nparts, pph_data_hand
 	if (nparts != parent->nchildren)
 		fprintf(stderr, "peppher: pph_data_unpartition: %u blocks, the handle has %u\n",
 			nparts, parent->nchildren);
+	sp__children_everywhere(parent); /* the whole parent current on every rank */
 	for (k = 0; k < parent->nchildren; k++)
 		settle(parent->children[k].h);
 	starpu_data_unpartition(parent->h, STARPU_MAIN_RAM);
+	sp__unpartitioned(parent);
 	free(parent->children);
 	parent->children = NULL;
 	parent->nchildren = 0;
@@ -317,9 +326,12 @@ int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
 	/* a host write also needs the data valid (libpeppher's W acquire
 	 * brings it home too); released at once: the host keeps its valid
 	 * copy until a task writes the data */
+	sp__gather_everywhere(handle); /* every rank's host sees the same value */
 	rc = starpu_data_acquire(handle->h, mode == PPH_R ? STARPU_R : STARPU_RW);
 	if (rc == 0)
 		starpu_data_release(handle->h);
+	if (rc == 0 && mode != PPH_R)
+		sp__host_written(handle);
 	return rc;
 }
 
@@ -335,7 +347,9 @@ void pph_data_unregister(pph_data_handle handle)
 		return;
 	}
 	handle->unregistered = 1;
-	if (starpu_is_initialized())
+	if (starpu_is_initialized()) {
+		sp__gather_everywhere(handle); /* wrapped memory current on every rank */
 		starpu_data_unregister(handle->h);
+	}
 	free(handle);
 }

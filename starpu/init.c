@@ -107,7 +107,7 @@ int pph_init(void)
 	setenv("STARPU_SILENT", "1", 0);
 	/* libpeppher runs on every OpenCL device, PoCL's CPU device included */
 	setenv("STARPU_OPENCL_ON_CPUS", "1", 0);
-	rc = starpu_init(&conf);
+	rc = sp__engine_start(&conf);
 	if (rc != 0) {
 		snprintf(why_not, sizeof(why_not), "starpu_init failed: %s", strerror(-rc));
 		fprintf(stderr, "peppher: %s\n", why_not);
@@ -129,11 +129,11 @@ void pph_shutdown(void)
 		fprintf(stderr, "peppher: pph_shutdown called from a variant: ignored\n");
 		return;
 	}
-	starpu_task_wait_for_all();
+	sp__engine_wait_all();
 	if (stats && strcmp(stats, "1") == 0)
 		pph_stats_print(stderr);
 	sp__opencl_free(); /* before StarPU releases the OpenCL contexts */
-	starpu_shutdown();
+	sp__engine_stop();
 	sp__codelets_free();
 	snprintf(why_not, sizeof(why_not), "pph_shutdown() was called");
 }
@@ -207,8 +207,9 @@ void pph_stats_print(FILE *fp)
 {
 	struct pph_transfer_stats t;
 
-	fprintf(fp, "runtime: StarPU %d.%d (libpeppher-starpu)\n", STARPU_MAJOR_VERSION,
-		STARPU_MINOR_VERSION);
+	fprintf(fp, "runtime: StarPU %d.%d (%s)\n", STARPU_MAJOR_VERSION, STARPU_MINOR_VERSION,
+		sp__library);
+	sp__dist_stats_print(fp);
 	sp__stats_print(fp);
 	pph_transfer_stats_get(&t);
 	fprintf(fp, "transfers: %lu to devices (%llu bytes), %lu to host (%llu bytes)%s\n", t.to_device,

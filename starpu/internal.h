@@ -10,6 +10,11 @@
 
 #include <peppher/wrappers.h>
 
+/* containers_shim.h's macros are for containers/containers.c alone */
+#undef pph_vector_register
+#undef pph_matrix_register
+#undef pph_variable_register
+
 /* The worker kinds StarPU has, in the order of sp_codelet's maps. */
 enum sp_kind { SP_CPU, SP_OPENCL, SP_CUDA, SP_NKINDS };
 
@@ -24,6 +29,7 @@ struct pph_data {
 	unsigned nchildren;		     /* > 0 while partitioned */
 	struct pph_data *children;
 	int unregistered;
+	const struct pph_reduction *redux; /* pph_data_set_reduction's (redux.c) */
 };
 
 /*
@@ -55,15 +61,51 @@ struct pph_task {
 	void *callback_data;
 	void *arg;
 	size_t arg_size;
+	int host_only; /* a PPH_REDUX buffer: CPU and OPENMP variants only */
 	unsigned nbuffers;
 	starpu_data_handle_t handles[PPH_MAX_BUFFERS];
 	enum starpu_data_access_mode modes[PPH_MAX_BUFFERS];
 };
 
+/*
+ * What a distributed run (libpeppher-starpu-mpi, starpu/mpi.c) adds at
+ * each step; on one process (starpu/single.c) these start and stop StarPU,
+ * submit tasks and do nothing else.
+ */
+int sp__engine_start(struct starpu_conf *conf);
+void sp__engine_wait_all(void);
+/* pph_task_wait_all: distributed, every rank's tasks and transfers (every
+ * rank calls it), and with PEPPHER_STATS=1 the bytes each rank sent so far */
+void sp__tasks_wait_all(void);
+void sp__engine_stop(void);
+/* processes of the run: the blocks of pph_call_partitioned's "one per worker" */
+unsigned sp__rank_count(void);
+/* a handle was registered (each rank keeps its own until a container or
+ * a partition makes it distributed) */
+void sp__registered(struct pph_data *d);
+/* containers/containers.c registered a container's handle (the shim) */
+int sp__container_registered(int rc, pph_data_handle *handle);
+/* children now partition parent: a grid of nr x nc tiles, or nr blocks (nc 1) */
+void sp__partitioned(struct pph_data *parent, unsigned nr, unsigned nc);
+/* before partitioning, unpartitioning, a host access, unregistering: the
+ * current value of d (of its children) on every rank */
+void sp__gather_everywhere(struct pph_data *d);
+void sp__children_everywhere(struct pph_data *parent);
+/* after the unpartition (parent valid everywhere), after a host write */
+void sp__unpartitioned(struct pph_data *parent);
+void sp__host_written(struct pph_data *d);
+/* starpu_task_submit, or, distributed, on the rank that owns what the
+ * task writes: p->t is then NULL on the other ranks */
+int sp__task_submit(struct pph_task *p);
+void sp__dist_stats_print(FILE *fp);
+extern const char sp__library[]; /* its name, for the statistics */
+
 /* Set by pph_init: the codelets made so far, freed by pph_shutdown. */
 struct sp_codelet *sp__codelet_get(const struct pph_codelet *cl);
 void sp__codelets_free(void);
 void sp__stats_print(FILE *fp);
+/* tasks run by this process's workers since pph_init */
+unsigned long sp__tasks_ran(void);
 
 /* -ENODEV, saying why (once per reason) when the runtime does not run. */
 int sp__not_running(const char *what);

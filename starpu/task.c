@@ -45,6 +45,9 @@ static int allowed(const struct pph_task *p, int idx)
 {
 	if (idx < 0 || (p->forced >= 0 && idx != p->forced))
 		return 0;
+	/* reduction copies are made and combined by CPU codelets (redux.c) */
+	if (p->host_only && kind_of_arch(p->w->snapshot.impls[idx].arch) != SP_CPU)
+		return 0;
 	if (idx >= 32)
 		return 1;
 	return (p->mask >> idx & 1u) && !(__atomic_load_n(&p->w->disabled, __ATOMIC_RELAXED) >> idx & 1u);
@@ -341,6 +344,20 @@ void sp__codelets_free(void)
 	pthread_mutex_unlock(&codelets_lock);
 }
 
+unsigned long sp__tasks_ran(void)
+{
+	unsigned long n = 0;
+	size_t i, count;
+	const struct sp_codelet *w;
+
+	pthread_mutex_lock(&codelets_lock);
+	for (w = codelets; w; w = w->next)
+		for (i = 0, count = (size_t)STARPU_NMAXWORKERS * w->snapshot.nimpls; i < count; i++)
+			n += __atomic_load_n(&w->runs[i], __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&codelets_lock);
+	return n;
+}
+
 void sp__stats_print(FILE *fp)
 {
 	unsigned worker, nworkers = starpu_worker_get_count(), i;
@@ -397,18 +414,32 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 
 static enum starpu_data_access_mode starpu_mode(enum pph_access mode)
 {
-	return mode == PPH_R ? STARPU_R : mode == PPH_W ? STARPU_W : STARPU_RW;
+	return mode == PPH_R ? STARPU_R :
+	       mode == PPH_W ? STARPU_W :
+	       mode == PPH_REDUX ? STARPU_REDUX : STARPU_RW;
 }
 
 int pph_task_add_buffer(struct pph_task *task, pph_data_handle handle, enum pph_access mode)
 {
-	if (!task || !handle || !(mode == PPH_R || mode == PPH_W || mode == PPH_RW) ||
+	unsigned j;
+
+	if (!task || !handle || !(mode == PPH_R || mode == PPH_W || mode == PPH_RW || mode == PPH_REDUX) ||
 	    handle->nchildren || handle->unregistered)
 		return -EINVAL;
 	if (task->submitted)
 		return -EBUSY;
 	if (task->nbuffers == PPH_MAX_BUFFERS)
 		return -E2BIG;
+	/* a contribution needs an operator, and is the task's only use of
+	 * the handle (as in libpeppher) */
+	if (mode == PPH_REDUX && !handle->redux)
+		return -EINVAL;
+	for (j = 0; j < task->nbuffers; j++)
+		if (task->handles[j] == handle->h &&
+		    (mode == PPH_REDUX || task->modes[j] == STARPU_REDUX))
+			return -EINVAL;
+	if (mode == PPH_REDUX)
+		task->host_only = 1;
 	task->handles[task->nbuffers] = handle->h;
 	task->modes[task->nbuffers++] = starpu_mode(mode);
 	return 0;
@@ -466,7 +497,7 @@ int pph_call_priority(int priority)
 
 void pph_task_set_priority(struct pph_task *task, int priority)
 {
-	if (task)
+	if (task && task->t)
 		task->t->priority = priority;
 }
 
@@ -486,7 +517,8 @@ void pph_task_set_detached(struct pph_task *task, int detached)
 
 static void task_free(struct pph_task *p)
 {
-	starpu_task_destroy(p->t);
+	if (p->t)
+		starpu_task_destroy(p->t);
 	free(p->arg);
 	free(p);
 }
@@ -554,9 +586,11 @@ int pph_task_submit(struct pph_task *task)
 		t->callback_func = detached_done;
 		t->callback_arg = task;
 	}
-	rc = starpu_task_submit(t);
+	rc = sp__task_submit(task);
 	if (rc == 0)
 		task->submitted = 1;
+	if (rc == 0 && !task->t && task->detached) /* it runs on another rank */
+		detached_done(task);
 	return rc;
 }
 
@@ -564,7 +598,7 @@ int pph_task_wait(struct pph_task *task)
 {
 	if (!task || task->detached || !task->submitted)
 		return -EINVAL;
-	if (task->submitted == 1) {
+	if (task->submitted == 1 && task->t) { /* no task here: it ran on another rank */
 		int rc = starpu_task_wait(task->t);
 
 		task->submitted = 2;
@@ -577,7 +611,7 @@ int pph_task_wait(struct pph_task *task)
 void pph_task_wait_all(void)
 {
 	if (starpu_is_initialized())
-		starpu_task_wait_for_all();
+		sp__tasks_wait_all();
 }
 
 int pph_task_impl_ran(const struct pph_task *task)

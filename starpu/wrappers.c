@@ -66,8 +66,8 @@ static int part_count(unsigned nbuffers, const int *parts)
 			return -EINVAL;
 		n = parts[i];
 	}
-	if (n == 0) /* one block per worker */
-		n = (int)starpu_worker_get_count();
+	if (n == 0) /* one block per worker, of every rank (as many each) */
+		n = (int)(starpu_worker_get_count() * sp__rank_count());
 	return n;
 }
 

@@ -1,33 +1,40 @@
 #!/bin/sh
 # Build the direct version of evaluation application APP into OUT/APP: its
 # main.c and APP_seq.c unchanged (main.c finds direct/APP/peppher.h), the
-# same variant sources as the composed program, and the hand-written task
-# code of direct/APP.  With EVAL_CUDA=1 and nvcc, the CUDA variants too.
+# same variant sources as the composed program (for spmv and sgemm, the
+# repository's components), and the hand-written task code of direct/APP.
+# With EVAL_CUDA=1 and nvcc, the CUDA variants too.
 #   build.sh APP OUT          (PKG_CONFIG_PATH must find peppher)
 set -eu
 app=$1 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
 src=$here/../$app
+variants=$src
+[ -d "$here/../../repository/$app" ] && variants=$(cd "$here/../../repository/$app" && pwd)
 mkdir -p "$out"
+# VARIANTS_DIR: where a variant's OpenCL kernel file is (spmv.cl)
 cflags="-O2 -std=gnu11 -Werror=implicit-function-declaration $(pkg-config --cflags peppher)"
+cflags="$cflags -DVARIANTS_DIR=\"$variants\""
 libs="$(pkg-config --libs peppher) $(pkg-config --variable=opencl_libs peppher) -lm"
+grep -rqs cblas.h "$variants" && libs="$libs -lblas"
 objs=
 cc_one() { # source, extra flags
-	o=$out/$(echo "$1" | sed "s|^$here/../||; s|[/.]|_|g").o
+	o=$out/$(echo "$1" | sed "s|^$here/../||; s|^$variants/|v_|; s|[/.]|_|g").o
 	gcc $cflags $2 -I"$here/$app" -c "$1" -o "$o"
 	objs="$objs $o"
 }
 cuda=
 if [ "${EVAL_CUDA:-0}" = 1 ] && command -v nvcc > /dev/null; then
 	cuda=-DDIRECT_CUDA
-	for f in $(find "$src" "$here/$app" -name '*.cu' | sort); do
-		o=$out/$(echo "$f" | sed "s|^$here/../||; s|[/.]|_|g").o
+	for f in $(find "$src" "$variants" "$here/$app" -name '*.cu' | sort -u); do
+		o=$out/$(echo "$f" | sed "s|^$here/../||; s|^$variants/|v_|; s|[/.]|_|g").o
 		nvcc -O2 $(pkg-config --cflags peppher) -c "$f" -o "$o"
 		objs="$objs $o"
 	done
 	libs="$libs $(pkg-config --variable=cuda_libs peppher) -lstdc++"
+	[ "$variants" = "$src" ] || libs="$libs -lcublas -lcusparse"
 fi
-for f in $(find "$src" -name '*.c' | sort); do
+for f in $(find "$src" "$variants" -name '*.c' | sort -u); do
 	case $f in */openmp/*) cc_one "$f" -fopenmp ;; *) cc_one "$f" "" ;; esac
 done
 for f in $(find "$here/$app" -name '*.c' | sort); do

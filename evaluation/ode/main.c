@@ -3,9 +3,7 @@
  * with step size control, on the 2-D Brusselator (2 grid^2 unknowns), made
  * of 9 components working on vector containers, so that the data stays
  * where the components run; only the error norms come back to the host.
- * Checked against ode_seq.c: the same steps, and a solution within the
- * solver's relative tolerance (OpenCL may contract a * b + c into fma: the
- * rounding differs, and the Brusselator amplifies it).
+ * Checked against ode_seq.c (see agrees()).
  *   ode [GRID [TEND]]
  */
 #include <stdlib.h>
@@ -14,6 +12,49 @@
 #include "../common/eval.h"
 #include "ode_dopri.h"
 #include "ode_seq.h"
+
+/* Accepted (or rejected) steps that the run may take more or fewer than
+ * the reference, out of ref_steps, and the distance of the solutions in the
+ * controller's own norm (units of the tolerance a step is allowed). */
+#define ODE_STEP_SLACK(ref_steps) (2 + (ref_steps) / 100)
+#define ODE_SOLUTION_SLACK 10.0
+
+/*
+ * Whether the run agrees with the reference as far as the method defines
+ * its result.  The rounding of the components (OpenMP reductions summed in
+ * another order, OpenCL contracting a * b + c into fma) differs from the
+ * reference's, and the Brusselator amplifies it: an error norm that lands
+ * next to 1.0 can accept a step here that the reference rejects, and the
+ * step sequences part, e.g. 645 steps instead of 644 at the benchmark size.
+ * Both are then valid solutions whose every step met the tolerance, not the
+ * same numbers: so the step counts may differ by a few (100 accepted and 6
+ * rejected against 101 and 8 at 96 2), and the solutions by a few
+ * tolerances in the weighted RMS norm the controller uses (forcing the
+ * reference onto another step sequence by scaling its first step by 1.0001
+ * to 1.3 moved them 0.6 to 1.3 apart at 128 8; a wrong component moves
+ * them by orders of magnitude more).  Returns the number of checks
+ * that failed, for eval_report.
+ */
+static long agrees(const double *y, const double *ref, int n, long steps, long ref_steps,
+		   long rejected, long ref_rejected)
+{
+	double s = 0.0;
+	long bad;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		double q = (y[i] - ref[i]) / (ODE_ATOL + ODE_RTOL * fmax(fabs(y[i]), fabs(ref[i])));
+
+		s += q * q;
+	}
+	s = sqrt(s / n);
+	bad = !(s <= ODE_SOLUTION_SLACK) + (labs(steps - ref_steps) > ODE_STEP_SLACK(ref_steps)) +
+	      (labs(rejected - ref_rejected) > ODE_STEP_SLACK(ref_steps));
+	if (bad)
+		printf("ode: %.3g tolerances from the reference (%ld steps, %ld rejected)\n", s,
+		       ref_steps, ref_rejected);
+	return bad;
+}
 
 static double value(pph_scalar *s)
 {
@@ -94,7 +135,7 @@ int main(int argc, char **argv)
 		double *y_ref = malloc(n * sizeof(double));
 
 		ode_reference(grid, tend, y_ref, &ref_steps, &ref_rejected);
-		return eval_report("ode", grid, t0, eval_diff_double(ref, y_ref, n, ODE_RTOL) +
-					   (ref_steps != steps) + (ref_rejected != rejected));
+		return eval_report("ode", grid, t0,
+				   agrees(ref, y_ref, n, steps, ref_steps, rejected, ref_rejected));
 	}
 }

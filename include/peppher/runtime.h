@@ -480,4 +480,7 @@ void pph_stats_print(FILE *fp);
 }
 #endif
 
+/* ranks and owners of distributed runs: rank 0 of 1 outside MPI */
+#include <peppher/distributed.h>
+
 #endif /* PEPPHER_RUNTIME_H */

@@ -50,8 +50,10 @@ static void test_round_trip(void)
 	struct pph_pm_variant v1 = { .name = (char *)"rt_cpu", .arch = PPH_ARCH_CPU, .threads = 1 };
 	struct pph_pm_variant v = { .name = (char *)"rt_cpu", .arch = PPH_ARCH_CPU, .threads = 4,
 				    .next = &v1 };
-	struct pph_pm_entry e1 = { 0xdeadbeef, 4096, 12, 33.25, 7.5, 2, 0, 0, 0, 0, 0, NULL };
-	struct pph_pm_entry e2 = { 0x1, 1e9, 3, 1.0 / 3.0, 0.125, 0, 0, 0, 0, 0, 0, &e1 };
+	struct pph_pm_entry e1 = { .footprint = 0xdeadbeef, .size = 4096, .count = 12,
+				   .mean = 33.25, .m2 = 7.5, .outliers = 2 };
+	struct pph_pm_entry e2 = { .footprint = 0x1, .size = 1e9, .count = 3,
+				   .mean = 1.0 / 3.0, .m2 = 0.125, .next = &e1 };
 	FILE *fp = fopen(path, "w");
 
 	v.entries = &e2;
@@ -223,6 +225,25 @@ static void test_concurrent_writers(void)
 	run_calls(10, 0);
 	CU_ASSERT_EQUAL(total_count(path, "noop_a"), 208);
 	CU_ASSERT_EQUAL(total_count(path, "noop_b"), 199);
+	unsetenv("PEPPHER_TINY_US");
+	free(path);
+}
+
+/* A call made once per run is calibrated across runs: a process's only
+ * run of an entry, its warm-up, is saved; with two runs, only the second. */
+static void test_once_per_run(void)
+{
+	char *path = model_file("pm_test");
+	int i;
+
+	unlink(path);
+	setenv("PEPPHER_TINY_US", "0", 1);
+	for (i = 0; i < 3; i++)
+		run_calls(1, 0);
+	CU_ASSERT_EQUAL(total_count(path, "noop_a"), 3);
+	CU_ASSERT_EQUAL(total_count(path, "noop_b"), 0);
+	run_calls(2, 0);
+	CU_ASSERT_EQUAL(total_count(path, "noop_a"), 4);
 	unsetenv("PEPPHER_TINY_US");
 	free(path);
 }
@@ -660,6 +681,7 @@ int main(void)
 	CU_add_test(s, "corrupt files are refused", test_corrupt);
 	CU_add_test(s, "corrupt stored model at init", test_corrupt_at_init);
 	CU_add_test(s, "concurrent writers", test_concurrent_writers);
+	CU_add_test(s, "a call made once per run is calibrated", test_once_per_run);
 	CU_add_test(s, "outliers leave the mean alone", test_outliers);
 	CU_add_test(s, "regression predicts unseen sizes", test_regression);
 	CU_add_test(s, "footprints tell shapes apart", test_footprint_shapes);

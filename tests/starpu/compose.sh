@@ -1,7 +1,8 @@
 #!/bin/sh
-# compose --runtime=starpu: the same generated C as for libpeppher, a
-# Makefile that links peppher-starpu; --runtime=starpu-mpi and unknown
-# runtimes are refused with a clear error and nothing written.
+# compose --runtime=starpu and --runtime=starpu-mpi: the same generated C
+# as for libpeppher, a Makefile that links peppher-starpu (peppher-starpu-mpi)
+# and differs in nothing else; unknown runtimes are refused with a clear
+# error and nothing written.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
 out="$top_builddir/tests/out/starpu/compose"
@@ -11,21 +12,25 @@ fail() { echo "FAIL: $*"; exit 1; }
 main="$top_srcdir/examples/vector_scale/main.xml"
 
 "$COMPOSE" "$main" -o "$out/peppher" 2> /dev/null || fail "compose"
-"$COMPOSE" --runtime=starpu "$main" -o "$out/starpu" 2> /dev/null || fail "compose --runtime=starpu"
-for f in "$out/peppher"/*; do
-	name=$(basename "$f")
-	[ "$name" = Makefile ] && continue
-	cmp -s "$f" "$out/starpu/$name" || fail "$name differs between the runtimes"
+for rt in starpu starpu-mpi; do
+	pc=peppher-$rt
+	"$COMPOSE" --runtime=$rt "$main" -o "$out/$rt" 2> /dev/null || fail "compose --runtime=$rt"
+	for f in "$out/peppher"/*; do
+		name=$(basename "$f")
+		[ "$name" = Makefile ] && continue
+		cmp -s "$f" "$out/$rt/$name" || fail "$name differs between peppher and $rt"
+	done
+	grep -q -- "--libs $pc)" "$out/$rt/Makefile" || fail "Makefile does not link $pc"
+	grep -q "peppher)" "$out/$rt/Makefile" && fail "Makefile still asks pkg-config for peppher"
+	sed "s/$pc/peppher/g" "$out/$rt/Makefile" | cmp -s - "$out/peppher/Makefile" ||
+		fail "the Makefiles of peppher and $rt differ in more than the package"
 done
-grep -q -- "--libs peppher-starpu" "$out/starpu/Makefile" || fail "Makefile does not link peppher-starpu"
-grep -q "peppher)" "$out/starpu/Makefile" && fail "Makefile still asks pkg-config for peppher"
-sed 's/peppher-starpu/peppher/g' "$out/starpu/Makefile" | cmp -s - "$out/peppher/Makefile" ||
-	fail "the Makefiles differ in more than the package"
 
-for rt in starpu-mpi bogus; do
+for rt in bogus mpi; do
 	"$COMPOSE" --runtime=$rt "$main" -o "$out/$rt" > "$out/$rt.log" 2>&1 &&
 		fail "--runtime=$rt accepted"
-	grep -q "^compose: error: --runtime=$rt: " "$out/$rt.log" || { cat "$out/$rt.log"; fail "no clear error for --runtime=$rt"; }
+	grep -q "^compose: error: --runtime=$rt: expected peppher, starpu or starpu-mpi$" "$out/$rt.log" ||
+		{ cat "$out/$rt.log"; fail "no clear error for --runtime=$rt"; }
 	[ -e "$out/$rt" ] && fail "--runtime=$rt wrote files"
 done
 echo "PASS: compose --runtime"

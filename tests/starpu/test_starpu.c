@@ -4,7 +4,8 @@
  * one of its kind), by-value arguments, partitions as StarPU filters
  * (blocks, sized blocks, columns, tiles of a matrix with a leading
  * dimension), host access while partitioned, and dependencies between
- * asynchronous calls on containers.  CPU workers only (PEPPHER_NOPENCL=0).
+ * asynchronous calls on containers, reductions (StarPU's STARPU_REDUX).
+ * CPU workers only (PEPPHER_NOPENCL=0).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -183,6 +184,114 @@ static void test_partitions(void)
 	pph_data_unregister(hm);
 }
 
+/* sums[0] += the block's sum (PPH_REDUX), sums[1] max= the block's
+ * largest |x| through an operator of the program's own */
+static void block_sums(void *buffers[], void *arg)
+{
+	const int *x = PPH_VECTOR_PTR(buffers[0]);
+	long *sum = PPH_VARIABLE_PTR(buffers[1]);
+	int *amax = PPH_VARIABLE_PTR(buffers[2]);
+	size_t i, n = PPH_VECTOR_N(buffers[0]);
+
+	(void)arg;
+	for (i = 0; i < n; i++) {
+		*sum += x[i];
+		if (abs(x[i]) > *amax)
+			*amax = abs(x[i]);
+	}
+}
+
+/* a device variant must not be given a reduction copy: it fails if run */
+static void block_sums_device(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	CU_FAIL("a reduction ran on an OpenCL variant");
+}
+
+static const struct pph_impl sums_impls[] = {
+	{ PPH_ARCH_OPENCL, block_sums_device, "device" },
+	{ PPH_ARCH_CPU, block_sums, "cpu" },
+};
+static const struct pph_codelet sums_cl = { "sp_sums", 2, sums_impls, PPH_MODEL_HISTORY };
+
+static void amax_init(void *e)
+{
+	*(int *)e = -1;
+}
+
+static void amax_combine(void *into, const void *from)
+{
+	if (*(const int *)from > *(int *)into)
+		*(int *)into = *(const int *)from;
+}
+
+static const struct pph_reduction amax_op = { amax_init, amax_combine };
+
+static void test_reductions(void)
+{
+	enum { N = 10000, BLOCKS = 16 };
+	static int x[N];
+	long sum = 5, expect_sum = 5; /* contributions add to the value there */
+	int amax = -1, expect_amax = -1, i, k;
+	pph_data_handle hx, hs, ha, blocks[BLOCKS];
+	const enum pph_access modes[3] = { PPH_R, PPH_REDUX, PPH_REDUX };
+	struct pph_task *t;
+
+	for (i = 0; i < N; i++) {
+		x[i] = (i * 7919) % 2001 - 1000;
+		expect_sum += x[i];
+		if (abs(x[i]) > expect_amax)
+			expect_amax = abs(x[i]);
+	}
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&hx, x, N, sizeof(int)), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_variable_register(&hs, &sum, sizeof(sum)), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_variable_register(&ha, &amax, sizeof(amax)), 0);
+	/* no operator yet: refused */
+	t = pph_task_create(&sums_cl);
+	CU_ASSERT_EQUAL(pph_task_add_buffer(t, hs, PPH_REDUX), -EINVAL);
+	pph_task_destroy(t);
+	CU_ASSERT_EQUAL(pph_data_set_reduction(hs, NULL), -EINVAL);
+	CU_ASSERT_EQUAL(pph_data_set_reduction(hs, pph_reduction_builtin(PPH_REDUCTION_SUM,
+									  PPH_TYPE_LONG)), 0);
+	CU_ASSERT_EQUAL(pph_data_set_reduction(ha, &amax_op), 0);
+	/* a handle used twice, once as a contribution: refused */
+	t = pph_task_create(&sums_cl);
+	CU_ASSERT_EQUAL(pph_task_add_buffer(t, hs, PPH_REDUX), 0);
+	CU_ASSERT_EQUAL(pph_task_add_buffer(t, hs, PPH_R), -EINVAL);
+	pph_task_destroy(t);
+	CU_ASSERT_EQUAL_FATAL(pph_data_partition(hx, BLOCKS, blocks), 0);
+	for (k = 0; k < BLOCKS; k++) {
+		pph_data_handle h[3] = { blocks[k], hs, ha };
+
+		CU_ASSERT_EQUAL(pph_call_async(&sums_cl, PPH_ALL_IMPLS, 3, h, modes, NULL, 0), 0);
+	}
+	pph_data_unpartition(hx, BLOCKS, blocks);
+	CU_ASSERT_EQUAL(pph_data_acquire(hs, PPH_R), 0);
+	CU_ASSERT_EQUAL(sum, expect_sum);
+	CU_ASSERT_EQUAL(pph_data_acquire(ha, PPH_R), 0);
+	CU_ASSERT_EQUAL(amax, expect_amax);
+	/* a second round adds to the first's result */
+	{
+		pph_data_handle h[3] = { hx, hs, ha };
+
+		CU_ASSERT_EQUAL(pph_call_sync(&sums_cl, PPH_ALL_IMPLS, 3, h, modes, NULL, 0), 0);
+	}
+	CU_ASSERT_EQUAL(pph_data_acquire(hs, PPH_R), 0);
+	CU_ASSERT_EQUAL(sum, 2 * expect_sum - 5);
+	/* only device variants allowed: no variant can take part */
+	{
+		pph_data_handle h[3] = { hx, hs, ha };
+
+		CU_ASSERT_EQUAL(pph_call_sync(&sums_cl, 1u, 3, h, modes, NULL, 0), -ENODEV);
+	}
+	pph_data_unregister(hx);
+	pph_data_unregister(hs);
+	pph_data_unregister(ha);
+	CU_ASSERT_EQUAL(sum, 2 * expect_sum - 5);
+	CU_ASSERT_EQUAL(amax, expect_amax);
+}
+
 static void test_containers(void)
 {
 	pph_vector *v = pph_vector_create_int(1000);
@@ -221,6 +330,7 @@ int main(void)
 	CU_add_test(s, "a failed variant, then the next one", test_failed_variant);
 	CU_add_test(s, "partitions as filters", test_partitions);
 	CU_add_test(s, "containers and asynchronous calls", test_containers);
+	CU_add_test(s, "reductions", test_reductions);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures();

@@ -1,0 +1,17 @@
+/* The direct version's own declarations: what main.c includes in place of
+ * compose's peppher.h. */
+#ifndef PEPPHER_H
+#define PEPPHER_H
+
+#include <string.h>
+#include <peppher/runtime.h>
+#include <peppher/wrappers.h>
+#include <peppher/containers.h>
+
+#define PEPPHER_INITIALIZE() PPH_INITIALIZE_OR_EXIT()
+#define PEPPHER_SHUTDOWN() pph_shutdown()
+
+void spmv(int m, int n, int nnz, const int *rowptr, const int *colind, const double *val,
+	  const double *x, double *y);
+
+#endif

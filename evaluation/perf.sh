@@ -1,0 +1,292 @@
+#!/bin/sh
+# The timed experiments of make evaluation (Figs. 5, 6 and 7 of the paper).
+# Each writes its measurements to OUT/FIG.dat and prints its Markdown table.
+#
+#   perf.sh fig6 OUT    per application, each static choice (the program
+#                       composed for one platform: CPU, OPENMP, OPENCL, CUDA)
+#                       against dynamic selection (composed for all, dmda),
+#                       averaged over the application's sizes
+#   perf.sh fig7 OUT    the ODE solver composed against its direct version
+#   perf.sh fig5 OUT    SpMV split across CPU and OpenCL against OpenCL only
+#   perf.sh FIG-table OUT   the table again from OUT/FIG.dat, without running
+#
+# Every run's result is checked as make check does (a wrong run stops the
+# experiment).  Times are what the programs print (their timed region: the
+# component calls, transfers included), the median of EVAL_REPS runs (5)
+# after the runs that train the performance models (EVAL_TRAIN per size for
+# dynamic selection, 4: every variant, and every OpenMP team size, must be
+# measured 3 times at each data size before dmda stops exploring it); the runs of the
+# different choices are interleaved, so that a change in the machine's
+# load touches them alike.  Fig. 7 runs EVAL_REPS_FIG7 (9) times each.  EVAL_QUICK=1 runs one small size each, once
+# (to try the script out); EVAL_APPS="hotspot nw" limits Fig. 6 to these.
+set -eu
+: "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
+fig=$1 out=$2
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+reps=${EVAL_REPS:-5}
+train=${EVAL_TRAIN:-4}
+reps7=${EVAL_REPS_FIG7:-9}
+quick=${EVAL_QUICK:-0}
+[ "$quick" = 1 ] && reps=1 train=2 reps7=1
+ev=$top_srcdir/evaluation
+export PEPPHER_SCHED=dmda
+
+# Whether CUDA variants can run: a CUDA build and a device nvidia-smi sees.
+have_gpu() {
+	[ -n "$(pkg-config --variable=cuda_libs peppher 2> /dev/null)" ] &&
+		nvidia-smi -L > /dev/null 2>&1
+}
+
+# compose_app APP DIR [COMPOSE OPTIONS...]: compose and build evaluation APP
+# into DIR (the repository is searched for spmv and sgemm); MAIN_XML names
+# another main descriptor of APP than main.xml.
+compose_app() {
+	app=$1 dir=$2
+	shift 2
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	"$COMPOSE" -R "$top_srcdir/repository" "$@" "$ev/$app/${MAIN_XML:-main.xml}" -o "$dir" \
+		> "$dir/compose.log" 2>&1 || { cat "$dir/compose.log" >&2; return 1; }
+	make -s -C "$dir" > "$dir/make.log" 2>&1 || { cat "$dir/make.log" >&2; return 1; }
+}
+
+# run PROGRAM NAME HOME SIZE: run PROGRAM at SIZE (commas separate its
+# arguments: "128,8"), models in HOME; prints the seconds it reports (the
+# runtime's statistics, printed at shutdown, stay in last.log).
+run() {
+	prog=$1 name=$2 home=$3
+	# shellcheck disable=SC2046
+	PEPPHER_HOME=$home PEPPHER_STATS=1 nice "$prog" $(echo "$4" | tr , ' ') > "$out/last.log" 2>&1 || true
+	line=$(grep "^$name: size [0-9]*: .* s: correct" "$out/last.log") || {
+		cat "$out/last.log" >&2
+		echo "perf.sh: $prog $4: no correct result" >&2
+		return 1
+	}
+	echo "$line" | awk '{ print $4 }'
+}
+
+median() { # numbers on stdin
+	sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# The applications of Fig. 6 and their sizes (see each main.c for what the
+# size counts): small to large, so that the best static choice may change.
+fig6_sizes() {
+	if [ "$quick" = 1 ]; then
+		case $1 in ode) echo 32,0.5 ;; *) echo quick ;; esac
+		return
+	fi
+	case $1 in
+	spmv) echo 5000 40000 160000 ;;
+	sgemm) echo 64 128 256 ;;
+	bfs) echo 20000 100000 400000 ;;
+	cfd) echo 32 96 192 ;;
+	hotspot) echo 128 512 1024 ;;
+	lud) echo 128 384 768 ;;
+	nw) echo 256 1024 2048 ;;
+	particlefilter) echo 1000 4000 10000 ;;
+	pathfinder) echo 5000 50000 200000 ;;
+	ode) echo 32,2 64,2 96,2 ;;
+	esac
+}
+
+fig6() {
+	apps=${EVAL_APPS:-spmv sgemm bfs cfd hotspot lud nw particlefilter pathfinder ode}
+	kinds="CPU OPENMP OPENCL"
+	have_gpu && kinds="$kinds CUDA"
+	: > "$out/fig6.dat"
+	: > "$out/fig6.raw"
+	for app in $apps; do
+		compose_app "$app" "$out/$app/dynamic"
+		for k in $kinds; do
+			compose_app "$app" "$out/$app/$k" --platforms="$k"
+		done
+		sizes=$(fig6_sizes "$app")
+		# train: the dynamic choice sees every variant calibrated at every
+		# size; the static ones warm up (kernels built, caches filled)
+		for s in $sizes; do
+			for _ in $(seq "$train"); do
+				run "$out/$app/dynamic/$app" "$app" "$out/$app/dynamic/home" "$s" > /dev/null
+			done
+			for k in $kinds; do
+				run "$out/$app/$k/$app" "$app" "$out/$app/$k/home" "$s" > /dev/null
+			done
+		done
+		for _ in $(seq "$reps"); do
+			for s in $sizes; do
+				for k in dynamic $kinds; do
+					t=$(run "$out/$app/$k/$app" "$app" "$out/$app/$k/home" "$s")
+					echo "$app $k $s $t" >> "$out/fig6.raw"
+				done
+			done
+		done
+		for s in $sizes; do
+			for k in dynamic $kinds; do
+				t=$(awk -v a="$app" -v k="$k" -v s="$s" '$1 == a && $2 == k && $3 == s { print $4 }' \
+					"$out/fig6.raw" | median)
+				echo "$app $k $s $t" >> "$out/fig6.dat"
+			done
+		done
+		echo "perf.sh: fig6: $app done" >&2
+	done
+	fig6_table
+}
+
+# The table of Fig. 6 from fig6.dat: mean over sizes per choice, and the
+# dynamic choice against the best static choice overall and per size.
+fig6_table() {
+	have_gpu && gpu=1 || gpu=0
+	echo "| application | sizes | CPU (s) | OpenMP (s) | OpenCL (s) | CUDA (s) | dynamic (s) | dynamic / best static | dynamic / best static per size | target (<= 1.05) |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
+	awk -v gpu="$gpu" '
+		{
+			if (!($1 in seen)) { seen[$1] = 1; order[++napps] = $1 }
+			sum[$1, $2] += $4; n[$1, $2]++
+			if (!(($1, $3) in sizeseen)) { sizeseen[$1, $3] = 1; sizes[$1] = sizes[$1] (sizes[$1] == "" ? "" : ", ") $3 }
+			if ($2 == "dynamic") dyn[$1, $3] = $4
+			else if (!(($1, $3) in best) || $4 < best[$1, $3]) best[$1, $3] = $4
+			persize[$1] = persize[$1] " " $3
+		}
+		END {
+			for (i = 1; i <= napps; i++) {
+				a = order[i]
+				bs = -1
+				split("CPU OPENMP OPENCL CUDA", ks, " ")
+				row = ""
+				for (j = 1; j <= 4; j++) {
+					k = ks[j]
+					if (n[a, k]) {
+						m = sum[a, k] / n[a, k]
+						row = row sprintf(" %.4f |", m)
+						if (bs < 0 || m < bs) bs = m
+					} else
+						row = row (k == "CUDA" && !gpu ? " not run (no GPU) |" : " - |")
+				}
+				d = sum[a, "dynamic"] / n[a, "dynamic"]
+				# the best static choice made per size: what dynamic selection can reach
+				bsum = 0; dsum = 0
+				ns = split(sizes[a], ss, ", ")
+				for (j = 1; j <= ns; j++) { bsum += best[a, ss[j]]; dsum += dyn[a, ss[j]] }
+				name = a == "ode" ? "ODE solver" : a == "spmv" ? "SpMV" : a == "sgemm" ? "SGEMM" : a
+				printf "| %s | %s |%s %.4f | %.2f | %.2f | %s |\n", name, sizes[a], row, d, d / bs,
+				       dsum / bsum, d <= 1.05 * bs ? "met" : "missed"
+			}
+		}' "$out/fig6.dat"
+}
+
+# Fig. 7: the ODE solver composed against its direct version, the same
+# variants, at the benchmark size.
+fig7_size() {
+	[ "$quick" = 1 ] && echo 32,0.5 || echo 128,8
+}
+
+fig7() {
+	s=$(fig7_size)
+	compose_app ode "$out/ode-composed"
+	sh "$ev/direct/build.sh" ode "$out/ode-direct" > "$out/ode-direct.log" 2>&1 ||
+		{ cat "$out/ode-direct.log" >&2; return 1; }
+	for v in composed direct; do
+		run "$out/ode-$v/ode" ode "$out/ode-$v/home" "$s" > /dev/null
+	done
+	: > "$out/fig7.raw"
+	for _ in $(seq "$reps7"); do
+		for v in composed direct; do
+			t=$(run "$out/ode-$v/ode" ode "$out/ode-$v/home" "$s")
+			steps=$(grep "^ode: [0-9]* steps" "$out/last.log" | awk '{ print $2, $4, $6 }')
+			echo "$v $t $steps" >> "$out/fig7.raw"
+		done
+	done
+	: > "$out/fig7.dat"
+	for v in composed direct; do
+		t=$(awk -v v="$v" '$1 == v { print $2 }' "$out/fig7.raw" | median)
+		m=$(awk -v v="$v" '$1 == v { print $2 }' "$out/fig7.raw" | sort -g | head -1)
+		echo "$v $t $m $(awk -v v="$v" '$1 == v { c = $5 } END { print c }' "$out/fig7.raw")" >> "$out/fig7.dat"
+	done
+	fig7_table
+}
+
+# The table of Fig. 7 from fig7.dat (VERSION MEDIAN MIN CALLS): the fastest
+# run of each is the one the machine's other work disturbed least, which
+# shows an overhead of a few microseconds per call best.
+fig7_table() {
+	echo "| size (grid, end time) | composed: median, fastest (s) | direct: median, fastest (s) | overhead, fastest runs | overhead, medians | component calls per run | runs each | target (<= 3 %) |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---|"
+	awk -v s="$(fig7_size | tr , ' ')" -v r="$(awk '$1 == "composed"' "$out/fig7.raw" | wc -l)" '
+		{ t[$1] = $2; m[$1] = $3; calls = $4 }
+		END {
+			o = 100 * (m["composed"] - m["direct"]) / m["direct"]
+			om = 100 * (t["composed"] - t["direct"]) / t["direct"]
+			printf "| %s | %.3f, %.3f | %.3f, %.3f | %+.1f %% | %+.1f %% | %s | %d | %s |\n", s,
+			       t["composed"], m["composed"], t["direct"], m["direct"], o, om, calls, r,
+			       o <= 3 ? "met" : "missed"
+		}' "$out/fig7.dat"
+}
+
+# Fig. 5: SpMV (ELLPACK, evaluation/spmv_ell) with each call split across
+# the CPU workers and the OpenCL device by the models' throughputs, against
+# the device alone and the CPU alone (OpenMP), calls whole; matrices as
+# ROWS,SLOTS per row.
+fig5_sizes() {
+	[ "$quick" = 1 ] && echo 20000,8 || echo 100000,8 200000,16 400000,16 150000,64
+}
+
+fig5() {
+	kinds="hybrid OPENCL OPENMP"
+	compose_app spmv_ell "$out/spmv_ell/hybrid"
+	MAIN_XML=main-device.xml compose_app spmv_ell "$out/spmv_ell/OPENCL" --platforms=OPENCL
+	MAIN_XML=main-device.xml compose_app spmv_ell "$out/spmv_ell/OPENMP" --platforms=OPENMP
+	: > "$out/fig5.raw"
+	for s in $(fig5_sizes); do
+		for k in $kinds; do
+			for _ in 1 2; do
+				run "$out/spmv_ell/$k/spmv_ell" spmv_ell "$out/spmv_ell/$k/home" "$s" > /dev/null
+			done
+		done
+		for _ in $(seq "$reps"); do
+			for k in $kinds; do
+				t=$(run "$out/spmv_ell/$k/spmv_ell" spmv_ell "$out/spmv_ell/$k/home" "$s")
+				# bytes moved to and from the device in the run (its 10 calls)
+				b=$(awk '$1 == "transfers:" { gsub(/[(]/, "", $5); gsub(/[(]/, "", $14); print $5 + $14 }' \
+					"$out/last.log")
+				echo "$s $k $t ${b:-0}" >> "$out/fig5.raw"
+			done
+		done
+	done
+	: > "$out/fig5.dat"
+	for s in $(fig5_sizes); do
+		for k in $kinds; do
+			t=$(awk -v s="$s" -v k="$k" '$1 == s && $2 == k { print $3 }' "$out/fig5.raw" | median)
+			b=$(awk -v s="$s" -v k="$k" '$1 == s && $2 == k { b = $4 } END { print b }' "$out/fig5.raw")
+			echo "$s $k $t $b" >> "$out/fig5.dat"
+		done
+	done
+	fig5_table
+}
+
+fig5_table() {
+	have_gpu && cuda="not run yet on a GPU" || cuda="not run: no GPU"
+	echo "| matrix (rows, slots per row) | OpenCL only (s) | hybrid CPU + OpenCL (s) | hybrid speed-up | CPU only, OpenMP (s) | MB moved, OpenCL only | MB moved, hybrid | CUDA |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---|"
+	awk -v cuda="$cuda" '
+		{ if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } t[$1, $2] = $3; b[$1, $2] = $4 }
+		END {
+			for (i = 1; i <= n; i++) {
+				s = order[i]
+				m = s; sub(/,/, ", ", m)
+				printf "| %s | %.4f | %.4f | %.2f | %.4f | %.0f | %.0f | %s |\n", m, t[s, "OPENCL"],
+				       t[s, "hybrid"], t[s, "OPENCL"] / t[s, "hybrid"], t[s, "OPENMP"],
+				       b[s, "OPENCL"] / 1e6, b[s, "hybrid"] / 1e6, cuda
+			}
+		}' "$out/fig5.dat"
+}
+
+case $fig in
+fig5) fig5 ;;
+fig6) fig6 ;;
+fig7) fig7 ;;
+fig5-table) fig5_table ;;
+fig6-table) fig6_table ;;
+fig7-table) fig7_table ;;
+*) echo "usage: perf.sh fig5|fig6|fig7[-table] OUT" >&2; exit 2 ;;
+esac

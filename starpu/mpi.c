@@ -1,0 +1,391 @@
+/*
+ * libpeppher-starpu-mpi: the steps a distributed run adds to
+ * libpeppher-starpu (the rest of starpu/ is the same source).  Every rank
+ * runs the application's main, so every rank registers, partitions and
+ * submits the same things in the same order: tags are a counter, and each
+ * decision below depends only on what every rank knows.
+ *
+ * A handle registered with a raw pointer stays each rank's own
+ * (STARPU_MPI_PER_NODE).  A container's handle and each block or tile of a
+ * partition get an owner: containers round robin in the order they are
+ * made, blocks cyclic, tiles 2-D block-cyclic over a P x Q grid of ranks.
+ * Data is the same on every rank when it is registered (every rank made
+ * it the same way): StarPU-MPI's cache is told so, and moves nothing until
+ * a task writes it.  A task that writes only data of one owner runs there
+ * (starpu_mpi_task_build: StarPU-MPI sends what it reads); any other task
+ * (it writes a rank's own data, data of several owners, or nothing) runs
+ * on every rank, after what it uses has been brought to every rank.  Host
+ * access and unpartitioning bring the current value to every rank, so
+ * that every rank's main sees the same data (doc/distributed.md).
+ *
+ * A call made inside a variant (a nested call) runs on the one rank that
+ * runs the variant: what it registers and partitions stays that rank's
+ * own, and its tasks run there.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <starpu_mpi.h>
+
+#include "internal.h"
+
+#define COMM MPI_COMM_WORLD
+
+const char sp__library[] = "libpeppher-starpu-mpi";
+
+static int my_rank, nranks = 1;
+static int grid_p = 1, grid_q = 1; /* ranks of the tile grid: P x Q */
+static starpu_mpi_tag_t next_tag;
+static unsigned next_container; /* the round robin of containers' owners */
+static int mpi_ours;		/* pph_init called MPI_Init: pph_shutdown finalizes */
+
+/* PEPPHER_MPI_GRID=PxQ, or the squarest P x Q = nranks with P <= Q. */
+static int grid_choose(void)
+{
+	const char *s = getenv("PEPPHER_MPI_GRID");
+	int p, q, end = 0;
+	char x;
+
+	if (s && *s) {
+		if (sscanf(s, "%d%c%d%n", &p, &x, &q, &end) != 3 || s[end] || (x != 'x' && x != 'X') ||
+		    p < 1 || q < 1 || p > nranks || q > nranks || p * q != nranks) {
+			fprintf(stderr, "peppher: PEPPHER_MPI_GRID=%s: expected PxQ with P*Q = %d ranks\n",
+				s, nranks);
+			return -EINVAL;
+		}
+		grid_p = p;
+		grid_q = q;
+		return 0;
+	}
+	for (p = 1; p * p <= nranks; p++)
+		if (nranks % p == 0)
+			grid_p = p;
+	grid_q = nranks / grid_p;
+	return 0;
+}
+
+/*
+ * The ranks of one machine share StarPU's home: the first to start writes
+ * the bus calibration files there, and another reading them half-written
+ * fails an assertion.  StarPU starts one rank at a time (an exclusive lock
+ * on a file next to them); MPI is started first, since MPI_Init waits for
+ * every rank.
+ */
+static int home_lock(void)
+{
+	const char *dir = getenv("STARPU_HOME");
+	char path[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = getenv("HOME");
+	snprintf(path, sizeof(path), "%s/.peppher-starpu-mpi.lock", dir && *dir ? dir : "/tmp");
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd; /* -1: unlocked, StarPU may still cope */
+}
+
+static void home_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd); /* drops the lock */
+}
+
+static void engine_mpi_finalize(void)
+{
+	if (mpi_ours)
+		MPI_Finalize();
+	mpi_ours = 0;
+}
+
+int sp__engine_start(struct starpu_conf *conf)
+{
+	int initialized = 0, finalized = 0, provided, rc, fd;
+
+	/* ranks share the machine's cores: binding every rank's first worker
+	 * to the first core would stack them there */
+	setenv("STARPU_WORKERS_NOBIND", "1", 0);
+	MPI_Finalized(&finalized);
+	if (finalized) {
+		fprintf(stderr, "peppher: MPI was finalized: a process can run pph_init once\n");
+		return -EALREADY;
+	}
+	MPI_Initialized(&initialized);
+	if (!initialized) {
+		/* StarPU-MPI calls MPI from its progress thread alone */
+		if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+			return -EIO;
+		mpi_ours = 1;
+	}
+	fd = home_lock();
+	rc = starpu_mpi_init_conf(NULL, NULL, 0, COMM, conf);
+	home_unlock(fd);
+	if (rc != 0) {
+		engine_mpi_finalize();
+		return rc;
+	}
+	starpu_mpi_comm_rank(COMM, &my_rank);
+	starpu_mpi_comm_size(COMM, &nranks);
+	next_tag = 1;
+	next_container = 0;
+	if ((rc = grid_choose()) != 0) {
+		sp__engine_stop();
+		return rc;
+	}
+	return 0;
+}
+
+void sp__engine_wait_all(void)
+{
+	starpu_mpi_wait_for_all(COMM);
+}
+
+/* What this rank sent to the others since pph_init (STARPU_COMM_STATS=1). */
+static unsigned long long bytes_sent(void)
+{
+	size_t *sent = calloc((size_t)nranks, sizeof(*sent));
+	unsigned long long bytes = 0;
+	int r;
+
+	if (sent)
+		starpu_mpi_comm_amounts_retrieve(sent); /* zeros without STARPU_COMM_STATS=1 */
+	for (r = 0; sent && r < nranks; r++)
+		bytes += sent[r];
+	free(sent);
+	return bytes;
+}
+
+static int comm_stats(void)
+{
+	return starpu_get_env_number("STARPU_COMM_STATS") > 0;
+}
+
+/* The volume of a phase of the program (doc/distributed.md compares the
+ * tiled Cholesky's with a model): what was sent when it ended. */
+void sp__tasks_wait_all(void)
+{
+	const char *stats = getenv("PEPPHER_STATS");
+
+	starpu_mpi_wait_for_all(COMM);
+	if (stats && strcmp(stats, "1") == 0 && comm_stats())
+		fprintf(stderr, "rank %d of %d: %llu bytes sent to other ranks when pph_task_wait_all returned\n",
+			my_rank, nranks, bytes_sent());
+}
+
+void sp__engine_stop(void)
+{
+	starpu_mpi_shutdown();
+	engine_mpi_finalize();
+}
+
+unsigned sp__rank_count(void)
+{
+	return (unsigned)nranks;
+}
+
+/* Inside a variant: only this rank makes the call. */
+static int nested(void)
+{
+	return starpu_task_get_current() != NULL;
+}
+
+static int distributed(const struct pph_data *d)
+{
+	return starpu_mpi_data_get_rank(d->h) >= 0;
+}
+
+/* Every rank holds the current value of d: tell StarPU-MPI's cache, so
+ * that nothing moves until a task writes it. */
+static void mark_everywhere(struct pph_data *d)
+{
+	int owner = starpu_mpi_data_get_rank(d->h), r;
+
+	if (owner != my_rank) {
+		starpu_mpi_cached_receive_set(d->h);
+		return;
+	}
+	for (r = 0; r < nranks; r++)
+		if (r != my_rank)
+			starpu_mpi_cached_send_set(d->h, r);
+}
+
+static void make_distributed(struct pph_data *d, int owner)
+{
+	starpu_mpi_data_set_rank_comm(d->h, owner, COMM);
+	mark_everywhere(d);
+}
+
+void sp__registered(struct pph_data *d)
+{
+	starpu_mpi_data_register_comm(d->h, __atomic_fetch_add(&next_tag, 1, __ATOMIC_RELAXED),
+				      STARPU_MPI_PER_NODE, COMM);
+}
+
+/* Called by containers/containers.c (starpu/containers_shim.h) when the
+ * handle it registered is a container's. */
+int sp__container_registered(int rc, pph_data_handle *handle)
+{
+	if (rc == 0 && !nested())
+		make_distributed(*handle, (int)(next_container++ % (unsigned)nranks));
+	return rc;
+}
+
+void sp__partitioned(struct pph_data *parent, unsigned nr, unsigned nc)
+{
+	unsigned i, j;
+
+	for (i = 0; i < nr; i++)
+		for (j = 0; j < nc; j++) {
+			struct pph_data *c = &parent->children[i * nc + j];
+			int owner = nc == 1 ? (int)(i % (unsigned)nranks) :
+					      (int)(i % (unsigned)grid_p) * grid_q + (int)(j % (unsigned)grid_q);
+
+			sp__registered(c);
+			if (!nested())
+				make_distributed(c, owner); /* the parent was valid everywhere */
+		}
+}
+
+void sp__gather_everywhere(struct pph_data *d)
+{
+	if (distributed(d) && !nested())
+		starpu_mpi_get_data_on_all_nodes_detached(COMM, d->h);
+}
+
+void sp__children_everywhere(struct pph_data *parent)
+{
+	unsigned k;
+
+	for (k = 0; k < parent->nchildren; k++)
+		sp__gather_everywhere(&parent->children[k]);
+}
+
+void sp__unpartitioned(struct pph_data *parent)
+{
+	if (distributed(parent) && !nested())
+		mark_everywhere(parent);
+}
+
+/* The owner's host write is the value tasks elsewhere receive next. */
+void sp__host_written(struct pph_data *d)
+{
+	if (distributed(d) && !nested())
+		starpu_mpi_cache_flush(COMM, d->h);
+}
+
+/* The rank that runs p: the one owner of the data it writes, or -1: every
+ * rank. */
+static int executor(const struct pph_task *p)
+{
+	int owner = -1;
+	unsigned i;
+
+	for (i = 0; i < p->nbuffers; i++) {
+		int r = starpu_mpi_data_get_rank(p->handles[i]);
+
+		/* contributions to a reduction are combined on the owner */
+		if (!(p->modes[i] & (STARPU_W | STARPU_REDUX)))
+			continue;
+		if (r < 0 || (owner >= 0 && r != owner))
+			return -1;
+		owner = r;
+	}
+	return owner;
+}
+
+/* Every rank runs it, on its own data and on the current value of the
+ * distributed data it uses: afterwards every rank holds what it wrote,
+ * as StarPU-MPI's cache says after the broadcast. */
+static int submit_everywhere(struct pph_task *p)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nbuffers; i++)
+		if (starpu_mpi_data_get_rank(p->handles[i]) >= 0)
+			starpu_mpi_get_data_on_all_nodes_detached(COMM, p->handles[i]);
+	return starpu_task_submit(p->t);
+}
+
+/* On the owner: StarPU-MPI's task (it posted the receives) carries ours. */
+static int submit_on_owner(struct pph_task *p, int owner)
+{
+	struct starpu_data_descr descrs[PPH_MAX_BUFFERS];
+	struct starpu_task *t, *mine = p->t;
+	unsigned i;
+	int rc = 0;
+
+	for (i = 0; i < p->nbuffers; i++)
+		descrs[i] = (struct starpu_data_descr){ p->handles[i], p->modes[i] };
+	t = starpu_mpi_task_build(COMM, &p->w->cl, STARPU_EXECUTE_ON_NODE, owner, STARPU_DATA_MODE_ARRAY,
+				  descrs, (int)p->nbuffers, 0);
+	if (t) {
+		t->cl_arg = mine->cl_arg; /* ours: StarPU must not free it */
+		t->cl_arg_free = 0;
+		t->callback_arg_free = 0;
+		t->priority = mine->priority;
+		t->detach = mine->detach;
+		t->destroy = mine->destroy;
+		t->callback_func = mine->callback_func;
+		t->callback_arg = mine->callback_arg;
+		rc = starpu_task_submit(t);
+	}
+	mine->detach = 0; /* never submitted: ours to destroy */
+	starpu_task_destroy(mine);
+	p->t = t;
+	starpu_mpi_task_post_build(COMM, &p->w->cl, STARPU_EXECUTE_ON_NODE, owner, STARPU_DATA_MODE_ARRAY,
+				   descrs, (int)p->nbuffers, 0);
+	return rc;
+}
+
+int sp__task_submit(struct pph_task *p)
+{
+	int owner = nranks > 1 ? executor(p) : -1;
+
+	if (nested()) /* its data is this rank's, or was brought here for the variant */
+		return starpu_task_submit(p->t);
+	return owner < 0 ? submit_everywhere(p) : submit_on_owner(p, owner);
+}
+
+void sp__dist_stats_print(FILE *fp)
+{
+	fprintf(fp, "rank %d of %d: %lu tasks ran here, %llu bytes sent to other ranks%s\n", my_rank,
+		nranks, sp__tasks_ran(), bytes_sent(),
+		comm_stats() ? "" : " (counted with STARPU_COMM_STATS=1 only)");
+}
+
+/* <peppher/distributed.h>: its weak references find these. */
+int pph__dist_rank(void)
+{
+	return my_rank;
+}
+
+int pph__dist_size(void)
+{
+	return nranks;
+}
+
+int pph__dist_set_owner(pph_data_handle handle, int rank)
+{
+	if (!starpu_is_initialized())
+		return sp__not_running("pph_data_set_owner");
+	if (!handle || handle->unregistered || rank < 0 || rank >= nranks || !distributed(handle))
+		return -EINVAL;
+	if (handle->nchildren)
+		return -EBUSY;
+	starpu_mpi_data_migrate(COMM, handle->h, rank);
+	return 0;
+}
+
+int pph__dist_owner(pph_data_handle handle)
+{
+	if (!handle || handle->unregistered || !starpu_is_initialized())
+		return -1;
+	return distributed(handle) ? starpu_mpi_data_get_rank(handle->h) : -1;
+}

@@ -1,0 +1,74 @@
+/*
+ * libpeppher-starpu on one process: StarPU alone.  The steps a distributed
+ * run adds (starpu/mpi.c, libpeppher-starpu-mpi) have nothing to do here.
+ */
+#include "internal.h"
+
+const char sp__library[] = "libpeppher-starpu";
+
+int sp__engine_start(struct starpu_conf *conf)
+{
+	return starpu_init(conf);
+}
+
+void sp__engine_wait_all(void)
+{
+	starpu_task_wait_for_all();
+}
+
+void sp__tasks_wait_all(void)
+{
+	starpu_task_wait_for_all();
+}
+
+void sp__engine_stop(void)
+{
+	starpu_shutdown();
+}
+
+unsigned sp__rank_count(void)
+{
+	return 1;
+}
+
+void sp__registered(struct pph_data *d)
+{
+	(void)d;
+}
+
+void sp__partitioned(struct pph_data *parent, unsigned nr, unsigned nc)
+{
+	(void)parent;
+	(void)nr;
+	(void)nc;
+}
+
+void sp__gather_everywhere(struct pph_data *d)
+{
+	(void)d;
+}
+
+void sp__children_everywhere(struct pph_data *parent)
+{
+	(void)parent;
+}
+
+void sp__unpartitioned(struct pph_data *parent)
+{
+	(void)parent;
+}
+
+void sp__host_written(struct pph_data *d)
+{
+	(void)d;
+}
+
+int sp__task_submit(struct pph_task *p)
+{
+	return starpu_task_submit(p->t);
+}
+
+void sp__dist_stats_print(FILE *fp)
+{
+	(void)fp;
+}
