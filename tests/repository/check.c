@@ -3,10 +3,7 @@
  * against a sequential reference at several sizes (1, sizes that are not
  * multiples of the tiles and blocks, and a few larger ones).
  *
- * Two compositions hold all the variants: main.xml every component but the
- * reductions dot and nrm2, and reductions.xml those two, built with
- * -DCHECK_REDUCTIONS (main.xml is also built on libpeppher-starpu by
- * tests/starpu/repository.sh, which has no reductions yet).  Each variant is forced alone:
+ * One composition holds all the variants.  Each variant is forced alone:
  * the test makes a codelet of that one variant from its composed backend
  * wrapper (IMPL_backend, declared in NAME_backends.h) and calls it as the
  * entry wrapper would, through pph_call_sync() on freshly registered data.
@@ -27,14 +24,12 @@
 #include <string.h>
 
 #include "peppher.h"
-#ifndef CHECK_REDUCTIONS
 #include "axpy_double_backends.h"
 #include "axpy_float_backends.h"
 #include "dgemm_backends.h"
 #include "scale_double_backends.h"
 #include "scale_float_backends.h"
 #include "sgemm_backends.h"
-#endif
 
 /* ---- variants, forced one at a time ------------------------------------ */
 
@@ -125,7 +120,6 @@ static void var(struct call *c, void *p, size_t size, enum pph_access mode)
 		abort();
 }
 
-#ifdef CHECK_REDUCTIONS
 /*
  * The result of dot or nrm2, a reduction with operator op, for variant v:
  * PPH_REDUX on CPU and OpenMP (v runs on an accumulator set to op's
@@ -147,7 +141,6 @@ static void result(struct call *c, const struct variant *v, void *p, size_t size
 void nrm2_identity(void *elem);
 void nrm2_combine(void *into, const void *from);
 static const struct pph_reduction nrm2_op = { nrm2_identity, nrm2_combine };
-#endif
 
 /* Run the call on variant v alone: 1 when it ran, 0 when it was skipped. */
 static int run(struct variant *v, struct call *c)
@@ -220,7 +213,6 @@ static void verdict(const char *what, const char *sizes, int ran)
 	printf("%s %s: %d variant runs correct\n", what, sizes, ran);
 }
 
-#ifndef CHECK_REDUCTIONS
 /* ---- sgemm, dgemm: C = alpha A B + beta C, row-major ------------------------ */
 
 #define GEMM_CHECK(P, REAL, EPS)                                                            \
@@ -414,8 +406,6 @@ SORT_CHECK(float)
 SORT_CHECK(int)
 SORT_CHECK(double)
 
-#endif /* !CHECK_REDUCTIONS */
-
 /* ---- axpy, scale; dot, nrm2 (reductions): float and double ----------------------- */
 
 /*
@@ -433,7 +423,6 @@ SORT_CHECK(double)
 #define BLAS1_SIZES { 1, 3, 100, 1000, 10007, 40000 }
 #define BLAS1_SIZES_TEXT "n in 1 3 100 1000 10007 40000"
 
-#ifndef CHECK_REDUCTIONS
 /* v NULL: the composed call, the scheduler choosing; else v alone.  1 when it ran. */
 #define BLAS1_CHECK(T, EPS)                                                                 \
 	static int do_axpy_##T(struct variant *v, int n, T *x, T *y, T alpha)                   \
@@ -494,7 +483,7 @@ SORT_CHECK(double)
 
 BLAS1_CHECK(float, FLT_EPSILON)
 BLAS1_CHECK(double, DBL_EPSILON)
-#else
+
 /*
  * dot and nrm2 are reductions: they add to what the result held (0.5 for
  * dot, 3 for nrm2 here).  A CPU or OpenMP variant alone runs on an
@@ -605,9 +594,7 @@ static void test_nrm2_range(void)
 	free(xf);
 	verdict("nrm2 scaled (double 1e200, 1e-200; float 1e30)", "n 1000", ran);
 }
-#endif /* CHECK_REDUCTIONS */
 
-#ifndef CHECK_REDUCTIONS
 /* ---- tile kernels: b x b, column-major, double ----------------------------------- */
 
 #define AT(M, i, j) M[(i) + (long)(j) * b]
@@ -786,12 +773,9 @@ static void test_tiles(void)
 	verdict("potrf, trsm, syrk, gemm", "b in 1 3 16 33 64 260", ran);
 }
 
-#endif /* !CHECK_REDUCTIONS */
-
 int main(void)
 {
 	PEPPHER_INITIALIZE();
-#ifndef CHECK_REDUCTIONS
 	test_sgemm();
 	test_dgemm();
 	test_spmv();
@@ -800,12 +784,10 @@ int main(void)
 	test_sort_double();
 	test_blas1_float();
 	test_blas1_double();
-	test_tiles();
-#else
 	test_redux_float();
 	test_redux_double();
 	test_nrm2_range();
-#endif
+	test_tiles();
 	PEPPHER_SHUTDOWN();
 	return 0;
 }
