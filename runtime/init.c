@@ -12,6 +12,7 @@
 struct pph_runtime pph__rt = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.done_cond = PTHREAD_COND_INITIALIZER,
+	.all_done_cond = PTHREAD_COND_INITIALIZER,
 };
 
 /* Why the last pph_init failed ("" when it did not), for the calls that

@@ -336,7 +336,8 @@ __attribute__((noinline)) int pph__not_running(const char *what)
  * consistent), so either the waiter sees the result or the finisher sees
  * the waiter and broadcasts under the lock.  No waiter, no syscall.
  */
-static void wait_until(int (*done)(const void *), const struct pph_task *task)
+static void wait_until(int (*done)(const void *), const struct pph_task *task,
+		       atomic_uint *waiters, pthread_cond_t *cond)
 {
 	if (pph__current_worker) { /* inside a variant: nested */
 		pph__worker_help_until(pph__current_worker, done, task);
@@ -346,10 +347,10 @@ static void wait_until(int (*done)(const void *), const struct pph_task *task)
 	if (pph__spin_until(done, task))
 		return;
 	pthread_mutex_lock(&pph__rt.lock);
-	atomic_fetch_add(&pph__rt.waiters, 1);
+	atomic_fetch_add(waiters, 1);
 	while (!done(task))
-		pthread_cond_wait(&pph__rt.done_cond, &pph__rt.lock);
-	atomic_fetch_sub(&pph__rt.waiters, 1);
+		pthread_cond_wait(cond, &pph__rt.lock);
+	atomic_fetch_sub(waiters, 1);
 	pthread_mutex_unlock(&pph__rt.lock);
 }
 
@@ -366,7 +367,7 @@ static int all_finished(const void *unused)
 
 void pph__task_wait_finished(struct pph_task *task)
 {
-	wait_until(task_finished, task);
+	wait_until(task_finished, task, &pph__rt.waiters, &pph__rt.done_cond);
 }
 
 int pph_task_wait(struct pph_task *task)
@@ -385,14 +386,14 @@ void pph_task_wait_all(void)
 		fprintf(stderr, "peppher: pph_task_wait_all() called inside a task would wait for that task: refused\n");
 		return;
 	}
-	wait_until(all_finished, NULL);
+	wait_until(all_finished, NULL, &pph__rt.all_waiters, &pph__rt.all_done_cond);
 }
 
 void pph__task_finish(struct pph_task *task)
 {
 	enum pph_task_state ran = atomic_load_explicit(&task->state, memory_order_relaxed);
 	int listed = ran != PPH_TASK_RUNNING_IN_PLACE, counted = ran == PPH_TASK_RUNNING;
-	int detached = task->detached, waitable;
+	int detached = task->detached, waitable, last = 0;
 
 	if (!listed && detached) {
 		pph__task_recycle(task); /* nobody else ever saw it */
@@ -406,10 +407,15 @@ void pph__task_finish(struct pph_task *task)
 	if (waitable)
 		atomic_store(&task->state, PPH_TASK_FINISHED);
 	if (counted)
-		atomic_fetch_sub(&pph__rt.pending, 1);
+		last = atomic_fetch_sub(&pph__rt.pending, 1) == 1;
 	if ((waitable || counted) && atomic_load(&pph__rt.waiters)) {
 		pthread_mutex_lock(&pph__rt.lock);
 		pthread_cond_broadcast(&pph__rt.done_cond);
+		pthread_mutex_unlock(&pph__rt.lock);
+	}
+	if (last && atomic_load(&pph__rt.all_waiters)) {
+		pthread_mutex_lock(&pph__rt.lock);
+		pthread_cond_broadcast(&pph__rt.all_done_cond);
 		pthread_mutex_unlock(&pph__rt.lock);
 	}
 	if (detached)
