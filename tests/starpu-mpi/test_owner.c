@@ -12,7 +12,9 @@
  *   it runs on every rank;
  * - blocks of a partition are owned cyclically, tiles 2-D block-cyclic
  *   over the squarest P x Q grid; untiling brings every tile to every rank;
- * - bad owners are refused with -EINVAL, a partitioned handle with -EBUSY.
+ * - bad owners are refused with -EINVAL, a partitioned handle with -EBUSY;
+ * - contributions to a reduction run on the result's owner, reading blocks
+ *   owned elsewhere, and every rank reads the combined value.
  *
  * Usage: test_owner [expected number of ranks [app-mpi]]; app-mpi: the
  * program initialises and finalizes MPI itself, around pph_init and
@@ -183,6 +185,64 @@ static void tiles(int size)
 	pph_matrix_destroy(m);
 }
 
+/* sum += the block's elements; owner max= the rank running it */
+static void contribute(void *buffers[], void *arg)
+{
+	const double *x = PPH_VECTOR_PTR(buffers[0]);
+	double *sum = PPH_VARIABLE_PTR(buffers[1]);
+	int *ran_on = PPH_VARIABLE_PTR(buffers[2]);
+
+	(void)arg;
+	for (size_t i = 0; i < PPH_VECTOR_N(buffers[0]); i++)
+		*sum += x[i];
+	if (pph_mpi_rank() > *ran_on)
+		*ran_on = pph_mpi_rank();
+}
+
+static const struct pph_impl contribute_impls[] = { { PPH_ARCH_CPU, contribute, "contribute" } };
+static const struct pph_codelet contribute_cl = { "contribute", 1, contribute_impls,
+						  PPH_MODEL_HISTORY };
+
+static void reduction(int size)
+{
+	enum { NB = 6 };
+	static const enum pph_access modes[3] = { PPH_R, PPH_REDUX, PPH_REDUX };
+	pph_vector *v = pph_vector_create_double(NB * 3);
+	pph_scalar *sum = pph_scalar_create_double(), *ran_on = pph_scalar_create_int();
+	pph_data_handle b[NB];
+	double *x = v ? pph_vector_write(v) : NULL;
+	int owner;
+
+	CHECK(x && sum && ran_on);
+	if (!x || !sum || !ran_on)
+		return;
+	for (int i = 0; i < NB * 3; i++)
+		x[i] = i;
+	PPH_SCALAR_SET(sum, double, 5);
+	PPH_SCALAR_SET(ran_on, int, -1);
+	owner = pph_data_owner(ran_on->c.handle);
+	CHECK(pph_data_set_reduction(sum->c.handle,
+				     pph_reduction_builtin(PPH_REDUCTION_SUM, PPH_TYPE_DOUBLE)) == 0);
+	CHECK(pph_data_set_reduction(ran_on->c.handle,
+				     pph_reduction_builtin(PPH_REDUCTION_MAX, PPH_TYPE_INT)) == 0);
+	/* the two results have one owner: the contributions run there */
+	CHECK(pph_data_set_owner(sum->c.handle, owner) == 0);
+	CHECK(pph_data_partition(pph_container_use(&v->c, PPH_R), NB, b) == 0);
+	for (int k = 0; k < NB; k++) {
+		pph_data_handle h[3] = { b[k], pph_container_use(&sum->c, PPH_REDUX),
+					 pph_container_use(&ran_on->c, PPH_REDUX) };
+
+		CHECK(pph_call_async(&contribute_cl, PPH_ALL_IMPLS, 3, h, modes, NULL, 0) == 0);
+	}
+	pph_data_unpartition(v->c.handle, NB, b);
+	CHECK(PPH_SCALAR_GET(sum, double) == 5 + (NB * 3 - 1) * NB * 3 / 2);
+	CHECK(PPH_SCALAR_GET(ran_on, int) == owner);
+	pph_vector_destroy(v);
+	pph_scalar_destroy(sum);
+	pph_scalar_destroy(ran_on);
+	(void)size;
+}
+
 int main(int argc, char **argv)
 {
 	int size, expected = argc > 1 ? atoi(argv[1]) : 1, app_mpi = argc > 2;
@@ -205,6 +265,7 @@ int main(int argc, char **argv)
 	raw_pointer();
 	blocks(size);
 	tiles(size);
+	reduction(size);
 	pph_shutdown();
 #ifdef DISTRIBUTED
 	MPI_Finalized(&finalized);
