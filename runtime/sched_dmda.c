@@ -12,8 +12,9 @@
  * Predictions err: a worker whose queue is empty takes the first task it
  * can run from the queue of a busy worker of its memory node, the one
  * expected to drain last, rather than sit idle while that worker works
- * through its queue.  It never takes from a worker between two tasks: a
- * chain of tasks on one piece of data stays where its data is cached.
+ * through its queue.  From a worker between two tasks only when it holds
+ * two or more: the next task of a chain, pushed by the worker as it
+ * finished, stays where its data is cached.
  */
 #include <math.h>
 
@@ -238,6 +239,16 @@ static int neighbour(const struct pph_worker *w, unsigned v)
 	       pph__rt.workers[v].arch == w->arch;
 }
 
+/* Can a worker of arch take from v's queue: v runs a task, or holds two or
+ * more it could take itself (it keeps the next).  Not from a worker
+ * between two tasks holding one: the next task of a chain it pushed as it
+ * finished, whose data is in its cache. */
+static int stealable(unsigned v, enum pph_arch arch)
+{
+	return atomic_load(&q[v].busy) ||
+	       atomic_load_explicit(&q[v].ready.runnable[arch], memory_order_relaxed) >= 2;
+}
+
 /* The busy neighbour of w with queued tasks expected to drain last, or -1. */
 static int latest_neighbour(const struct pph_worker *w)
 {
@@ -248,7 +259,7 @@ static int latest_neighbour(const struct pph_worker *w)
 	for (v = 0; v < pph__rt.nworkers; v++) {
 		const struct pph_readyq *r = &q[v].ready;
 
-		if (!neighbour(w, v) || !atomic_load(&q[v].busy) ||
+		if (!neighbour(w, v) || !stealable(v, w->arch) ||
 		    (!atomic_load_explicit(&r->incoming, memory_order_relaxed) &&
 		     !atomic_load_explicit(&r->fifo.head, memory_order_relaxed)) ||
 		    available_at(v, now) <= last)
@@ -270,7 +281,7 @@ static struct pph_task *steal(struct pph_worker *w)
 		unsigned owner = ((unsigned)victim + k) % n;
 		struct pph_task *t;
 
-		if (!neighbour(w, owner) || !atomic_load(&q[owner].busy))
+		if (!neighbour(w, owner) || !stealable(owner, w->arch))
 			continue;
 		if ((t = pph__readyq_try_pop(&q[owner].ready, w->arch))) {
 			started(w->id, owner, t);
@@ -281,13 +292,14 @@ static struct pph_task *steal(struct pph_worker *w)
 }
 
 /* Wake an idle neighbour of worker v, whose queue just got t while v is
- * busy: should v stay busy longer than predicted, the neighbour takes it. */
+ * busy or has more than one task: should v stay busy longer than
+ * predicted, the neighbour takes it. */
 static void nudge_idle(unsigned v)
 {
 	const struct pph_worker *wv = &pph__rt.workers[v];
 	unsigned i;
 
-	if (!atomic_load(&q[v].busy))
+	if (!stealable(v, wv->arch))
 		return;
 	for (i = 0; i < pph__rt.nworkers; i++)
 		if (neighbour(wv, i) && !atomic_load(&q[i].busy))
