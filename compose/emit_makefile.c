@@ -214,8 +214,12 @@ static void emit_variables(struct out *o, const struct objs *objs,
 	/* the rpath lets the program find libpeppher wherever it was installed */
 	out_line(o, "PEPPHER_LIBS := $(shell $(PKG_CONFIG) --libs %s) \\", pc);
 	out_line(o, "\t-Wl,-rpath,$(shell $(PKG_CONFIG) --variable=libdir %s)", pc);
-	if (objs->openmp)
+	if (objs->openmp) {
 		out_line(o, "OPENMP_FLAGS := $(shell $(PKG_CONFIG) --variable=openmp_flags %s)", pc);
+		/* named before libpeppher, so that libpeppher chooses the
+		 * OpenMP runtime's wait policy before it starts */
+		out_line(o, "OPENMP_LIBS := $(shell $(PKG_CONFIG) --variable=openmp_libs %s)", pc);
+	}
 	if (objs->cuda) {
 		out_line(o, "NVCC ?= $(shell $(PKG_CONFIG) --variable=nvcc %s)", pc);
 		out_line(o, "CUDA_LIBS := $(shell $(PKG_CONFIG) --variable=cuda_libs %s)", pc);
@@ -276,9 +280,11 @@ static void emit_link(struct out *o, const struct model *m, const struct objs *o
 
 	/* descriptor link flags go after the objects: they are mostly -l options */
 	out_line(o, "$(PROGRAM): $(OBJS)");
-	out_line(o, "\t%s $(LDFLAGS) -o $@ $(OBJS)%s%s%s $(PEPPHER_LIBS)%s%s%s $(LDLIBS) $(LIBS)",
+	out_line(o, "\t%s $(LDFLAGS) -o $@ $(OBJS)%s%s%s%s $(PEPPHER_LIBS)%s%s%s $(LDLIBS) $(LIBS)",
 		 tool.command, flags[0] ? " " : "", flags,
 		 objs->openmp ? " $(OPENMP_FLAGS)" : "",
+		 /* nvcc takes no -Wl options */
+		 objs->openmp && t != TOOL_NVCC ? " $(OPENMP_LIBS)" : "",
 		 objs->cuda ? " $(CUDA_LIBS)" : "",
 		 objs->opencl ? " $(OPENCL_LIBS)" : "",
 		 objs->cxx && strcmp(tool.command, "$(CC)") == 0 ? " -lstdc++" : "");

@@ -22,6 +22,14 @@ AC_DEFUN([AX_PTHREAD_SIMPLE], [
 AC_DEFUN([PPH_CHECK_OPENMP], [
   AC_OPENMP
   AS_IF([test -n "$OPENMP_CFLAGS"], [pph_have_openmp=yes], [pph_have_openmp=no])
+  AM_CONDITIONAL([PPH_HAVE_OPENMP], [test "x$pph_have_openmp" = xyes])
+  # libgomp, named before libpeppher on a program's link line, is
+  # initialised after it: libpeppher's constructor then chooses its wait
+  # policy (runtime/openmp_env.c).  Other OpenMP runtimes: nothing.
+  PPH_OPENMP_LIBS=
+  AS_IF([test "x$OPENMP_CFLAGS" = x-fopenmp && test "x$GCC" = xyes],
+    [PPH_OPENMP_LIBS="-Wl,--push-state,--no-as-needed -lgomp -Wl,--pop-state"])
+  AC_SUBST([PPH_OPENMP_LIBS])
   AC_DEFINE_UNQUOTED([PPH_OPENMP_FLAGS], ["$OPENMP_CFLAGS"],
     [Compiler flag for OpenMP variants])
 ])

@@ -138,6 +138,14 @@ static struct choice choose(const struct pph_task *t)
 						      available_at(w, now);
 				double p, end;
 
+				/* a team of several threads is led by its first
+				 * worker only: libgomp keeps a thread pool per
+				 * leading thread, and the pool of the last team
+				 * spins on the team's cores for milliseconds after
+				 * it; one leader per team reuses that pool instead
+				 * of starting a second beside the spinning one */
+				if (threads > 1 && pph__team_base(w, threads) != w)
+					continue;
 				if (i >= PPH_CHOICE_IMPLS)
 					p = pph__perfmodel_predict(cl, i, wk->arch, threads,
 								   t->footprint, t->size);

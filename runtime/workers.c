@@ -1,5 +1,7 @@
 /* CPU workers: one thread per core, bound with hwloc. */
 #include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,7 +321,11 @@ static void *worker_main(void *arg)
 {
 	struct pph_worker *w = arg;
 	struct pph_task *t;
+	char name[16];
 
+	/* named for perf, top -H and gdb: "pph-CPU0", "pph-OPENCL2" */
+	snprintf(name, sizeof name, "pph-%s%u", pph_arch_name(w->arch), w->id);
+	(void)pthread_setname_np(pthread_self(), name);
 	pph__current_worker = w;
 	if (w->arch == PPH_ARCH_OPENCL)
 		pph__opencl_bind_thread(pph__rt.nodes[w->node].driver);

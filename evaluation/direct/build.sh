@@ -40,4 +40,5 @@ done
 for f in $(find "$here/$app" -name '*.c' | sort); do
 	cc_one "$f" "-fopenmp $cuda"
 done
-gcc -o "$out/$app" $objs -fopenmp $libs
+# libgomp before libpeppher, as compose links it (its wait policy)
+gcc -o "$out/$app" $objs -fopenmp $(pkg-config --variable=openmp_libs peppher) $libs

@@ -444,6 +444,12 @@ void pph_variant_failed(void);
  * each size's history; eager and ws give every CPU worker.  Outside a
  * variant: the number of CPU workers.  Composed backend wrappers of OPENMP
  * variants call omp_set_num_threads() with it.
+ *
+ * The teams' threads should sleep between regions, not spin: libpeppher
+ * sets OMP_WAIT_POLICY=passive when it is loaded, unless OMP_WAIT_POLICY or
+ * GOMP_SPINCOUNT is set, which libgomp sees when the program links it
+ * before libpeppher (as the Makefiles compose writes do: pkg-config's
+ * openmp_libs, then --libs).
  */
 int pph_openmp_threads(void);
 
