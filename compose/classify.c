@@ -422,6 +422,52 @@ static void classify_params(struct iface *ifc)
 	}
 }
 
+/* A name in workSize: a by-value parameter, whose value the entry wrapper
+ * has. */
+static int check_work_name(void *ctx, const char *name)
+{
+	struct iface *ifc = ctx;
+	struct param *p = classify_find_param(ifc, name);
+
+	if (!p)
+		diag_error(&ifc->loc, "workSize of '%s' names '%s', which is not a parameter of '%s'",
+			   ifc->name, name, ifc->name);
+	else if (p->buffer >= 0 || p->by_value || (p->type && is_pointer(p->type)))
+		diag_error(&ifc->loc, "workSize of '%s' names '%s', which is not a by-value parameter",
+			   ifc->name, name);
+	return 0;
+}
+
+/* @workSize: an expression of the constraint language over by-value
+ * parameters; the entry wrapper passes its value to pph_call_work. */
+static void check_work_size(struct iface *ifc)
+{
+	char *t, *what;
+	struct cexpr *e;
+
+	if (!ifc->work_size)
+		return;
+	if (ifc->partitioned) {
+		/* every block would be modelled as the whole call */
+		diag_error(&ifc->loc, "workSize of '%s': its calls are partitioned, and each block's work is its data",
+			   ifc->name);
+		return;
+	}
+	t = normalize_space(ifc->work_size);
+	what = xasprintf("workSize of '%s'", ifc->name);
+	e = cexpr_parse_as(t, &ifc->loc, what);
+	if (e) {
+		unsigned before = diag_error_count();
+
+		cexpr_names(e, check_work_name, ifc);
+		if (diag_error_count() == before)
+			ifc->work_size_c = cexpr_to_c(e, expr_name_c, NULL);
+		cexpr_free(e);
+	}
+	free(what);
+	free(t);
+}
+
 unsigned classify_model(struct model *m)
 {
 	unsigned errors = diag_error_count();
@@ -432,5 +478,7 @@ unsigned classify_model(struct model *m)
 	for (i = 0; m->main && i < m->main->nrequires; i++)
 		if (m->main->requires[i].partition && m->main->requires[i].iface)
 			apply_main_partition(&m->main->requires[i], m->main->requires[i].iface);
+	for (i = 0; i < m->nifaces; i++)
+		check_work_size(m->ifaces[i]);
 	return diag_error_count() - errors;
 }

@@ -297,6 +297,9 @@ static void emit_function(struct out *o, const struct iface *ifc)
 	for (i = 0; i < ifc->nparams; i++)
 		if (ifc->params[i].buffer >= 0)
 			emit_register(o, ifc, &ifc->params[i]);
+	/* the models key the call on its work (@workSize), not its bytes */
+	if (ifc->work_size_c)
+		out_line(o, "double pph_work = pph_call_work(%s);", ifc->work_size_c);
 	/* containers only: return at once; raw pointers: wait, copy back */
 	out_line(o, "if (pph_rc == 0)");
 	if (ifc->partitioned)
@@ -308,6 +311,8 @@ static void emit_function(struct out *o, const struct iface *ifc)
 			 ifc->async ? "async" : "sync", ifc->name, mask, ifc->nbuffers,
 			 ifc->nbuffers ? "pph_handles" : "NULL", ifc->nbuffers ? "pph_modes" : "NULL",
 			 ifc->has_args ? "&pph_args" : "NULL", ifc->has_args ? "sizeof(pph_args)" : "0");
+	if (ifc->work_size_c)
+		out_line(o, "pph_call_work(pph_work);");
 	for (i = 0; i < ifc->nparams; i++)
 		if (ifc->params[i].buffer >= 0 && !PARAM_IS_CONTAINER(&ifc->params[i]))
 			out_line(o, "pph_data_unregister(pph_handles[%d]);", ifc->params[i].buffer);

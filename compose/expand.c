@@ -108,6 +108,7 @@ static struct iface *instantiate(const struct iface *g, const char *type)
 	inst->path = xstrdup(g->path);
 	inst->disabled_platforms = g->disabled_platforms;
 	inst->model = g->model;
+	inst->work_size = g->work_size ? xstrdup(g->work_size) : NULL;
 	inst->return_type = g->return_type ?
 		replace_word(g->return_type, g->template_type, type) : NULL;
 	for (i = 0; i < g->nincludes; i++)

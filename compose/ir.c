@@ -111,6 +111,8 @@ static void free_iface(struct iface *ifc)
 	free(ifc->chosen);
 	free(ifc->template_type);
 	free(ifc->return_type);
+	free(ifc->work_size);
+	free(ifc->work_size_c);
 	for (i = 0; i < ifc->nincludes; i++)
 		free(ifc->includes[i]);
 	free(ifc->includes);

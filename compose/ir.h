@@ -142,6 +142,8 @@ struct iface {
 			     name through -Wl,--wrap=NAME (that is __real_NAME then) */
 	unsigned disabled_platforms; /* bit per enum platform: @disableCPU... */
 	enum model_kind model; /* @use*Models, else the command line's */
+	char *work_size;       /* @workSize, as written */
+	char *work_size_c;     /* its C expression over the parameters, a double */
 	char *return_type; /* @returnType, NULL for void: the call waits for it */
 	char **includes;   /* @include: headers for the parameters' types */
 	size_t nincludes;

@@ -723,6 +723,7 @@ static struct iface *parse_iface(struct loader *l, const xmlNode *n,
 			ifc->model = (enum model_kind)(MODEL_HISTORY + k);
 		}
 	}
+	ifc->work_size = attr(n, "workSize");
 	/* disableCPU also covers OpenMP variants: both run on the CPU cores */
 	if (attr_bool(n, "disableCPU"))
 		ifc->disabled_platforms |= 1u << PLATFORM_CPU | 1u << PLATFORM_OPENMP;

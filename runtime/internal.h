@@ -307,7 +307,9 @@ struct pph_task {
 	_Atomic enum pph_task_state state;
 	int shared; /* pph__task_share has set its fields */
 	unsigned queued_archs; /* readyq: bit a: a worker of arch a can run it */
-	double size;	    /* bytes of data accessed */
+	double size;	    /* bytes of data accessed, or its work (pph_call_work) */
+	double work;	    /* pph_call_work when it was made: > 0 replaces the
+			     * bytes in its footprint and size */
 
 	void *arg;	/* arg_inline, or malloc'ed when larger */
 	size_t arg_size;

@@ -104,7 +104,7 @@ static double fit_power(const struct pph_pm_variant *v, double c, double *a,
 	for (e = v->entries; e; e = e->next) {
 		double x, y;
 
-		if (e->count < PPH_CALIBRATION_MIN || e->size <= 0 || e->mean <= c)
+		if (e->count < 1 || e->size <= 0 || e->mean <= c)
 			continue;
 		x = log(e->size);
 		y = log(e->mean - c);
@@ -123,7 +123,7 @@ static double fit_power(const struct pph_pm_variant *v, double c, double *a,
 	for (e = v->entries; e; e = e->next) {
 		double d;
 
-		if (e->count < PPH_CALIBRATION_MIN || e->size <= 0)
+		if (e->count < 1 || e->size <= 0)
 			continue;
 		d = *a * pow(e->size, *b) + c - e->mean;
 		sse += d * d;
@@ -139,8 +139,11 @@ void pph__perfmodel_fit(struct pph_pm_variant *v, int with_constant)
 
 	v->reg_dirty = 0;
 	v->reg.valid = 0;
+	/* every size measured is a point: a regression over many sizes needs
+	 * no size measured three times (a call whose work changes at every
+	 * call, each work once per run, would never get there) */
 	for (e = v->entries; e; e = e->next)
-		if (e->count >= PPH_CALIBRATION_MIN && e->size > 0) {
+		if (e->count >= 1 && e->size > 0) {
 			npoints++;
 			if (e->mean < tmin)
 				tmin = e->mean;
@@ -385,12 +388,27 @@ static uint64_t mix_u64(uint64_t h, uint64_t v)
 
 /* A hash of the buffers' shapes: bytes, and a matrix's rows too, since
  * sorting 1024 rows of 16 is not sorting 16 rows of 1024. */
+/* mixed in first for a task's work, so that a work never looks like a size
+ * of data */
+#define PPH_FOOTPRINT_WORK 0x776f726bu /* "work" */
+
 uint32_t pph__task_footprint(const struct pph_task *task, double *size)
 {
 	uint64_t h = PPH_FOOTPRINT_SEED;
 	unsigned i;
 
 	*size = 0;
+	if (task->work > 0) {
+		/* the call's work in place of its data's bytes: calls on the
+		 * same data doing different amounts of work keep apart, and
+		 * a regression is fitted to the work */
+		uint64_t bits;
+
+		memcpy(&bits, &task->work, sizeof bits);
+		*size = task->work;
+		h = mix_u64(mix_u64(h, PPH_FOOTPRINT_WORK), bits);
+		return (uint32_t)(h ^ (h >> 32));
+	}
 	for (i = 0; i < task->nbuffers; i++) {
 		const struct pph_data *d = task->handles[i];
 		uint64_t bytes = pph__data_size(d);
@@ -435,7 +453,8 @@ static void record(const struct pph_codelet *cl, unsigned impl, enum pph_arch ar
 		} else {
 			welford_add(&e->count, &e->mean, &e->m2, us);
 			welford_add(&e->dcount, &e->dmean, &e->dm2, us);
-			if (e->count == PPH_CALIBRATION_MIN)
+			/* a new point of the regression, or a calibrated one */
+			if (e->count == 1 || e->count == PPH_CALIBRATION_MIN)
 				v->reg_dirty = 1;
 		}
 	}
@@ -457,19 +476,27 @@ void pph__perfmodel_record_run(const struct pph_codelet *cl, unsigned impl,
 }
 
 unsigned long pph__perfmodel_tries(const struct pph_codelet *cl, unsigned impl,
-				   enum pph_arch arch, unsigned threads, uint32_t footprint)
+				   enum pph_arch arch, unsigned threads, uint32_t footprint,
+				   unsigned long *all)
 {
 	struct pph_pm_variant *v;
 	struct pph_pm_entry *e;
-	unsigned long n = 0;
+	unsigned long here = 0, total = 0;
 
 	pthread_mutex_lock(&pm.lock);
 	v = lookup(cl, impl, arch, threads, 0);
-	if (v && (e = entry_get(v, footprint, 0, 0)))
-		n = (unsigned long)e->warmed + e->dcount + e->doutliers +
-		    (pm.calibrate == PPH_CALIBRATE_FORCE ? 0 : e->count - e->dcount);
+	for (e = v ? v->entries : NULL; e; e = e->next) {
+		unsigned long n = (unsigned long)e->warmed + e->dcount + e->doutliers +
+				  (pm.calibrate == PPH_CALIBRATE_FORCE ? 0 : e->count - e->dcount);
+
+		total += n;
+		if (e->footprint == footprint)
+			here = n;
+	}
 	pthread_mutex_unlock(&pm.lock);
-	return n;
+	if (all)
+		*all = total;
+	return here;
 }
 
 double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
@@ -491,8 +518,9 @@ double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
 	} else if (e && (pm.calibrate == PPH_CALIBRATE_FORCE ? e->dcount : e->count) >=
 			 PPH_CALIBRATION_MIN) {
 		t = e->mean;
-	} else if (v && !e && pm.calibrate != PPH_CALIBRATE_FORCE &&
+	} else if (v && pm.calibrate != PPH_CALIBRATE_FORCE &&
 		   cl->model == PPH_MODEL_DEFAULT && v->reg.valid) {
+		/* a size not yet calibrated, once the sizes measured fit */
 		t = v->reg.a * pow(size, v->reg.b) + v->reg.c;
 	}
 	pthread_mutex_unlock(&pm.lock);

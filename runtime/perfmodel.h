@@ -106,9 +106,14 @@ void pph__perfmodel_record_run(const struct pph_codelet *cl, unsigned impl,
 			       double size, double us, int paid);
 
 /* How many runs of this process, warm-up included, or stored that the
- * calibration counts: the scheduler tries the least tried variant first. */
+ * calibration counts: the scheduler tries the least tried variant first.
+ * With all non-NULL, *all counts them over every footprint of the variant:
+ * among variants as little tried at this footprint, the least tried
+ * overall goes first (a call whose work is new each time, pph_call_work,
+ * then tries each variant in turn, not the same one at each new work). */
 unsigned long pph__perfmodel_tries(const struct pph_codelet *cl, unsigned impl,
-				   enum pph_arch arch, unsigned threads, uint32_t footprint);
+				   enum pph_arch arch, unsigned threads, uint32_t footprint,
+				   unsigned long *all);
 
 /* Expected microseconds, or a negative value when the variant still needs
  * calibration at this footprint (the scheduler should try it). */

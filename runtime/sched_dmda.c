@@ -116,7 +116,7 @@ static struct choice choose(const struct pph_task *t)
 	double pred[PPH_ARCH_COUNT + PPH_MAX_TEAM_SIZES][PPH_CHOICE_IMPLS];
 	unsigned w, i, a, k, sizes[PPH_MAX_TEAM_SIZES], nsizes = pph__team_sizes(sizes);
 	unsigned ntied = 0;
-	unsigned long tries = 0;
+	unsigned long tries = 0, tries_all = 0;
 
 	for (a = 0; a < PPH_ARCH_COUNT + PPH_MAX_TEAM_SIZES; a++)
 		for (i = 0; i < PPH_CHOICE_IMPLS; i++)
@@ -153,22 +153,25 @@ static struct choice choose(const struct pph_task *t)
 					p = pred[row][i] = pph__perfmodel_predict(
 						cl, i, wk->arch, threads, t->footprint, t->size);
 				if (p < 0) {
-					/* the least tried, so that every variant
+					/* the least tried, here, then over every
+					 * footprint, so that every variant
 					 * gets tried in a short run; then the
 					 * earliest available; among equals, one
 					 * drawn by the task's number, so that
 					 * simultaneous explorations spread over them */
-					unsigned long n = pph__perfmodel_tries(cl, i, wk->arch,
-									       threads, t->footprint);
+					unsigned long all, n = pph__perfmodel_tries(
+						cl, i, wk->arch, threads, t->footprint, &all);
+					int fewer = n < tries || (n == tries && all < tries_all);
 
-					if (explore.impl < 0 || n < tries ||
-					    (n == tries && avail < explore.end))
+					if (explore.impl < 0 || fewer ||
+					    (n == tries && all == tries_all && avail < explore.end))
 						ntied = 0;
-					else if (n > tries || avail > explore.end ||
+					else if (n > tries || all > tries_all || avail > explore.end ||
 						 draw(t->seq, ntied + 1) != 0)
 						continue;
 					ntied++;
 					tries = n;
+					tries_all = all;
 					explore = (struct choice){ (int)w, (int)i, team ? threads : 0,
 								   avail, 0 };
 					continue;

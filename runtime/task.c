@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "internal.h"
@@ -30,6 +31,8 @@ static pthread_once_t cache_key_once = PTHREAD_ONCE_INIT;
 static PPH_TLS int cache_registered;
 /* the priority of the tasks this thread makes (pph_call_priority) */
 static PPH_TLS int call_priority;
+/* the work of the calls this thread makes (pph_call_work); 0: their data */
+static PPH_TLS double call_work;
 
 static void push_recycled(struct pph_task *first, struct pph_task *last)
 {
@@ -143,6 +146,7 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 	t->cl = cl;
 	t->impl_mask = PPH_ALL_IMPLS;
 	t->priority = call_priority;
+	t->work = call_work;
 	t->sched_impl = -1; /* read by pph__task_runnable at submission */
 	t->seq = 0;
 	t->nbuffers = 0;
@@ -247,6 +251,14 @@ int pph_task_set_impl_mask(struct pph_task *task, unsigned mask)
 			return 0;
 		}
 	return -EINVAL;
+}
+
+double pph_call_work(double work)
+{
+	double old = call_work;
+
+	call_work = work > 0 && isfinite(work) ? work : 0;
+	return old;
 }
 
 int pph_call_priority(int priority)

@@ -7,6 +7,7 @@
  * and the variants disabled by pph_variant_failed().
  */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -485,6 +486,18 @@ int pph_task_set_impl_mask(struct pph_task *task, unsigned mask)
 			return -EINVAL;
 	task->mask = mask;
 	return 0;
+}
+
+/* StarPU 1.3 keys its models on the data's sizes: the work is kept for
+ * the caller only (starpu/README.md) */
+static __thread double call_work;
+
+double pph_call_work(double work)
+{
+	double before = call_work;
+
+	call_work = work > 0 && isfinite(work) ? work : 0;
+	return before;
 }
 
 int pph_call_priority(int priority)

@@ -382,6 +382,22 @@ void pph_task_set_priority(struct pph_task *task, int priority);
 int pph_call_priority(int priority);
 
 /**
+ * The work of the tasks this thread creates from now on, composed calls
+ * included, for the performance models: where it is > 0 a task's history
+ * is kept, and regressions fitted, per work instead of per bytes of data.
+ * For calls that do different amounts of work on the same data (a blocked
+ * LU's trailing update on the whole matrix, by its block index): their
+ * times would otherwise share one history.  Any positive measure that the
+ * time grows with will do ((n - k)^2 for a trailing update); a regression
+ * (useRegressionModels) then predicts the works never run.  Composed calls
+ * set it from an interface's workSize.  0 (the default), a negative or
+ * non-finite value: the data's bytes.  It applies to every task the thread
+ * creates, each sub-task of a partitioned call included.  Returns the work
+ * set before.
+ */
+double pph_call_work(double work);
+
+/**
  * Call fn(data) on the worker right after the variant has run, before the
  * task counts as finished.
  */

@@ -379,7 +379,7 @@ static void test_one_time_costs_left_out(void)
 		CU_ASSERT_EQUAL(pph_call_sync(&builds_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
 	CU_ASSERT_EQUAL(atomic_load(&builds_runs), 5);
 	/* the warm-up (the 1st run) and 3 samples: the 3rd run is not one */
-	CU_ASSERT_EQUAL(pph__perfmodel_tries(&builds_cl, 0, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA),
+	CU_ASSERT_EQUAL(pph__perfmodel_tries(&builds_cl, 0, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA, NULL),
 			4);
 	CU_ASSERT_TRUE(pph__perfmodel_predict(&builds_cl, 0, PPH_ARCH_CPU, 1,
 					      PPH_FOOTPRINT_NO_DATA, 0) >= 0);

@@ -284,6 +284,58 @@ static void test_regression(void)
 	CU_ASSERT_TRUE(fabs(got - want) < 0.05 * want);
 }
 
+/*
+ * pph_call_work: a task's footprint and size come from the work it was made
+ * with, not its data; a work measured once at each of three works is
+ * enough for a regression, which then predicts the works measured fewer
+ * than three times too (a trailing update's work changes at each call).
+ */
+static void test_work(void)
+{
+	static const struct pph_impl wi[] = { { PPH_ARCH_CPU, k_noop, "work" } };
+	static const struct pph_codelet wc = { "pm_work", 1, wi, PPH_MODEL_DEFAULT };
+	static float a[64];
+	pph_data_handle h;
+	struct pph_task *t[4];
+	double size[4], works[] = { 0, 1e4, 1e4, 4e4 }, want, got;
+	uint32_t fp[4];
+	unsigned i;
+
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, a, 64, sizeof(float)), 0);
+	for (i = 0; i < 4; i++) {
+		CU_ASSERT_EQUAL(pph_call_work(works[i]), i ? works[i - 1] : 0);
+		t[i] = pph_task_create(&wc);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t[i]);
+		CU_ASSERT_EQUAL(pph_task_add_buffer(t[i], h, PPH_R), 0);
+		fp[i] = pph__task_footprint(t[i], &size[i]);
+	}
+	CU_ASSERT_EQUAL(pph_call_work(-5), 4e4);
+	CU_ASSERT_EQUAL(pph_call_work(0), 0); /* negative: none */
+	CU_ASSERT_EQUAL(size[0], 64 * sizeof(float));
+	CU_ASSERT_EQUAL(size[1], 1e4);
+	CU_ASSERT_EQUAL(size[3], 4e4);
+	CU_ASSERT_EQUAL(fp[1], fp[2]);
+	CU_ASSERT_NOT_EQUAL(fp[0], fp[1]);
+	CU_ASSERT_NOT_EQUAL(fp[1], fp[3]);
+	for (i = 0; i < 4; i++)
+		pph_task_destroy(t[i]);
+	pph_data_unregister(h);
+	pph_shutdown();
+
+	/* t = 0.5 * w: once at each of three works, and twice at a fourth */
+	for (i = 0; i < 3; i++)
+		pph__perfmodel_record(&wc, 0, PPH_ARCH_CPU, 1, 300 + i, 1e4 * (i + 1),
+				      0.5 * 1e4 * (i + 1));
+	pph__perfmodel_record(&wc, 0, PPH_ARCH_CPU, 1, 303, 5e4, 0.5 * 5e4);
+	pph__perfmodel_record(&wc, 0, PPH_ARCH_CPU, 1, 303, 5e4, 0.5 * 5e4);
+	want = 0.5 * 1e5;
+	got = pph__perfmodel_predict(&wc, 0, PPH_ARCH_CPU, 1, 999, 1e5);
+	CU_ASSERT_TRUE(fabs(got - want) < 0.05 * want);
+	got = pph__perfmodel_predict(&wc, 0, PPH_ARCH_CPU, 1, 303, 5e4);
+	CU_ASSERT_TRUE(fabs(got - 0.5 * 5e4) < 0.05 * 0.5 * 5e4);
+}
+
 /* Feed t(size) at five calibrated sizes; footprints 200+i. */
 static void feed(const struct pph_codelet *c, double (*t)(double))
 {
@@ -684,6 +736,7 @@ int main(void)
 	CU_add_test(s, "a call made once per run is calibrated", test_once_per_run);
 	CU_add_test(s, "outliers leave the mean alone", test_outliers);
 	CU_add_test(s, "regression predicts unseen sizes", test_regression);
+	CU_add_test(s, "a call's work keys its model", test_work);
 	CU_add_test(s, "footprints tell shapes apart", test_footprint_shapes);
 	CU_add_test(s, "footprint of a task without data", test_footprint_no_data);
 	CU_add_test(s, "a corrupt model is reported once", test_corrupt_warned_once);

@@ -24,8 +24,10 @@ void matmul(double *C, const double *A, const double *B, int m, int n, int k)
 		pph_rc = pph_matrix_register(&pph_handles[1], (void *)A, (size_t)m, (size_t)k, (size_t)k, sizeof(const double));
 	if (pph_rc == 0)
 		pph_rc = pph_matrix_register(&pph_handles[2], (void *)B, (size_t)k, (size_t)n, (size_t)n, sizeof(const double));
+	double pph_work = pph_call_work((((double)m * (double)n) * (double)k));
 	if (pph_rc == 0)
 		pph_rc = pph_call_sync(&matmul_codelet, PPH_ALL_IMPLS, 3, pph_handles, pph_modes, NULL, 0);
+	pph_call_work(pph_work);
 	pph_data_unregister(pph_handles[0]);
 	pph_data_unregister(pph_handles[1]);
 	pph_data_unregister(pph_handles[2]);
