@@ -520,8 +520,9 @@ double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
 		t = e->mean;
 	} else if (v && pm.calibrate != PPH_CALIBRATE_FORCE &&
 		   cl->model == PPH_MODEL_DEFAULT && v->reg.valid) {
-		/* a size not yet calibrated, once the sizes measured fit */
-		t = v->reg.a * pow(size, v->reg.b) + v->reg.c;
+		/* a size not yet calibrated, once the sizes measured fit: what
+		 * it was measured at, else the regression */
+		t = e && e->count ? e->mean : v->reg.a * pow(size, v->reg.b) + v->reg.c;
 	}
 	pthread_mutex_unlock(&pm.lock);
 	/* a regression far from its points (a tiny size and b < 0) can give
