@@ -524,6 +524,8 @@ int pph__choose_impl(const struct pph_task *task, enum pph_arch arch);
  * cheaper than sleeping and being woken when the wait is short; returns
  * done(arg). */
 int pph__spin_until(int (*done)(const void *), const void *arg);
+/* The same, then yielding for yield_us more microseconds. */
+int pph__spin_until_us(int (*done)(const void *), const void *arg, double yield_us);
 
 /* ---- workers ---- */
 

@@ -30,7 +30,6 @@ const struct pph_sched_policy *pph__sched_find(const char *name)
  */
 #define SPIN_PAUSES 200
 #define SPIN_YIELDS 20
-#define SPIN_YIELD_US 50.0
 
 static inline void cpu_relax(unsigned round)
 {
@@ -54,6 +53,11 @@ void pph__spin_lock(pph_spinlock *l)
 
 int pph__spin_until(int (*done)(const void *), const void *arg)
 {
+	return pph__spin_until_us(done, arg, 0);
+}
+
+int pph__spin_until_us(int (*done)(const void *), const void *arg, double yield_us)
+{
 	unsigned i;
 	double until;
 
@@ -62,12 +66,8 @@ int pph__spin_until(int (*done)(const void *), const void *arg)
 			return 1;
 		cpu_relax(i);
 	}
-	/* then yields, for SPIN_YIELD_US in all: a synchronous call's task of
-	 * tens of microseconds ends within it, and its waiter goes on without
-	 * a futex wake-up (30-60 us each on a virtual machine: the evaluation's
-	 * nw, 127 synchronous calls of 25 us, took 11 ms sleeping and 4.3 ms
-	 * yielding 30 us); a yield leaves the core to any thread that wants it */
-	until = pph__now_us() + SPIN_YIELD_US;
+	/* then yields for yield_us more */
+	until = pph__now_us() + yield_us;
 	while (pph__now_us() < until) {
 		if (done(arg))
 			return 1;
