@@ -138,8 +138,8 @@ int pph_init(void)
 	atomic_store(&pph__rt.pending, 0);
 	atomic_store(&pph__rt.has_parallel, 0);
 	atomic_fetch_add(&pph__rt.generation, 1);
-	atomic_store(&pph__rt.undeferred_tasks, 0);
-	atomic_store(&pph__rt.undeferred_ns, 0);
+	atomic_store(&pph__rt.tiny_tasks, 0);
+	atomic_store(&pph__rt.tiny_ns, 0);
 	pph__rt.nnodes = 1; /* host memory */
 	pph__rt.nodes[0].arch = PPH_ARCH_CPU;
 	pph__rt.nodes[0].ops = NULL;

@@ -615,9 +615,9 @@ struct pph_runtime {
 	pthread_mutex_t lock;
 	pthread_cond_t done_cond, all_done_cond;
 
-	/* submit.c: tasks application threads ran at submission */
-	_Alignas(PPH_CACHE_LINE) atomic_ulong undeferred_tasks;
-	atomic_ullong undeferred_ns;
+	/* submit.c: tiny tasks application threads ran in place */
+	_Alignas(PPH_CACHE_LINE) atomic_ulong tiny_tasks;
+	atomic_ullong tiny_ns;
 };
 
 extern struct pph_runtime pph__rt;
@@ -646,6 +646,13 @@ void pph__task_variant_failed(struct pph_task *t, int impl);
  * and lets their locks go: called by every entry point that may lock a
  * handle or wait, before it does. */
 void pph__list_held_task(void);
+/* submit.c: submit t and wait for it (a synchronous call).  On an
+ * application thread, the scheduler may give t back to it to run in the
+ * place of an idle CPU worker (pph__task_claim) instead of queueing it:
+ * only while pph__task_claimable(t). */
+int pph__task_submit_and_wait(struct pph_task *t);
+int pph__task_claimable(const struct pph_task *t);
+void pph__task_claim(struct pph_task *t, struct pph_worker *w);
 /* submit.c: pph_variant_failed() on an application thread. */
 void pph__here_variant_failed(void);
 /* submit.c: is this thread running a task's variant (a worker, or an
@@ -667,8 +674,21 @@ unsigned pph__team_sizes(unsigned sizes[PPH_MAX_TEAM_SIZES]);
 /* The team size a task's fork-join variant gets: what the scheduler chose,
  * or every CPU worker. */
 unsigned pph__task_team(const struct pph_task *t);
+/* The core an application thread holds while it runs a task in an idle
+ * CPU worker's place (submit.c, pph__run_claimed): that worker's team
+ * lock, shared, or exclusive for a fork-join variant of one thread. */
+struct pph_core_hold {
+	struct pph_worker *w; /* NULL: none */
+	int exclusive, locked;
+};
+/* Hold w's core (NULL: none), letting go of the one held before, which
+ * goes to *outer; pph__core_give(outer) holds that one again. */
+void pph__core_take(struct pph_worker *w, int exclusive, struct pph_core_hold *outer);
+void pph__core_give(const struct pph_core_hold *outer);
 void pph__worker_record(struct pph_worker *w, const struct pph_task *task,
 			double ms);
+/* A task an application thread ran itself, not a tiny one (stats.c). */
+void pph__app_record(const struct pph_task *task, double ms);
 void pph__stats_free(void);
 
 /* Microseconds of CLOCK_MONOTONIC. */

@@ -317,6 +317,27 @@ static void nudge_idle(unsigned v)
 			pph__readyq_nudge(&q[i].ready);
 }
 
+/* Is worker w idle: running nothing, nothing queued for it? */
+static int idle(unsigned w)
+{
+	const struct pph_readyq *r = &q[w].ready;
+
+	return !atomic_load(&q[w].busy) && !atomic_load_explicit(&r->incoming, memory_order_relaxed) &&
+	       !atomic_load_explicit(&r->fifo.head, memory_order_relaxed);
+}
+
+/* A synchronous call's task for an idle CPU worker, with a variant of one
+ * thread, goes back to the call's thread, which would only wait for it:
+ * it runs it in the worker's place (pph__task_claim). */
+static int give_back(const struct pph_task *t, const struct choice *c)
+{
+	enum pph_arch a = t->cl->impls[c->impl].arch;
+
+	return pph__task_claimable(t) && pph__rt.workers[c->worker].arch == PPH_ARCH_CPU &&
+	       (a == PPH_ARCH_CPU || (a == PPH_ARCH_OPENMP && c->team == 1)) &&
+	       idle((unsigned)c->worker);
+}
+
 static void dmda_push(struct pph_task *t)
 {
 	struct choice c = choose(t);
@@ -328,6 +349,11 @@ static void dmda_push(struct pph_task *t)
 	t->sched_team = c.team;
 	for (i = base; i < base + n; i++)
 		add_queued(&q[i], c.pred);
+	if (give_back(t, &c)) {
+		started((unsigned)c.worker, (unsigned)c.worker, t);
+		pph__task_claim(t, &pph__rt.workers[c.worker]);
+		return;
+	}
 	/* the data starts moving now, while the worker finishes what it runs */
 	pph__task_prefetch(t, pph__rt.workers[c.worker].node);
 	pph__readyq_push(&q[c.worker].ready, t);

@@ -3,29 +3,61 @@
 
 #include "internal.h"
 
-void pph__worker_record(struct pph_worker *w, const struct pph_task *t,
-			double ms)
+/* What application threads ran themselves, tiny tasks apart (those are
+ * counted in pph__rt.tiny_tasks): at submission, or in a worker's place. */
+static pthread_mutex_t app_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long app_ntasks;
+static double app_busy_ms;
+static struct pph_impl_stat *app_stats;
+static size_t app_nstats;
+
+/* One more run of t's variant, of ms, in a list of stats. */
+static void record(struct pph_impl_stat **stats, size_t *nstats, const struct pph_task *t,
+		   double ms)
 {
 	size_t i;
 	struct pph_impl_stat *s;
 
-	w->ntasks++;
-	w->busy_ms += ms;
-	for (i = 0; i < w->nstats; i++)
-		if (w->stats[i].cl == t->cl && w->stats[i].impl == (unsigned)t->impl_ran) {
-			w->stats[i].count++;
-			w->stats[i].ms += ms;
+	for (i = 0; i < *nstats; i++)
+		if ((*stats)[i].cl == t->cl && (*stats)[i].impl == (unsigned)t->impl_ran) {
+			(*stats)[i].count++;
+			(*stats)[i].ms += ms;
 			return;
 		}
-	s = realloc(w->stats, (w->nstats + 1) * sizeof(*s));
+	s = realloc(*stats, (*nstats + 1) * sizeof(*s));
 	if (!s)
 		return; /* statistics are best effort */
-	w->stats = s;
-	s[w->nstats].cl = t->cl;
-	s[w->nstats].impl = (unsigned)t->impl_ran;
-	s[w->nstats].count = 1;
-	s[w->nstats].ms = ms;
-	w->nstats++;
+	*stats = s;
+	s[*nstats].cl = t->cl;
+	s[*nstats].impl = (unsigned)t->impl_ran;
+	s[*nstats].count = 1;
+	s[*nstats].ms = ms;
+	(*nstats)++;
+}
+
+void pph__worker_record(struct pph_worker *w, const struct pph_task *t, double ms)
+{
+	w->ntasks++;
+	w->busy_ms += ms;
+	record(&w->stats, &w->nstats, t, ms);
+}
+
+void pph__app_record(const struct pph_task *t, double ms)
+{
+	pthread_mutex_lock(&app_lock);
+	app_ntasks++;
+	app_busy_ms += ms;
+	record(&app_stats, &app_nstats, t, ms);
+	pthread_mutex_unlock(&app_lock);
+}
+
+static void print_variants(FILE *fp, const struct pph_impl_stat *stats, size_t n)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		fprintf(fp, "    %s/%s: %lu tasks, %.3f ms\n", stats[j].cl->name,
+			stats[j].cl->impls[stats[j].impl].name, stats[j].count, stats[j].ms);
 }
 
 static void print_transfers(FILE *fp)
@@ -50,8 +82,8 @@ static void print_transfers(FILE *fp)
 
 void pph_stats_print(FILE *fp)
 {
+	unsigned long tiny = atomic_load(&pph__rt.tiny_tasks);
 	unsigned i;
-	size_t j;
 
 	for (i = 0; i < pph__rt.nworkers; i++) {
 		const struct pph_worker *w = &pph__rt.workers[i];
@@ -60,17 +92,17 @@ void pph_stats_print(FILE *fp)
 		if (w->core >= 0)
 			fprintf(fp, ", core %d", w->core);
 		fprintf(fp, "): %lu tasks, busy %.3f ms\n", w->ntasks, w->busy_ms);
-		for (j = 0; j < w->nstats; j++) {
-			const struct pph_impl_stat *s = &w->stats[j];
-
-			fprintf(fp, "    %s/%s: %lu tasks, %.3f ms\n", s->cl->name,
-				s->cl->impls[s->impl].name, s->count, s->ms);
-		}
+		print_variants(fp, w->stats, w->nstats);
 	}
-	if (atomic_load(&pph__rt.undeferred_tasks))
-		fprintf(fp, "application threads: %lu tasks run at submission (backlog or tiny), busy %.3f ms (estimated)\n",
-			(unsigned long)atomic_load(&pph__rt.undeferred_tasks),
-			(double)atomic_load(&pph__rt.undeferred_ns) / 1e6);
+	pthread_mutex_lock(&app_lock);
+	if (app_ntasks)
+		fprintf(fp, "application threads: %lu tasks, busy %.3f ms\n", app_ntasks,
+			app_busy_ms);
+	print_variants(fp, app_stats, app_nstats);
+	pthread_mutex_unlock(&app_lock);
+	if (tiny)
+		fprintf(fp, "application threads: %lu tiny tasks run in place, busy %.3f ms (estimated)\n",
+			tiny, (double)atomic_load(&pph__rt.tiny_ns) / 1e6);
 	if (pph__rt.nnodes > 1)
 		print_transfers(fp);
 }
@@ -81,4 +113,11 @@ void pph__stats_free(void)
 
 	for (i = 0; i < pph__rt.nworkers; i++)
 		free(pph__rt.workers[i].stats);
+	pthread_mutex_lock(&app_lock);
+	free(app_stats);
+	app_stats = NULL;
+	app_nstats = 0;
+	app_ntasks = 0;
+	app_busy_ms = 0;
+	pthread_mutex_unlock(&app_lock);
 }

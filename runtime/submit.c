@@ -1,5 +1,5 @@
 /*
- * Submission: how a submitted task runs (how_to_run), and the two ways the
+ * Submission: how a submitted task runs (how_to_run), and the three ways the
  * submitting thread runs one itself.  The task's states and the
  * transitions made here are drawn in doc/design-notes.md.
  *
@@ -18,9 +18,19 @@
  * Only a task with exactly one variant that can run, a CPU one, so that no
  * scheduling choice is taken from the scheduler; never while fork-join
  * teams may own the cores, nor while tracing (the trace has one track per
- * worker).  PEPPHER_UNDEFERRED=0 turns both off.
+ * worker).
+ *
+ * Third, a synchronous call's task (pph__task_submit_and_wait) that the
+ * scheduler chose for an idle CPU worker, with a variant of one thread:
+ * the scheduler gives it back (pph__task_claim) and the call's thread runs
+ * it in that worker's place, holding its core (run_claimed), instead of
+ * waking the worker and sleeping until woken itself.  The choice stays the
+ * scheduler's; not while tracing either.
+ *
+ * PEPPHER_UNDEFERRED=0 turns all three off.
  */
 #include <errno.h>
+#include <math.h>
 
 #include "internal.h"
 #include "perfmodel.h"
@@ -229,7 +239,7 @@ static inline __attribute__((always_inline)) int run_variant_here(struct pph_tas
 								  int tiny)
 {
 	int timed = !tiny || sample++ % PPH_TINY_SAMPLE == 0;
-	double t0 = 0, us = 0;
+	double t0 = 0, us = 0, spent = pph__one_time_us;
 
 	if (timed)
 		t0 = pph__now_us();
@@ -244,14 +254,20 @@ static inline __attribute__((always_inline)) int run_variant_here(struct pph_tas
 	}
 	t->impl_ran = (int)impl;
 	t->worker_ran = PPH_WORKER_APPLICATION;
-	atomic_fetch_add_explicit(&pph__rt.undeferred_tasks, 1, memory_order_relaxed);
-	if (timed) {
-		pph__perfmodel_record_run(t->cl, impl, PPH_ARCH_CPU, 1, t->footprint, t->size, us, 0);
-		atomic_fetch_add_explicit(
-			&pph__rt.undeferred_ns,
-			(unsigned long long)(us * 1e3 * (tiny ? PPH_TINY_SAMPLE : 1)),
-			memory_order_relaxed);
+	/* a run that paid a one-time cost is a warm-up at most, as on a worker */
+	spent = pph__one_time_us - spent;
+	if (timed)
+		pph__perfmodel_record_run(t->cl, impl, PPH_ARCH_CPU, 1, t->footprint, t->size,
+					  fmax(us - spent, 0), spent > 0);
+	if (!tiny) {
+		pph__app_record(t, us / 1e3);
+		return 0;
 	}
+	atomic_fetch_add_explicit(&pph__rt.tiny_tasks, 1, memory_order_relaxed);
+	if (timed)
+		atomic_fetch_add_explicit(&pph__rt.tiny_ns,
+					  (unsigned long long)(us * 1e3 * PPH_TINY_SAMPLE),
+					  memory_order_relaxed);
 	return 0;
 }
 
@@ -336,6 +352,80 @@ static int run_at_once(struct pph_task *t, int tiny)
 		t->callback(t->callback_data);
 	pph__task_finish(t);
 	return 1;
+}
+
+/* ---- a synchronous call's task, run by its waiting caller ---- */
+
+/*
+ * The task of the synchronous call this application thread is submitting
+ * (pph__task_submit_and_wait), and, when the scheduler gave it back
+ * (pph__task_claim), the idle CPU worker whose place it takes.
+ */
+static PPH_TLS struct pph_task *sync_call, *claimed;
+static PPH_TLS struct pph_worker *claimed_for;
+
+int pph__task_claimable(const struct pph_task *t)
+{
+	return t == sync_call && pph__rt.undeferred && !pph__trace_enabled();
+}
+
+void pph__task_claim(struct pph_task *t, struct pph_worker *w)
+{
+	claimed = t;
+	claimed_for = w;
+}
+
+/*
+ * Run a claimed task as worker w would have, on this thread and holding
+ * w's core: the call's thread would only have waited meanwhile, and the
+ * hand-over costs two wake-ups (the worker's, then the caller's: 30-60 us
+ * each on a virtual machine) per call.
+ */
+static void run_claimed(struct pph_task *t, struct pph_worker *w)
+{
+	void *buffers[PPH_MAX_BUFFERS];
+	struct pph_replica_states saved;
+	struct pph_core_hold outer;
+	unsigned impl = (unsigned)t->sched_impl;
+	int rc;
+
+	atomic_store_explicit(&t->state, PPH_TASK_RUNNING, memory_order_relaxed);
+	if (pph__task_acquire_data(t, 0, buffers, &saved) != 0) {
+		if (pph__rt.sched->ran)
+			pph__rt.sched->ran(w, t);
+		pph__task_enqueue(t); /* a worker reports why */
+		return;
+	}
+	pph__core_take(w, t->cl->impls[impl].arch == PPH_ARCH_OPENMP, &outer);
+	rc = run_variant_here(t, impl, buffers, 0);
+	pph__core_give(&outer);
+	if (pph__rt.sched->ran)
+		pph__rt.sched->ran(w, t);
+	if (rc != 0) {
+		pph__task_restore_data(t, &saved);
+		pph__task_variant_failed(t, (int)impl);
+		return;
+	}
+	if (t->callback)
+		t->callback(t->callback_data);
+	pph__task_finish(t);
+}
+
+int pph__task_submit_and_wait(struct pph_task *t)
+{
+	int rc;
+
+	if (!pph__current_worker)
+		sync_call = t;
+	rc = pph_task_submit(t);
+	sync_call = NULL;
+	if (rc)
+		return rc;
+	if (claimed == t) {
+		claimed = NULL;
+		run_claimed(t, claimed_for);
+	}
+	return pph_task_wait(t);
 }
 
 /* ---- handing a task to the workers ---- */

@@ -367,19 +367,26 @@ static int short_task(const struct pph_task *t)
 static void wait_until(int (*done)(const void *), const struct pph_task *task,
 		       atomic_uint *waiters, pthread_cond_t *cond)
 {
+	struct pph_core_hold core;
+
 	if (pph__current_worker) { /* inside a variant: nested */
 		pph__worker_help_until(pph__current_worker, done, task);
 		return;
 	}
 	pph__list_held_task(); /* called by a task run in place: let its handles go */
-	if (pph__spin_until_us(done, task, task && short_task(task) ? SHORT_TASK_US : 0))
+	if (done(task))
 		return;
-	pthread_mutex_lock(&pph__rt.lock);
-	atomic_fetch_add(waiters, 1);
-	while (!done(task))
-		pthread_cond_wait(cond, &pph__rt.lock);
-	atomic_fetch_sub(waiters, 1);
-	pthread_mutex_unlock(&pph__rt.lock);
+	/* called by a task run in a worker's place: let its core go */
+	pph__core_take(NULL, 0, &core);
+	if (!pph__spin_until_us(done, task, task && short_task(task) ? SHORT_TASK_US : 0)) {
+		pthread_mutex_lock(&pph__rt.lock);
+		atomic_fetch_add(waiters, 1);
+		while (!done(task))
+			pthread_cond_wait(cond, &pph__rt.lock);
+		atomic_fetch_sub(waiters, 1);
+		pthread_mutex_unlock(&pph__rt.lock);
+	}
+	pph__core_give(&core);
 }
 
 static int task_finished(const void *task)

@@ -377,12 +377,46 @@ static void describe_workers(unsigned ncpu)
 	pph__rt.nworkers = i;
 }
 
+/*
+ * The core of an idle CPU worker, held by an application thread that runs
+ * a task in the worker's place (pph__run_claimed): its team_lock, as the
+ * worker would take it for a CPU variant (shared) or a fork-join variant of
+ * one thread (exclusive).  One at a time: a run inside that run, or a wait,
+ * lets it go first (a task queued for that worker meanwhile may need it,
+ * and two held out of worker order could wait for a team in a cycle).
+ */
+static PPH_TLS struct pph_core_hold here_core;
+
+void pph__core_take(struct pph_worker *w, int exclusive, struct pph_core_hold *outer)
+{
+	*outer = here_core;
+	if (here_core.locked)
+		pthread_rwlock_unlock(&here_core.w->team_lock);
+	here_core = (struct pph_core_hold){ w, exclusive, 0 };
+	if (w && atomic_load(&pph__rt.has_parallel)) {
+		if (exclusive)
+			pthread_rwlock_wrlock(&w->team_lock);
+		else
+			pthread_rwlock_rdlock(&w->team_lock);
+		here_core.locked = 1;
+	}
+}
+
+void pph__core_give(const struct pph_core_hold *outer)
+{
+	struct pph_core_hold none;
+
+	pph__core_take(outer->w, outer->exclusive, &none);
+}
+
 int pph_openmp_threads(void)
 {
 	const struct pph_worker *w = pph__current_worker;
 
 	if (w && w->team_threads)
 		return (int)w->team_threads;
+	if (!w && here_core.w && here_core.exclusive)
+		return 1; /* a fork-join variant of one thread, run in a worker's place */
 	return (int)(pph__rt.arch_workers[PPH_ARCH_CPU] ? pph__rt.arch_workers[PPH_ARCH_CPU] : 1);
 }
 

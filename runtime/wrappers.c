@@ -35,10 +35,9 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		rc = pph_task_set_arg(task, arg, arg_size);
 	if (rc == 0 && !sync)
 		pph_task_set_detached(task, 1);
+	/* a synchronous call's wait fails when no variant could run it */
 	if (rc == 0)
-		rc = pph_task_submit(task);
-	if (sync && rc == 0)
-		rc = pph_task_wait(task); /* fails when no variant could run it */
+		rc = sync ? pph__task_submit_and_wait(task) : pph_task_submit(task);
 	if (sync || rc != 0)
 		pph_task_destroy(task);
 	return rc;

@@ -242,10 +242,144 @@ static void test_tiny(void)
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
+/*
+ * A synchronous call's task, chosen by dmda for an idle CPU worker, runs on
+ * the calling thread in that worker's place; an asynchronous one, and any
+ * with PEPPHER_UNDEFERRED=0, on the workers.  Each variant adds its number
+ * of runs to v[i] and says on which thread it ran.
+ */
+static pthread_t caller;
+static atomic_int on_caller, on_others;
+
+static void k_add_run(void *buffers[], void *arg)
+{
+	long *v = PPH_VECTOR_PTR(buffers[0]);
+	size_t i, n = PPH_VECTOR_N(buffers[0]);
+
+	(void)arg;
+	for (i = 0; i < n; i++)
+		v[i] += (long)i;
+	atomic_fetch_add(pthread_equal(pthread_self(), caller) ? &on_caller : &on_others, 1);
+}
+
+static const struct pph_impl add_run_impls[] = {
+	{ PPH_ARCH_CPU, k_add_run, "first" },
+	{ PPH_ARCH_CPU, k_add_run, "second" },
+};
+static const struct pph_codelet add_run_cl = { "add_run", 2, add_run_impls, PPH_MODEL_DEFAULT };
+
+/* 20 synchronous calls then 20 asynchronous ones on a vector of 1000
+ * longs; checks the vector.  Returns the calls run on this thread. */
+static int sync_calls_on_caller(void)
+{
+	long v[1000];
+	pph_data_handle h;
+	enum pph_access rw = PPH_RW;
+	int i, here;
+
+	memset(v, 0, sizeof(v));
+	caller = pthread_self();
+	atomic_store(&on_caller, 0);
+	atomic_store(&on_others, 0);
+	pph_vector_register(&h, v, 1000, sizeof(long));
+	for (i = 0; i < 20; i++)
+		CU_ASSERT_EQUAL(pph_call_sync(&add_run_cl, PPH_ALL_IMPLS, 1, &h, &rw, NULL, 0), 0);
+	here = atomic_load(&on_caller);
+	for (i = 0; i < 20; i++)
+		CU_ASSERT_EQUAL(pph_call_async(&add_run_cl, PPH_ALL_IMPLS, 1, &h, &rw, NULL, 0), 0);
+	pph_task_wait_all();
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(atomic_load(&on_caller), here); /* none of the asynchronous ones */
+	CU_ASSERT_EQUAL(atomic_load(&on_caller) + atomic_load(&on_others), 40);
+	for (i = 0; i < 1000; i++)
+		if (v[i] != 40L * i)
+			break;
+	CU_ASSERT_EQUAL(i, 1000);
+	return here;
+}
+
+static void test_sync_call_on_caller(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	CU_ASSERT_EQUAL(sync_calls_on_caller(), 20);
+	fp = open_memstream(&buf, &len);
+	pph_stats_print(fp);
+	fclose(fp);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "application threads: 20 tasks, busy "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "    add_run/first: "));
+	free(buf);
+	pph_shutdown();
+	setenv("PEPPHER_UNDEFERRED", "0", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(sync_calls_on_caller(), 0);
+	pph_shutdown();
+	unsetenv("PEPPHER_UNDEFERRED");
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
+/*
+ * With one CPU worker: a call run in its place calls a component whose only
+ * variant is fork-join.  That task is queued for the worker (busy in the
+ * scheduler's eyes), which needs its core exclusive: the waiting caller
+ * lets it go.  Held, this hung.
+ */
+static pph_data_handle inner_h;
+
+static void k_inner_omp(void *buffers[], void *arg)
+{
+	(void)arg;
+	*(long *)PPH_VARIABLE_PTR(buffers[0]) += pph_openmp_threads();
+}
+
+static const struct pph_impl inner_impls[] = { { PPH_ARCH_OPENMP, k_inner_omp, "inner_omp" } };
+static const struct pph_codelet inner_cl = { "inner", 1, inner_impls, PPH_MODEL_DEFAULT };
+
+static void k_outer(void *buffers[], void *arg)
+{
+	enum pph_access rw = PPH_RW;
+
+	(void)buffers;
+	(void)arg;
+	CU_ASSERT_EQUAL(pph_call_sync(&inner_cl, PPH_ALL_IMPLS, 1, &inner_h, &rw, NULL, 0), 0);
+}
+
+static const struct pph_impl outer_impls[] = {
+	{ PPH_ARCH_CPU, k_outer, "outer" },
+	{ PPH_ARCH_CPU, k_outer, "outer_too" },
+};
+static const struct pph_codelet outer_cl = { "outer", 2, outer_impls, PPH_MODEL_DEFAULT };
+
+static void test_sync_call_nested_one_worker(void)
+{
+	long count = 0;
+	int i;
+
+	pph_shutdown();
+	setenv("PEPPHER_NCPU", "1", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	pph_variable_register(&inner_h, &count, sizeof(count));
+	/* the first call makes fork-join variants known: cores are locked
+	 * from the second on */
+	for (i = 0; i < 5; i++)
+		CU_ASSERT_EQUAL(pph_call_sync(&outer_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+	pph_data_unregister(inner_h);
+	CU_ASSERT_EQUAL(count, 5); /* teams of one thread */
+	pph_shutdown();
+	setenv("PEPPHER_NCPU", "2", 1);
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
 void add_submit_suite(void)
 {
 	CU_pSuite s = CU_add_suite("submit", init_eager, suite_clean);
 
 	CU_add_test(s, "undeferred tasks beyond the backlog", test_undeferred);
 	CU_add_test(s, "tiny tasks run at submission", test_tiny);
+	s = CU_add_suite("submit_sync", init_dmda, suite_clean);
+	CU_add_test(s, "a synchronous call runs in an idle worker's place", test_sync_call_on_caller);
+	CU_add_test(s, "a call run there calls a fork-join one, one worker",
+		    test_sync_call_nested_one_worker);
 }
