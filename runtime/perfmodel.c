@@ -475,6 +475,34 @@ void pph__perfmodel_record_run(const struct pph_codelet *cl, unsigned impl,
 	record(cl, impl, arch, threads, footprint, size, us, paid ? SAMPLE_PAID : SAMPLE_RUN);
 }
 
+void pph__perfmodel_record_setup(const struct pph_codelet *cl, unsigned impl,
+				 enum pph_arch arch, unsigned threads, unsigned node,
+				 double one_time_us)
+{
+	struct pph_pm_variant *v;
+
+	pthread_mutex_lock(&pm.lock);
+	if ((v = lookup(cl, impl, arch, threads, 1)) && !(v->ran_nodes >> node & 1u)) {
+		v->ran_nodes |= 1u << node;
+		v->setup_us = fmin(fmax(one_time_us, 0), PPH_PM_MAX_US);
+		v->setup_measured = 1;
+	}
+	pthread_mutex_unlock(&pm.lock);
+}
+
+double pph__perfmodel_setup_us(const struct pph_codelet *cl, unsigned impl,
+			       enum pph_arch arch, unsigned threads, unsigned node)
+{
+	struct pph_pm_variant *v;
+	double us = 0;
+
+	pthread_mutex_lock(&pm.lock);
+	if ((v = lookup(cl, impl, arch, threads, 0)) && !(v->ran_nodes >> node & 1u))
+		us = v->setup_us;
+	pthread_mutex_unlock(&pm.lock);
+	return us;
+}
+
 unsigned long pph__perfmodel_tries(const struct pph_codelet *cl, unsigned impl,
 				   enum pph_arch arch, unsigned threads, uint32_t footprint,
 				   unsigned long *all)
@@ -589,6 +617,9 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 		(*cur)->reg_dirty = 1;
 		return 0;
 	}
+	if (strcmp(word, "setup") == 0 && *cur)
+		return sscanf(line, "setup %lf", &(*cur)->setup_us) == 1 &&
+		       (*cur)->setup_us >= 0 && (*cur)->setup_us <= PPH_PM_MAX_US ? 0 : -1;
 	if (strcmp(word, "entry") == 0 && *cur) {
 		struct pph_pm_entry *n;
 
@@ -648,6 +679,7 @@ void pph__perfmodel_write(FILE *fp, const struct pph_pm_model *m)
 
 	fprintf(fp, "peppher-perfmodel 1\n");
 	fprintf(fp, "# entry FOOTPRINT SIZE_BYTES COUNT MEAN_US M2 OUTLIERS\n");
+	fprintf(fp, "# setup US: one-time cost of the variant's first run on a device\n");
 	fprintf(fp, "codelet %s\n", m->codelet);
 	for (v = m->variants; v; v = v->next) {
 		if (v->threads > 1)
@@ -655,6 +687,8 @@ void pph__perfmodel_write(FILE *fp, const struct pph_pm_model *m)
 				v->threads);
 		else
 			fprintf(fp, "variant %s %s\n", v->name, pph_arch_name(v->arch));
+		if (v->setup_us > 0)
+			fprintf(fp, "setup %.17g\n", v->setup_us);
 		for (e = v->entries; e; e = e->next)
 			fprintf(fp, "entry %08x %.17g %lu %.17g %.17g %lu\n",
 				e->footprint, e->size, e->count, e->mean, e->m2,
@@ -692,6 +726,8 @@ static void merge_into(struct pph_pm_model *disk, const struct pph_pm_model *our
 	for (v = ours->variants; v; v = v->next) {
 		struct pph_pm_variant *dv = variant_get(disk, v->name, v->arch, v->threads, 1);
 
+		if (dv && v->setup_measured)
+			dv->setup_us = v->setup_us;
 		for (e = v->entries; dv && e; e = e->next) {
 			struct pph_pm_entry *de;
 			/* the process's only run of the entry: its warm-up */

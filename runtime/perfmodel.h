@@ -64,6 +64,13 @@ struct pph_pm_variant {
 	struct pph_pm_entry *entries;
 	struct pph_pm_regression reg;
 	int reg_dirty;
+	/* One-time cost of its first run on a device in a process (its
+	 * OpenCL program built), as measured the last time: the scheduler
+	 * adds it to a prediction on a device it has not run on yet in this
+	 * process.  Saved in its file (a "setup" line). */
+	double setup_us;
+	int setup_measured; /* in this process: replaces the file's at flush */
+	unsigned ran_nodes; /* bit n: it ran on memory node n in this process */
 	struct pph_pm_variant *next;
 	/* entries by footprint, open addressing (NULL: none yet; built
 	 * from the list at the first lookup): a model of 200,000 sizes
@@ -104,6 +111,17 @@ void pph__perfmodel_record(const struct pph_codelet *cl, unsigned impl,
 void pph__perfmodel_record_run(const struct pph_codelet *cl, unsigned impl,
 			       enum pph_arch arch, unsigned threads, uint32_t footprint,
 			       double size, double us, int paid);
+
+/* After a run on device memory node (not 0), what it paid once (us): its
+ * first there in this process gives the variant's setup cost. */
+void pph__perfmodel_record_setup(const struct pph_codelet *cl, unsigned impl,
+				 enum pph_arch arch, unsigned threads, unsigned node,
+				 double one_time_us);
+
+/* What a run on device memory node would pay before its first in this
+ * process: the setup cost last measured, or 0. */
+double pph__perfmodel_setup_us(const struct pph_codelet *cl, unsigned impl,
+			       enum pph_arch arch, unsigned threads, unsigned node);
 
 /* How many runs of this process, warm-up included, or stored that the
  * calibration counts: the scheduler tries the least tried variant first.

@@ -5,6 +5,9 @@
  * time to bring the task's data to the worker's memory.  Variants that are
  * not calibrated at the task's data size are tried first, on the least
  * loaded worker that can run them, until their history predicts them.
+ * On a device, a variant's first run of the process also pays its setup
+ * (its OpenCL program built: 30 ms and more), as last measured: a few
+ * calls that gain less than that stay where they are.
  * A fork-join (OPENMP) variant is also given the size of its CPU team:
  * each size has its own history, and a team is available when its last
  * member is.
@@ -176,6 +179,11 @@ static struct choice choose(const struct pph_task *t)
 								   avail, 0 };
 					continue;
 				}
+				/* a device pays its variant's setup (its program
+				 * built) before the first run of the process there */
+				if (wk->node)
+					p += pph__perfmodel_setup_us(cl, i, wk->arch, threads,
+								     wk->node);
 				end = avail + p + pph__transfer_estimate(t, wk->node);
 				/* the first pair is taken whatever its estimate: a
 				 * choice is always made (a worker of -1 would index

@@ -239,6 +239,9 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	 * most: what follows a build (the first launch) is slow too */
 	pph__perfmodel_record_run(t->cl, (unsigned)impl, w->arch, threads, t->footprint,
 				  t->size, fmax(us - spent, 0), paid || spent > 0);
+	if (w->node)
+		pph__perfmodel_record_setup(t->cl, (unsigned)impl, w->arch, threads, w->node,
+					    spent);
 	pph__worker_record(w, t, us / 1e3);
 	if (pph__trace_enabled())
 		pph__trace_slice(w, t->cl, (unsigned)impl, "task", t0, us);

@@ -3,7 +3,8 @@
 # main.c and APP_seq.c unchanged (main.c finds direct/APP/peppher.h), the
 # same variant sources as the composed program (for spmv and sgemm, the
 # repository's components), and the hand-written task code of direct/APP.
-# With EVAL_CUDA=1 and nvcc, the CUDA variants too.
+# With EVAL_CUDA=1 and nvcc, the CUDA variants too.  CFLAGS are added to
+# every C compilation, as the composed program's Makefile does.
 #   build.sh APP OUT          (PKG_CONFIG_PATH must find peppher)
 set -eu
 app=$1 out=$2
@@ -13,7 +14,7 @@ variants=$src
 [ -d "$here/../../repository/$app" ] && variants=$(cd "$here/../../repository/$app" && pwd)
 mkdir -p "$out"
 # VARIANTS_DIR: where a variant's OpenCL kernel file is (spmv.cl)
-cflags="-O2 -std=gnu11 -Werror=implicit-function-declaration $(pkg-config --cflags peppher)"
+cflags="-O2 -std=gnu11 -Werror=implicit-function-declaration $(pkg-config --cflags peppher) ${CFLAGS:-}"
 cflags="$cflags -DVARIANTS_DIR=\"$variants\""
 libs="$(pkg-config --libs peppher) $(pkg-config --variable=opencl_libs peppher) -lm"
 grep -rqs cblas.h "$variants" && libs="$libs -lblas"

@@ -3,6 +3,7 @@
  * concurrent writers, outliers and regression.
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <CUnit/Basic.h>
 
 #include <peppher/runtime.h>
+#include <peppher/wrappers.h>
 
 #include "internal.h"
 #include "perfmodel.h"
@@ -57,6 +59,7 @@ static void test_round_trip(void)
 	FILE *fp = fopen(path, "w");
 
 	v.entries = &e2;
+	v.setup_us = 31234.5;
 	m.variants = &v;
 	pph__perfmodel_write(fp, &m);
 	fclose(fp);
@@ -74,6 +77,8 @@ static void test_round_trip(void)
 	CU_ASSERT_EQUAL(team->threads, 4);
 	CU_ASSERT_EQUAL(alone->threads, 1);
 	CU_ASSERT_PTR_NULL(alone->entries);
+	CU_ASSERT_EQUAL(team->setup_us, 31234.5);
+	CU_ASSERT_EQUAL(alone->setup_us, 0);
 	{
 		const struct pph_pm_entry *e;
 		int seen = 0;
@@ -117,6 +122,9 @@ static void test_corrupt(void)
 		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 nan 3 2 1 0\n",
 		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 8 3 2 1 -1\n",
 		"peppher-perfmodel 1\ncodelet x\ncodelet y\n",
+		"peppher-perfmodel 1\ncodelet x\nsetup 5\n", /* setup before variant */
+		"peppher-perfmodel 1\ncodelet x\nvariant v OPENCL\nsetup -5\n",
+		"peppher-perfmodel 1\ncodelet x\nvariant v OPENCL\nsetup nan\n",
 	};
 	const char *path = "pm_corrupt.model";
 	size_t i;
@@ -716,6 +724,85 @@ static void test_corrupt_transfers(void)
 	free(dir);
 }
 
+/*
+ * A device variant that builds a program (100 ms, counted as a one-time
+ * cost) at its first run after each pph_init, then runs in 20 us, beside a
+ * CPU variant of 300 us.  Once both are calibrated, a new "process" (pph_init
+ * again) runs a call on the CPU: the device would gain 280 us and pay
+ * 100 ms first.  Once the device has run, calls go there.
+ */
+static int setup_built;
+static atomic_int setup_device_runs;
+
+static void spin_us(double us)
+{
+	double end = pph__now_us() + us;
+
+	while (pph__now_us() < end)
+		;
+}
+
+static void k_setup_cpu(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	spin_us(300);
+}
+
+static void k_setup_device(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	if (!setup_built) {
+		setup_built = 1;
+		pph__one_time_us += 100000; /* as if the build took 100 ms */
+	}
+	atomic_fetch_add(&setup_device_runs, 1);
+	spin_us(20);
+}
+
+static const struct pph_impl setup_impls[] = {
+	{ PPH_ARCH_CPU, k_setup_cpu, "setup_cpu" },
+	{ PPH_ARCH_OPENCL, k_setup_device, "setup_device" },
+};
+static const struct pph_codelet setup_cl = { "pm_setup", 2, setup_impls, PPH_MODEL_HISTORY };
+
+/* n synchronous calls of setup_cl under mask; returns how many ran on the device */
+static int setup_calls(int n, unsigned mask)
+{
+	int i, before = atomic_load(&setup_device_runs);
+
+	for (i = 0; i < n; i++)
+		CU_ASSERT_EQUAL(pph_call_sync(&setup_cl, mask, 0, NULL, NULL, NULL, 0), 0);
+	return atomic_load(&setup_device_runs) - before;
+}
+
+static void test_device_setup(void)
+{
+	char *path = model_file("pm_setup");
+
+	unlink(path);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	if (!pph_worker_count_arch(PPH_ARCH_OPENCL)) {
+		pph_shutdown();
+		free(path);
+		return; /* no OpenCL device: nothing pays a setup */
+	}
+	setup_built = 0;
+	CU_ASSERT_EQUAL(setup_calls(6, 1u << 0), 0);
+	CU_ASSERT_EQUAL(setup_calls(6, 1u << 1), 6);
+	/* built in this process: the device is the faster */
+	CU_ASSERT_EQUAL(setup_calls(3, PPH_ALL_IMPLS), 3);
+	pph_shutdown();
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	setup_built = 0;
+	CU_ASSERT_EQUAL(setup_calls(3, PPH_ALL_IMPLS), 0);
+	CU_ASSERT_EQUAL(setup_calls(1, 1u << 1), 1); /* pays it */
+	CU_ASSERT_EQUAL(setup_calls(3, PPH_ALL_IMPLS), 3);
+	pph_shutdown();
+	free(path);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -746,6 +833,7 @@ int main(void)
 	CU_add_test(s, "stale temporary files are removed", test_stale_tmp);
 	CU_add_test(s, "a bogus HOME creates no folder", test_bogus_home);
 	CU_add_test(s, "corrupt transfer model", test_corrupt_transfers);
+	CU_add_test(s, "a device's setup is predicted", test_device_setup);
 	failed = test_run_registry();
 	pph__perfmodel_shutdown();
 	if (test_home_end() != 0)
