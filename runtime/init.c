@@ -140,6 +140,7 @@ int pph_init(void)
 	atomic_fetch_add(&pph__rt.generation, 1);
 	atomic_store(&pph__rt.tiny_tasks, 0);
 	atomic_store(&pph__rt.tiny_ns, 0);
+	atomic_store(&pph__rt.handover_us, 0);
 	pph__rt.nnodes = 1; /* host memory */
 	pph__rt.nodes[0].arch = PPH_ARCH_CPU;
 	pph__rt.nodes[0].ops = NULL;

@@ -319,6 +319,10 @@ struct pph_task {
 	/* set by the thread that runs it */
 	int impl_ran;
 	int worker_ran;
+	double ran_us; /* its variant's run on a worker, in microseconds */
+	/* dmda: queued for idle CPU workers, so that a synchronous call's
+	 * wait beyond ran_us is the hand-over's cost alone */
+	int handed_idle;
 
 	/* dependencies (deps.c) */
 	atomic_int refs;	  /* owner + handles that remember it */
@@ -618,6 +622,10 @@ struct pph_runtime {
 	/* submit.c: tiny tasks application threads ran in place */
 	_Alignas(PPH_CACHE_LINE) atomic_ulong tiny_tasks;
 	atomic_ullong tiny_ns;
+	/* submit.c: what handing a synchronous call's task to idle workers
+	 * costs its caller beyond the run (wake-ups), in microseconds: a
+	 * moving mean (pph__task_submit_and_wait) */
+	_Atomic double handover_us;
 };
 
 extern struct pph_runtime pph__rt;

@@ -82,6 +82,27 @@ static double team_available_at(unsigned w, unsigned threads, double now)
 	return t;
 }
 
+/* Is worker w idle: running nothing, nothing queued for it? */
+static int idle(unsigned w)
+{
+	const struct pph_readyq *r = &q[w].ready;
+
+	return !atomic_load(&q[w].busy) && !atomic_load_explicit(&r->incoming, memory_order_relaxed) &&
+	       !atomic_load_explicit(&r->fifo.head, memory_order_relaxed);
+}
+
+/* A synchronous call's task for an idle CPU worker, with a variant of one
+ * thread, goes back to the call's thread, which would only wait for it:
+ * it runs it in the worker's place (pph__task_claim).  Other choices hand
+ * it over, which costs the caller pph__rt.handover_us more. */
+static int given_back(const struct pph_task *t, unsigned w, unsigned impl, unsigned team)
+{
+	enum pph_arch a = t->cl->impls[impl].arch;
+
+	return pph__rt.workers[w].arch == PPH_ARCH_CPU &&
+	       (a == PPH_ARCH_CPU || (a == PPH_ARCH_OPENMP && team == 1)) && idle(w);
+}
+
 /* Variants whose predictions are kept per push (more are asked per worker). */
 #define PPH_CHOICE_IMPLS 16
 
@@ -120,6 +141,11 @@ static struct choice choose(const struct pph_task *t)
 	unsigned w, i, a, k, sizes[PPH_MAX_TEAM_SIZES], nsizes = pph__team_sizes(sizes);
 	unsigned ntied = 0;
 	unsigned long tries = 0, tries_all = 0;
+	/* a synchronous call's caller waits for a hand-over, not for a run
+	 * given back to it */
+	double handover = pph__task_claimable(t) ?
+				  atomic_load_explicit(&pph__rt.handover_us, memory_order_relaxed) :
+				  0;
 
 	for (a = 0; a < PPH_ARCH_COUNT + PPH_MAX_TEAM_SIZES; a++)
 		for (i = 0; i < PPH_CHOICE_IMPLS; i++)
@@ -185,6 +211,8 @@ static struct choice choose(const struct pph_task *t)
 					p += pph__perfmodel_setup_us(cl, i, wk->arch, threads,
 								     wk->node);
 				end = avail + p + pph__transfer_estimate(t, wk->node);
+				if (handover > 0 && !given_back(t, w, i, threads))
+					end += handover;
 				/* the first pair is taken whatever its estimate: a
 				 * choice is always made (a worker of -1 would index
 				 * the queues), even should estimates be inf */
@@ -325,27 +353,6 @@ static void nudge_idle(unsigned v)
 			pph__readyq_nudge(&q[i].ready);
 }
 
-/* Is worker w idle: running nothing, nothing queued for it? */
-static int idle(unsigned w)
-{
-	const struct pph_readyq *r = &q[w].ready;
-
-	return !atomic_load(&q[w].busy) && !atomic_load_explicit(&r->incoming, memory_order_relaxed) &&
-	       !atomic_load_explicit(&r->fifo.head, memory_order_relaxed);
-}
-
-/* A synchronous call's task for an idle CPU worker, with a variant of one
- * thread, goes back to the call's thread, which would only wait for it:
- * it runs it in the worker's place (pph__task_claim). */
-static int give_back(const struct pph_task *t, const struct choice *c)
-{
-	enum pph_arch a = t->cl->impls[c->impl].arch;
-
-	return pph__task_claimable(t) && pph__rt.workers[c->worker].arch == PPH_ARCH_CPU &&
-	       (a == PPH_ARCH_CPU || (a == PPH_ARCH_OPENMP && c->team == 1)) &&
-	       idle((unsigned)c->worker);
-}
-
 static void dmda_push(struct pph_task *t)
 {
 	struct choice c = choose(t);
@@ -355,9 +362,13 @@ static void dmda_push(struct pph_task *t)
 	t->sched_impl = c.impl;
 	t->sched_pred = c.pred;
 	t->sched_team = c.team;
-	for (i = base; i < base + n; i++)
+	t->handed_idle = pph__rt.workers[c.worker].node == 0;
+	for (i = base; i < base + n; i++) {
+		t->handed_idle &= idle(i);
 		add_queued(&q[i], c.pred);
-	if (give_back(t, &c)) {
+	}
+	if (pph__task_claimable(t) &&
+	    given_back(t, (unsigned)c.worker, (unsigned)c.impl, c.team)) {
 		started((unsigned)c.worker, (unsigned)c.worker, t);
 		pph__task_claim(t, &pph__rt.workers[c.worker]);
 		return;

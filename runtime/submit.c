@@ -411,12 +411,26 @@ static void run_claimed(struct pph_task *t, struct pph_worker *w)
 	pph__task_finish(t);
 }
 
+/* A synchronous call's task ran on idle workers: what its caller waited
+ * beyond the run joins the moving mean of the hand-over's cost, which the
+ * scheduler adds to the choices that hand a call over. */
+static void note_handover(double us)
+{
+	double old = atomic_load_explicit(&pph__rt.handover_us, memory_order_relaxed);
+
+	us = fmin(fmax(us, 0), 10000);
+	atomic_store_explicit(&pph__rt.handover_us, old + (us - old) / 8, memory_order_relaxed);
+}
+
 int pph__task_submit_and_wait(struct pph_task *t)
 {
+	double t0 = 0;
 	int rc;
 
-	if (!pph__current_worker)
+	if (!pph__current_worker) {
 		sync_call = t;
+		t0 = pph__now_us();
+	}
 	rc = pph_task_submit(t);
 	sync_call = NULL;
 	if (rc)
@@ -424,8 +438,12 @@ int pph__task_submit_and_wait(struct pph_task *t)
 	if (claimed == t) {
 		claimed = NULL;
 		run_claimed(t, claimed_for);
+		return pph_task_wait(t);
 	}
-	return pph_task_wait(t);
+	rc = pph_task_wait(t);
+	if (t0 && t->handed_idle && t->worker_ran >= 0)
+		note_handover(pph__now_us() - t0 - t->ran_us);
+	return rc;
 }
 
 /* ---- handing a task to the workers ---- */

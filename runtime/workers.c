@@ -235,6 +235,7 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	t->impl_ran = impl;
 	t->worker_ran = (int)w->id;
 	us = pph__now_us() - t0;
+	t->ran_us = us;
 	/* a run that built a program is still held back as a warm-up at
 	 * most: what follows a build (the first launch) is slow too */
 	pph__perfmodel_record_run(t->cl, (unsigned)impl, w->arch, threads, t->footprint,

@@ -14,6 +14,7 @@
 #include <peppher/runtime.h>
 #include <peppher/wrappers.h>
 
+#include "internal.h"
 #include "suites.h"
 #include "testutil.h"
 
@@ -372,6 +373,24 @@ static void test_sync_call_nested_one_worker(void)
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
+/* Calls of a fork-join variant on a team of both workers are handed over:
+ * what the caller waits beyond their runs is measured. */
+static void test_sync_call_handover_measured(void)
+{
+	long count = 0;
+	int i;
+
+	pph_variable_register(&inner_h, &count, sizeof(count));
+	for (i = 0; i < 20; i++)
+		CU_ASSERT_EQUAL(pph_call_sync(&inner_cl, PPH_ALL_IMPLS, 1, &inner_h,
+					      (enum pph_access[]){ PPH_RW }, NULL, 0), 0);
+	pph_data_unregister(inner_h);
+	CU_ASSERT_TRUE(count >= 20 && count <= 40); /* teams of 1 or 2 */
+	/* some ran on a team of 2, handed over */
+	CU_ASSERT_TRUE(count > 20);
+	CU_ASSERT_TRUE(atomic_load(&pph__rt.handover_us) > 0);
+}
+
 void add_submit_suite(void)
 {
 	CU_pSuite s = CU_add_suite("submit", init_eager, suite_clean);
@@ -382,4 +401,5 @@ void add_submit_suite(void)
 	CU_add_test(s, "a synchronous call runs in an idle worker's place", test_sync_call_on_caller);
 	CU_add_test(s, "a call run there calls a fork-join one, one worker",
 		    test_sync_call_nested_one_worker);
+	CU_add_test(s, "a hand-over's cost is measured", test_sync_call_handover_measured);
 }
