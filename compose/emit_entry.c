@@ -54,6 +54,12 @@ static void emit_codelet(struct out *o, const struct iface *ifc)
 	out_line(o, "\t\"%s\", %zu, %s_impls, %s", ifc->name, ifc->nchosen, ifc->name,
 		 model_enum(ifc->model));
 	out_line(o, "};");
+	out_blank(o);
+	/* its model loads at PEPPHER_INITIALIZE(), not in the first call */
+	out_line(o, "__attribute__((constructor)) static void pph_declare_%s(void)", ifc->name);
+	out_line(o, "{");
+	out_line(o, "\tpph_codelet_declare(&%s_codelet);", ifc->name);
+	out_line(o, "}");
 }
 
 /* A name of a dynamic constraint as C: a parameter or a runtime resource. */

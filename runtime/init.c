@@ -107,6 +107,33 @@ static int env_tiny_us(double *us)
 	return 0;
 }
 
+/* Codelets declared by the program (pph_codelet_declare): their models
+ * are loaded when the runtime starts. */
+#define PPH_MAX_DECLARED 1024
+static pthread_mutex_t declared_lock = PTHREAD_MUTEX_INITIALIZER;
+static const struct pph_codelet *declared[PPH_MAX_DECLARED];
+static unsigned ndeclared;
+
+void pph_codelet_declare(const struct pph_codelet *cl)
+{
+	pthread_mutex_lock(&declared_lock);
+	if (cl && ndeclared < PPH_MAX_DECLARED)
+		declared[ndeclared++] = cl;
+	if (cl && pph__rt.initialized)
+		pph__perfmodel_prepare(cl);
+	pthread_mutex_unlock(&declared_lock);
+}
+
+static void prepare_declared(void)
+{
+	unsigned i;
+
+	pthread_mutex_lock(&declared_lock);
+	for (i = 0; i < ndeclared; i++)
+		pph__perfmodel_prepare(declared[i]);
+	pthread_mutex_unlock(&declared_lock);
+}
+
 int pph_init(void)
 {
 	unsigned ncpu;
@@ -154,6 +181,7 @@ int pph_init(void)
 	}
 	pph__transfer_model_init();
 	pph__rt.initialized = 1;
+	prepare_declared();
 	return 0;
 }
 

@@ -475,6 +475,20 @@ void pph__perfmodel_record_run(const struct pph_codelet *cl, unsigned impl,
 	record(cl, impl, arch, threads, footprint, size, us, paid ? SAMPLE_PAID : SAMPLE_RUN);
 }
 
+void pph__perfmodel_prepare(const struct pph_codelet *cl)
+{
+	struct pph_pm_model *m;
+	struct pph_pm_variant *v;
+
+	if (!cl || !cl->name || cl->model == PPH_MODEL_HISTORY)
+		return;
+	pthread_mutex_lock(&pm.lock);
+	for (v = (m = model_get(cl->name)) ? m->variants : NULL; v; v = v->next)
+		if (v->reg_dirty)
+			pph__perfmodel_fit(v, cl->model != PPH_MODEL_REGRESSION);
+	pthread_mutex_unlock(&pm.lock);
+}
+
 void pph__perfmodel_record_setup(const struct pph_codelet *cl, unsigned impl,
 				 enum pph_arch arch, unsigned threads, unsigned node,
 				 double one_time_us)

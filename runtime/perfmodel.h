@@ -123,6 +123,9 @@ void pph__perfmodel_record_setup(const struct pph_codelet *cl, unsigned impl,
 double pph__perfmodel_setup_us(const struct pph_codelet *cl, unsigned impl,
 			       enum pph_arch arch, unsigned threads, unsigned node);
 
+/* Load cl's model now and fit its regressions (pph_codelet_declare). */
+void pph__perfmodel_prepare(const struct pph_codelet *cl);
+
 /* How many runs of this process, warm-up included, or stored that the
  * calibration counts: the scheduler tries the least tried variant first.
  * With all non-NULL, *all counts them over every footprint of the variant:

@@ -124,6 +124,17 @@ struct pph_codelet {
 	enum pph_model_kind model; /**< PPH_MODEL_DEFAULT when left out */
 };
 
+/**
+ * Declare a codelet the program will call: pph_init() then loads its
+ * performance model, and fits its regressions, instead of its first call
+ * (a model of a few hundred sizes takes some 100 microseconds to read and
+ * fit).  Once the runtime runs, done at once.  compose's entry wrappers
+ * declare theirs from a constructor.  cl must stay valid until the
+ * program ends; at most 1024 codelets are remembered (the others load at
+ * their first call).
+ */
+void pph_codelet_declare(const struct pph_codelet *cl);
+
 /** @} */
 
 /** \defgroup pph_data Data handles */

@@ -495,6 +495,28 @@ static void test_corrupt_warned_once(void)
 	free(path);
 }
 
+/* A declared codelet's model is read by pph_init, before any call: its
+ * corruption is reported by a run that makes none. */
+static const struct pph_codelet declared_cl = { "pm_declared", 2, impls, PPH_MODEL_DEFAULT };
+
+static void init_and_shutdown(void)
+{
+	CU_ASSERT_EQUAL(pph_init(), 0);
+	pph_shutdown();
+}
+
+static void test_declared_loads_at_init(void)
+{
+	char *path = model_file("pm_declared");
+
+	write_file(path, "peppher-perfmodel 1\ncodelet pm_declared\nvariant noop_a CPU\nentry 12 oops\n");
+	CU_ASSERT_EQUAL(test_stderr_count(init_and_shutdown, "corrupt performance model"), 0);
+	pph_codelet_declare(&declared_cl);
+	CU_ASSERT_EQUAL(test_stderr_count(init_and_shutdown, "corrupt performance model"), 1);
+	unlink(path);
+	free(path);
+}
+
 static void k_mark(void *buffers[], void *arg)
 {
 	(void)arg;
@@ -827,6 +849,7 @@ int main(void)
 	CU_add_test(s, "footprints tell shapes apart", test_footprint_shapes);
 	CU_add_test(s, "footprint of a task without data", test_footprint_no_data);
 	CU_add_test(s, "a corrupt model is reported once", test_corrupt_warned_once);
+	CU_add_test(s, "a declared codelet's model loads at init", test_declared_loads_at_init);
 	CU_add_test(s, "absurd predictions still place tasks", test_absurd_predictions);
 	CU_add_test(s, "codelet names stay in the models folder", test_path_escape);
 	CU_add_test(s, "a model of 200,000 sizes loads quickly", test_big_model);

@@ -14,6 +14,11 @@ static const struct pph_codelet axpy_codelet = {
 	"axpy", 3, axpy_impls, PPH_MODEL_DEFAULT
 };
 
+__attribute__((constructor)) static void pph_declare_axpy(void)
+{
+	pph_codelet_declare(&axpy_codelet);
+}
+
 void axpy(float *y, const float *x, int n, float alpha)
 {
 	static const enum pph_access pph_modes[2] = { PPH_RW, PPH_R };

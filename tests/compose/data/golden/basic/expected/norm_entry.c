@@ -12,6 +12,11 @@ static const struct pph_codelet norm_codelet = {
 	"norm", 1, norm_impls, PPH_MODEL_DEFAULT
 };
 
+__attribute__((constructor)) static void pph_declare_norm(void)
+{
+	pph_codelet_declare(&norm_codelet);
+}
+
 void norm(const double *x, size_t len, double *result)
 {
 	static const enum pph_access pph_modes[2] = { PPH_R, PPH_W };

@@ -13,6 +13,11 @@ static const struct pph_codelet colsum_codelet = {
 	"colsum", 2, colsum_impls, PPH_MODEL_DEFAULT
 };
 
+__attribute__((constructor)) static void pph_declare_colsum(void)
+{
+	pph_codelet_declare(&colsum_codelet);
+}
+
 void colsum(const float *a, int rows, int cols, float *sums)
 {
 	static const enum pph_access pph_modes[2] = { PPH_R, PPH_W };

@@ -12,6 +12,11 @@ static const struct pph_codelet cscale_codelet = {
 	"cscale", 1, cscale_impls, PPH_MODEL_HISTORY
 };
 
+__attribute__((constructor)) static void pph_declare_cscale(void)
+{
+	pph_codelet_declare(&cscale_codelet);
+}
+
 void cscale(pph_matrix *m, int rows, int cols, float factor)
 {
 	static const enum pph_access pph_modes[1] = { PPH_RW };

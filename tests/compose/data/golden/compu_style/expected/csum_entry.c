@@ -12,6 +12,11 @@ static const struct pph_codelet csum_codelet = {
 	"csum", 1, csum_impls, PPH_MODEL_DEFAULT
 };
 
+__attribute__((constructor)) static void pph_declare_csum(void)
+{
+	pph_codelet_declare(&csum_codelet);
+}
+
 void csum(pph_vector *v, int n, pph_scalar *sum)
 {
 	static const enum pph_access pph_modes[2] = { PPH_R, PPH_W };

@@ -12,6 +12,11 @@ static const struct pph_codelet vmax_float_codelet = {
 	"vmax_float", 1, vmax_float_impls, PPH_MODEL_DEFAULT
 };
 
+__attribute__((constructor)) static void pph_declare_vmax_float(void)
+{
+	pph_codelet_declare(&vmax_float_codelet);
+}
+
 void vmax_float(const float *x, int n, float *result)
 {
 	static const enum pph_access pph_modes[2] = { PPH_R, PPH_W };

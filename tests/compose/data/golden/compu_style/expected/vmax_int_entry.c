@@ -12,6 +12,11 @@ static const struct pph_codelet vmax_int_codelet = {
 	"vmax_int", 1, vmax_int_impls, PPH_MODEL_DEFAULT
 };
 
+__attribute__((constructor)) static void pph_declare_vmax_int(void)
+{
+	pph_codelet_declare(&vmax_int_codelet);
+}
+
 void vmax_int(const int *x, int n, int *result)
 {
 	static const enum pph_access pph_modes[2] = { PPH_R, PPH_W };

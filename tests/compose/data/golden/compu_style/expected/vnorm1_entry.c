@@ -12,6 +12,11 @@ static const struct pph_codelet vnorm1_codelet = {
 	"vnorm1", 1, vnorm1_impls, PPH_MODEL_DEFAULT
 };
 
+__attribute__((constructor)) static void pph_declare_vnorm1(void)
+{
+	pph_codelet_declare(&vnorm1_codelet);
+}
+
 double vnorm1(const float *x, int n)
 {
 	static const enum pph_access pph_modes[1] = { PPH_R };

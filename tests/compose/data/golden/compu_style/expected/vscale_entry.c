@@ -13,6 +13,11 @@ static const struct pph_codelet vscale_codelet = {
 	"vscale", 2, vscale_impls, PPH_MODEL_DEFAULT
 };
 
+__attribute__((constructor)) static void pph_declare_vscale(void)
+{
+	pph_codelet_declare(&vscale_codelet);
+}
+
 void vscale(float *arr, int size, float factor)
 {
 	static const enum pph_access pph_modes[1] = { PPH_RW };

@@ -13,6 +13,11 @@ static const struct pph_codelet pick_codelet = {
 	"pick", 2, pick_impls, PPH_MODEL_NL_REGRESSION
 };
 
+__attribute__((constructor)) static void pph_declare_pick(void)
+{
+	pph_codelet_declare(&pick_codelet);
+}
+
 void pick(float *y, int n)
 {
 	static const enum pph_access pph_modes[1] = { PPH_W };

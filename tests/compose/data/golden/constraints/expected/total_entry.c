@@ -12,6 +12,11 @@ static const struct pph_codelet total_codelet = {
 	"total", 1, total_impls, PPH_MODEL_DEFAULT
 };
 
+__attribute__((constructor)) static void pph_declare_total(void)
+{
+	pph_codelet_declare(&total_codelet);
+}
+
 double total(const real *x, int n)
 {
 	static const enum pph_access pph_modes[1] = { PPH_R };

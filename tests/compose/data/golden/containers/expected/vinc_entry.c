@@ -12,6 +12,11 @@ static const struct pph_codelet vinc_codelet = {
 	"vinc", 1, vinc_impls, PPH_MODEL_DEFAULT
 };
 
+__attribute__((constructor)) static void pph_declare_vinc(void)
+{
+	pph_codelet_declare(&vinc_codelet);
+}
+
 void vinc(pph_vector *v, int n, float args)
 {
 	static const enum pph_access pph_modes[1] = { PPH_RW };

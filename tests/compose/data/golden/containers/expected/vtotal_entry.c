@@ -12,6 +12,11 @@ static const struct pph_codelet vtotal_codelet = {
 	"vtotal", 1, vtotal_impls, PPH_MODEL_DEFAULT
 };
 
+__attribute__((constructor)) static void pph_declare_vtotal(void)
+{
+	pph_codelet_declare(&vtotal_codelet);
+}
+
 void vtotal(pph_vector *v, int n, pph_scalar *total)
 {
 	static const enum pph_access pph_modes[2] = { PPH_R, PPH_W };

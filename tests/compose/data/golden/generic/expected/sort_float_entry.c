@@ -13,6 +13,11 @@ static const struct pph_codelet sort_float_codelet = {
 	"sort_float", 2, sort_float_impls, PPH_MODEL_DEFAULT
 };
 
+__attribute__((constructor)) static void pph_declare_sort_float(void)
+{
+	pph_codelet_declare(&sort_float_codelet);
+}
+
 void sort_float(float *v, int n)
 {
 	static const enum pph_access pph_modes[1] = { PPH_RW };

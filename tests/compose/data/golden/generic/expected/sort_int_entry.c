@@ -13,6 +13,11 @@ static const struct pph_codelet sort_int_codelet = {
 	"sort_int", 2, sort_int_impls, PPH_MODEL_DEFAULT
 };
 
+__attribute__((constructor)) static void pph_declare_sort_int(void)
+{
+	pph_codelet_declare(&sort_int_codelet);
+}
+
 void sort_int(int *v, int n)
 {
 	static const enum pph_access pph_modes[1] = { PPH_RW };

@@ -13,6 +13,11 @@ static const struct pph_codelet sort_unsigned_long_codelet = {
 	"sort_unsigned_long", 2, sort_unsigned_long_impls, PPH_MODEL_DEFAULT
 };
 
+__attribute__((constructor)) static void pph_declare_sort_unsigned_long(void)
+{
+	pph_codelet_declare(&sort_unsigned_long_codelet);
+}
+
 void sort_unsigned_long(unsigned long *v, int n)
 {
 	static const enum pph_access pph_modes[1] = { PPH_RW };

@@ -12,6 +12,11 @@ static const struct pph_codelet matmul_codelet = {
 	"matmul", 1, matmul_impls, PPH_MODEL_DEFAULT
 };
 
+__attribute__((constructor)) static void pph_declare_matmul(void)
+{
+	pph_codelet_declare(&matmul_codelet);
+}
+
 void matmul(double *C, const double *A, const double *B, int m, int n, int k)
 {
 	static const enum pph_access pph_modes[3] = { PPH_W, PPH_R, PPH_R };

@@ -14,6 +14,11 @@ static const struct pph_codelet vadd_codelet = {
 	"vadd", 3, vadd_impls, PPH_MODEL_DEFAULT
 };
 
+__attribute__((constructor)) static void pph_declare_vadd(void)
+{
+	pph_codelet_declare(&vadd_codelet);
+}
+
 void vadd(const float *a, const float *b, float *c, int n)
 {
 	static const enum pph_access pph_modes[3] = { PPH_R, PPH_R, PPH_W };

@@ -12,6 +12,11 @@ static const struct pph_codelet axpy_codelet = {
 	"axpy", 1, axpy_impls, PPH_MODEL_DEFAULT
 };
 
+__attribute__((constructor)) static void pph_declare_axpy(void)
+{
+	pph_codelet_declare(&axpy_codelet);
+}
+
 void axpy(int n, float a, const float *x, int incx, float *y, int incy)
 {
 	static const enum pph_access pph_modes[2] = { PPH_R, PPH_RW };

@@ -12,6 +12,11 @@ static const struct pph_codelet fill_codelet = {
 	"fill", 1, fill_impls, PPH_MODEL_DEFAULT
 };
 
+__attribute__((constructor)) static void pph_declare_fill(void)
+{
+	pph_codelet_declare(&fill_codelet);
+}
+
 void fill(float *A, int m, int n, int lda, float value)
 {
 	static const enum pph_access pph_modes[1] = { PPH_RW };
