@@ -544,3 +544,17 @@ void ode_sum(pph_scalar *res, pph_vector *x, int n)
 	if (rc != 0)
 		pph_call_failed(&ode_sum_codelet, rc);
 }
+
+/* The models load at PEPPHER_INITIALIZE(), as the composed version's do. */
+__attribute__((constructor)) static void declare_codelets(void)
+{
+	static const struct pph_codelet *const all[] = {
+		&ode_init_codelet, &ode_rhs_codelet,	&ode_stage_codelet,
+		&ode_error_codelet, &ode_errnorm_codelet, &ode_wrms_codelet,
+		&ode_copy_codelet, &ode_axpy_codelet,	&ode_sum_codelet,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		pph_codelet_declare(all[i]);
+}
