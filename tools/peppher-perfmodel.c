@@ -92,6 +92,9 @@ static int cmd_show(const char *dir, const char *codelet)
 		if (v->threads > 1)
 			printf(", a team of %u CPU workers", v->threads);
 		printf("\n");
+		if (v->setup_us > 0)
+			printf("  setup: %.3f us before its first run on a device in a process\n",
+			       v->setup_us);
 		printf("  %-10s %14s %8s %14s %12s %8s\n", "footprint", "size (bytes)",
 		       "count", "mean (us)", "stddev", "outliers");
 		for (e = v->entries; e; e = e->next)
