@@ -12,8 +12,10 @@
 #
 # Every run's result is checked as make check does (a wrong run stops the
 # experiment).  Times are what the programs print (their timed region: the
-# component calls, transfers included), the median of EVAL_REPS runs (9;
-# with 5, a run of this machine's noise moved a ratio by 5 % either way)
+# component calls, transfers included), the median of EVAL_REPS runs (15;
+# with 5, a run of this machine's noise moved a ratio by 5 % either way; on a
+# machine where one run in three of a cache-heavy kernel is 1.4-2 times slower,
+# 9 still let a median fall on the slow side)
 # after the runs that train the performance models (EVAL_TRAIN per size for
 # dynamic selection, 4: every variant, and every OpenMP team size, must be
 # measured 3 times at each data size before dmda stops exploring it); the runs of the
@@ -25,7 +27,7 @@ set -eu
 fig=$1 out=$2
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-reps=${EVAL_REPS:-9}
+reps=${EVAL_REPS:-15}
 train=${EVAL_TRAIN:-4}
 reps7=${EVAL_REPS_FIG7:-9}
 quick=${EVAL_QUICK:-0}
