@@ -536,6 +536,7 @@ int pph__spin_until_us(int (*done)(const void *), const void *arg, double yield_
 struct pph_impl_stat {
 	const struct pph_codelet *cl;
 	unsigned impl;
+	unsigned threads; /* a fork-join variant's team size, 0 for others */
 	unsigned long count;
 	double ms;
 };
@@ -693,8 +694,9 @@ struct pph_core_hold {
  * goes to *outer; pph__core_give(outer) holds that one again. */
 void pph__core_take(struct pph_worker *w, int exclusive, struct pph_core_hold *outer);
 void pph__core_give(const struct pph_core_hold *outer);
-void pph__worker_record(struct pph_worker *w, const struct pph_task *task,
-			double ms);
+/* A task worker w ran, of ms; threads: the team of a fork-join variant. */
+void pph__worker_record(struct pph_worker *w, const struct pph_task *task, double ms,
+			unsigned threads);
 /* A task an application thread ran itself, not a tiny one (stats.c). */
 void pph__app_record(const struct pph_task *task, double ms);
 void pph__stats_free(void);

@@ -11,15 +11,21 @@ static double app_busy_ms;
 static struct pph_impl_stat *app_stats;
 static size_t app_nstats;
 
-/* One more run of t's variant, of ms, in a list of stats. */
+/* One more run of t's variant, of ms, in a list of stats; a fork-join
+ * variant's runs are counted per team size (threads), which its history
+ * also keeps apart: a run of the same variant on one thread or on two is a
+ * different choice. */
 static void record(struct pph_impl_stat **stats, size_t *nstats, const struct pph_task *t,
-		   double ms)
+		   double ms, unsigned threads)
 {
 	size_t i;
 	struct pph_impl_stat *s;
 
+	if (t->cl->impls[t->impl_ran].arch != PPH_ARCH_OPENMP)
+		threads = 0;
 	for (i = 0; i < *nstats; i++)
-		if ((*stats)[i].cl == t->cl && (*stats)[i].impl == (unsigned)t->impl_ran) {
+		if ((*stats)[i].cl == t->cl && (*stats)[i].impl == (unsigned)t->impl_ran &&
+		    (*stats)[i].threads == threads) {
 			(*stats)[i].count++;
 			(*stats)[i].ms += ms;
 			return;
@@ -30,16 +36,18 @@ static void record(struct pph_impl_stat **stats, size_t *nstats, const struct pp
 	*stats = s;
 	s[*nstats].cl = t->cl;
 	s[*nstats].impl = (unsigned)t->impl_ran;
+	s[*nstats].threads = threads;
 	s[*nstats].count = 1;
 	s[*nstats].ms = ms;
 	(*nstats)++;
 }
 
-void pph__worker_record(struct pph_worker *w, const struct pph_task *t, double ms)
+void pph__worker_record(struct pph_worker *w, const struct pph_task *t, double ms,
+			unsigned threads)
 {
 	w->ntasks++;
 	w->busy_ms += ms;
-	record(&w->stats, &w->nstats, t, ms);
+	record(&w->stats, &w->nstats, t, ms, threads);
 }
 
 void pph__app_record(const struct pph_task *t, double ms)
@@ -47,7 +55,7 @@ void pph__app_record(const struct pph_task *t, double ms)
 	pthread_mutex_lock(&app_lock);
 	app_ntasks++;
 	app_busy_ms += ms;
-	record(&app_stats, &app_nstats, t, ms);
+	record(&app_stats, &app_nstats, t, ms, 1); /* a team of one: its own thread */
 	pthread_mutex_unlock(&app_lock);
 }
 
@@ -55,9 +63,13 @@ static void print_variants(FILE *fp, const struct pph_impl_stat *stats, size_t n
 {
 	size_t j;
 
-	for (j = 0; j < n; j++)
-		fprintf(fp, "    %s/%s: %lu tasks, %.3f ms\n", stats[j].cl->name,
+	for (j = 0; j < n; j++) {
+		fprintf(fp, "    %s/%s: %lu tasks, %.3f ms", stats[j].cl->name,
 			stats[j].cl->impls[stats[j].impl].name, stats[j].count, stats[j].ms);
+		if (stats[j].threads)
+			fprintf(fp, ", team of %u", stats[j].threads);
+		fputc('\n', fp);
+	}
 }
 
 static void print_transfers(FILE *fp)

@@ -243,7 +243,7 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	if (w->node)
 		pph__perfmodel_record_setup(t->cl, (unsigned)impl, w->arch, threads, w->node,
 					    spent);
-	pph__worker_record(w, t, us / 1e3);
+	pph__worker_record(w, t, us / 1e3, threads);
 	if (pph__trace_enabled())
 		pph__trace_slice(w, t->cl, (unsigned)impl, "task", t0, us);
 	if (t->callback)
