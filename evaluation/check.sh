@@ -1,9 +1,9 @@
 #!/bin/sh
 # Compose evaluation application APP with the freshly built compose, build it
 # with the generated Makefile, run it at its quick size and check it against
-# its sequential reference; every CPU, OpenMP and (with OpenCL built in)
-# OpenCL variant must have run at least once (fresh performance models: dmda
-# explores each variant before choosing).
+# its sequential reference; every CPU, OpenMP, OpenCL (with OpenCL built in)
+# and CUDA (where they are composed) variant named must have run at least
+# once (fresh performance models: dmda explores each variant before choosing).
 #   check.sh APP [MIN_RUN_VARIANTS...]
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
@@ -14,11 +14,12 @@ out="$top_builddir/tests/out/evaluation/$app"
 rm -rf "$out"
 mkdir -p "$out"
 
-# CUDA variants cannot run without a GPU: make check leaves them out to stay
-# quick; EVAL_CUDA=1 composes and compiles them too (make evaluation does).
-# spmv and sgemm take their components from the repository (-R).
+# CUDA variants cannot run without a GPU: make check leaves them out there
+# to stay quick, and composes, runs and checks them where a device is seen
+# (cuda.sh).  spmv and sgemm take their components from the repository (-R).
+. "$top_srcdir/evaluation/cuda.sh"
 cuda=--disable-cuda
-[ "${EVAL_CUDA:-0}" = 1 ] && cuda=
+eval_cuda && cuda=
 "$COMPOSE" $cuda -R "$top_srcdir/repository" "$src/main.xml" -o "$out" > "$out/compose.log" 2>&1 ||
 	{ cat "$out/compose.log"; echo "FAIL: compose $app"; exit 1; }
 make -s -C "$out" > "$out/make.log" 2>&1 || { cat "$out/make.log"; echo "FAIL: build $app"; exit 1; }
@@ -29,7 +30,10 @@ cat "$out/run.log"
 grep -q "^$app: size [0-9]*: .* s: correct" "$out/run.log" || { echo "FAIL: $app: wrong result"; exit 1; }
 opencl=$(pkg-config --variable=opencl_libs peppher)
 for variant in "$@"; do
-	case $variant in *_ocl) [ -n "$opencl" ] || continue ;; esac
+	case $variant in
+	*_ocl) [ -n "$opencl" ] || continue ;;
+	*_cuda | *_cublas | *_cusparse) [ -z "$cuda" ] && grep -q "(CUDA)" "$out/run.log" || continue ;;
+	esac
 	grep -q "/$variant: [1-9]" "$out/run.log" || { echo "FAIL: $variant never ran"; exit 1; }
 done
 echo "PASS: $app"

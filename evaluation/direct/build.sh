@@ -3,8 +3,9 @@
 # main.c and APP_seq.c unchanged (main.c finds direct/APP/peppher.h), the
 # same variant sources as the composed program (for spmv and sgemm, the
 # repository's components), and the hand-written task code of direct/APP.
-# With EVAL_CUDA=1 and nvcc, the CUDA variants too.  CFLAGS are added to
-# every C compilation, as the composed program's Makefile does.
+# The CUDA variants too where ../cuda.sh says so (a GPU, or EVAL_CUDA=1).
+# CFLAGS are added to every C compilation, as the composed program's
+# Makefile does.
 #   build.sh APP OUT          (PKG_CONFIG_PATH must find peppher)
 set -eu
 app=$1 out=$2
@@ -24,8 +25,9 @@ cc_one() { # source, extra flags
 	gcc $cflags $2 -I"$here/$app" -c "$1" -o "$o"
 	objs="$objs $o"
 }
+. "$here/../cuda.sh"
 cuda=
-if [ "${EVAL_CUDA:-0}" = 1 ] && command -v nvcc > /dev/null; then
+if eval_cuda && command -v nvcc > /dev/null; then
 	cuda=-DDIRECT_CUDA
 	for f in $(find "$src" "$variants" "$here/$app" -name '*.cu' | sort -u); do
 		o=$out/$(echo "$f" | sed "s|^$here/../||; s|^$variants/|v_|; s|[/.]|_|g").o

@@ -1,2 +1,3 @@
 #!/bin/sh
-exec sh "$top_srcdir/evaluation/check.sh" bfs bfs_cpu bfs_omp bfs_ocl
+exec sh "$top_srcdir/evaluation/check.sh" bfs bfs_cpu bfs_omp bfs_ocl \
+	bfs_cuda

@@ -1,2 +1,3 @@
 #!/bin/sh
-exec sh "$top_srcdir/evaluation/check.sh" hotspot hotspot_cpu hotspot_omp hotspot_ocl
+exec sh "$top_srcdir/evaluation/check.sh" hotspot hotspot_cpu hotspot_omp hotspot_ocl \
+	hotspot_cuda

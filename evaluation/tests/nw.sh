@@ -1,2 +1,3 @@
 #!/bin/sh
-exec sh "$top_srcdir/evaluation/check.sh" nw nw_cpu nw_omp nw_ocl
+exec sh "$top_srcdir/evaluation/check.sh" nw nw_cpu nw_omp nw_ocl \
+	nw_cuda

@@ -1,2 +1,3 @@
 #!/bin/sh
-exec sh "$top_srcdir/evaluation/check.sh" sgemm sgemm_blocked sgemm_omp sgemm_ocl
+exec sh "$top_srcdir/evaluation/check.sh" sgemm sgemm_blocked sgemm_omp sgemm_ocl \
+	sgemm_cublas

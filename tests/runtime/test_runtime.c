@@ -43,6 +43,7 @@ int main(void)
 	if (!test_home_begin("test"))
 		return 1;
 	setenv("PEPPHER_NOPENCL", "0", 1); /* CPU workers only: see test_data */
+	setenv("PEPPHER_NCUDA", "0", 1);  /* and test_cuda */
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 1;
 	add_scheduler_suites("eager", init_eager);

@@ -19,7 +19,7 @@ struct ode_rhs_args {
 	int grid;
 };
 
-void ode_rhs_cuda(double *, double *, int, int);
+void ode_rhs_cuda(const double *, double *, int, int);
 
 extern "C" void ode_rhs_cuda_task(void *b[], void *arg)
 {
@@ -39,8 +39,9 @@ struct ode_stage_args {
 	double a6;
 };
 
-void ode_stage_cuda(double *, double *, double *, double *, double *, double *, double *, double *,
-		    int, double, double, double, double, double, double, double);
+void ode_stage_cuda(double *, const double *, const double *, const double *, const double *,
+		    const double *, const double *, const double *, int, double, double, double,
+		    double, double, double, double);
 
 extern "C" void ode_stage_cuda_task(void *b[], void *arg)
 {
@@ -63,8 +64,9 @@ struct ode_error_args {
 	double e7;
 };
 
-void ode_error_cuda(double *, double *, double *, double *, double *, double *, double *, int,
-		    double, double, double, double, double, double, double);
+void ode_error_cuda(double *, const double *, const double *, const double *, const double *,
+		    const double *, const double *, int, double, double, double, double, double, double,
+		    double);
 
 extern "C" void ode_error_cuda_task(void *b[], void *arg)
 {
@@ -82,7 +84,8 @@ struct ode_errnorm_args {
 	double rtol;
 };
 
-void ode_errnorm_cuda(double *, double *, double *, double *, int, double, double);
+void ode_errnorm_cuda(double *, const double *, const double *, const double *, int, double,
+		      double);
 
 extern "C" void ode_errnorm_cuda_task(void *b[], void *arg)
 {
@@ -98,7 +101,7 @@ struct ode_wrms_args {
 	double rtol;
 };
 
-void ode_wrms_cuda(double *, double *, double *, int, double, double);
+void ode_wrms_cuda(double *, const double *, const double *, int, double, double);
 
 extern "C" void ode_wrms_cuda_task(void *b[], void *arg)
 {
@@ -108,7 +111,7 @@ extern "C" void ode_wrms_cuda_task(void *b[], void *arg)
 		      (double *)PPH_VECTOR_PTR(b[2]), (int)PPH_VECTOR_N(b[1]), a->atol, a->rtol);
 }
 
-void ode_copy_cuda(double *, double *, int);
+void ode_copy_cuda(double *, const double *, int);
 
 extern "C" void ode_copy_cuda_task(void *b[], void *arg)
 {
@@ -121,7 +124,7 @@ struct ode_axpy_args {
 	double a;
 };
 
-void ode_axpy_cuda(double *, double *, double *, int, double);
+void ode_axpy_cuda(double *, const double *, const double *, int, double);
 
 extern "C" void ode_axpy_cuda_task(void *b[], void *arg)
 {
@@ -131,7 +134,7 @@ extern "C" void ode_axpy_cuda_task(void *b[], void *arg)
 		      (double *)PPH_VECTOR_PTR(b[2]), (int)PPH_VECTOR_N(b[0]), a->a);
 }
 
-void ode_sum_cuda(double *, double *, int);
+void ode_sum_cuda(double *, const double *, int);
 
 extern "C" void ode_sum_cuda_task(void *b[], void *arg)
 {
