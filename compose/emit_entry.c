@@ -201,6 +201,12 @@ static void emit_register(struct out *o, const struct iface *ifc,
 		out_line(o, "pph_rc = pph_variable_register(&pph_handles[%d], (void *)%s, sizeof(%s));",
 			 p->buffer, p->name, p->elem_type);
 	o->indent--;
+	/* the caller reads a result as soon as the call returns: placing its
+	 * writer on a device costs the copy home too */
+	if (p->access != ACCESS_READ && !ifc->partitioned) {
+		out_line(o, "if (pph_rc == 0)");
+		out_line(o, "	pph_data_set_host_reads(pph_handles[%d], 1);", p->buffer);
+	}
 	emit_reduction(o, ifc, p);
 }
 

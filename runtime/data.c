@@ -178,6 +178,14 @@ static double fetch_home_us(const struct pph_data *d, uint64_t bytes)
 	return 0;
 }
 
+void pph_data_set_host_reads(pph_data_handle handle, int yes)
+{
+	if (handle)
+		handle->host_reads = yes != 0;
+}
+
+/* The copies task needs before it can run on node, and the copies home of
+ * what it writes there that the host reads next (pph_data_set_host_reads). */
 double pph__transfer_estimate(const struct pph_task *task, unsigned node)
 {
 	double us = 0;
@@ -185,11 +193,12 @@ double pph__transfer_estimate(const struct pph_task *task, unsigned node)
 
 	for (i = 0; i < task->nbuffers; i++) {
 		const struct pph_data *d = task->handles[i];
-		uint64_t bytes;
+		uint64_t bytes = pph__data_size(d);
 
+		if (node && d->host_reads && (task->modes[i] & PPH_W))
+			us += pph__transfer_time(node, 1, bytes);
 		if (!(task->modes[i] & PPH_R) || pph__replica(d, node)->state != PPH_INVALID)
 			continue;
-		bytes = pph__data_size(d);
 		if (d->host.state == PPH_INVALID) /* devices exchange through the host */
 			us += fetch_home_us(d, bytes);
 		if (node)

@@ -115,6 +115,9 @@ struct pph_data {
 	 * combined yet, newest first, and the operator new ones take */
 	struct pph_redux_acc *redux_accs;
 	const struct pph_reduction *redux_op;
+	/* pph_data_set_host_reads: a writer placed on a device pays the copy
+	 * home (pph__transfer_estimate) */
+	_Bool host_reads;
 };
 _Static_assert(offsetof(struct pph_data, host.iface.vector.elemsize) + sizeof(size_t) <=
 		       PPH_CACHE_LINE,

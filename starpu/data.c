@@ -335,6 +335,14 @@ int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
 	return rc;
 }
 
+/* StarPU's schedulers have no use for the hint (libpeppher's dmda counts
+ * the copy home with it). */
+void pph_data_set_host_reads(pph_data_handle handle, int yes)
+{
+	(void)handle;
+	(void)yes;
+}
+
 void pph_data_unregister(pph_data_handle handle)
 {
 	if (!handle)

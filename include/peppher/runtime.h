@@ -308,6 +308,16 @@ const struct pph_reduction *pph_reduction_builtin(enum pph_reduction_op op,
  */
 int pph_data_set_reduction(pph_data_handle handle, const struct pph_reduction *op);
 
+/**
+ * Say whether the host reads the handle's data after every task that
+ * writes it, as with an entry wrapper's raw pointer, unregistered when its
+ * call returns.  dmda then counts the copy back to the host in the cost of
+ * placing such a task on a device: a GPU kernel that wins by 40 us but whose
+ * result takes 100 us to come home is no gain.  A hint for placement only;
+ * nothing is copied sooner.  NULL is a no-op.
+ */
+void pph_data_set_host_reads(pph_data_handle handle, int yes);
+
 /** Wait for the tasks using the blocks, gather them home, free them.
  *  While partitioned, pph_data_acquire on the parent is refused (-EBUSY). */
 void pph_data_unpartition(pph_data_handle parent, unsigned nparts,

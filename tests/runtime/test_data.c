@@ -759,6 +759,35 @@ static void test_transfer_model(void)
 	CU_ASSERT_TRUE(pph__transfer_time(1, 0, 1) > 0);
 }
 
+/* dmda's cost of placing a task on the device: the copies in, and the copy
+ * home of a result the host reads next (pph_data_set_host_reads). */
+static void test_transfer_estimate(void)
+{
+	enum { M = 1 << 16 };
+	static int v[M];
+	const uint64_t bytes = M * sizeof(int);
+	const double in = pph__transfer_time(1, 0, bytes), home = pph__transfer_time(1, 1, bytes);
+	pph_data_handle h;
+	struct pph_task *w, *rw;
+
+	pph_vector_register(&h, v, M, sizeof(int));
+	w = pph_task_create(&add_cl);
+	rw = pph_task_create(&add_cl);
+	CU_ASSERT_FATAL(w && rw && pph_task_add_buffer(w, h, PPH_W) == 0 &&
+			pph_task_add_buffer(rw, h, PPH_RW) == 0);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 1), 0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(rw, 1), in, 1e-9);
+	pph_data_set_host_reads(h, 1);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 1), home, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(rw, 1), in + home, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(rw, 0), 0, 1e-9); /* at home already */
+	pph_data_set_host_reads(h, 0);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 1), 0, 1e-9);
+	pph_task_destroy(w);
+	pph_task_destroy(rw);
+	pph_data_unregister(h);
+}
+
 static void expect_memory(unsigned long allocs, unsigned long reuses, unsigned long evictions)
 {
 	struct pph_transfer_stats s;
@@ -949,6 +978,7 @@ int main(void)
 	CU_add_test(s, "a kernel that does not build disables its variant", test_failed_variant);
 	CU_add_test(s, "a kernel clCreateKernel refuses: once, data intact", test_kernel_named_dot);
 	CU_add_test(s, "transfer model measured and stored", test_transfer_model);
+	CU_add_test(s, "a result the host reads costs its copy home", test_transfer_estimate);
 	CU_add_test(s, "transfers in traces", test_trace_transfers);
 	s = CU_add_suite("memory limit", limited_init, limited_clean);
 	CU_add_test(s, "eviction under PEPPHER_LIMIT_OPENCL_MEM", test_eviction);

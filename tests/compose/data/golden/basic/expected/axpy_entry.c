@@ -29,6 +29,8 @@ void axpy(float *y, const float *x, int n, float alpha)
 	if (pph_rc == 0)
 		pph_rc = pph_vector_register(&pph_handles[0], (void *)y, (size_t)n, sizeof(float));
 	if (pph_rc == 0)
+		pph_data_set_host_reads(pph_handles[0], 1);
+	if (pph_rc == 0)
 		pph_rc = pph_vector_register(&pph_handles[1], (void *)x, (size_t)n, sizeof(const float));
 	if (pph_rc == 0)
 		pph_rc = pph_call_sync(&axpy_codelet, PPH_ALL_IMPLS, 2, pph_handles, pph_modes, &pph_args, sizeof(pph_args));

@@ -29,6 +29,8 @@ void colsum(const float *a, int rows, int cols, float *sums)
 	if (pph_rc == 0)
 		pph_rc = pph_vector_register(&pph_handles[1], (void *)sums, (size_t)cols, sizeof(float));
 	if (pph_rc == 0)
+		pph_data_set_host_reads(pph_handles[1], 1);
+	if (pph_rc == 0)
 		pph_rc = pph_call_sync(&colsum_codelet, PPH_ALL_IMPLS, 2, pph_handles, pph_modes, NULL, 0);
 	pph_data_unregister(pph_handles[0]);
 	pph_data_unregister(pph_handles[1]);

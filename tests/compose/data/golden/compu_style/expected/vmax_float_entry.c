@@ -28,6 +28,8 @@ void vmax_float(const float *x, int n, float *result)
 	if (pph_rc == 0)
 		pph_rc = pph_variable_register(&pph_handles[1], (void *)result, sizeof(float));
 	if (pph_rc == 0)
+		pph_data_set_host_reads(pph_handles[1], 1);
+	if (pph_rc == 0)
 		pph_rc = pph_call_sync(&vmax_float_codelet, PPH_ALL_IMPLS, 2, pph_handles, pph_modes, NULL, 0);
 	pph_data_unregister(pph_handles[0]);
 	pph_data_unregister(pph_handles[1]);

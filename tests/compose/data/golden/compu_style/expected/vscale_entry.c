@@ -38,6 +38,8 @@ void vscale(float *arr, int size, float factor)
 	if (pph_rc == 0)
 		pph_rc = pph_vector_register(&pph_handles[0], (void *)arr, (size_t)size, sizeof(float));
 	if (pph_rc == 0)
+		pph_data_set_host_reads(pph_handles[0], 1);
+	if (pph_rc == 0)
 		pph_rc = pph_call_sync(&vscale_codelet, pph_mask, 1, pph_handles, pph_modes, &pph_args, sizeof(pph_args));
 	pph_data_unregister(pph_handles[0]);
 	if (pph_rc != 0)

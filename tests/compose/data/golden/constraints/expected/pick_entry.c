@@ -37,6 +37,8 @@ void pick(float *y, int n)
 	if (pph_rc == 0)
 		pph_rc = pph_vector_register(&pph_handles[0], (void *)y, (size_t)n, sizeof(float));
 	if (pph_rc == 0)
+		pph_data_set_host_reads(pph_handles[0], 1);
+	if (pph_rc == 0)
 		pph_rc = pph_call_sync(&pick_codelet, pph_mask, 1, pph_handles, pph_modes, NULL, 0);
 	pph_data_unregister(pph_handles[0]);
 	if (pph_rc != 0)

@@ -27,6 +27,8 @@ void sort_unsigned_long(unsigned long *v, int n)
 	if (pph_rc == 0)
 		pph_rc = pph_vector_register(&pph_handles[0], (void *)v, (size_t)n, sizeof(unsigned long));
 	if (pph_rc == 0)
+		pph_data_set_host_reads(pph_handles[0], 1);
+	if (pph_rc == 0)
 		pph_rc = pph_call_sync(&sort_unsigned_long_codelet, PPH_ALL_IMPLS, 1, pph_handles, pph_modes, NULL, 0);
 	pph_data_unregister(pph_handles[0]);
 	if (pph_rc != 0)

@@ -26,6 +26,8 @@ void matmul(double *C, const double *A, const double *B, int m, int n, int k)
 	if (pph_rc == 0)
 		pph_rc = pph_matrix_register(&pph_handles[0], (void *)C, (size_t)m, (size_t)n, (size_t)n, sizeof(double));
 	if (pph_rc == 0)
+		pph_data_set_host_reads(pph_handles[0], 1);
+	if (pph_rc == 0)
 		pph_rc = pph_matrix_register(&pph_handles[1], (void *)A, (size_t)m, (size_t)k, (size_t)k, sizeof(const double));
 	if (pph_rc == 0)
 		pph_rc = pph_matrix_register(&pph_handles[2], (void *)B, (size_t)k, (size_t)n, (size_t)n, sizeof(const double));

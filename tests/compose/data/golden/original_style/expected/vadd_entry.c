@@ -32,6 +32,8 @@ void vadd(const float *a, const float *b, float *c, int n)
 	if (pph_rc == 0)
 		pph_rc = pph_vector_register(&pph_handles[2], (void *)c, (size_t)n, sizeof(float));
 	if (pph_rc == 0)
+		pph_data_set_host_reads(pph_handles[2], 1);
+	if (pph_rc == 0)
 		pph_rc = pph_call_sync(&vadd_codelet, PPH_ALL_IMPLS, 3, pph_handles, pph_modes, NULL, 0);
 	pph_data_unregister(pph_handles[0]);
 	pph_data_unregister(pph_handles[1]);

@@ -29,6 +29,8 @@ void axpy(int n, float a, const float *x, int incx, float *y, int incy)
 	if (pph_rc == 0)
 		pph_rc = pph_vector_register(&pph_handles[1], (void *)y, (size_t)(((double)n * (double)incy) > 0 ? (size_t)((double)n * (double)incy) : 0), sizeof(float));
 	if (pph_rc == 0)
+		pph_data_set_host_reads(pph_handles[1], 1);
+	if (pph_rc == 0)
 		pph_rc = pph_call_sync(&axpy_codelet, PPH_ALL_IMPLS, 2, pph_handles, pph_modes, &pph_args, sizeof(pph_args));
 	pph_data_unregister(pph_handles[0]);
 	pph_data_unregister(pph_handles[1]);

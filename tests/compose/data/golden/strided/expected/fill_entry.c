@@ -27,6 +27,8 @@ void fill(float *A, int m, int n, int lda, float value)
 	if (pph_rc == 0)
 		pph_rc = pph_matrix_register(&pph_handles[0], (void *)A, (size_t)m, (size_t)lda, (size_t)lda, sizeof(float));
 	if (pph_rc == 0)
+		pph_data_set_host_reads(pph_handles[0], 1);
+	if (pph_rc == 0)
 		pph_rc = pph_call_sync(&fill_codelet, PPH_ALL_IMPLS, 1, pph_handles, pph_modes, &pph_args, sizeof(pph_args));
 	pph_data_unregister(pph_handles[0]);
 	if (pph_rc != 0)
