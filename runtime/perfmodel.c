@@ -81,12 +81,16 @@ static void welford_merge(unsigned long *n, double *mean, double *m2,
 
 /* A sample far slower than everything seen (preemption, page faults)
  * would drag the mean: once the history is long enough, leave it out.
- * The absolute floor keeps the jitter of tiny kernels in the mean. */
+ * The absolute floor keeps the jitter of tiny kernels in the mean.  Such
+ * samples are rare, one in ten at most: more often, the variant has become
+ * slower (a fork-join team on a 16-core machine, fast while its threads
+ * spun and 10 times slower once they slept), and rejecting them all would
+ * keep the old mean, and the choice made on it, for good. */
 static int is_outlier(const struct pph_pm_entry *e, double x)
 {
 	double sd;
 
-	if (e->count < 10)
+	if (e->count < 10 || e->outliers * 10 >= e->count)
 		return 0;
 	sd = sqrt(e->m2 / (double)(e->count - 1));
 	return x > 3.0 * e->mean && x > e->mean + 4.0 * sd && x > e->mean + 50.0;

@@ -265,6 +265,13 @@ static void test_outliers(void)
 	pph__perfmodel_record(&cl, 0, PPH_ARCH_CPU, 1, 42, 100, 5000.0);
 	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&cl, 0, PPH_ARCH_CPU, 1, 42, 100),
 			       10.5, 1e-9);
+	/* a variant that became slower: its slow runs are outliers one in ten
+	 * at most, and the mean follows them (20 runs of 350 us after 20 of
+	 * 10: 3 left out, 17 kept) */
+	for (i = 0; i < 40; i++)
+		pph__perfmodel_record(&cl, 0, PPH_ARCH_CPU, 1, 44, 100, i < 20 ? 10.0 : 350.0);
+	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&cl, 0, PPH_ARCH_CPU, 1, 44, 100),
+			       (20 * 10.0 + 17 * 350.0) / 37, 1e-9);
 	/* not calibrated: another variant, another footprint */
 	CU_ASSERT_TRUE(pph__perfmodel_predict(&cl, 1, PPH_ARCH_CPU, 1, 42, 100) < 0);
 	CU_ASSERT_TRUE(pph__perfmodel_predict(&cl, 0, PPH_ARCH_CPU, 1, 43, 100) < 0 ||
