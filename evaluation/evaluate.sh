@@ -3,7 +3,9 @@
 # doc/evaluation.md from evaluation/evaluation.md.in, each marker line
 # <!-- NAME --> replaced by what this run measured: table-I (loc.sh),
 # machine, fig6, fig7 and fig5 (perf.sh), and the figures' PNGs beside it
-# (scripts/plot-evaluation).  Table I needs cloc, installed here on demand
+# (scripts/plot-evaluation), fig6-choices (what dynamic selection ran);
+# gpu-machine, gpu-fig6, gpu-fig5 and gpu-choices from the runs made on a
+# machine with a GPU and kept in evaluation/gpu-runs/ (perf.sh's OUT there).  Table I needs cloc, installed here on demand
 # (Debian package cloc).  EVAL_SKIP_PERF=1 writes Table I only;
 # EVAL_REUSE=1 rewrites the page from the last run's measurements (kept in
 # BUILDDIR/tests/out/evaluation-runs) without running anything again.
@@ -33,8 +35,18 @@ machine() {
 	echo "$(cut -d' ' -f1-3 /proc/loadavg), after: LOADAVG_AFTER (other work shared the machine)."
 }
 
+choices() { # perf.sh's dynamic-choices.txt, as a block of the page
+	if [ -s "$1" ]; then
+		echo '```text'
+		cat "$1"
+		echo '```'
+	else
+		echo "Not recorded by this run (perf.sh writes it since 2026-11-25)."
+	fi
+}
+
 if [ "${EVAL_SKIP_PERF:-0}" = 1 ]; then
-	for p in machine fig6 fig7 fig5; do
+	for p in machine fig6 fig7 fig5 fig6-choices; do
 		echo "Not run (EVAL_SKIP_PERF=1)." > "$parts/$p"
 	done
 elif [ "${EVAL_REUSE:-0}" = 1 ]; then
@@ -43,6 +55,7 @@ elif [ "${EVAL_REUSE:-0}" = 1 ]; then
 		sh "$top_srcdir/evaluation/perf.sh" "$f-table" "$runs" > "$parts/$f"
 	done
 	sh "$top_srcdir/scripts/plot-evaluation" "$runs" "$top_srcdir/doc" > /dev/null
+	choices "$runs/dynamic-choices.txt" > "$parts/fig6-choices"
 else
 	machine > "$parts/machine"
 	start=$(date +%s)
@@ -54,7 +67,15 @@ else
 	echo "The timed runs took $(( ($(date +%s) - start) / 60 )) minutes." >> "$parts/machine"
 	cp "$parts/machine" "$runs/machine.md"
 	sh "$top_srcdir/scripts/plot-evaluation" "$runs" "$top_srcdir/doc" > /dev/null
+	choices "$runs/dynamic-choices.txt" > "$parts/fig6-choices"
 fi
+
+# the runs made on a machine with a GPU, kept in the tree
+gpu=$top_srcdir/evaluation/gpu-runs
+cp "$gpu/machine.md" "$parts/gpu-machine"
+sh "$top_srcdir/evaluation/perf.sh" fig6-table "$gpu" > "$parts/gpu-fig6"
+sh "$top_srcdir/evaluation/perf.sh" fig5-table "$gpu" > "$parts/gpu-fig5"
+choices "$gpu/dynamic-choices.txt" > "$parts/gpu-choices"
 
 awk -v dir="$parts" '
 	/^<!-- [a-zA-Z0-9-]+ -->$/ {

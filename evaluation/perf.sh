@@ -8,7 +8,9 @@
 #                       averaged over the application's sizes
 #   perf.sh fig7 OUT    the ODE solver composed against its direct version
 #   perf.sh fig5 OUT    SpMV split across CPU and OpenCL against OpenCL only
+#                       (and across CPU and CUDA against CUDA only, with a GPU)
 #   perf.sh FIG-table OUT   the table again from OUT/FIG.dat, without running
+#   perf.sh fig6-choices OUT    what dynamic selection ran at each size
 #
 # Every run's result is checked as make check does (a wrong run stops the
 # experiment).  Times are what the programs print (their timed region: the
@@ -127,6 +129,8 @@ fig6() {
 				for k in dynamic $kinds; do
 					t=$(run "$out/$app/$k/$app" "$app" "$out/$app/$k/home" "$s")
 					echo "$app $k $s $t" >> "$out/fig6.raw"
+					# what dynamic selection ran, and where (its last run)
+					[ "$k" = dynamic ] && cp "$out/last.log" "$out/$app/dynamic/stats-$s.log"
 				done
 			done
 		done
@@ -139,13 +143,36 @@ fig6() {
 		done
 		echo "perf.sh: fig6: $app done" >&2
 	done
+	fig6_choices > "$out/dynamic-choices.txt"
 	fig6_table
+}
+
+# What dynamic selection ran at each size, from the statistics of its last
+# timed run (APP/dynamic/stats-SIZE.log): per variant, the tasks it ran and
+# where (a CPU worker, the application thread, CUDA, OpenCL), and the team
+# of a fork-join one.
+fig6_choices() {
+	for app in $(cut -d' ' -f1 "$out/fig6.dat" | uniq); do
+		for s in $(awk -v a="$app" '$1 == a && $2 == "dynamic" { print $3 }' "$out/fig6.dat"); do
+			f=$out/$app/dynamic/stats-$s.log
+			[ -f "$f" ] || continue
+			awk -v a="$app" -v s="$s" '
+				/^worker / { w = $3; gsub(/[(,):]/, "", w) }
+				/^application threads/ { w = "application thread" }
+				/^    [^ ]+\/[^ ]+: [0-9]+ tasks/ {
+					v = $1; sub(/:$/, "", v); sub(/.*\//, "", v)
+					team = $0 ~ /team of/ ? ", team of " $NF : ""
+					out = out (out == "" ? "" : "; ") v " x" $2 " on " w team
+				}
+				END { print a " " s ": " out }' "$f"
+		done
+	done
 }
 
 # The table of Fig. 6 from fig6.dat: mean over sizes per choice, and the
 # dynamic choice against the best static choice overall and per size.
 fig6_table() {
-	have_gpu && gpu=1 || gpu=0
+	grep -q '^[^ ]* CUDA ' "$out/fig6.dat" && gpu=1 || gpu=0
 	echo "| application | sizes | CPU (s) | OpenMP (s) | OpenCL (s) | CUDA (s) | dynamic (s) | dynamic / best static | dynamic / best static per size | target (<= 1.05) |"
 	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
 	awk -v gpu="$gpu" '
@@ -235,16 +262,22 @@ fig7_table() {
 # Fig. 5: SpMV (ELLPACK, evaluation/spmv_ell) with each call split across
 # the CPU workers and the OpenCL device by the models' throughputs, against
 # the device alone and the CPU alone (OpenMP), calls whole; matrices as
-# ROWS,SLOTS per row.
+# ROWS,SLOTS per row.  Where a GPU can run the CUDA variants, the same with
+# the CUDA device in place of the OpenCL one (hybrid_cuda and CUDA).
 fig5_sizes() {
 	[ "$quick" = 1 ] && echo 20000,8 || echo 100000,8 200000,16 400000,16 150000,64
 }
 
 fig5() {
 	kinds="hybrid OPENCL OPENMP"
-	compose_app spmv_ell "$out/spmv_ell/hybrid"
+	compose_app spmv_ell "$out/spmv_ell/hybrid" --platforms=CPU,OPENMP,OPENCL
 	MAIN_XML=main-device.xml compose_app spmv_ell "$out/spmv_ell/OPENCL" --platforms=OPENCL
 	MAIN_XML=main-device.xml compose_app spmv_ell "$out/spmv_ell/OPENMP" --platforms=OPENMP
+	if have_gpu; then
+		kinds="$kinds hybrid_cuda CUDA"
+		compose_app spmv_ell "$out/spmv_ell/hybrid_cuda" --platforms=CPU,OPENMP,CUDA
+		MAIN_XML=main-device.xml compose_app spmv_ell "$out/spmv_ell/CUDA" --platforms=CUDA
+	fi
 	: > "$out/fig5.raw"
 	for s in $(fig5_sizes); do
 		for k in $kinds; do
@@ -273,17 +306,22 @@ fig5() {
 	fig5_table
 }
 
+# The table of Fig. 5 from fig5.dat; the CUDA columns say "not run" where
+# it holds no CUDA runs.
 fig5_table() {
-	have_gpu && cuda="not run yet on a GPU" || cuda="not run: no GPU"
-	echo "| matrix (rows, slots per row) | OpenCL only (s) | hybrid CPU + OpenCL (s) | hybrid speed-up | CPU only, OpenMP (s) | MB moved, OpenCL only | MB moved, hybrid | CUDA |"
-	echo "|---|---:|---:|---:|---:|---:|---:|---|"
-	awk -v cuda="$cuda" '
+	echo "| matrix (rows, slots per row) | OpenCL only (s) | hybrid CPU + OpenCL (s) | hybrid speed-up | CPU only, OpenMP (s) | MB moved, OpenCL only | MB moved, hybrid | CUDA only (s) | hybrid CPU + CUDA (s) | hybrid speed-up, CUDA |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	awk '
 		{ if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } t[$1, $2] = $3; b[$1, $2] = $4 }
 		END {
 			for (i = 1; i <= n; i++) {
 				s = order[i]
 				m = s; sub(/,/, ", ", m)
-				printf "| %s | %.4f | %.4f | %.2f | %.4f | %.0f | %.0f | %s |\n", m, t[s, "OPENCL"],
+				cuda = "not run: no GPU | not run | - |"
+				if ((s, "CUDA") in t)
+					cuda = sprintf("%.4f | %.4f | %.2f |", t[s, "CUDA"], t[s, "hybrid_cuda"],
+						       t[s, "CUDA"] / t[s, "hybrid_cuda"])
+				printf "| %s | %.4f | %.4f | %.2f | %.4f | %.0f | %.0f | %s\n", m, t[s, "OPENCL"],
 				       t[s, "hybrid"], t[s, "OPENCL"] / t[s, "hybrid"], t[s, "OPENMP"],
 				       b[s, "OPENCL"] / 1e6, b[s, "hybrid"] / 1e6, cuda
 			}
@@ -296,6 +334,7 @@ fig6) fig6 ;;
 fig7) fig7 ;;
 fig5-table) fig5_table ;;
 fig6-table) fig6_table ;;
+fig6-choices) fig6_choices ;;
 fig7-table) fig7_table ;;
 *) echo "usage: perf.sh fig5|fig6|fig7[-table] OUT" >&2; exit 2 ;;
 esac
