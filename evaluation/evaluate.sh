@@ -68,9 +68,20 @@ else
 	cp "$parts/machine" "$runs/machine.md"
 	sh "$top_srcdir/scripts/plot-evaluation" "$runs" "$top_srcdir/doc" > /dev/null
 	choices "$runs/dynamic-choices.txt" > "$parts/fig6-choices"
+	# a run with CUDA columns replaces the GPU machine's runs kept in the tree
+	if grep -q '^[^ ]* CUDA ' "$runs/fig6.dat"; then
+		{
+			cat "$parts/machine"
+			echo "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)."
+		} > "$top_srcdir/evaluation/gpu-runs/machine.md"
+		for f in fig6.dat fig6.raw fig5.dat fig5.raw dynamic-choices.txt; do
+			cp "$runs/$f" "$top_srcdir/evaluation/gpu-runs/"
+		done
+	fi
 fi
 
-# the runs made on a machine with a GPU, kept in the tree
+# the runs made on a machine with a GPU, kept in the tree (this run's, when
+# it had one)
 gpu=$top_srcdir/evaluation/gpu-runs
 cp "$gpu/machine.md" "$parts/gpu-machine"
 sh "$top_srcdir/evaluation/perf.sh" fig6-table "$gpu" > "$parts/gpu-fig6"
