@@ -224,6 +224,9 @@ void pph__transfer_model_init(void);
 /* Predicted microseconds to copy bytes to node (to_host 0) or from it (1). */
 double pph__transfer_time(unsigned node, int to_host, uint64_t bytes);
 void pph__transfer_model_get(unsigned node, double latency_us[2], double bytes_per_us[2]);
+/* for tests: another link for node, this process only (nothing is stored) */
+void pph__transfer_model_set(unsigned node, const double latency_us[2],
+			     const double bytes_per_us[2]);
 
 /* memory.c: device allocations, with a cache and eviction under a limit. */
 /* Read PEPPHER_LIMIT_*_MEM (before the drivers start): 0, or -EINVAL and

@@ -201,3 +201,10 @@ void pph__transfer_model_get(unsigned node, double latency_us[2], double bytes_p
 	memcpy(latency_us, links[node].latency_us, sizeof(links[node].latency_us));
 	memcpy(bytes_per_us, links[node].bytes_per_us, sizeof(links[node].bytes_per_us));
 }
+
+void pph__transfer_model_set(unsigned node, const double latency_us[2],
+			     const double bytes_per_us[2])
+{
+	memcpy(links[node].latency_us, latency_us, sizeof(links[node].latency_us));
+	memcpy(links[node].bytes_per_us, bytes_per_us, sizeof(links[node].bytes_per_us));
+}

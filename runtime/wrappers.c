@@ -93,6 +93,17 @@ static int shape_register(const struct pph_data *d, size_t len, pph_data_handle 
 					   p->matrix.elemsize);
 }
 
+/* The memory node of the first worker of arch (the host's for the CPU). */
+static unsigned arch_node(enum pph_arch arch)
+{
+	unsigned w;
+
+	for (w = 0; w < pph__rt.nworkers; w++)
+		if (pph__rt.workers[w].arch == arch)
+			return pph__rt.workers[w].node;
+	return 0;
+}
+
 /* The variants of cl in impl_mask that run on workers of arch: the mask of
  * the blocks given to that kind of worker. */
 static unsigned arch_mask(const struct pph_codelet *cl, unsigned impl_mask, enum pph_arch arch)
@@ -107,14 +118,17 @@ static unsigned arch_mask(const struct pph_codelet *cl, unsigned impl_mask, enum
 }
 
 /*
- * Predicted microseconds of a block of len on a worker of arch: the best
- * variant's, from the history of that block shape or the regression over
- * the sizes seen; negative while some variant of arch still needs
- * calibration there (then blocks stay equal, and dmda explores it).
+ * Predicted microseconds of a block of len on a worker of arch at memory
+ * node: the best variant's, from the history of that block shape or the
+ * regression over the sizes seen, plus on a device the copies of the block
+ * in and of what it writes home (unpartitioning gathers the blocks home);
+ * negative while some variant of arch still needs calibration there (then
+ * blocks stay equal, and dmda explores it).  A whole buffer every block
+ * reads is counted with each block: a device gets one block or few.
  */
-static double block_time(const struct pph_codelet *cl, unsigned mask, unsigned nbuffers,
-			 const pph_data_handle *handles, const enum pph_access *modes,
-			 const int *parts, size_t len)
+static double block_time(const struct pph_codelet *cl, unsigned mask, unsigned node,
+			 unsigned nbuffers, const pph_data_handle *handles,
+			 const enum pph_access *modes, const int *parts, size_t len)
 {
 	pph_data_handle shape[PPH_MAX_BUFFERS] = { NULL };
 	struct pph_task *t = pph_task_create(cl);
@@ -124,10 +138,12 @@ static double block_time(const struct pph_codelet *cl, unsigned mask, unsigned n
 	int rc = t ? 0 : -ENOMEM;
 
 	for (i = 0; rc == 0 && i < nbuffers; i++)
-		if (parts[i] >= 0 && (rc = shape_register(handles[i], len, &shape[i])) == 0)
+		if (parts[i] >= 0 && (rc = shape_register(handles[i], len, &shape[i])) == 0) {
+			pph_data_set_host_reads(shape[i], 1);
 			rc = pph_task_add_buffer(t, shape[i], modes[i]);
-		else if (rc == 0)
+		} else if (rc == 0) {
 			rc = pph_task_add_buffer(t, handles[i], modes[i]);
+		}
 	if (rc == 0) {
 		fp = pph__task_footprint(t, &size);
 		for (i = 0; i < cl->nimpls && i < 32; i++) {
@@ -143,6 +159,8 @@ static double block_time(const struct pph_codelet *cl, unsigned mask, unsigned n
 			if (best < 0 || us < best)
 				best = us;
 		}
+		if (best >= 0)
+			best += pph__transfer_estimate(t, node);
 	}
 	pph_task_destroy(t);
 	for (i = 0; i < nbuffers; i++)
@@ -154,8 +172,8 @@ static double block_time(const struct pph_codelet *cl, unsigned mask, unsigned n
  * Hybrid splitting: the n blocks of a call shared among the kinds of
  * workers, each kind getting blocks in proportion to its workers and rows
  * in proportion to its workers times its predicted throughput (rows per
- * microsecond of an equal block, from the models: they follow what the
- * models learn).  Fills sizes[k] and masks[k] (the variants block k may
+ * microsecond of an equal block, its copies to and from a device included,
+ * from the models: they follow what the models learn).  Fills sizes[k] and masks[k] (the variants block k may
  * run: those of its kind) and returns 1; 0 when blocks stay equal (one
  * kind of worker, or a kind not calibrated yet).
  */
@@ -175,7 +193,8 @@ static int hybrid_split(const struct pph_codelet *cl, unsigned impl_mask, unsign
 		mask[a] = workers ? arch_mask(cl, impl_mask, kinds[a]) : 0;
 		if (!mask[a])
 			continue;
-		us = block_time(cl, mask[a], nbuffers, handles, modes, parts, equal);
+		us = block_time(cl, mask[a], arch_node(kinds[a]), nbuffers, handles, modes, parts,
+				equal);
 		if (us <= 0)
 			return 0;
 		weight[a] = workers * (double)equal / us;

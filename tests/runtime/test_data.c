@@ -519,6 +519,42 @@ static void test_hybrid_split(void)
 	pph_data_unregister(h);
 }
 
+/* The same call where copies to and from the device are slow (10 ms each,
+ * this process's model only): the device's blocks count their copies, and
+ * are now the short ones, the CPU's the long ones. */
+static void test_hybrid_split_slow_link(void)
+{
+	enum { LEN = 2048 };
+	static int v[LEN];
+	const double slow_lat[2] = { 10000, 10000 };
+	double lat[2], bw[2];
+	pph_data_handle h;
+	enum pph_access mode = PPH_RW;
+	int parts = 8, x = 1, i, ok = 1;
+
+	pph__transfer_model_get(1, lat, bw);
+	pph__transfer_model_set(1, slow_lat, bw);
+	for (i = 0; i < LEN; i++)
+		v[i] = i;
+	pph_vector_register(&h, v, LEN, sizeof(int));
+	atomic_store(&hybrid_cpu_max, 0);
+	atomic_store(&hybrid_ocl_max, 0);
+	atomic_store(&hybrid_cpu_min, (size_t)-1);
+	atomic_store(&hybrid_ocl_min, (size_t)-1);
+	CU_ASSERT_EQUAL(pph_call_partitioned(&hybrid_cl, PPH_ALL_IMPLS, 1, &h, &mode, &parts, &x,
+					     sizeof(x)), 0);
+	pph__transfer_model_set(1, lat, bw);
+	fprintf(stderr, "hybrid, slow link: CPU blocks %zu-%zu, OpenCL blocks %zu-%zu elements\n",
+		atomic_load(&hybrid_cpu_min), atomic_load(&hybrid_cpu_max),
+		atomic_load(&hybrid_ocl_min), atomic_load(&hybrid_ocl_max));
+	CU_ASSERT(atomic_load(&hybrid_ocl_max) > 0 &&
+		  atomic_load(&hybrid_ocl_max) < atomic_load(&hybrid_cpu_min));
+	pph_data_unregister(h);
+	for (i = 0; i < LEN; i++)
+		ok &= v[i] == i + 1;
+	CU_ASSERT_TRUE(ok);
+}
+
 static int count_substr(const char *s, const char *sub)
 {
 	int n = 0;
@@ -972,6 +1008,7 @@ int main(void)
 	CU_add_test(s, "vector blocks on different nodes gathered", test_vector_blocks);
 	CU_add_test(s, "matrix tile views of a container", test_matrix_tile_views);
 	CU_add_test(s, "partitioned calls split by predicted throughput", test_hybrid_split);
+	CU_add_test(s, "a device with slow copies gets the short blocks", test_hybrid_split_slow_link);
 	CU_add_test(s, "queued tasks' data moves at once", test_prefetch);
 	CU_add_test(s, "shutdown brings device data home", test_shutdown_flushes);
 	CU_add_test(s, "register/unregister per call reuses device buffers", test_allocation_cache);
