@@ -83,9 +83,9 @@ static void welford_merge(unsigned long *n, double *mean, double *m2,
  * would drag the mean: once the history is long enough, leave it out.
  * The absolute floor keeps the jitter of tiny kernels in the mean.  Such
  * samples are rare, one in ten at most: more often, the variant has become
- * slower (a fork-join team on a 16-core machine, fast while its threads
- * spun and 10 times slower once they slept), and rejecting them all would
- * keep the old mean, and the choice made on it, for good. */
+ * slower (the machine's load, or what else the process runs, changed), and
+ * rejecting them all would keep the old mean, and the choice made on it,
+ * for good. */
 static int is_outlier(const struct pph_pm_entry *e, double x)
 {
 	double sd;
