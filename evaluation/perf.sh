@@ -129,8 +129,9 @@ fig6() {
 				for k in dynamic $kinds; do
 					t=$(run "$out/$app/$k/$app" "$app" "$out/$app/$k/home" "$s")
 					echo "$app $k $s $t" >> "$out/fig6.raw"
-					# what dynamic selection ran, and where (its last run)
-					[ "$k" = dynamic ] && cp "$out/last.log" "$out/$app/dynamic/stats-$s.log"
+					# what each program ran, and where (its last run;
+					# fig6-choices prints dynamic selection's)
+					cp "$out/last.log" "$out/$app/$k/stats-$s.log"
 				done
 			done
 		done
