@@ -95,7 +95,10 @@ void sp__children_everywhere(struct pph_data *parent);
 void sp__unpartitioned(struct pph_data *parent);
 void sp__host_written(struct pph_data *d);
 /* starpu_task_submit, or, distributed, on the rank that owns what the
- * task writes: p->t is then NULL on the other ranks */
+ * task writes: 0 when StarPU has the task here (a detached one may have run,
+ * and its callback freed p, by the time this returns: p is not touched
+ * after), 1 when it runs on another rank (p->t is NULL; p is the caller's
+ * still), or -errno */
 int sp__task_submit(struct pph_task *p);
 void sp__dist_stats_print(FILE *fp);
 extern const char sp__library[]; /* its name, for the statistics */

@@ -313,18 +313,22 @@ static int submit_everywhere(struct pph_task *p)
 	return starpu_task_submit(p->t);
 }
 
-/* On the owner: StarPU-MPI's task (it posted the receives) carries ours. */
+/* On the owner: StarPU-MPI's task (it posted the receives) carries ours.
+ * Once it is submitted, a detached p may run and be freed at any moment:
+ * what comes after reads copies taken before. */
 static int submit_on_owner(struct pph_task *p, int owner)
 {
 	struct starpu_data_descr descrs[PPH_MAX_BUFFERS];
 	struct starpu_task *t, *mine = p->t;
-	unsigned i;
-	int rc = 0;
+	struct starpu_codelet *cl = &p->w->cl;
+	int nbuffers = (int)p->nbuffers, rc = 1;
+	int i;
 
-	for (i = 0; i < p->nbuffers; i++)
+	for (i = 0; i < nbuffers; i++)
 		descrs[i] = (struct starpu_data_descr){ p->handles[i], p->modes[i] };
-	t = starpu_mpi_task_build(COMM, &p->w->cl, STARPU_EXECUTE_ON_NODE, owner, STARPU_DATA_MODE_ARRAY,
-				  descrs, (int)p->nbuffers, 0);
+	t = starpu_mpi_task_build(COMM, cl, STARPU_EXECUTE_ON_NODE, owner, STARPU_DATA_MODE_ARRAY,
+				  descrs, nbuffers, 0);
+	p->t = t;
 	if (t) {
 		t->cl_arg = mine->cl_arg; /* ours: StarPU must not free it */
 		t->cl_arg_free = 0;
@@ -334,13 +338,13 @@ static int submit_on_owner(struct pph_task *p, int owner)
 		t->destroy = mine->destroy;
 		t->callback_func = mine->callback_func;
 		t->callback_arg = mine->callback_arg;
-		rc = starpu_task_submit(t);
 	}
 	mine->detach = 0; /* never submitted: ours to destroy */
 	starpu_task_destroy(mine);
-	p->t = t;
-	starpu_mpi_task_post_build(COMM, &p->w->cl, STARPU_EXECUTE_ON_NODE, owner, STARPU_DATA_MODE_ARRAY,
-				   descrs, (int)p->nbuffers, 0);
+	if (t)
+		rc = starpu_task_submit(t);
+	starpu_mpi_task_post_build(COMM, cl, STARPU_EXECUTE_ON_NODE, owner, STARPU_DATA_MODE_ARRAY,
+				   descrs, nbuffers, 0);
 	return rc;
 }
 

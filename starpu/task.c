@@ -574,7 +574,7 @@ int pph_task_submit(struct pph_task *task)
 {
 	struct starpu_task *t;
 	unsigned i;
-	int rc;
+	int rc, detached;
 
 	if (!task)
 		return -EINVAL;
@@ -599,18 +599,26 @@ int pph_task_submit(struct pph_task *task)
 		STARPU_TASK_SET_HANDLE(t, task->handles[i], i);
 		STARPU_TASK_SET_MODE(t, task->modes[i], i);
 	}
-	if (task->detached) {
+	detached = task->detached;
+	if (detached) {
 		t->detach = 1;
 		t->destroy = 1;
 		t->callback_func = detached_done;
 		t->callback_arg = task;
 	}
 	rc = sp__task_submit(task);
-	if (rc == 0)
-		task->submitted = 1;
-	if (rc == 0 && !task->t && task->detached) /* it runs on another rank */
-		detached_done(task);
-	return rc;
+	if (rc < 0)
+		return rc;
+	/* a detached task StarPU has may have run, and detached_done freed
+	 * it, already: it is not touched again (a write to it here corrupted
+	 * the heap of the rank, one run in a few hundred) */
+	if (detached) {
+		if (rc == 1) /* it runs on another rank: nothing will free it */
+			detached_done(task);
+		return 0;
+	}
+	task->submitted = 1;
+	return 0;
 }
 
 int pph_task_wait(struct pph_task *task)
