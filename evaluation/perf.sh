@@ -18,9 +18,10 @@
 # with 5, a run of this machine's noise moved a ratio by 5 % either way; on a
 # machine where one run in three of a cache-heavy kernel is 1.4-2 times slower,
 # 9 still let a median fall on the slow side)
-# after the runs that train the performance models (EVAL_TRAIN per size for
-# dynamic selection, 4: every variant, and every OpenMP team size, must be
-# measured 3 times at each data size before dmda stops exploring it); the runs of the
+# after the runs that train the performance models (EVAL_TRAIN per size, 6:
+# every variant, and every OpenMP team size, is run 4 times in a row at each
+# data size, a warm-up and 3 samples, before dmda stops exploring it; on 16
+# cores SGEMM has 9 such choices and makes 8 calls a run); the runs of the
 # different choices are interleaved, so that a change in the machine's
 # load touches them alike.  Fig. 7 runs EVAL_REPS_FIG7 (9) times each.  EVAL_QUICK=1 runs one small size each, once
 # (to try the script out); EVAL_APPS="hotspot nw" limits Fig. 6 to these.
@@ -30,7 +31,7 @@ fig=$1 out=$2
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 reps=${EVAL_REPS:-15}
-train=${EVAL_TRAIN:-4}
+train=${EVAL_TRAIN:-6}
 reps7=${EVAL_REPS_FIG7:-9}
 quick=${EVAL_QUICK:-0}
 [ "$quick" = 1 ] && reps=1 train=2 reps7=1

@@ -6,13 +6,15 @@
  *     peppher-perfmodel 1
  *     codelet NAME
  *     variant NAME ARCH [THREADS]
- *     entry FOOTPRINT SIZE COUNT MEAN M2 OUTLIERS
+ *     entry FOOTPRINT SIZE COUNT MEAN M2 OUTLIERS FIRSTS
  *     ...
  *
  * THREADS, written when above 1, is the size of the CPU team a fork-join
  * (OPENMP) variant ran with: each team size has its own history.
  * FOOTPRINT is 8 hex digits, SIZE bytes, MEAN microseconds and M2 the sum of
- * squared deviations (Welford); entries follow their variant line.  Files
+ * squared deviations (Welford), FIRSTS how many of the COUNT samples were a
+ * process's only run of the entry (absent in older files: none); entries
+ * follow their variant line.  Files
  * are written to a temporary name and renamed, under an flock on
  * CODELET.lock, after merging this process's samples into what is on disk
  * then, so concurrent processes lose nothing.
@@ -94,6 +96,21 @@ static int is_outlier(const struct pph_pm_entry *e, double x)
 		return 0;
 	sd = sqrt(e->m2 / (double)(e->count - 1));
 	return x > 3.0 * e->mean && x > e->mean + 4.0 * sd && x > e->mean + 50.0;
+}
+
+/*
+ * A process's first run of an entry pays one-time costs (page faults of
+ * fresh buffers, a library's lazy start: a BLAS's first sgemm of a
+ * process) that its later runs do not.  It is a sample only when it stays
+ * the process's only run (a call made once per run pays them every run),
+ * and then it is kept apart from a history of later runs: it is left out
+ * of one, and replaced by one, when far from it.  Without that, a short
+ * run that tried a variant once would calibrate it on first runs alone,
+ * and dmda would never choose it again.
+ */
+static int first_run_costs(double first_us, double later_us)
+{
+	return first_us > 3.0 * later_us && first_us > later_us + 50.0;
 }
 
 /* ---- regression ---- */
@@ -455,6 +472,9 @@ static void record(const struct pph_codelet *cl, unsigned impl, enum pph_arch ar
 			e->outliers++;
 			e->doutliers++;
 		} else {
+			if (e->count && e->firsts == e->count && first_run_costs(e->mean, us))
+				/* a history of first runs only, this one a later run */
+				e->count = e->firsts = 0, e->mean = e->m2 = 0;
 			welford_add(&e->count, &e->mean, &e->m2, us);
 			welford_add(&e->dcount, &e->dmean, &e->dm2, us);
 			/* a new point of the regression, or a calibrated one */
@@ -523,11 +543,12 @@ double pph__perfmodel_setup_us(const struct pph_codelet *cl, unsigned impl,
 
 unsigned long pph__perfmodel_tries(const struct pph_codelet *cl, unsigned impl,
 				   enum pph_arch arch, unsigned threads, uint32_t footprint,
-				   unsigned long *all)
+				   unsigned long *all, int *warmed)
 {
 	struct pph_pm_variant *v;
 	struct pph_pm_entry *e;
 	unsigned long here = 0, total = 0;
+	int warm = 0;
 
 	pthread_mutex_lock(&pm.lock);
 	v = lookup(cl, impl, arch, threads, 0);
@@ -536,12 +557,16 @@ unsigned long pph__perfmodel_tries(const struct pph_codelet *cl, unsigned impl,
 				  (pm.calibrate == PPH_CALIBRATE_FORCE ? 0 : e->count - e->dcount);
 
 		total += n;
-		if (e->footprint == footprint)
+		if (e->footprint == footprint) {
 			here = n;
+			warm = e->warmed;
+		}
 	}
 	pthread_mutex_unlock(&pm.lock);
 	if (all)
 		*all = total;
+	if (warmed)
+		*warmed = warm;
 	return here;
 }
 
@@ -600,6 +625,7 @@ static int parse_arch(const char *s, enum pph_arch *arch)
 static int sane_entry(const struct pph_pm_entry *e)
 {
 	return e->count <= PPH_PM_MAX_COUNT && e->outliers <= PPH_PM_MAX_COUNT &&
+	       e->firsts <= e->count &&
 	       e->mean >= 0 && e->mean <= PPH_PM_MAX_US && e->m2 >= 0 && isfinite(e->m2) &&
 	       e->size >= 0 && e->size <= 0x1p63;
 }
@@ -641,14 +667,16 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 	if (strcmp(word, "entry") == 0 && *cur) {
 		struct pph_pm_entry *n;
 
-		if (sscanf(line, "entry %x %lf %lu %lf %lf %lu", &fp, &e.size,
-			   &e.count, &e.mean, &e.m2, &e.outliers) != 6 ||
-		    !sane_entry(&e) || !(n = entry_get(*cur, fp, e.size, 1)))
+		int got = sscanf(line, "entry %x %lf %lu %lf %lf %lu %lu", &fp, &e.size,
+				 &e.count, &e.mean, &e.m2, &e.outliers, &e.firsts);
+
+		if (got < 6 || !sane_entry(&e) || !(n = entry_get(*cur, fp, e.size, 1)))
 			return -1;
 		n->count = e.count;
 		n->mean = e.mean;
 		n->m2 = e.m2;
 		n->outliers = e.outliers;
+		n->firsts = e.firsts;
 		return 0;
 	}
 	return -1;
@@ -708,9 +736,9 @@ void pph__perfmodel_write(FILE *fp, const struct pph_pm_model *m)
 		if (v->setup_us > 0)
 			fprintf(fp, "setup %.17g\n", v->setup_us);
 		for (e = v->entries; e; e = e->next)
-			fprintf(fp, "entry %08x %.17g %lu %.17g %.17g %lu\n",
+			fprintf(fp, "entry %08x %.17g %lu %.17g %.17g %lu %lu\n",
 				e->footprint, e->size, e->count, e->mean, e->m2,
-				e->outliers);
+				e->outliers, e->firsts);
 	}
 }
 
@@ -758,13 +786,20 @@ static void merge_into(struct pph_pm_model *disk, const struct pph_pm_model *our
 			if (!de)
 				continue;
 			if (!lone) {
+				if (e->dcount && de->count && de->firsts == de->count &&
+				    first_run_costs(de->mean, e->dmean))
+					de->count = de->firsts = 0, de->mean = de->m2 = 0;
 				welford_merge(&de->count, &de->mean, &de->m2,
 					      e->dcount, e->dmean, e->dm2);
 				de->outliers += e->doutliers;
+			} else if (de->count > de->firsts &&
+				   first_run_costs(e->warmup_us, de->mean)) {
+				; /* not a sample of the history's runs */
 			} else if (is_outlier(de, e->warmup_us)) {
 				de->outliers++;
 			} else {
 				welford_add(&de->count, &de->mean, &de->m2, e->warmup_us);
+				de->firsts++;
 			}
 		}
 	}

@@ -37,6 +37,7 @@ struct pph_pm_entry {
 	unsigned long count;
 	double mean, m2;	 /* Welford: microseconds */
 	unsigned long outliers;	 /* samples left out of the mean */
+	unsigned long firsts;	 /* of count, a process's only run (see warmed) */
 	unsigned long dcount;	 /* samples of this process, merged at flush */
 	unsigned long doutliers; /* outliers of this process, merged at flush */
 	double dmean, dm2;
@@ -45,7 +46,9 @@ struct pph_pm_entry {
 	 * buffers, lazy initialisations) that later runs do not.  Should
 	 * it stay the process's only run of the entry, its time is saved
 	 * (merge_into): a call made once per run pays those costs every
-	 * run, and would otherwise never be calibrated. */
+	 * run, and would otherwise never be calibrated.  Counted in firsts:
+	 * such runs are kept apart from a history of later runs (see
+	 * first_run_costs). */
 	int warmed;
 	double warmup_us;
 	struct pph_pm_entry *next;
@@ -131,10 +134,13 @@ void pph__perfmodel_prepare(const struct pph_codelet *cl);
  * With all non-NULL, *all counts them over every footprint of the variant:
  * among variants as little tried at this footprint, the least tried
  * overall goes first (a call whose work is new each time, pph_call_work,
- * then tries each variant in turn, not the same one at each new work). */
+ * then tries each variant in turn, not the same one at each new work).
+ * With warmed non-NULL, *warmed says whether this process has run it at
+ * this footprint already (its warm-up is behind it: its next run is a
+ * sample). */
 unsigned long pph__perfmodel_tries(const struct pph_codelet *cl, unsigned impl,
 				   enum pph_arch arch, unsigned threads, uint32_t footprint,
-				   unsigned long *all);
+				   unsigned long *all, int *warmed);
 
 /* Expected microseconds, or a negative value when the variant still needs
  * calibration at this footprint (the scheduler should try it). */

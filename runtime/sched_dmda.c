@@ -4,7 +4,11 @@
  * drains, plus the variant's predicted run time there, plus the predicted
  * time to bring the task's data to the worker's memory.  Variants that are
  * not calibrated at the task's data size are tried first, on the least
- * loaded worker that can run them, until their history predicts them.
+ * loaded worker that can run them, until their history predicts them: one
+ * after another, each for several runs in a row, so that its samples are
+ * runs after its first of the process (which pays page faults, a
+ * library's lazy start) and not only first runs, as a short run that
+ * tried each variant once would give.
  * On a device, a variant's first run of the process also pays its setup
  * (its OpenCL program built: 30 ms and more), as last measured: a few
  * calls that gain less than that stay where they are.
@@ -127,8 +131,8 @@ static unsigned draw(uint64_t seq, unsigned n)
 
 /*
  * Try every (worker, variant) pair, and for a fork-join (OPENMP) variant
- * on a CPU worker every team size; an uncalibrated one wins outright, the
- * least tried first.
+ * on a CPU worker every team size; an uncalibrated one wins outright: one
+ * warmed up in this process first, then the least tried.
  * Predictions depend on the architecture and the team size, not the
  * worker: ask once each (rows PPH_ARCH_COUNT + k are team size k).
  */
@@ -141,6 +145,7 @@ static struct choice choose(const struct pph_task *t)
 	unsigned w, i, a, k, sizes[PPH_MAX_TEAM_SIZES], nsizes = pph__team_sizes(sizes);
 	unsigned ntied = 0;
 	unsigned long tries = 0, tries_all = 0;
+	int explore_warm = 0;
 	/* a synchronous call's caller waits for a hand-over, not for a run
 	 * given back to it */
 	double handover = pph__task_claimable(t) ?
@@ -182,23 +187,30 @@ static struct choice choose(const struct pph_task *t)
 					p = pred[row][i] = pph__perfmodel_predict(
 						cl, i, wk->arch, threads, t->footprint, t->size);
 				if (p < 0) {
-					/* the least tried, here, then over every
-					 * footprint, so that every variant
-					 * gets tried in a short run; then the
+					/* one this process has run here already
+					 * (its next run is a sample, where a
+					 * process's first pays one-time costs);
+					 * then the least tried, here, then over
+					 * every footprint, so that every variant
+					 * gets tried over short runs; then the
 					 * earliest available; among equals, one
 					 * drawn by the task's number, so that
 					 * simultaneous explorations spread over them */
+					int warm;
 					unsigned long all, n = pph__perfmodel_tries(
-						cl, i, wk->arch, threads, t->footprint, &all);
+						cl, i, wk->arch, threads, t->footprint, &all, &warm);
 					int fewer = n < tries || (n == tries && all < tries_all);
 
-					if (explore.impl < 0 || fewer ||
-					    (n == tries && all == tries_all && avail < explore.end))
+					if (explore.impl < 0 || warm > explore_warm ||
+					    (warm == explore_warm &&
+					     (fewer || (n == tries && all == tries_all &&
+							avail < explore.end))))
 						ntied = 0;
-					else if (n > tries || all > tries_all || avail > explore.end ||
-						 draw(t->seq, ntied + 1) != 0)
+					else if (warm < explore_warm || n > tries || all > tries_all ||
+						 avail > explore.end || draw(t->seq, ntied + 1) != 0)
 						continue;
 					ntied++;
+					explore_warm = warm;
 					tries = n;
 					tries_all = all;
 					explore = (struct choice){ (int)w, (int)i, team ? threads : 0,

@@ -95,13 +95,14 @@ static int cmd_show(const char *dir, const char *codelet)
 		if (v->setup_us > 0)
 			printf("  setup: %.3f us before its first run on a device in a process\n",
 			       v->setup_us);
-		printf("  %-10s %14s %8s %14s %12s %8s\n", "footprint", "size (bytes)",
-		       "count", "mean (us)", "stddev", "outliers");
+		/* firsts: of count, runs that were a process's only one */
+		printf("  %-10s %14s %8s %14s %12s %8s %8s\n", "footprint", "size (bytes)",
+		       "count", "mean (us)", "stddev", "outliers", "firsts");
 		for (e = v->entries; e; e = e->next)
-			printf("  %08x   %14.0f %8lu %14.3f %12.3f %8lu\n", e->footprint,
+			printf("  %08x   %14.0f %8lu %14.3f %12.3f %8lu %8lu\n", e->footprint,
 			       e->size, e->count, e->mean,
 			       e->count > 1 ? sqrt(e->m2 / (double)(e->count - 1)) : 0.0,
-			       e->outliers);
+			       e->outliers, e->firsts);
 		pph__perfmodel_fit(v, 1);
 		if (v->reg.valid)
 			printf("  regression: t = %.6g * size^%.4f + %.4g us (%u sizes)\n",

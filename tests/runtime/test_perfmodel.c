@@ -832,6 +832,134 @@ static void test_device_setup(void)
 	free(path);
 }
 
+/*
+ * Short runs calibrate on the runs after a process's first.  "lazy" pays
+ * 3 ms at its first run of a process (a library's lazy start), then takes
+ * 20 us; three others take 300 us.  Each process makes 3 calls, fewer than
+ * there are variants: trying each once per run, as dmda used to, saved
+ * lazy's first runs alone, 3 ms, and dmda never chose it again.
+ */
+static int lazy_started; /* in this process */
+static atomic_int lazy_runs;
+
+static void k_lazy(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&lazy_runs, 1);
+	spin_us(lazy_started++ ? 20 : 3000);
+}
+
+static void k_steady(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	spin_us(300);
+}
+
+static const struct pph_impl lazy_impls[] = {
+	{ PPH_ARCH_CPU, k_lazy, "lazy" },
+	{ PPH_ARCH_CPU, k_steady, "steady_b" },
+	{ PPH_ARCH_CPU, k_steady, "steady_c" },
+	{ PPH_ARCH_CPU, k_steady, "steady_d" },
+};
+static const struct pph_codelet lazy_cl = { "pm_lazy_start", 4, lazy_impls,
+					    PPH_MODEL_HISTORY };
+
+/* A process making n calls of the variants in mask; its exit status: how
+ * many ran lazy. */
+static int lazy_process(int n, unsigned mask)
+{
+	pid_t pid = fork();
+	int i, status;
+
+	if (pid == 0) {
+		if (pph_init() != 0)
+			_exit(255);
+		for (i = 0; i < n; i++)
+			if (pph_call_sync(&lazy_cl, mask, 0, NULL, NULL, NULL, 0) != 0)
+				_exit(255);
+		pph_shutdown();
+		_exit(atomic_load(&lazy_runs));
+	}
+	CU_ASSERT_FATAL(waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+/* The stored history of variant (its one entry); count 0 if none. */
+static struct pph_pm_entry stored(const char *path, const char *variant)
+{
+	struct pph_pm_model *m = pph__perfmodel_read(path);
+	const struct pph_pm_variant *v;
+	struct pph_pm_entry e = { 0 };
+
+	for (v = m ? m->variants : NULL; v; v = v->next)
+		if (strcmp(v->name, variant) == 0 && v->entries)
+			e = *v->entries;
+	pph__perfmodel_free(m);
+	return e;
+}
+
+/* The stored mean of variant, or -1 while it has fewer than 3 samples. */
+static double stored_mean(const char *path, const char *variant)
+{
+	struct pph_pm_entry e = stored(path, variant);
+
+	return e.count >= PPH_CALIBRATION_MIN ? e.mean : -1;
+}
+
+static void test_short_runs_calibrate(void)
+{
+	char *path = model_file("pm_lazy_start");
+	int runs;
+
+	unlink(path);
+	setenv("PEPPHER_TINY_US", "0", 1);
+	for (runs = 0; runs < 24; runs++) {
+		if (stored_mean(path, "lazy") >= 0 && stored_mean(path, "steady_b") >= 0 &&
+		    stored_mean(path, "steady_c") >= 0 && stored_mean(path, "steady_d") >= 0)
+			break;
+		CU_ASSERT_NOT_EQUAL(lazy_process(3, PPH_ALL_IMPLS), 255);
+	}
+	CU_ASSERT_TRUE(runs < 24);
+	/* its later runs: 20 us and the machine's jitter, not 3 ms */
+	CU_ASSERT_TRUE(stored_mean(path, "lazy") >= 0 && stored_mean(path, "lazy") < 300);
+	if (stored_mean(path, "lazy") >= 300)
+		fprintf(stderr, "lazy start: calibrated at %.0f us\n", stored_mean(path, "lazy"));
+	/* and it is chosen: its first run is slow, but no other is */
+	CU_ASSERT_EQUAL(lazy_process(6, PPH_ALL_IMPLS), 6);
+	unsetenv("PEPPHER_TINY_US");
+	free(path);
+}
+
+/* A process's only run is kept apart from a history of later runs: lazy
+ * run once (3 ms, the history's only sample), then 3 times (a warm-up,
+ * then two runs of 20 us, which replace it), then once again (left out). */
+static void test_first_runs_apart(void)
+{
+	char *path = model_file("pm_lazy_start");
+	struct pph_pm_entry e;
+
+	unlink(path);
+	setenv("PEPPHER_TINY_US", "0", 1);
+	CU_ASSERT_EQUAL(lazy_process(1, 1u << 0), 1);
+	e = stored(path, "lazy");
+	CU_ASSERT_TRUE(e.count == 1 && e.firsts == 1 && e.mean >= 3000);
+	CU_ASSERT_EQUAL(lazy_process(3, 1u << 0), 3);
+	e = stored(path, "lazy");
+	CU_ASSERT_TRUE(e.count == 2 && e.firsts == 0 && e.mean < 300);
+	CU_ASSERT_EQUAL(lazy_process(1, 1u << 0), 1);
+	e = stored(path, "lazy");
+	CU_ASSERT_TRUE(e.count == 2 && e.firsts == 0 && e.outliers == 0 && e.mean < 300);
+	/* a call made once per run keeps its first runs: they are alike */
+	CU_ASSERT_EQUAL(lazy_process(1, 1u << 1), 0);
+	CU_ASSERT_EQUAL(lazy_process(1, 1u << 1), 0);
+	e = stored(path, "steady_b");
+	CU_ASSERT_TRUE(e.count == 2 && e.firsts == 2 && e.mean >= 300);
+	unsetenv("PEPPHER_TINY_US");
+	free(path);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -851,6 +979,8 @@ int main(void)
 	CU_add_test(s, "concurrent writers", test_concurrent_writers);
 	CU_add_test(s, "a call made once per run is calibrated", test_once_per_run);
 	CU_add_test(s, "outliers leave the mean alone", test_outliers);
+	CU_add_test(s, "short runs calibrate on later runs", test_short_runs_calibrate);
+	CU_add_test(s, "first runs are kept apart from later ones", test_first_runs_apart);
 	CU_add_test(s, "regression predicts unseen sizes", test_regression);
 	CU_add_test(s, "a call's work keys its model", test_work);
 	CU_add_test(s, "footprints tell shapes apart", test_footprint_shapes);
