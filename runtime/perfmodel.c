@@ -590,9 +590,11 @@ double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
 			 PPH_CALIBRATION_MIN) {
 		t = e->mean;
 	} else if (v && pm.calibrate != PPH_CALIBRATE_FORCE &&
-		   cl->model == PPH_MODEL_DEFAULT && v->reg.valid) {
+		   cl->model == PPH_MODEL_DEFAULT && v->reg.valid && !(e && e->warmed)) {
 		/* a size not yet calibrated, once the sizes measured fit: what
-		 * it was measured at, else the regression */
+		 * it was measured at, else the regression.  Not one this process
+		 * has run already: it recurs, so it is calibrated (a call whose
+		 * work changes each time, or a size met once a run, is not) */
 		t = e && e->count ? e->mean : v->reg.a * pow(size, v->reg.b) + v->reg.c;
 	}
 	pthread_mutex_unlock(&pm.lock);
@@ -666,7 +668,7 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 		       (*cur)->setup_us >= 0 && (*cur)->setup_us <= PPH_PM_MAX_US ? 0 : -1;
 	if (strcmp(word, "entry") == 0 && *cur) {
 		struct pph_pm_entry *n;
-
+		/* FIRSTS is absent from older files */
 		int got = sscanf(line, "entry %x %lf %lu %lf %lf %lu %lu", &fp, &e.size,
 				 &e.count, &e.mean, &e.m2, &e.outliers, &e.firsts);
 

@@ -53,7 +53,7 @@ static void test_round_trip(void)
 	struct pph_pm_variant v = { .name = (char *)"rt_cpu", .arch = PPH_ARCH_CPU, .threads = 4,
 				    .next = &v1 };
 	struct pph_pm_entry e1 = { .footprint = 0xdeadbeef, .size = 4096, .count = 12,
-				   .mean = 33.25, .m2 = 7.5, .outliers = 2 };
+				   .mean = 33.25, .m2 = 7.5, .outliers = 2, .firsts = 5 };
 	struct pph_pm_entry e2 = { .footprint = 0x1, .size = 1e9, .count = 3,
 				   .mean = 1.0 / 3.0, .m2 = 0.125, .next = &e1 };
 	FILE *fp = fopen(path, "w");
@@ -90,6 +90,7 @@ static void test_round_trip(void)
 				CU_ASSERT_EQUAL(e->mean, 33.25);
 				CU_ASSERT_EQUAL(e->m2, 7.5);
 				CU_ASSERT_EQUAL(e->outliers, 2);
+				CU_ASSERT_EQUAL(e->firsts, 5);
 				CU_ASSERT_EQUAL(e->size, 4096);
 			} else if (e->footprint == 1) {
 				seen |= 2;
@@ -121,6 +122,8 @@ static void test_corrupt(void)
 		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 8 3 2 inf 0\n",
 		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 nan 3 2 1 0\n",
 		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 8 3 2 1 -1\n",
+		/* more first runs than samples */
+		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 8 3 2 1 0 4\n",
 		"peppher-perfmodel 1\ncodelet x\ncodelet y\n",
 		"peppher-perfmodel 1\ncodelet x\nsetup 5\n", /* setup before variant */
 		"peppher-perfmodel 1\ncodelet x\nvariant v OPENCL\nsetup -5\n",
@@ -349,6 +352,39 @@ static void test_work(void)
 	CU_ASSERT_TRUE(fabs(got - want) < 0.05 * want);
 	got = pph__perfmodel_predict(&wc, 0, PPH_ARCH_CPU, 1, 303, 5e4);
 	CU_ASSERT_TRUE(fabs(got - 0.5 * 5e4) < 0.05 * 0.5 * 5e4);
+}
+
+/*
+ * Once a regression holds, a size measured fewer than 3 times is predicted
+ * by what it measured (a call whose work changes each time, or a size met
+ * once a run, would else be explored forever), but not one this process
+ * runs again: it is calibrated like any other.  On 2 cores, sgemm at 256
+ * ran sgemm_blocked once, 3.3 ms where it takes 1.7, and dmda never ran it
+ * again.
+ */
+static void test_recurring_size_calibrated(void)
+{
+	static const struct pph_impl ri[] = { { PPH_ARCH_CPU, k_noop, "recurring" } };
+	static const struct pph_codelet rc = { "pm_recurring", 1, ri, PPH_MODEL_DEFAULT };
+	unsigned i, k;
+
+	for (i = 0; i < 3; i++)
+		for (k = 0; k < PPH_CALIBRATION_MIN; k++)
+			pph__perfmodel_record(&rc, 0, PPH_ARCH_CPU, 1, 400 + i, 1e4 * (i + 1),
+					      0.5 * 1e4 * (i + 1));
+	/* run twice in this process: its warm-up, then one sample */
+	pph__perfmodel_record_run(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4, 0.5 * 5e4, 0);
+	pph__perfmodel_record_run(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4, 2 * 0.5 * 5e4, 0);
+	CU_ASSERT_TRUE(pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4) < 0);
+	/* measured once, in another process (not run in this one) */
+	pph__perfmodel_record(&rc, 0, PPH_ARCH_CPU, 1, 404, 6e4, 0.5 * 6e4);
+	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 404, 6e4),
+			       0.5 * 6e4, 1e-9);
+	/* the recurring size's next samples calibrate it */
+	pph__perfmodel_record_run(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4, 0.5 * 5e4, 0);
+	pph__perfmodel_record_run(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4, 0.5 * 5e4, 0);
+	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4),
+			       (2 + 1 + 1) * 0.5 * 5e4 / 3, 1e-6);
 }
 
 /* Feed t(size) at five calibrated sizes; footprints 200+i. */
@@ -983,6 +1019,7 @@ int main(void)
 	CU_add_test(s, "first runs are kept apart from later ones", test_first_runs_apart);
 	CU_add_test(s, "regression predicts unseen sizes", test_regression);
 	CU_add_test(s, "a call's work keys its model", test_work);
+	CU_add_test(s, "a size run again is calibrated", test_recurring_size_calibrated);
 	CU_add_test(s, "footprints tell shapes apart", test_footprint_shapes);
 	CU_add_test(s, "footprint of a task without data", test_footprint_no_data);
 	CU_add_test(s, "a corrupt model is reported once", test_corrupt_warned_once);
