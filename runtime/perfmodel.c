@@ -570,6 +570,22 @@ unsigned long pph__perfmodel_tries(const struct pph_codelet *cl, unsigned impl,
 	return here;
 }
 
+unsigned long pph__perfmodel_samples(const struct pph_codelet *cl, unsigned impl,
+				     enum pph_arch arch, unsigned threads, uint32_t footprint)
+{
+	struct pph_pm_variant *v;
+	struct pph_pm_entry *e;
+	unsigned long n = 0;
+
+	pthread_mutex_lock(&pm.lock);
+	v = lookup(cl, impl, arch, threads, 0);
+	if (v && (e = entry_get(v, footprint, 0, 0)))
+		n = pm.calibrate == PPH_CALIBRATE_FORCE ? e->dcount + e->doutliers :
+							  e->count + e->outliers;
+	pthread_mutex_unlock(&pm.lock);
+	return n;
+}
+
 double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
 			      enum pph_arch arch, unsigned threads,
 			      uint32_t footprint, double size)
@@ -796,7 +812,8 @@ static void merge_into(struct pph_pm_model *disk, const struct pph_pm_model *our
 				de->outliers += e->doutliers;
 			} else if (de->count > de->firsts &&
 				   first_run_costs(e->warmup_us, de->mean)) {
-				; /* not a sample of the history's runs */
+				/* not a sample of the history's runs: left out */
+				de->outliers++;
 			} else if (is_outlier(de, e->warmup_us)) {
 				de->outliers++;
 			} else {

@@ -142,6 +142,13 @@ unsigned long pph__perfmodel_tries(const struct pph_codelet *cl, unsigned impl,
 				   enum pph_arch arch, unsigned threads, uint32_t footprint,
 				   unsigned long *all, int *warmed);
 
+/* Runs measured at this footprint (stored and this process's), outliers
+ * included: once a variant's regression holds, a footprint with fewer
+ * than PPH_CALIBRATION_MIN samples is predicted all the same (see
+ * predict); the scheduler may try it again. */
+unsigned long pph__perfmodel_samples(const struct pph_codelet *cl, unsigned impl,
+				     enum pph_arch arch, unsigned threads, uint32_t footprint);
+
 /* Expected microseconds, or a negative value when the variant still needs
  * calibration at this footprint (the scheduler should try it). */
 double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,

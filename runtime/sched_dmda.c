@@ -130,6 +130,27 @@ static unsigned draw(uint64_t seq, unsigned n)
 }
 
 /*
+ * t's predicted run time with variant impl, or -1: try it.  Once a
+ * variant's regression holds, its model predicts a footprint measured
+ * only once or twice from those runs, which suits a call's work
+ * (pph_call_work: many works, each met once a run).  A size of data
+ * recurs: measured fewer than 3 times, it is tried again, so that one run
+ * (the last call of a process, slowed) does not decide for good.
+ */
+static double predict(const struct pph_task *t, unsigned impl, enum pph_arch arch,
+		      unsigned threads)
+{
+	double p = pph__perfmodel_predict(t->cl, impl, arch, threads, t->footprint, t->size);
+	unsigned long n;
+
+	if (p >= 0 && t->work <= 0 &&
+	    (n = pph__perfmodel_samples(t->cl, impl, arch, threads, t->footprint)) > 0 &&
+	    n < PPH_CALIBRATION_MIN)
+		return -1;
+	return p;
+}
+
+/*
  * Try every (worker, variant) pair, and for a fork-join (OPENMP) variant
  * on a CPU worker every team size; an uncalibrated one wins outright: one
  * warmed up in this process first, then the least tried.
@@ -181,11 +202,9 @@ static struct choice choose(const struct pph_task *t)
 				if (threads > 1 && pph__team_base(w, threads) != w)
 					continue;
 				if (i >= PPH_CHOICE_IMPLS)
-					p = pph__perfmodel_predict(cl, i, wk->arch, threads,
-								   t->footprint, t->size);
+					p = predict(t, i, wk->arch, threads);
 				else if ((p = pred[row][i]) == NOT_ASKED)
-					p = pred[row][i] = pph__perfmodel_predict(
-						cl, i, wk->arch, threads, t->footprint, t->size);
+					p = pred[row][i] = predict(t, i, wk->arch, threads);
 				if (p < 0) {
 					/* one this process has run here already
 					 * (its next run is a sample, where a

@@ -401,6 +401,77 @@ static void test_one_time_costs_left_out(void)
 					      PPH_FOOTPRINT_NO_DATA, 0) >= 0);
 }
 
+/*
+ * A size of data measured once is tried again: "fast" (20 us) ran once at
+ * the largest of four sizes, slowed to 5 ms (the last call of a process);
+ * "slow" (300 us) is calibrated there.  Both variants' regressions hold,
+ * which would predict fast from that one run and never run it again.
+ */
+static atomic_int once_runs[2];
+
+static void k_once_fast(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&once_runs[0], 1);
+	spin_us(20);
+}
+
+static void k_once_slow(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&once_runs[1], 1);
+	spin_us(300);
+}
+
+static const struct pph_impl once_impls[] = {
+	{ PPH_ARCH_CPU, k_once_fast, "once_fast" },
+	{ PPH_ARCH_CPU, k_once_slow, "once_slow" },
+};
+static const struct pph_codelet once_cl = { "measured_once", 2, once_impls, PPH_MODEL_DEFAULT };
+
+static void test_measured_once_tried_again(void)
+{
+	static float v[4][2048];
+	pph_data_handle h[4];
+	enum pph_access rw = PPH_RW;
+	uint32_t fp[4];
+	double size[4];
+	int s, k;
+
+	for (s = 0; s < 4; s++) {
+		struct pph_task *t;
+
+		CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h[s], v[s], 256u << s, sizeof(float)), 0);
+		t = pph_task_create(&once_cl);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+		CU_ASSERT_EQUAL(pph_task_add_buffer(t, h[s], PPH_RW), 0);
+		fp[s] = pph__task_footprint(t, &size[s]);
+		pph_task_destroy(t);
+	}
+	for (s = 0; s < 3; s++)
+		for (k = 0; k < PPH_CALIBRATION_MIN; k++) {
+			pph__perfmodel_record(&once_cl, 0, PPH_ARCH_CPU, 1, fp[s], size[s], 20);
+			pph__perfmodel_record(&once_cl, 1, PPH_ARCH_CPU, 1, fp[s], size[s], 300);
+		}
+	pph__perfmodel_record(&once_cl, 0, PPH_ARCH_CPU, 1, fp[3], size[3], 5000);
+	for (k = 0; k < PPH_CALIBRATION_MIN; k++)
+		pph__perfmodel_record(&once_cl, 1, PPH_ARCH_CPU, 1, fp[3], size[3], 300);
+	CU_ASSERT_EQUAL(pph__perfmodel_predict(&once_cl, 0, PPH_ARCH_CPU, 1, fp[3], size[3]), 5000);
+
+	atomic_store(&once_runs[0], 0);
+	atomic_store(&once_runs[1], 0);
+	for (k = 0; k < 10; k++)
+		CU_ASSERT_EQUAL(pph_call_sync(&once_cl, PPH_ALL_IMPLS, 1, &h[3], &rw, NULL, 0), 0);
+	/* fast is tried until it has 3 samples: a warm-up, then 2 runs (its
+	 * mean, 1.7 ms with the slowed run in it, then keeps slow chosen) */
+	CU_ASSERT_TRUE(atomic_load(&once_runs[0]) >= 3);
+	CU_ASSERT_TRUE(pph__perfmodel_samples(&once_cl, 0, PPH_ARCH_CPU, 1, fp[3]) >= 3);
+	for (s = 0; s < 4; s++)
+		pph_data_unregister(h[s]);
+}
+
 void add_sched_suites(void)
 {
 	CU_pSuite s;
@@ -416,4 +487,5 @@ void add_sched_suites(void)
 	CU_add_test(s, "a short run calibrates one variant after another",
 		    test_short_run_tries_all);
 	CU_add_test(s, "one-time costs are not samples", test_one_time_costs_left_out);
+	CU_add_test(s, "a size measured once is tried again", test_measured_once_tried_again);
 }
