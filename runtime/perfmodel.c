@@ -68,6 +68,22 @@ static void welford_add(unsigned long *n, double *mean, double *m2, double x)
 	*m2 += d * (x - *mean);
 }
 
+/* Take x, one of the samples, back out. */
+static void welford_remove(unsigned long *n, double *mean, double *m2, double x)
+{
+	double rest;
+
+	if (*n <= 1) {
+		*n = 0;
+		*mean = *m2 = 0;
+		return;
+	}
+	rest = (*mean * (double)*n - x) / (double)(*n - 1);
+	*m2 = fmax(*m2 - (x - *mean) * (x - rest), 0);
+	*mean = rest;
+	(*n)--;
+}
+
 static void welford_merge(unsigned long *n, double *mean, double *m2,
 			  unsigned long nb, double meanb, double m2b)
 {
@@ -96,6 +112,38 @@ static int is_outlier(const struct pph_pm_entry *e, double x)
 		return 0;
 	sd = sqrt(e->m2 / (double)(e->count - 1));
 	return x > 3.0 * e->mean && x > e->mean + 4.0 * sd && x > e->mean + 50.0;
+}
+
+/*
+ * An entry's first samples decide whether dmda runs its variant again: one
+ * run slowed 3 times or more among them (preempted, say) would keep the
+ * mean high, and dmda from the variant, for good, long before the outlier
+ * rule (10 samples) could act.  So when this process's samples calibrate
+ * an entry, the slowest is left out if it is that far above their median;
+ * the next run takes its place.
+ */
+static void drop_early_outlier(struct pph_pm_entry *e)
+{
+	double s[PPH_CALIBRATION_MIN], hi;
+	unsigned i, k, top = 0;
+
+	for (i = 0; i < PPH_CALIBRATION_MIN; i++) {
+		/* sorted copy, to read the median */
+		for (k = i; k > 0 && s[k - 1] > e->calib[i]; k--)
+			s[k] = s[k - 1];
+		s[k] = e->calib[i];
+		if (e->calib[i] > e->calib[top])
+			top = i;
+	}
+	hi = e->calib[top];
+	if (!(hi > 3.0 * s[PPH_CALIBRATION_MIN / 2] && hi > s[PPH_CALIBRATION_MIN / 2] + 50.0) ||
+	    e->outliers * 10 >= e->count)
+		return;
+	welford_remove(&e->count, &e->mean, &e->m2, hi);
+	welford_remove(&e->dcount, &e->dmean, &e->dm2, hi);
+	e->outliers++;
+	e->doutliers++;
+	e->calib[top] = e->calib[PPH_CALIBRATION_MIN - 1];
 }
 
 /*
@@ -477,6 +525,12 @@ static void record(const struct pph_codelet *cl, unsigned impl, enum pph_arch ar
 				e->count = e->firsts = 0, e->mean = e->m2 = 0;
 			welford_add(&e->count, &e->mean, &e->m2, us);
 			welford_add(&e->dcount, &e->dmean, &e->dm2, us);
+			if (e->dcount <= PPH_CALIBRATION_MIN)
+				e->calib[e->dcount - 1] = us;
+			if (e->dcount == PPH_CALIBRATION_MIN &&
+			    (pm.calibrate == PPH_CALIBRATE_FORCE ? e->dcount : e->count) ==
+				    PPH_CALIBRATION_MIN)
+				drop_early_outlier(e);
 			/* a new point of the regression, or a calibrated one */
 			if (e->count == 1 || e->count == PPH_CALIBRATION_MIN)
 				v->reg_dirty = 1;

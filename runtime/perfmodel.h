@@ -39,6 +39,8 @@ struct pph_pm_entry {
 	unsigned long outliers;	 /* samples left out of the mean */
 	unsigned long firsts;	 /* of count, a process's only run (see warmed) */
 	unsigned long dcount;	 /* samples of this process, merged at flush */
+	/* this process's samples while its first calibrate the entry */
+	double calib[PPH_CALIBRATION_MIN];
 	unsigned long doutliers; /* outliers of this process, merged at flush */
 	double dmean, dm2;
 	/* a run of this process came first and was held back: the first

@@ -464,10 +464,11 @@ static void test_measured_once_tried_again(void)
 	atomic_store(&once_runs[1], 0);
 	for (k = 0; k < 10; k++)
 		CU_ASSERT_EQUAL(pph_call_sync(&once_cl, PPH_ALL_IMPLS, 1, &h[3], &rw, NULL, 0), 0);
-	/* fast is tried until it has 3 samples: a warm-up, then 2 runs (its
-	 * mean, 1.7 ms with the slowed run in it, then keeps slow chosen) */
-	CU_ASSERT_TRUE(atomic_load(&once_runs[0]) >= 3);
+	/* fast is tried until calibrated: a warm-up, then runs of 20 us,
+	 * among which the slowed one is an outlier; then chosen */
 	CU_ASSERT_TRUE(pph__perfmodel_samples(&once_cl, 0, PPH_ARCH_CPU, 1, fp[3]) >= 3);
+	CU_ASSERT_TRUE(pph__perfmodel_predict(&once_cl, 0, PPH_ARCH_CPU, 1, fp[3], size[3]) < 300);
+	CU_ASSERT_TRUE(atomic_load(&once_runs[0]) >= 8);
 	for (s = 0; s < 4; s++)
 		pph_data_unregister(h[s]);
 }

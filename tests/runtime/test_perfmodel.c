@@ -281,6 +281,37 @@ static void test_outliers(void)
 		       pph__perfmodel_predict(&cl, 0, PPH_ARCH_CPU, 1, 43, 100) > 0);
 }
 
+/* Among the samples that calibrate an entry, one 3 times above their
+ * median is left out, and the next run takes its place; a variant whose
+ * runs are just spread, or take two values, keeps them all. */
+static void test_early_outlier(void)
+{
+	static const struct pph_impl ei[] = { { PPH_ARCH_CPU, k_noop, "early" } };
+	static const struct pph_codelet ec = { "pm_early", 1, ei, PPH_MODEL_HISTORY };
+	const double slowed[] = { 5000, 20, 22 }, spread[] = { 20, 25, 70 },
+		     two[] = { 100, 400, 410 };
+	unsigned i;
+
+	for (i = 0; i < 3; i++)
+		pph__perfmodel_record(&ec, 0, PPH_ARCH_CPU, 1, 50, 100, slowed[i]);
+	CU_ASSERT_TRUE(pph__perfmodel_predict(&ec, 0, PPH_ARCH_CPU, 1, 50, 100) < 0);
+	CU_ASSERT_EQUAL(pph__perfmodel_samples(&ec, 0, PPH_ARCH_CPU, 1, 50), 3);
+	pph__perfmodel_record(&ec, 0, PPH_ARCH_CPU, 1, 50, 100, 24);
+	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&ec, 0, PPH_ARCH_CPU, 1, 50, 100), 22, 1e-9);
+	/* one in ten at most: a second such run stays */
+	pph__perfmodel_record(&ec, 0, PPH_ARCH_CPU, 1, 50, 100, 5000);
+	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&ec, 0, PPH_ARCH_CPU, 1, 50, 100),
+			       (20 + 22 + 24 + 5000) / 4.0, 1e-9);
+	for (i = 0; i < 3; i++) {
+		pph__perfmodel_record(&ec, 0, PPH_ARCH_CPU, 1, 51, 100, spread[i]);
+		pph__perfmodel_record(&ec, 0, PPH_ARCH_CPU, 1, 52, 100, two[i]);
+	}
+	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&ec, 0, PPH_ARCH_CPU, 1, 51, 100), 115 / 3.0,
+			       1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&ec, 0, PPH_ARCH_CPU, 1, 52, 100), 910 / 3.0,
+			       1e-9);
+}
+
 static void test_regression(void)
 {
 	static const struct pph_impl ri[] = { { PPH_ARCH_CPU, k_noop, "reg" } };
@@ -1016,6 +1047,7 @@ int main(void)
 	CU_add_test(s, "concurrent writers", test_concurrent_writers);
 	CU_add_test(s, "a call made once per run is calibrated", test_once_per_run);
 	CU_add_test(s, "outliers leave the mean alone", test_outliers);
+	CU_add_test(s, "a slowed run among the first is left out", test_early_outlier);
 	CU_add_test(s, "short runs calibrate on later runs", test_short_runs_calibrate);
 	CU_add_test(s, "first runs are kept apart from later ones", test_first_runs_apart);
 	CU_add_test(s, "regression predicts unseen sizes", test_regression);
