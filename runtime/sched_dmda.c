@@ -114,7 +114,23 @@ struct choice {
 	int worker, impl;
 	unsigned team; /* fork-join team size, 0 for other variants */
 	double end, pred;
+	unsigned row; /* the architecture, or PPH_ARCH_COUNT + the team size's index */
 };
+
+/*
+ * A history is only as fresh as the runs it holds: a choice measured 3
+ * times while the machine was busy (2 cores, one taken by another
+ * process) keeps its slow mean for good once dmda stops running it, and
+ * the choice preferred to it keeps being chosen while it slows down.  So
+ * the runner-up, when predicted within REFRESH_WITHIN of the chosen one and
+ * measured REFRESH_RATIO times less often at this footprint, runs instead:
+ * about one call in REFRESH_RATIO + 1 then goes to it, costing at most
+ * (REFRESH_WITHIN - 1) / REFRESH_RATIO, 1.6 %.  On 2 cores, sgemm at 128
+ * kept a team of 2 at 0.40 ms a call over `sgemm_blocked`, measured once
+ * at 0.42 ms, which took 0.23 in the CPU-only program.
+ */
+#define REFRESH_WITHIN 1.5
+#define REFRESH_RATIO 32
 
 #define NOT_ASKED (-2.0)
 
@@ -150,6 +166,27 @@ static double predict(const struct pph_task *t, unsigned impl, enum pph_arch arc
 	return p;
 }
 
+static int same_choice(const struct choice *c, int impl, unsigned row)
+{
+	return c->impl == impl && c->row == row;
+}
+
+static unsigned long samples(const struct pph_task *t, const struct choice *c)
+{
+	enum pph_arch arch = c->team ? PPH_ARCH_CPU : (enum pph_arch)c->row;
+
+	return pph__perfmodel_samples(t->cl, (unsigned)c->impl, arch, c->team ? c->team : 1,
+				      t->footprint);
+}
+
+/* Is the runner-up's history to be refreshed (REFRESH_RATIO)? */
+static int stale(const struct pph_task *t, const struct choice *best,
+		 const struct choice *second, double now)
+{
+	return second->end - now <= REFRESH_WITHIN * (best->end - now) &&
+	       samples(t, second) * REFRESH_RATIO <= samples(t, best);
+}
+
 /*
  * Try every (worker, variant) pair, and for a fork-join (OPENMP) variant
  * on a CPU worker every team size; an uncalibrated one wins outright: one
@@ -160,7 +197,7 @@ static double predict(const struct pph_task *t, unsigned impl, enum pph_arch arc
 static struct choice choose(const struct pph_task *t)
 {
 	const struct pph_codelet *cl = t->cl;
-	struct choice best = { -1, -1, 0, INFINITY, 0 }, explore = best;
+	struct choice best = { -1, -1, 0, INFINITY, 0, 0 }, explore = best, second = best;
 	double now = pph__now_us();
 	double pred[PPH_ARCH_COUNT + PPH_MAX_TEAM_SIZES][PPH_CHOICE_IMPLS];
 	unsigned w, i, a, k, sizes[PPH_MAX_TEAM_SIZES], nsizes = pph__team_sizes(sizes);
@@ -233,7 +270,7 @@ static struct choice choose(const struct pph_task *t)
 					tries = n;
 					tries_all = all;
 					explore = (struct choice){ (int)w, (int)i, team ? threads : 0,
-								   avail, 0 };
+								   avail, 0, row };
 					continue;
 				}
 				/* a device pays its variant's setup (its program
@@ -250,13 +287,22 @@ static struct choice choose(const struct pph_task *t)
 				/* among equals, the pushing worker: the task's
 				 * data is likely in its cache (a chain) */
 				if (best.impl < 0 || end < best.end ||
-				    (end == best.end && wk == pph__current_worker))
+				    (end == best.end && wk == pph__current_worker)) {
+					if (best.impl >= 0 && !same_choice(&best, (int)i, row))
+						second = best;
 					best = (struct choice){ (int)w, (int)i, team ? threads : 0,
-								end, p };
+								end, p, row };
+				} else if (!same_choice(&best, (int)i, row) &&
+					   (second.impl < 0 || end < second.end)) {
+					second = (struct choice){ (int)w, (int)i, team ? threads : 0,
+								  end, p, row };
+				}
 			}
 		}
 	}
-	return explore.impl >= 0 ? explore : best;
+	if (explore.impl >= 0)
+		return explore;
+	return second.impl >= 0 && stale(t, &best, &second, now) ? second : best;
 }
 
 /* The workers a choice occupies: its team, or its worker alone. */

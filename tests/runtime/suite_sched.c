@@ -473,6 +473,56 @@ static void test_measured_once_tried_again(void)
 		pph_data_unregister(h[s]);
 }
 
+/*
+ * A history is refreshed: "fresh" (20 us) was measured 3 times at 400 us
+ * (the machine busy then), "steady" (300 us) 96 times.  dmda runs fresh
+ * again now and then, as the runner-up measured 32 times less often, and
+ * goes over to it once its mean falls below steady's.
+ */
+static atomic_int refresh_runs[2];
+
+static void k_refresh_fresh(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&refresh_runs[0], 1);
+	spin_us(20);
+}
+
+static void k_refresh_steady(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&refresh_runs[1], 1);
+	spin_us(300);
+}
+
+static const struct pph_impl refresh_impls[] = {
+	{ PPH_ARCH_CPU, k_refresh_fresh, "refresh_fresh" },
+	{ PPH_ARCH_CPU, k_refresh_steady, "refresh_steady" },
+};
+static const struct pph_codelet refresh_cl = { "refresh", 2, refresh_impls, PPH_MODEL_HISTORY };
+
+static void test_stale_history_refreshed(void)
+{
+	int k;
+
+	for (k = 0; k < 3; k++)
+		pph__perfmodel_record(&refresh_cl, 0, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA, 0, 400);
+	for (k = 0; k < 96; k++)
+		pph__perfmodel_record(&refresh_cl, 1, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA, 0, 300);
+	atomic_store(&refresh_runs[0], 0);
+	atomic_store(&refresh_runs[1], 0);
+	for (k = 0; k < 60; k++)
+		CU_ASSERT_EQUAL(pph_call_sync(&refresh_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+	/* fresh: its warm-up and a run at once (305 us), one more after 32
+	 * of steady (248 us), then every call */
+	CU_ASSERT_TRUE(atomic_load(&refresh_runs[0]) >= 20);
+	CU_ASSERT_TRUE(atomic_load(&refresh_runs[1]) <= 40);
+	CU_ASSERT_TRUE(pph__perfmodel_predict(&refresh_cl, 0, PPH_ARCH_CPU, 1,
+					      PPH_FOOTPRINT_NO_DATA, 0) < 300);
+}
+
 void add_sched_suites(void)
 {
 	CU_pSuite s;
@@ -489,4 +539,5 @@ void add_sched_suites(void)
 		    test_short_run_tries_all);
 	CU_add_test(s, "one-time costs are not samples", test_one_time_costs_left_out);
 	CU_add_test(s, "a size measured once is tried again", test_measured_once_tried_again);
+	CU_add_test(s, "a stale history is refreshed", test_stale_history_refreshed);
 }
