@@ -306,6 +306,7 @@ struct pph_task {
 	int sched_impl;	    /* variant the scheduler chose, or -1 */
 	unsigned sched_team; /* CPU workers a fork-join variant gets; 0: all */
 	double sched_pred;  /* its predicted microseconds (dmda) */
+	int sched_refresh;  /* dmda runs it to refresh a stale history */
 	uint64_t seq; /* queue number, given when the task may be queued */
 	unsigned nbuffers;
 	int detached;

@@ -496,6 +496,8 @@ enum sample {
 	SAMPLE_RUN,    /* a task's run: recorded unless its entry's warm-up */
 	SAMPLE_PAID,   /* a run that paid an unmeasured one-time cost: at most
 			* its entry's warm-up */
+	SAMPLE_REFRESH, /* a run refreshing a stale history: recorded, unless
+			 * the entry's warm-up and far slower than its mean */
 };
 
 static void record(const struct pph_codelet *cl, unsigned impl, enum pph_arch arch,
@@ -511,7 +513,8 @@ static void record(const struct pph_codelet *cl, unsigned impl, enum pph_arch ar
 	pthread_mutex_lock(&pm.lock);
 	if ((v = lookup(cl, impl, arch, threads, 1)) &&
 	    (e = entry_get(v, footprint, size, 1))) {
-		if (kind != SAMPLE && !e->warmed) {
+		if (kind != SAMPLE && !e->warmed &&
+		    (kind != SAMPLE_REFRESH || !e->count || first_run_costs(us, e->mean))) {
 			e->warmed = 1;
 			e->warmup_us = us;
 		} else if (kind == SAMPLE_PAID) {
@@ -520,6 +523,8 @@ static void record(const struct pph_codelet *cl, unsigned impl, enum pph_arch ar
 			e->outliers++;
 			e->doutliers++;
 		} else {
+			if (kind != SAMPLE)
+				e->warmed = 1; /* a refresh's first run */
 			if (e->count && e->firsts == e->count && first_run_costs(e->mean, us))
 				/* a history of first runs only, this one a later run */
 				e->count = e->firsts = 0, e->mean = e->m2 = 0;
@@ -548,9 +553,10 @@ void pph__perfmodel_record(const struct pph_codelet *cl, unsigned impl,
 
 void pph__perfmodel_record_run(const struct pph_codelet *cl, unsigned impl,
 			       enum pph_arch arch, unsigned threads, uint32_t footprint,
-			       double size, double us, int paid)
+			       double size, double us, int paid, int refresh)
 {
-	record(cl, impl, arch, threads, footprint, size, us, paid ? SAMPLE_PAID : SAMPLE_RUN);
+	record(cl, impl, arch, threads, footprint, size, us,
+	       paid ? SAMPLE_PAID : refresh ? SAMPLE_REFRESH : SAMPLE_RUN);
 }
 
 void pph__perfmodel_prepare(const struct pph_codelet *cl)

@@ -112,10 +112,12 @@ void pph__perfmodel_record(const struct pph_codelet *cl, unsigned impl,
  * program built) already taken out of us: the first run of each entry in
  * this process is its warm-up, held back (see warmed); a later run that
  * paid a one-time cost no one measured (paid: OpenMP threads started) is
- * not a sample. */
+ * not a sample.  A run the scheduler chose to refresh a stale history
+ * (refresh) is a sample even as the first, unless far slower than the
+ * history (first-run costs): else each refresh would take two runs. */
 void pph__perfmodel_record_run(const struct pph_codelet *cl, unsigned impl,
 			       enum pph_arch arch, unsigned threads, uint32_t footprint,
-			       double size, double us, int paid);
+			       double size, double us, int paid, int refresh);
 
 /* After a run on device memory node (not 0), what it paid once (us): its
  * first there in this process gives the variant's setup cost. */

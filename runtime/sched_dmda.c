@@ -115,6 +115,7 @@ struct choice {
 	unsigned team; /* fork-join team size, 0 for other variants */
 	double end, pred;
 	unsigned row; /* the architecture, or PPH_ARCH_COUNT + the team size's index */
+	int refresh;  /* the runner-up, run to refresh its history */
 };
 
 /*
@@ -197,7 +198,7 @@ static int stale(const struct pph_task *t, const struct choice *best,
 static struct choice choose(const struct pph_task *t)
 {
 	const struct pph_codelet *cl = t->cl;
-	struct choice best = { -1, -1, 0, INFINITY, 0, 0 }, explore = best, second = best;
+	struct choice best = { -1, -1, 0, INFINITY, 0, 0, 0 }, explore = best, second = best;
 	double now = pph__now_us();
 	double pred[PPH_ARCH_COUNT + PPH_MAX_TEAM_SIZES][PPH_CHOICE_IMPLS];
 	unsigned w, i, a, k, sizes[PPH_MAX_TEAM_SIZES], nsizes = pph__team_sizes(sizes);
@@ -270,7 +271,7 @@ static struct choice choose(const struct pph_task *t)
 					tries = n;
 					tries_all = all;
 					explore = (struct choice){ (int)w, (int)i, team ? threads : 0,
-								   avail, 0, row };
+								   avail, 0, row, 0 };
 					continue;
 				}
 				/* a device pays its variant's setup (its program
@@ -291,18 +292,22 @@ static struct choice choose(const struct pph_task *t)
 					if (best.impl >= 0 && !same_choice(&best, (int)i, row))
 						second = best;
 					best = (struct choice){ (int)w, (int)i, team ? threads : 0,
-								end, p, row };
+								end, p, row, 0 };
 				} else if (!same_choice(&best, (int)i, row) &&
 					   (second.impl < 0 || end < second.end)) {
 					second = (struct choice){ (int)w, (int)i, team ? threads : 0,
-								  end, p, row };
+								  end, p, row, 0 };
 				}
 			}
 		}
 	}
 	if (explore.impl >= 0)
 		return explore;
-	return second.impl >= 0 && stale(t, &best, &second, now) ? second : best;
+	if (second.impl >= 0 && stale(t, &best, &second, now)) {
+		second.refresh = 1;
+		return second;
+	}
+	return best;
 }
 
 /* The workers a choice occupies: its team, or its worker alone. */
@@ -439,6 +444,7 @@ static void dmda_push(struct pph_task *t)
 	t->sched_impl = c.impl;
 	t->sched_pred = c.pred;
 	t->sched_team = c.team;
+	t->sched_refresh = c.refresh;
 	t->handed_idle = pph__rt.workers[c.worker].node == 0;
 	for (i = base; i < base + n; i++) {
 		t->handed_idle &= idle(i);

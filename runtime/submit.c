@@ -258,7 +258,7 @@ static inline __attribute__((always_inline)) int run_variant_here(struct pph_tas
 	spent = pph__one_time_us - spent;
 	if (timed)
 		pph__perfmodel_record_run(t->cl, impl, PPH_ARCH_CPU, 1, t->footprint, t->size,
-					  fmax(us - spent, 0), spent > 0);
+					  fmax(us - spent, 0), spent > 0, t->sched_refresh);
 	if (!tiny) {
 		pph__app_record(t, us / 1e3);
 		return 0;

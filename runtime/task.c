@@ -170,6 +170,7 @@ void pph__task_share(struct pph_task *t)
 	t->next = NULL;
 	t->sched_team = 0;
 	t->sched_pred = 0;
+	t->sched_refresh = 0;
 	t->handed_idle = 0;
 	t->queued_archs = 0;
 	atomic_init(&t->refs, 1);

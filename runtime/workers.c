@@ -239,7 +239,7 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	/* a run that built a program is still held back as a warm-up at
 	 * most: what follows a build (the first launch) is slow too */
 	pph__perfmodel_record_run(t->cl, (unsigned)impl, w->arch, threads, t->footprint,
-				  t->size, fmax(us - spent, 0), paid || spent > 0);
+				  t->size, fmax(us - spent, 0), paid || spent > 0, t->sched_refresh);
 	if (w->node)
 		pph__perfmodel_record_setup(t->cl, (unsigned)impl, w->arch, threads, w->node,
 					    spent);

@@ -513,10 +513,16 @@ static void test_stale_history_refreshed(void)
 		pph__perfmodel_record(&refresh_cl, 1, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA, 0, 300);
 	atomic_store(&refresh_runs[0], 0);
 	atomic_store(&refresh_runs[1], 0);
-	for (k = 0; k < 60; k++)
+	/* fresh at once: its first run of the process is a sample (a
+	 * refresh is one run, not a warm-up and a run) */
+	CU_ASSERT_EQUAL(pph_call_sync(&refresh_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(atomic_load(&refresh_runs[0]), 1);
+	CU_ASSERT_EQUAL(pph__perfmodel_samples(&refresh_cl, 0, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA),
+			4);
+	for (k = 1; k < 60; k++)
 		CU_ASSERT_EQUAL(pph_call_sync(&refresh_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
-	/* fresh: its warm-up and a run at once (305 us), one more after 32
-	 * of steady (248 us), then every call */
+	/* fresh: 305 us after that run, 248 after one more 32 calls of
+	 * steady later, then run at every call */
 	CU_ASSERT_TRUE(atomic_load(&refresh_runs[0]) >= 20);
 	CU_ASSERT_TRUE(atomic_load(&refresh_runs[1]) <= 40);
 	CU_ASSERT_TRUE(pph__perfmodel_predict(&refresh_cl, 0, PPH_ARCH_CPU, 1,

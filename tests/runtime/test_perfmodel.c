@@ -404,16 +404,16 @@ static void test_recurring_size_calibrated(void)
 			pph__perfmodel_record(&rc, 0, PPH_ARCH_CPU, 1, 400 + i, 1e4 * (i + 1),
 					      0.5 * 1e4 * (i + 1));
 	/* run twice in this process: its warm-up, then one sample */
-	pph__perfmodel_record_run(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4, 0.5 * 5e4, 0);
-	pph__perfmodel_record_run(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4, 2 * 0.5 * 5e4, 0);
+	pph__perfmodel_record_run(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4, 0.5 * 5e4, 0, 0);
+	pph__perfmodel_record_run(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4, 2 * 0.5 * 5e4, 0, 0);
 	CU_ASSERT_TRUE(pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4) < 0);
 	/* measured once, in another process (not run in this one) */
 	pph__perfmodel_record(&rc, 0, PPH_ARCH_CPU, 1, 404, 6e4, 0.5 * 6e4);
 	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 404, 6e4),
 			       0.5 * 6e4, 1e-9);
 	/* the recurring size's next samples calibrate it */
-	pph__perfmodel_record_run(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4, 0.5 * 5e4, 0);
-	pph__perfmodel_record_run(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4, 0.5 * 5e4, 0);
+	pph__perfmodel_record_run(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4, 0.5 * 5e4, 0, 0);
+	pph__perfmodel_record_run(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4, 0.5 * 5e4, 0, 0);
 	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4),
 			       (2 + 1 + 1) * 0.5 * 5e4 / 3, 1e-6);
 }
