@@ -123,12 +123,16 @@ struct choice {
  * times while the machine was busy (2 cores, one taken by another
  * process) keeps its slow mean for good once dmda stops running it, and
  * the choice preferred to it keeps being chosen while it slows down.  So
- * the runner-up, when predicted within REFRESH_WITHIN of the chosen one and
- * measured REFRESH_RATIO times less often at this footprint, runs instead:
- * about one call in REFRESH_RATIO + 1 then goes to it, costing at most
- * (REFRESH_WITHIN - 1) / REFRESH_RATIO, 1.6 %.  On 2 cores, sgemm at 128
- * kept a team of 2 at 0.40 ms a call over `sgemm_blocked`, measured once
- * at 0.42 ms, which took 0.23 in the CPU-only program.
+ * another choice (variant, architecture, team size), when predicted within
+ * REFRESH_WITHIN of the chosen one and measured REFRESH_RATIO times less
+ * often at this footprint, runs instead, the least measured first: about
+ * one call in REFRESH_RATIO + 1 then goes to each such choice, costing at
+ * most (REFRESH_WITHIN - 1) / REFRESH_RATIO, 1.6 %, each.  On 2 cores,
+ * sgemm at 128 kept a team of 2 at 0.40 ms a call over `sgemm_blocked`,
+ * measured 3 times at 0.42 ms, which took 0.23 in the CPU-only program;
+ * and the ODE solver kept `ode_rhs_cpu` (138 us) over a team of 2
+ * measured 5 times at 173 us (105 in the direct program): not the
+ * runner-up, `ode_rhs_omp` alone on one thread (141 us) was.
  */
 #define REFRESH_WITHIN 1.5
 #define REFRESH_RATIO 32
@@ -180,12 +184,36 @@ static unsigned long samples(const struct pph_task *t, const struct choice *c)
 				      t->footprint);
 }
 
-/* Is the runner-up's history to be refreshed (REFRESH_RATIO)? */
-static int stale(const struct pph_task *t, const struct choice *best,
-		 const struct choice *second, double now)
+#define ROWS (PPH_ARCH_COUNT + PPH_MAX_TEAM_SIZES)
+
+/* The choice whose history is to be refreshed (REFRESH_RATIO), or one of
+ * impl -1: among the others, each at its earliest end (other_end, on
+ * worker other_worker), the least measured. */
+static struct choice stalest(const struct pph_task *t, const struct choice *best,
+			     double other_end[ROWS][PPH_CHOICE_IMPLS],
+			     int other_worker[ROWS][PPH_CHOICE_IMPLS],
+			     double pred[ROWS][PPH_CHOICE_IMPLS], const unsigned *sizes,
+			     double now)
 {
-	return second->end - now <= REFRESH_WITHIN * (best->end - now) &&
-	       samples(t, second) * REFRESH_RATIO <= samples(t, best);
+	struct choice c, pick = { -1, -1, 0, INFINITY, 0, 0, 1 };
+	unsigned long nbest = samples(t, best), n, fewest = 0;
+	unsigned row, i;
+
+	for (row = 0; row < ROWS; row++)
+		for (i = 0; i < PPH_CHOICE_IMPLS && i < t->cl->nimpls; i++) {
+			if (other_worker[row][i] < 0 || same_choice(best, (int)i, row) ||
+			    other_end[row][i] - now > REFRESH_WITHIN * (best->end - now))
+				continue;
+			c = (struct choice){ other_worker[row][i], (int)i,
+					     row < PPH_ARCH_COUNT ? 0 : sizes[row - PPH_ARCH_COUNT],
+					     other_end[row][i], pred[row][i], row, 1 };
+			n = samples(t, &c);
+			if (n * REFRESH_RATIO <= nbest && (pick.impl < 0 || n < fewest)) {
+				pick = c;
+				fewest = n;
+			}
+		}
+	return pick;
 }
 
 /*
@@ -198,9 +226,10 @@ static int stale(const struct pph_task *t, const struct choice *best,
 static struct choice choose(const struct pph_task *t)
 {
 	const struct pph_codelet *cl = t->cl;
-	struct choice best = { -1, -1, 0, INFINITY, 0, 0, 0 }, explore = best, second = best;
+	struct choice best = { -1, -1, 0, INFINITY, 0, 0, 0 }, explore = best, refresh;
 	double now = pph__now_us();
-	double pred[PPH_ARCH_COUNT + PPH_MAX_TEAM_SIZES][PPH_CHOICE_IMPLS];
+	double pred[ROWS][PPH_CHOICE_IMPLS], other_end[ROWS][PPH_CHOICE_IMPLS];
+	int other_worker[ROWS][PPH_CHOICE_IMPLS];
 	unsigned w, i, a, k, sizes[PPH_MAX_TEAM_SIZES], nsizes = pph__team_sizes(sizes);
 	unsigned ntied = 0;
 	unsigned long tries = 0, tries_all = 0;
@@ -211,9 +240,11 @@ static struct choice choose(const struct pph_task *t)
 				  atomic_load_explicit(&pph__rt.handover_us, memory_order_relaxed) :
 				  0;
 
-	for (a = 0; a < PPH_ARCH_COUNT + PPH_MAX_TEAM_SIZES; a++)
-		for (i = 0; i < PPH_CHOICE_IMPLS; i++)
+	for (a = 0; a < ROWS; a++)
+		for (i = 0; i < PPH_CHOICE_IMPLS; i++) {
 			pred[a][i] = NOT_ASKED;
+			other_worker[a][i] = -1;
+		}
 	for (w = 0; w < pph__rt.nworkers; w++) {
 		const struct pph_worker *wk = &pph__rt.workers[w];
 
@@ -288,26 +319,22 @@ static struct choice choose(const struct pph_task *t)
 				/* among equals, the pushing worker: the task's
 				 * data is likely in its cache (a chain) */
 				if (best.impl < 0 || end < best.end ||
-				    (end == best.end && wk == pph__current_worker)) {
-					if (best.impl >= 0 && !same_choice(&best, (int)i, row))
-						second = best;
+				    (end == best.end && wk == pph__current_worker))
 					best = (struct choice){ (int)w, (int)i, team ? threads : 0,
 								end, p, row, 0 };
-				} else if (!same_choice(&best, (int)i, row) &&
-					   (second.impl < 0 || end < second.end)) {
-					second = (struct choice){ (int)w, (int)i, team ? threads : 0,
-								  end, p, row, 0 };
+				/* each choice's earliest end, for a refresh */
+				if (i < PPH_CHOICE_IMPLS &&
+				    (other_worker[row][i] < 0 || end < other_end[row][i])) {
+					other_end[row][i] = end;
+					other_worker[row][i] = (int)w;
 				}
 			}
 		}
 	}
 	if (explore.impl >= 0)
 		return explore;
-	if (second.impl >= 0 && stale(t, &best, &second, now)) {
-		second.refresh = 1;
-		return second;
-	}
-	return best;
+	refresh = stalest(t, &best, other_end, other_worker, pred, sizes, now);
+	return refresh.impl >= 0 ? refresh : best;
 }
 
 /* The workers a choice occupies: its team, or its worker alone. */
