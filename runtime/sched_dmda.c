@@ -133,6 +133,11 @@ struct choice {
  * and the ODE solver kept `ode_rhs_cpu` (138 us) over a team of 2
  * measured 5 times at 173 us (105 in the direct program): not the
  * runner-up, `ode_rhs_omp` alone on one thread (141 us) was.
+ * Only histories: a footprint measured fewer than PPH_CALIBRATION_MIN
+ * times is predicted by the choice's regression.  nw's 255 works, each
+ * met once a run, had a team of 2 refreshed at 1 to 4 of them a run, at
+ * 300 us a call where one thread took 80 (predicted 135 from the team's
+ * regression): 5 % of the run.
  */
 #define REFRESH_WITHIN 1.5
 #define REFRESH_RATIO 32
@@ -208,6 +213,13 @@ static struct choice stalest(const struct pph_task *t, const struct choice *best
 					     row < PPH_ARCH_COUNT ? 0 : sizes[row - PPH_ARCH_COUNT],
 					     other_end[row][i], pred[row][i], row, 1 };
 			n = samples(t, &c);
+			/* not a footprint the choice has not calibrated,
+			 * which its regression predicts (a call's work,
+			 * pph_call_work, each met once a run): a refresh
+			 * there would teach that footprint alone, and be
+			 * paid again at every other one */
+			if (n < PPH_CALIBRATION_MIN)
+				continue;
 			if (n * REFRESH_RATIO <= nbest && (pick.impl < 0 || n < fewest)) {
 				pick = c;
 				fewest = n;
