@@ -229,6 +229,21 @@ static struct choice stalest(const struct pph_task *t, const struct choice *best
 }
 
 /*
+ * Is a device variant not calibrated here, whose setup (its program's
+ * build) this process has not paid, worth trying: only where a call takes
+ * longer than that setup on the best calibrated choice, or where none is
+ * calibrated.  Elsewhere it could not be chosen at a process's first call
+ * (its setup is charged then), and trying it would pay the setup again in
+ * every process until calibrated: the ODE solver's ode_sum, 15 us once a
+ * run, paid a 25 ms OpenCL build in each of its first timed runs.  Once
+ * this process has built the program, it is tried as any other.
+ */
+static int worth_its_setup(const struct choice *best, double setup, double now)
+{
+	return best->impl < 0 || setup < best->end - now;
+}
+
+/*
  * Try every (worker, variant) pair, and for a fork-join (OPENMP) variant
  * on a CPU worker every team size; an uncalibrated one wins outright: one
  * warmed up in this process first, then the least tried.
@@ -238,7 +253,9 @@ static struct choice stalest(const struct pph_task *t, const struct choice *best
 static struct choice choose(const struct pph_task *t)
 {
 	const struct pph_codelet *cl = t->cl;
-	struct choice best = { -1, -1, 0, INFINITY, 0, 0, 0 }, explore = best, refresh;
+	struct choice best = { -1, -1, 0, INFINITY, 0, 0, 0 }, explore = best, costly = best,
+		      refresh;
+	double costly_setup = 0, setup;
 	double now = pph__now_us();
 	double pred[ROWS][PPH_CHOICE_IMPLS], other_end[ROWS][PPH_CHOICE_IMPLS];
 	int other_worker[ROWS][PPH_CHOICE_IMPLS];
@@ -286,6 +303,17 @@ static struct choice choose(const struct pph_task *t)
 					p = predict(t, i, wk->arch, threads);
 				else if ((p = pred[row][i]) == NOT_ASKED)
 					p = pred[row][i] = predict(t, i, wk->arch, threads);
+				if (p < 0 && wk->node &&
+				    (setup = pph__perfmodel_setup_us(cl, i, wk->arch, threads,
+								     wk->node)) > 0) {
+					/* see worth_its_setup */
+					if (costly.impl < 0 || setup < costly_setup) {
+						costly = (struct choice){ (int)w, (int)i, 0, avail, 0,
+									  row, 0 };
+						costly_setup = setup;
+					}
+					continue;
+				}
 				if (p < 0) {
 					/* one this process has run here already
 					 * (its next run is a sample, where a
@@ -345,6 +373,8 @@ static struct choice choose(const struct pph_task *t)
 	}
 	if (explore.impl >= 0)
 		return explore;
+	if (costly.impl >= 0 && worth_its_setup(&best, costly_setup, now))
+		return costly;
 	refresh = stalest(t, &best, other_end, other_worker, pred, sizes, now);
 	return refresh.impl >= 0 ? refresh : best;
 }

@@ -828,6 +828,7 @@ static void test_corrupt_transfers(void)
  * 100 ms first.  Once the device has run, calls go there.
  */
 static int setup_built;
+static double setup_cost_us = 100000; /* what the build takes */
 static atomic_int setup_device_runs;
 
 static void spin_us(double us)
@@ -851,7 +852,7 @@ static void k_setup_device(void *buffers[], void *arg)
 	(void)arg;
 	if (!setup_built) {
 		setup_built = 1;
-		pph__one_time_us += 100000; /* as if the build took 100 ms */
+		pph__one_time_us += setup_cost_us; /* as if a build took that */
 	}
 	atomic_fetch_add(&setup_device_runs, 1);
 	spin_us(20);
@@ -896,6 +897,44 @@ static void test_device_setup(void)
 	CU_ASSERT_EQUAL(setup_calls(1, 1u << 1), 1); /* pays it */
 	CU_ASSERT_EQUAL(setup_calls(3, PPH_ALL_IMPLS), 3);
 	pph_shutdown();
+	free(path);
+}
+
+/*
+ * A device variant whose setup is known (its program built in an earlier
+ * process), not calibrated, is not tried where a call takes less than its
+ * setup on a calibrated choice: it could not be chosen at a process's
+ * first call (the setup is charged then), and each try would pay the setup
+ * again, process after process (the ODE solver's ode_sum, 15 us once a
+ * run, paid a 25 ms build in each of its first timed runs).  With a setup
+ * below a call's 300 us on the CPU, it is tried.
+ */
+static void test_setup_not_paid_to_try(void)
+{
+	char *path = model_file("pm_setup");
+	double costs[2] = { 100000, 100 };
+	int k, n;
+
+	for (k = 0; k < 2; k++) {
+		unlink(path);
+		CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+		if (!pph_worker_count_arch(PPH_ARCH_OPENCL)) {
+			pph_shutdown();
+			break; /* no OpenCL device: nothing pays a setup */
+		}
+		setup_cost_us = costs[k];
+		setup_built = 0;
+		/* built once: its setup is known, its run a warm-up */
+		CU_ASSERT_EQUAL(setup_calls(1, 1u << 1), 1);
+		CU_ASSERT_EQUAL(setup_calls(6, 1u << 0), 0);
+		pph_shutdown();
+		CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+		setup_built = 0;
+		n = setup_calls(6, PPH_ALL_IMPLS);
+		CU_ASSERT_TRUE(k == 0 ? n == 0 : n >= 1);
+		pph_shutdown();
+	}
+	setup_cost_us = 100000;
 	free(path);
 }
 
@@ -1064,6 +1103,8 @@ int main(void)
 	CU_add_test(s, "a bogus HOME creates no folder", test_bogus_home);
 	CU_add_test(s, "corrupt transfer model", test_corrupt_transfers);
 	CU_add_test(s, "a device's setup is predicted", test_device_setup);
+	CU_add_test(s, "a device's setup is not paid to try a short call",
+		    test_setup_not_paid_to_try);
 	failed = test_run_registry();
 	pph__perfmodel_shutdown();
 	if (test_home_end() != 0)
