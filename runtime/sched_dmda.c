@@ -259,6 +259,7 @@ static struct choice choose(const struct pph_task *t)
 	double now = pph__now_us();
 	double pred[ROWS][PPH_CHOICE_IMPLS], other_end[ROWS][PPH_CHOICE_IMPLS];
 	int other_worker[ROWS][PPH_CHOICE_IMPLS];
+	double xfer[PPH_MAX_NODES]; /* the data's copies to each node: asked once */
 	unsigned w, i, a, k, sizes[PPH_MAX_TEAM_SIZES], nsizes = pph__team_sizes(sizes);
 	unsigned ntied = 0;
 	unsigned long tries = 0, tries_all = 0;
@@ -274,6 +275,8 @@ static struct choice choose(const struct pph_task *t)
 			pred[a][i] = NOT_ASKED;
 			other_worker[a][i] = -1;
 		}
+	for (a = 0; a < PPH_MAX_NODES; a++)
+		xfer[a] = NOT_ASKED;
 	for (w = 0; w < pph__rt.nworkers; w++) {
 		const struct pph_worker *wk = &pph__rt.workers[w];
 
@@ -287,18 +290,20 @@ static struct choice choose(const struct pph_task *t)
 			for (k = 0; k < (team ? nsizes : 1); k++) {
 				unsigned threads = team ? sizes[k] : 1;
 				unsigned row = team ? PPH_ARCH_COUNT + k : wk->arch;
-				double avail = team ? team_available_at(w, threads, now) :
-						      available_at(w, now);
-				double p, end;
+				double avail, p, end;
 
 				/* a team of several threads is led by its first
 				 * worker only: libgomp keeps a thread pool per
 				 * leading thread, and the pool of the last team
 				 * spins on the team's cores for milliseconds after
 				 * it; one leader per team reuses that pool instead
-				 * of starting a second beside the spinning one */
+				 * of starting a second beside the spinning one.
+				 * Asked first: reading every member's queue for
+				 * every worker and team size was 496 reads a call
+				 * with 16 CPU workers, the scheduler's main cost */
 				if (threads > 1 && pph__team_base(w, threads) != w)
 					continue;
+				avail = team ? team_available_at(w, threads, now) : available_at(w, now);
 				if (i >= PPH_CHOICE_IMPLS)
 					p = predict(t, i, wk->arch, threads);
 				else if ((p = pred[row][i]) == NOT_ASKED)
@@ -350,7 +355,9 @@ static struct choice choose(const struct pph_task *t)
 				if (wk->node)
 					p += pph__perfmodel_setup_us(cl, i, wk->arch, threads,
 								     wk->node);
-				end = avail + p + pph__transfer_estimate(t, wk->node);
+				if (xfer[wk->node] == NOT_ASKED)
+					xfer[wk->node] = pph__transfer_estimate(t, wk->node);
+				end = avail + p + xfer[wk->node];
 				if (handover > 0 && !given_back(t, w, i, threads))
 					end += handover;
 				/* the first pair is taken whatever its estimate: a
