@@ -526,7 +526,14 @@ static inline int pph__impl_allowed(const struct pph_task *t, unsigned i)
 int pph__task_runnable(const struct pph_task *task);
 
 /* Can a worker of this arch run variant impl? */
-int pph__arch_can_run(enum pph_arch worker, enum pph_arch impl);
+static inline int pph__arch_can_run(enum pph_arch worker, enum pph_arch impl)
+{
+	/* OpenMP variants run on CPU workers */
+	if (worker == PPH_ARCH_CPU)
+		return impl == PPH_ARCH_CPU || impl == PPH_ARCH_OPENMP;
+	return worker == impl;
+}
+
 /* Index of the variant to run on worker for task (forced, else eager's
  * round robin over the runnable ones); -1 when none. */
 int pph__choose_impl(const struct pph_task *task, enum pph_arch arch);
@@ -685,7 +692,14 @@ const char *pph__init_error(void);
  * the number of CPU workers, and that number; pph__team_sizes fills sizes
  * (PPH_MAX_TEAM_SIZES at most) and returns how many. */
 #define PPH_MAX_TEAM_SIZES 9
-unsigned pph__team_base(unsigned w, unsigned threads);
+static inline unsigned pph__team_base(unsigned w, unsigned threads)
+{
+	unsigned ncpu = pph__rt.arch_workers[PPH_ARCH_CPU];
+	unsigned base = w / threads * threads;
+
+	/* aligned blocks; the last one ends at the last CPU worker */
+	return base + threads > ncpu ? ncpu - threads : base;
+}
 unsigned pph__team_sizes(unsigned sizes[PPH_MAX_TEAM_SIZES]);
 /* The team size a task's fork-join variant gets: what the scheduler chose,
  * or every CPU worker. */

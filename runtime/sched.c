@@ -326,14 +326,6 @@ void pph__sched_list(FILE *fp)
 		fprintf(fp, "  %-8s %s\n", policies[i]->name, policies[i]->description);
 }
 
-int pph__arch_can_run(enum pph_arch worker, enum pph_arch impl)
-{
-	/* OpenMP variants run on CPU workers */
-	if (worker == PPH_ARCH_CPU)
-		return impl == PPH_ARCH_CPU || impl == PPH_ARCH_OPENMP;
-	return worker == impl;
-}
-
 int pph__choose_impl(const struct pph_task *task, enum pph_arch arch)
 {
 	const struct pph_codelet *cl = task->cl;

@@ -69,10 +69,17 @@ static void add_queued(struct queue *qu, double us)
 		;
 }
 
+/* The later of two finite times: fmax is a call into libm, and this is
+ * asked for every worker and team at every push. */
+static inline double later(double a, double b)
+{
+	return a > b ? a : b;
+}
+
 /* When worker w is expected to be free, in microseconds. */
 static double available_at(unsigned w, double now)
 {
-	return fmax(now, atomic_load(&q[w].running_end)) + atomic_load(&q[w].queued_us);
+	return later(now, atomic_load(&q[w].running_end)) + atomic_load(&q[w].queued_us);
 }
 
 /* When every worker of w's fork-join team of threads is free. */
@@ -82,7 +89,7 @@ static double team_available_at(unsigned w, unsigned threads, double now)
 	double t = now;
 
 	for (i = base; i < base + threads; i++)
-		t = fmax(t, available_at(i, now));
+		t = later(t, available_at(i, now));
 	return t;
 }
 

@@ -111,15 +111,6 @@ unsigned pph__team_sizes(unsigned sizes[PPH_MAX_TEAM_SIZES])
 	return n;
 }
 
-unsigned pph__team_base(unsigned w, unsigned threads)
-{
-	unsigned ncpu = pph__rt.arch_workers[PPH_ARCH_CPU];
-	unsigned base = w / threads * threads;
-
-	/* aligned blocks; the last one ends at the last CPU worker */
-	return base + threads > ncpu ? ncpu - threads : base;
-}
-
 unsigned pph__task_team(const struct pph_task *t)
 {
 	unsigned ncpu = pph__rt.arch_workers[PPH_ARCH_CPU];
