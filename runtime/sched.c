@@ -248,17 +248,19 @@ struct pph_task *pph__readyq_pop(struct pph_readyq *q, enum pph_arch arch)
 		 * cost of sleeping and being woken */
 		atomic_fetch_add(&q->spinning[arch], 1);
 		pph__spin_until(work_for, &w);
-		pthread_mutex_lock(&q->lock);
-		if ((t = take(q, arch)) || q->stopping || nudged(q)) {
-			atomic_fetch_sub(&q->spinning[arch], 1);
-			break;
-		}
-		/* announce the sleep, stop counting as spinning, then look
-		 * again: a push either is seen here, or sees this worker
-		 * spinning (and so comes before that look) or sleeping (and
-		 * signals under the lock) */
-		atomic_fetch_add(&q->sleepers[arch], 1);
+		/* no longer a spinner before taking: a push that counted this
+		 * worker as one would not wake a sleeper, and this worker may
+		 * take another task and look no further (two pushed as it
+		 * took the first: the second stayed queued, the other worker
+		 * asleep, for good) */
 		atomic_fetch_sub(&q->spinning[arch], 1);
+		pthread_mutex_lock(&q->lock);
+		if ((t = take(q, arch)) || q->stopping || nudged(q))
+			break;
+		/* announce the sleep, then look again: a push either is seen
+		 * here, or sees this worker sleeping (and signals under the
+		 * lock) */
+		atomic_fetch_add(&q->sleepers[arch], 1);
 		if (!atomic_load(&q->incoming) && !atomic_load(&q->nudged))
 			pthread_cond_wait(&q->cond, &q->lock);
 		atomic_fetch_sub(&q->sleepers[arch], 1);

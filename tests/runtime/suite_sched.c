@@ -30,9 +30,12 @@ static void k_scales(void *buffers[], void *arg)
 	(void)buffers;
 	(void)arg;
 	atomic_fetch_add(&team_size_runs[threads <= 2 ? threads : 0], 1);
-	/* 240 us alone, 30 with 2: far apart and short, so that one
-	 * calibration run slowed by the machine does not turn the choice */
-	spin_us(240.0 / (threads * threads * threads));
+	/* 12 ms alone, 1.5 with 2: far apart, and long against what a
+	 * loaded machine adds to a run or a hand-over (a time slice, 1-4
+	 * ms: with 240 and 30 us, a test running beside this one under
+	 * make -j2 made a team of 2 lose every time), so that a slowed
+	 * calibration run does not turn the choice */
+	spin_us(12000.0 / (threads * threads * threads));
 }
 
 static void k_does_not_scale(void *buffers[], void *arg)
@@ -42,7 +45,7 @@ static void k_does_not_scale(void *buffers[], void *arg)
 	(void)buffers;
 	(void)arg;
 	atomic_fetch_add(&team_size_runs[threads <= 2 ? threads : 0], 1);
-	spin_us(30.0 * threads * threads * threads); /* 30 us alone, 240 with 2 */
+	spin_us(1500.0 * threads * threads * threads); /* 1.5 ms alone, 12 with 2 */
 }
 
 /* one codelet (one history) per attempt: see test_dmda_team_size */
@@ -71,9 +74,9 @@ static void team_size_calls(const struct pph_codelet *cl, int n)
 /*
  * Calibrate a fresh history (4 runs of each team size, 1 and 2: a warm-up
  * left out, then 3), then
- * count the calls of 20 that got the given team size.  A calibration run
- * the machine stalls (a time slice lost: 1 ms against 30 us) can make
- * the history say the wrong size is best, and dmda rightly follows it.
+ * count the calls of 20 that got the given team size: 18 or more.  A calibration run
+ * the machine stalls long enough can make the history say the wrong size
+ * is best, and dmda rightly follows it.
  * So up to three attempts, each with a history of its own; a scheduler
  * that ignored the history fails all three.
  */
@@ -90,7 +93,10 @@ static int best_team_chosen(const struct pph_codelet cls[3], int best)
 			       atomic_load(&team_size_runs[2]) >= 2);
 		team_size_calls(&cls[attempt], 20);
 		CU_ASSERT_EQUAL(atomic_load(&team_size_runs[0]), 0);
-		if (atomic_load(&team_size_runs[best]) == 20)
+		/* all but a run or two: a calibration run slowed 3 times is
+		 * left out, and its size runs once more (under a busy loop
+		 * on one of 2 cores, "flat" had 19 of 20 at each attempt) */
+		if (atomic_load(&team_size_runs[best]) >= 18)
 			return 1;
 		fprintf(stderr, "%s: %d of 20 calls with %d threads, after a calibration the "
 			"machine may have stalled; again with a fresh history\n",
@@ -607,6 +613,59 @@ static void test_work_measured_once_not_refreshed(void)
 	CU_ASSERT_EQUAL(atomic_load(&work_runs[1]), 0);
 }
 
+/*
+ * Two tasks that must run at once (each waits for the other, 1 s at most)
+ * both start, pushed just after one worker ran a task long enough for the
+ * other to fall asleep: the first worker, spinning, takes the first task,
+ * and the second must wake the sleeper.  It used not to, once in 24 to
+ * 2,679 pairs under eager: the taking worker still counted as a spinner,
+ * and the push relied on it (pph__readyq_pop).
+ */
+static atomic_int meet_in, meet_lost;
+
+static void k_meet(void *buffers[], void *arg)
+{
+	double give_up = pph__now_us() + 1e6;
+
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&meet_in, 1);
+	while (atomic_load(&meet_in) < 2 && pph__now_us() < give_up)
+		;
+	if (atomic_load(&meet_in) < 2) {
+		atomic_fetch_add(&meet_lost, 1);
+		atomic_fetch_add(&meet_in, 1); /* the partner, when it comes, returns */
+	}
+}
+
+static void k_alone(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	spin_us(300);
+}
+
+static const struct pph_impl meet_impls[] = { { PPH_ARCH_CPU, k_meet, "meet" } };
+static const struct pph_codelet meet_cl = { "meet", 1, meet_impls, PPH_MODEL_DEFAULT };
+static const struct pph_impl alone_impls[] = { { PPH_ARCH_CPU, k_alone, "alone" } };
+static const struct pph_codelet alone_cl = { "alone", 1, alone_impls, PPH_MODEL_DEFAULT };
+
+static void test_pair_wakes_sleeper(void)
+{
+	int i;
+
+	atomic_store(&meet_lost, 0);
+	for (i = 0; i < 5000 && !atomic_load(&meet_lost); i++) {
+		atomic_store(&meet_in, 0);
+		CU_ASSERT_EQUAL(pph_call_async(&alone_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+		pph_task_wait_all();
+		CU_ASSERT_EQUAL(pph_call_async(&meet_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+		CU_ASSERT_EQUAL(pph_call_async(&meet_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+		pph_task_wait_all();
+	}
+	CU_ASSERT_EQUAL(atomic_load(&meet_lost), 0);
+}
+
 void add_sched_suites(void)
 {
 	CU_pSuite s;
@@ -614,7 +673,11 @@ void add_sched_suites(void)
 	s = CU_add_suite("sched_eager", init_eager, suite_clean);
 	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
 	CU_add_test(s, "composed calls take the thread's priority", test_call_priority);
+	CU_add_test(s, "a pair pushed at once wakes a sleeping worker", test_pair_wakes_sleeper);
+	s = CU_add_suite("sched_ws", init_ws, suite_clean);
+	CU_add_test(s, "a pair pushed at once wakes a sleeping worker", test_pair_wakes_sleeper);
 	s = CU_add_suite("sched_dmda", init_fresh_dmda, clean_fresh);
+	CU_add_test(s, "a pair pushed at once wakes a sleeping worker", test_pair_wakes_sleeper);
 	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
 	CU_add_test(s, "faster variant chosen after calibration", test_dmda_picks_faster);
 	CU_add_test(s, "fork-join team size chosen from history", test_dmda_team_size);
