@@ -173,9 +173,12 @@ static void test_dmda_picks_faster(void)
 	}
 	pph_data_unregister(h);
 	/* each variant was calibrated (a warm-up, then 3 runs), then only
-	 * the fast one ran */
-	CU_ASSERT_EQUAL(atomic_load(&impl_a_runs), 4);
-	CU_ASSERT_EQUAL(fast_after, 20);
+	 * the fast one ran; on a loaded machine a calibration run woken
+	 * late (3 times the others) is left out and run again (under a
+	 * busy loop on one of 2 cores the exact counts, 4 and 20, failed
+	 * in 4 runs of 10) */
+	CU_ASSERT_TRUE(atomic_load(&impl_a_runs) >= 4 && atomic_load(&impl_a_runs) <= 6);
+	CU_ASSERT_TRUE(fast_after >= 18);
 }
 
 /*
@@ -652,10 +655,13 @@ static const struct pph_codelet alone_cl = { "alone", 1, alone_impls, PPH_MODEL_
 
 static void test_pair_wakes_sleeper(void)
 {
+	/* 5,000 pairs, 3 s at most: a loaded machine makes each pair wait
+	 * for both workers to have a core at once */
+	double end = pph__now_us() + 3e6;
 	int i;
 
 	atomic_store(&meet_lost, 0);
-	for (i = 0; i < 5000 && !atomic_load(&meet_lost); i++) {
+	for (i = 0; i < 5000 && pph__now_us() < end && !atomic_load(&meet_lost); i++) {
 		atomic_store(&meet_in, 0);
 		CU_ASSERT_EQUAL(pph_call_async(&alone_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
 		pph_task_wait_all();
