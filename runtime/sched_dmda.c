@@ -106,12 +106,17 @@ static int idle(unsigned w)
  * thread, goes back to the call's thread, which would only wait for it:
  * it runs it in the worker's place (pph__task_claim).  Other choices hand
  * it over, which costs the caller pph__rt.handover_us more. */
-static int given_back(const struct pph_task *t, unsigned w, unsigned impl, unsigned team)
+static int one_thread_on_cpu(const struct pph_task *t, unsigned w, unsigned impl, unsigned team)
 {
 	enum pph_arch a = t->cl->impls[impl].arch;
 
 	return pph__rt.workers[w].arch == PPH_ARCH_CPU &&
-	       (a == PPH_ARCH_CPU || (a == PPH_ARCH_OPENMP && team == 1)) && idle(w);
+	       (a == PPH_ARCH_CPU || (a == PPH_ARCH_OPENMP && team == 1));
+}
+
+static int given_back(const struct pph_task *t, unsigned w, unsigned impl, unsigned team)
+{
+	return one_thread_on_cpu(t, w, impl, team) && idle(w);
 }
 
 /* Variants whose predictions are kept per push (more are asked per worker). */
@@ -286,6 +291,10 @@ static struct choice choose(const struct pph_task *t)
 		xfer[a] = NOT_ASKED;
 	for (w = 0; w < pph__rt.nworkers; w++) {
 		const struct pph_worker *wk = &pph__rt.workers[w];
+		/* read once: the variants on w are weighed alike, even should
+		 * w go idle between two of them (a hand-over charged to one
+		 * and not the other turned the choice under load) */
+		int w_idle = handover > 0 && idle(w);
 
 		for (i = 0; i < cl->nimpls; i++) {
 			int team = wk->arch == PPH_ARCH_CPU &&
@@ -365,7 +374,7 @@ static struct choice choose(const struct pph_task *t)
 				if (xfer[wk->node] == NOT_ASKED)
 					xfer[wk->node] = pph__transfer_estimate(t, wk->node);
 				end = avail + p + xfer[wk->node];
-				if (handover > 0 && !given_back(t, w, i, threads))
+				if (handover > 0 && !(w_idle && one_thread_on_cpu(t, w, i, threads)))
 					end += handover;
 				/* the first pair is taken whatever its estimate: a
 				 * choice is always made (a worker of -1 would index
@@ -407,6 +416,14 @@ static unsigned team_of(unsigned w, const struct pph_task *t, unsigned *base)
 	return members(w, t->sched_team, base);
 }
 
+static void nudge_idle(unsigned v);
+
+/* Does worker w's queue hold a task? */
+static int holds_task(unsigned w)
+{
+	return atomic_load(&q[w].ready.incoming) || atomic_load(&q[w].ready.fifo.head);
+}
+
 /* t, queued for worker owner, starts on worker runner (owner, or a worker
  * that took it from owner's queue): its prediction moves from the owner's
  * backlog to what runs on the runner now. */
@@ -428,6 +445,13 @@ static void started(unsigned runner, unsigned owner, struct pph_task *t)
 		atomic_store(&q[i].running_end, start + t->sched_pred);
 		atomic_store(&q[i].busy, 1);
 	}
+	/* busy now, then look at the queue (a push stores, then reads
+	 * busy): a task pushed after this worker took t but before it was
+	 * busy found it between two tasks holding one, nudged no one, and
+	 * waited behind t while an idle neighbour slept (two tasks that
+	 * must run at once waited for good) */
+	if (runner == owner && holds_task(runner))
+		nudge_idle(runner);
 }
 
 /* t's variant returned on w: w is free from now on, however long the
