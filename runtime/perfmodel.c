@@ -667,11 +667,17 @@ double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
 		t = e->mean;
 	} else if (v && pm.calibrate != PPH_CALIBRATE_FORCE &&
 		   cl->model == PPH_MODEL_DEFAULT && v->reg.valid && !(e && e->warmed)) {
-		/* a size not yet calibrated, once the sizes measured fit: what
-		 * it was measured at, else the regression.  Not one this process
-		 * has run already: it recurs, so it is calibrated (a call whose
-		 * work changes each time, or a size met once a run, is not) */
-		t = e && e->count ? e->mean : v->reg.a * pow(size, v->reg.b) + v->reg.c;
+		/* a size not yet calibrated, once the sizes measured fit: the
+		 * regression, or what it was measured at where that is less.
+		 * Not the measure alone: one slowed run (nw's work of 9 blocks,
+		 * 17.8 us where its neighbours took 8.5 and 11.8) would keep
+		 * the choice from that size for good, since it is only measured
+		 * again when chosen.  Not one this process has run already: it
+		 * recurs, so it is calibrated (a call whose work changes each
+		 * time, or a size met once a run, is not) */
+		t = v->reg.a * pow(size, v->reg.b) + v->reg.c;
+		if (e && e->count && e->mean < t)
+			t = e->mean;
 	}
 	pthread_mutex_unlock(&pm.lock);
 	/* a regression far from its points (a tiny size and b < 0) can give

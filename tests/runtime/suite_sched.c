@@ -413,8 +413,10 @@ static void test_one_time_costs_left_out(void)
 /*
  * A size of data measured once is tried again: "fast" (20 us) ran once at
  * the largest of four sizes, slowed to 5 ms (the last call of a process);
- * "slow" (300 us) is calibrated there.  Both variants' regressions hold,
- * which would predict fast from that one run and never run it again.
+ * "slow" (300 us) is calibrated there.  Both variants' regressions hold;
+ * fast's, from slowed runs at the three smaller sizes too, predicts more
+ * than 5 ms there, so the model alone would predict fast from that one run
+ * and never run it again.
  */
 static atomic_int once_runs[2];
 
@@ -461,7 +463,8 @@ static void test_measured_once_tried_again(void)
 	}
 	for (s = 0; s < 3; s++)
 		for (k = 0; k < PPH_CALIBRATION_MIN; k++) {
-			pph__perfmodel_record(&once_cl, 0, PPH_ARCH_CPU, 1, fp[s], size[s], 20);
+			pph__perfmodel_record(&once_cl, 0, PPH_ARCH_CPU, 1, fp[s], size[s],
+					      s == 0 ? 20 : s == 1 ? 200 : 2000);
 			pph__perfmodel_record(&once_cl, 1, PPH_ARCH_CPU, 1, fp[s], size[s], 300);
 		}
 	pph__perfmodel_record(&once_cl, 0, PPH_ARCH_CPU, 1, fp[3], size[3], 5000);

@@ -387,11 +387,12 @@ static void test_work(void)
 
 /*
  * Once a regression holds, a size measured fewer than 3 times is predicted
- * by what it measured (a call whose work changes each time, or a size met
- * once a run, would else be explored forever), but not one this process
- * runs again: it is calibrated like any other.  On 2 cores, sgemm at 256
- * ran sgemm_blocked once, 3.3 ms where it takes 1.7, and dmda never ran it
- * again.
+ * by what it measured where that is below the regression, else by the
+ * regression (a call whose work changes each time, or a size met once a
+ * run, would else be explored forever; one slowed run would keep it from
+ * being chosen again), but not one this process runs again: it is
+ * calibrated like any other.  On 2 cores, sgemm at 256 ran sgemm_blocked
+ * once, 3.3 ms where it takes 1.7, and dmda never ran it again.
  */
 static void test_recurring_size_calibrated(void)
 {
@@ -407,15 +408,40 @@ static void test_recurring_size_calibrated(void)
 	pph__perfmodel_record_run(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4, 0.5 * 5e4, 0, 0);
 	pph__perfmodel_record_run(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4, 2 * 0.5 * 5e4, 0, 0);
 	CU_ASSERT_TRUE(pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4) < 0);
-	/* measured once, in another process (not run in this one) */
-	pph__perfmodel_record(&rc, 0, PPH_ARCH_CPU, 1, 404, 6e4, 0.5 * 6e4);
+	/* measured once, in another process (not run in this one), faster
+	 * than the regression says: what it measured */
+	pph__perfmodel_record(&rc, 0, PPH_ARCH_CPU, 1, 404, 6e4, 0.4 * 6e4);
 	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 404, 6e4),
-			       0.5 * 6e4, 1e-9);
+			       0.4 * 6e4, 1e-9);
 	/* the recurring size's next samples calibrate it */
 	pph__perfmodel_record_run(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4, 0.5 * 5e4, 0, 0);
 	pph__perfmodel_record_run(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4, 0.5 * 5e4, 0, 0);
 	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 403, 5e4),
 			       (2 + 1 + 1) * 0.5 * 5e4 / 3, 1e-6);
+}
+
+/*
+ * A size measured once, twice as slow as the regression of the others says
+ * (a slowed run), is predicted by the regression, so that the choice is
+ * made again there.  nw's work of 9 blocks ran nw_cpu once, 17.8 us where
+ * the works of 8 and 10 blocks took 8.5 and 11.8, and dmda ran the slower
+ * nw_omp there ever after.
+ */
+static void test_slowed_run_not_kept(void)
+{
+	static const struct pph_impl si[] = { { PPH_ARCH_CPU, k_noop, "slowed" } };
+	static const struct pph_codelet sc = { "pm_slowed", 1, si, PPH_MODEL_DEFAULT };
+	double got;
+	unsigned i, k;
+
+	/* works of 1 to 16 blocks, 1 us a block */
+	for (i = 1; i <= 16; i++)
+		for (k = 0; k < PPH_CALIBRATION_MIN; k++)
+			if (i != 9)
+				pph__perfmodel_record(&sc, 0, PPH_ARCH_CPU, 1, 500 + i, i, i);
+	pph__perfmodel_record(&sc, 0, PPH_ARCH_CPU, 1, 509, 9, 2 * 9);
+	got = pph__perfmodel_predict(&sc, 0, PPH_ARCH_CPU, 1, 509, 9);
+	CU_ASSERT_TRUE(got > 0 && fabs(got - 9) < 0.1 * 9);
 }
 
 /* Feed t(size) at five calibrated sizes; footprints 200+i. */
@@ -1090,6 +1116,7 @@ int main(void)
 	CU_add_test(s, "short runs calibrate on later runs", test_short_runs_calibrate);
 	CU_add_test(s, "first runs are kept apart from later ones", test_first_runs_apart);
 	CU_add_test(s, "regression predicts unseen sizes", test_regression);
+	CU_add_test(s, "a slowed run at a size measured once is not kept", test_slowed_run_not_kept);
 	CU_add_test(s, "a call's work keys its model", test_work);
 	CU_add_test(s, "a size run again is calibrated", test_recurring_size_calibrated);
 	CU_add_test(s, "footprints tell shapes apart", test_footprint_shapes);
