@@ -110,6 +110,55 @@ static void emit_all_includes(struct gen *g, struct out *o)
 		}
 }
 
+/* Whether a variant of platform p takes part in the program. */
+static bool composes_platform(const struct model *m, enum platform p)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < m->nifaces; i++) {
+		const struct iface *ifc = m->ifaces[i];
+
+		for (j = 0; j < ifc->nchosen; j++)
+			if (ifc->chosen[j]->platform == p)
+				return true;
+		for (k = 0; k < ifc->ninstances; k++)
+			for (j = 0; j < ifc->instances[k]->nchosen; j++)
+				if (ifc->instances[k]->chosen[j]->platform == p)
+					return true;
+	}
+	return false;
+}
+
+/* PEPPHER_INITIALIZE(): the runtime starts no device that no variant of
+ * the program runs on (loading PoCL's OpenCL platform alone costs some
+ * 40 ms and 70 MB); the environment still decides where it says. */
+static void emit_initialize(struct out *o, const struct model *m)
+{
+	bool cuda = composes_platform(m, PLATFORM_CUDA), opencl = composes_platform(m, PLATFORM_OPENCL);
+
+	out_line(o, "/* Start the runtime, or stop the program with the reason and exit status 1.%s",
+		 cuda && opencl ? " */" : "");
+	if (!cuda || !opencl)
+		out_line(o, " * No %s variant here: no %s is started (unless %s says). */",
+			 cuda ? "OpenCL" : opencl ? "CUDA" : "device",
+			 cuda ? "OpenCL device" : opencl ? "CUDA device" : "device",
+			 cuda ? "PEPPHER_NOPENCL" : opencl ? "PEPPHER_NCUDA" : "PEPPHER_NCUDA or PEPPHER_NOPENCL");
+	if (cuda && opencl) {
+		out_line(o, "#define PEPPHER_INITIALIZE() PPH_INITIALIZE_OR_EXIT()");
+		return;
+	}
+	out_line(o, "#define PEPPHER_INITIALIZE() \\");
+	out_line(o, "\tdo { \\");
+	out_line(o, "\t\tstruct pph_conf pph_conf_; \\");
+	out_line(o, "\t\tpph_conf_init(&pph_conf_); \\");
+	if (!cuda)
+		out_line(o, "\t\tpph_conf_.ncuda = 0; \\");
+	if (!opencl)
+		out_line(o, "\t\tpph_conf_.nopencl = 0; \\");
+	out_line(o, "\t\tPPH_INITIALIZE_CONF_OR_EXIT(&pph_conf_); \\");
+	out_line(o, "\t} while (0)");
+}
+
 void emit_header(struct gen *g)
 {
 	struct out o;
@@ -150,8 +199,7 @@ void emit_header(struct gen *g)
 	out_line(&o, "#endif");
 	emit_generics(&o, g->m);
 	out_blank(&o);
-	out_line(&o, "/* Start the runtime, or stop the program with the reason and exit status 1. */");
-	out_line(&o, "#define PEPPHER_INITIALIZE() PPH_INITIALIZE_OR_EXIT()");
+	emit_initialize(&o, g->m);
 	out_blank(&o);
 	out_line(&o, "/* Wait for every component call and stop the runtime. */");
 	out_line(&o, "#define PEPPHER_SHUTDOWN() pph_shutdown()");

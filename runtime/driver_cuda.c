@@ -128,14 +128,16 @@ static const struct pph_node_ops cuda_ops = {
 	cu_alloc, cu_free, cu_to_device, cu_to_host, cu_sync,
 };
 
-static unsigned env_max_devices(void)
+/* How many devices to open: PEPPHER_NCUDA where set, else the program's
+ * pph_conf (conf_max, -1 when it leaves it to the runtime), else all. */
+static unsigned max_devices(int conf_max)
 {
 	const char *s = getenv("PEPPHER_NCUDA");
 	char *end;
 	long v;
 
 	if (!s || !*s)
-		return PPH_MAX_NODES;
+		return conf_max >= 0 ? (unsigned)conf_max : PPH_MAX_NODES;
 	v = strtol(s, &end, 10);
 	if (*end || v < 0) {
 		fprintf(stderr, "peppher: PEPPHER_NCUDA=%s: expected a count; using all devices\n", s);
@@ -150,9 +152,9 @@ static void destroy_streams(struct cuda_device *d)
 	cudaStreamDestroy(d->stream);
 }
 
-unsigned pph__cuda_start(void)
+unsigned pph__cuda_start(int conf_max)
 {
-	unsigned max = env_max_devices();
+	unsigned max = max_devices(conf_max);
 	int n = 0, i;
 
 	ndevices = 0;

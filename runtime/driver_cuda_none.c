@@ -3,8 +3,9 @@
 
 #include "internal.h"
 
-unsigned pph__cuda_start(void)
+unsigned pph__cuda_start(int conf_max)
 {
+	(void)conf_max;
 	return 0;
 }
 

@@ -122,14 +122,16 @@ static const struct pph_node_ops ocl_ops = {
 	ocl_alloc, ocl_free, ocl_to_device, ocl_to_host, ocl_sync,
 };
 
-static unsigned env_max_devices(void)
+/* How many devices to open: PEPPHER_NOPENCL where set, else the program's
+ * pph_conf (conf_max, -1 when it leaves it to the runtime), else all. */
+static unsigned max_devices(int conf_max)
 {
 	const char *s = getenv("PEPPHER_NOPENCL");
 	char *end;
 	long v;
 
 	if (!s || !*s)
-		return PPH_MAX_NODES;
+		return conf_max >= 0 ? (unsigned)conf_max : PPH_MAX_NODES;
 	v = strtol(s, &end, 10);
 	if (*end || v < 0) {
 		fprintf(stderr, "peppher: PEPPHER_NOPENCL=%s: expected a count; using all devices\n", s);
@@ -164,9 +166,9 @@ static int open_device(cl_device_id id)
 	return node;
 }
 
-unsigned pph__opencl_start(void)
+unsigned pph__opencl_start(int conf_max)
 {
-	unsigned max = env_max_devices(), p;
+	unsigned max = max_devices(conf_max), p;
 	cl_platform_id platforms[8];
 	cl_uint nplatforms = 0;
 

@@ -1,8 +1,9 @@
 /* Built without OpenCL: no OpenCL devices. */
 #include "internal.h"
 
-unsigned pph__opencl_start(void)
+unsigned pph__opencl_start(int conf_max)
 {
+	(void)conf_max;
 	return 0;
 }
 

@@ -43,16 +43,23 @@ const char *pph_arch_name(enum pph_arch arch)
 	return (unsigned)arch < PPH_ARCH_COUNT ? names[arch] : "?";
 }
 
-/* PEPPHER_NCPU: a positive count, or 0 when unset (one per core). */
-static int env_ncpu(unsigned *ncpu)
+/* PEPPHER_NCPU: a positive count; unset, the program's conf_ncpu, or 0
+ * (one per core) when that is -1. */
+static int env_ncpu(int conf_ncpu, unsigned *ncpu)
 {
 	const char *s = getenv("PEPPHER_NCPU");
 	char *end;
 	long v;
 
 	*ncpu = 0;
-	if (!s || !*s)
+	if (!s || !*s) {
+		if (conf_ncpu == 0 || conf_ncpu > PPH_MAX_WORKERS)
+			return init_failed(-EINVAL,
+					   "pph_conf: ncpu=%d: expected -1 (one per core) or a number of CPU workers from 1 to %d",
+					   conf_ncpu, PPH_MAX_WORKERS);
+		*ncpu = conf_ncpu > 0 ? (unsigned)conf_ncpu : 0;
 		return 0;
+	}
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || *end || v <= 0 || v > PPH_MAX_WORKERS)
@@ -134,15 +141,32 @@ static void prepare_declared(void)
 	pthread_mutex_unlock(&declared_lock);
 }
 
+void pph_conf_init(struct pph_conf *conf)
+{
+	conf->ncpu = -1;
+	conf->ncuda = -1;
+	conf->nopencl = -1;
+}
+
 int pph_init(void)
 {
+	return pph_init_conf(NULL);
+}
+
+int pph_init_conf(const struct pph_conf *conf)
+{
+	struct pph_conf defaults;
 	unsigned ncpu;
 	int rc;
 
 	if (pph__rt.initialized)
 		return -EALREADY;
+	if (!conf) {
+		pph_conf_init(&defaults);
+		conf = &defaults;
+	}
 	init_error[0] = '\0';
-	rc = env_ncpu(&ncpu);
+	rc = env_ncpu(conf->ncpu, &ncpu);
 	if (rc == 0)
 		rc = env_sched(&pph__rt.sched);
 	if (rc == 0 && (rc = pph__mem_limits_init()) != 0)
@@ -173,7 +197,8 @@ int pph_init(void)
 	pph__rt.nodes[0].ops = NULL;
 	pph_transfer_stats_reset();
 	memset(pph__rt.arch_workers, 0, sizeof(pph__rt.arch_workers));
-	rc = pph__workers_start(ncpu);
+	rc = pph__workers_start(ncpu, conf->ncuda < 0 ? -1 : conf->ncuda,
+				conf->nopencl < 0 ? -1 : conf->nopencl);
 	if (rc != 0) {
 		pph__rt.sched->deinit();
 		pph__perfmodel_shutdown();

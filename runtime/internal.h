@@ -164,13 +164,14 @@ struct pph_node_ops {
 	int (*sync)(unsigned node);
 };
 
-/* driver_opencl.c: add one node per device; returns how many. */
-unsigned pph__opencl_start(void);
+/* driver_opencl.c: add one node per device, at most conf_max unless the
+ * environment says (-1: every device); returns how many. */
+unsigned pph__opencl_start(int conf_max);
 void pph__opencl_stop(void);
 /* Make the calling thread the worker of this device (pph_opencl_queue). */
 void pph__opencl_bind_thread(void *driver);
 /* driver_cuda.c: the same for CUDA devices. */
-unsigned pph__cuda_start(void);
+unsigned pph__cuda_start(int conf_max);
 void pph__cuda_stop(void);
 void pph__cuda_bind_thread(void *driver);
 /* Host memory for container data: pinned (page-locked) when CUDA devices
@@ -651,7 +652,7 @@ extern PPH_TLS struct pph_worker *pph__current_worker;
  * built): what a run spent on them is taken out of its recorded time. */
 extern PPH_TLS double pph__one_time_us;
 
-int pph__workers_start(unsigned ncpu);
+int pph__workers_start(unsigned ncpu, int ncuda, int nopencl);
 /* A worker waits inside a variant (a nested call, pph_task_wait, a host
  * access): it runs ready tasks itself until done(arg), so that a task only
  * it could run, or one queued behind it, never waits for it forever. */

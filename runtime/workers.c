@@ -415,7 +415,7 @@ int pph_openmp_threads(void)
 	return (int)(pph__rt.arch_workers[PPH_ARCH_CPU] ? pph__rt.arch_workers[PPH_ARCH_CPU] : 1);
 }
 
-int pph__workers_start(unsigned ncpu)
+int pph__workers_start(unsigned ncpu, int ncuda, int nopencl)
 {
 	unsigned i, ndev;
 
@@ -423,8 +423,8 @@ int pph__workers_start(unsigned ncpu)
 		return -ENODEV;
 	if (!ncpu)
 		ncpu = default_ncpu();
-	ndev = pph__cuda_start();
-	ndev += pph__opencl_start();
+	ndev = pph__cuda_start(ncuda);
+	ndev += pph__opencl_start(nopencl);
 	if (ncpu + ndev > PPH_MAX_WORKERS)
 		ncpu = PPH_MAX_WORKERS - ndev;
 	pph__rt.workers = calloc(ncpu + ndev, sizeof(*pph__rt.workers));

@@ -76,15 +76,44 @@ static void set_home(void)
 	setenv("STARPU_HOME", path, 0);
 }
 
+void pph_conf_init(struct pph_conf *conf)
+{
+	conf->ncpu = -1;
+	conf->ncuda = -1;
+	conf->nopencl = -1;
+}
+
 int pph_init(void)
 {
+	return pph_init_conf(NULL);
+}
+
+/* The environment's count where set, else the program's (pph_conf). */
+static int count_or(int env, int conf_value)
+{
+	return env >= 0 ? env : conf_value >= 0 ? conf_value : -1;
+}
+
+int pph_init_conf(const struct pph_conf *pconf)
+{
 	struct starpu_conf conf;
+	struct pph_conf defaults;
 	int ncpu = -1, nopencl = -1, ncuda = -1, rc;
 	const char *sched = NULL;
 
 	if (starpu_is_initialized())
 		return -EALREADY;
+	if (!pconf) {
+		pph_conf_init(&defaults);
+		pconf = &defaults;
+	}
 	why_not[0] = 0;
+	if (pconf->ncpu == 0) {
+		snprintf(why_not, sizeof(why_not),
+			 "pph_conf: ncpu=0: expected -1 (one per core) or a number of CPU workers");
+		fprintf(stderr, "peppher: %s\n", why_not);
+		return -EINVAL;
+	}
 	starpu_conf_init(&conf);
 	rc = scheduler(&sched);
 	if (rc == 0 && ((ncpu = env_count("PEPPHER_NCPU")) == -2 ||
@@ -95,6 +124,9 @@ int pph_init(void)
 		fprintf(stderr, "peppher: %s\n", why_not);
 		return rc;
 	}
+	ncpu = count_or(ncpu, pconf->ncpu);
+	nopencl = count_or(nopencl, pconf->nopencl);
+	ncuda = count_or(ncuda, pconf->ncuda);
 	if (sched)
 		conf.sched_policy_name = sched;
 	if (ncpu >= 0)

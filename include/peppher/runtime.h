@@ -32,20 +32,48 @@ extern "C" {
 int pph_init(void);
 
 /**
- * What a program's PEPPHER_INITIALIZE() does: start the runtime, or stop
- * the program with the reason and exit status 1.  A program that cannot
- * run its components must not go on and exit 0 with its data unchanged.
- * The exit is the program's own (the macro expands in its main): the
- * runtime itself never exits.  -EALREADY is no failure.
+ * What pph_init_conf() starts, as StarPU's starpu_conf: -1 leaves a count
+ * to the runtime.  The environment, where it sets one (PEPPHER_NCPU,
+ * PEPPHER_NCUDA, PEPPHER_NOPENCL), overrides the program's value.
  */
-#define PPH_INITIALIZE_OR_EXIT()                                                        \
+struct pph_conf {
+	int ncpu;    /**< CPU workers, 1 or more; -1: one per core */
+	int ncuda;   /**< CUDA devices at most; -1: every device */
+	int nopencl; /**< OpenCL devices at most; 0 loads no OpenCL platform; -1: every device */
+};
+
+/** Fill conf with the defaults (every field -1). */
+void pph_conf_init(struct pph_conf *conf);
+
+/**
+ * pph_init() with the counts of conf (NULL: the defaults).  A program
+ * whose codelets have no OpenCL variant starts faster with nopencl = 0:
+ * loading an OpenCL platform (PoCL and its LLVM) costs some 40 ms and
+ * 70 MB.  A codelet whose only variants are for devices not started
+ * fails at its call (-ENODEV).  Returns what pph_init() returns, and
+ * -EINVAL for a count out of range.
+ */
+int pph_init_conf(const struct pph_conf *conf);
+
+/**
+ * What a program's PEPPHER_INITIALIZE() does: start the runtime with conf
+ * (NULL: the defaults), or stop the program with the reason and exit
+ * status 1.  A program that cannot run its components must not go on and
+ * exit 0 with its data unchanged.  The exit is the program's own (the
+ * macro expands in its main): the runtime itself never exits.  -EALREADY
+ * is no failure.
+ */
+#define PPH_INITIALIZE_CONF_OR_EXIT(conf)                                               \
 	do {                                                                            \
-		int pph_init_rc_ = pph_init();                                          \
+		int pph_init_rc_ = pph_init_conf(conf);                                 \
 		if (pph_init_rc_ != 0 && pph_init_rc_ != -EALREADY) {                   \
 			fprintf(stderr, "peppher: the runtime cannot start; stopping\n");  \
 			exit(EXIT_FAILURE);                                             \
 		}                                                                       \
 	} while (0)
+
+/** PPH_INITIALIZE_CONF_OR_EXIT() with the defaults. */
+#define PPH_INITIALIZE_OR_EXIT() PPH_INITIALIZE_CONF_OR_EXIT(NULL)
 
 /**
  * Wait for every submitted task, print statistics when PEPPHER_STATS=1, stop

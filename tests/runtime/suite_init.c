@@ -53,10 +53,52 @@ static void test_bad_environment(void)
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
+/*
+ * pph_init_conf: the program's counts, the environment's where it sets
+ * them (test_runtime sets PEPPHER_NOPENCL=0 and PEPPHER_NCUDA=0, so the
+ * OpenCL device is looked at with them unset).
+ */
+static void test_conf(void)
+{
+	struct pph_conf conf;
+	unsigned with_opencl;
+
+	pph_shutdown();
+	pph_conf_init(&conf);
+	CU_ASSERT_TRUE(conf.ncpu == -1 && conf.ncuda == -1 && conf.nopencl == -1);
+	unsetenv("PEPPHER_NCPU");
+	unsetenv("PEPPHER_NOPENCL");
+	conf.ncpu = 3;
+	CU_ASSERT_EQUAL_FATAL(pph_init_conf(&conf), 0);
+	CU_ASSERT_EQUAL(pph_worker_count_arch(PPH_ARCH_CPU), 3);
+	with_opencl = pph_worker_count_arch(PPH_ARCH_OPENCL); /* 1 with PoCL */
+	pph_shutdown();
+	conf.nopencl = 0;
+	CU_ASSERT_EQUAL_FATAL(pph_init_conf(&conf), 0);
+	CU_ASSERT_EQUAL(pph_worker_count_arch(PPH_ARCH_OPENCL), 0);
+	CU_ASSERT_EQUAL(pph_worker_count(), 3);
+	pph_shutdown();
+	/* the environment wins */
+	setenv("PEPPHER_NCPU", "2", 1);
+	setenv("PEPPHER_NOPENCL", "1", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init_conf(&conf), 0);
+	CU_ASSERT_EQUAL(pph_worker_count_arch(PPH_ARCH_CPU), 2);
+	CU_ASSERT_EQUAL(pph_worker_count_arch(PPH_ARCH_OPENCL), with_opencl);
+	pph_shutdown();
+	setenv("PEPPHER_NOPENCL", "0", 1);
+	unsetenv("PEPPHER_NCPU");
+	conf.ncpu = 0;
+	CU_ASSERT_EQUAL(pph_init_conf(&conf), -EINVAL);
+	setenv("PEPPHER_NCPU", "2", 1);
+	CU_ASSERT_EQUAL(pph_init_conf(NULL), 0);
+	CU_ASSERT_EQUAL(pph_worker_count(), 2);
+}
+
 void add_init_suite(void)
 {
 	CU_pSuite s = CU_add_suite("init", init_dmda, suite_clean);
 
 	CU_add_test(s, "init and shutdown again", test_init_twice);
 	CU_add_test(s, "bad environment", test_bad_environment);
+	CU_add_test(s, "a program's counts, the environment's first", test_conf);
 }

@@ -61,8 +61,15 @@ static inline void vmax(const int *x, int n, int *result)
 #define vmax(...) _Generic((PPH_ARG0_(__VA_ARGS__, 0)), float *: vmax_float, const float *: vmax_float, int *: vmax_int, const int *: vmax_int)(__VA_ARGS__)
 #endif
 
-/* Start the runtime, or stop the program with the reason and exit status 1. */
-#define PEPPHER_INITIALIZE() PPH_INITIALIZE_OR_EXIT()
+/* Start the runtime, or stop the program with the reason and exit status 1.
+ * No CUDA variant here: no CUDA device is started (unless PEPPHER_NCUDA says). */
+#define PEPPHER_INITIALIZE() \
+	do { \
+		struct pph_conf pph_conf_; \
+		pph_conf_init(&pph_conf_); \
+		pph_conf_.ncuda = 0; \
+		PPH_INITIALIZE_CONF_OR_EXIT(&pph_conf_); \
+	} while (0)
 
 /* Wait for every component call and stop the runtime. */
 #define PEPPHER_SHUTDOWN() pph_shutdown()
