@@ -62,5 +62,12 @@ for v in $variants; do
 	others=$(echo blur_cpu blur_openmp blur_opencl | tr ' ' '\n' | grep -vx "$v" | paste -sd, -)
 	run_after "$v" --disable-impls="$others"
 	grep -q "blur/$v: [1-9]" "$out/$v.stats" || { cat "$out/$v.stats"; fail "$v never ran"; }
+	# composed without OpenCL variants: no OpenCL device started
+	if [ "$v" != blur_opencl ] && grep -q "(OPENCL)" "$out/$v.stats"; then
+		cat "$out/$v.stats"
+		fail "$v: composed without OpenCL, yet an OpenCL worker started"
+	fi
 done
+[ "$variants" = "${variants%blur_opencl}" ] || grep -q "(OPENCL)" "$out/blur_opencl.stats" ||
+	fail "blur_opencl: no OpenCL worker"
 echo "PASS: examples/legacy: three lines, the same images, with $variants"
