@@ -333,6 +333,10 @@ static struct pph_pm_entry *entry_get(struct pph_pm_variant *v, uint32_t fp,
 	e->next = v->entries;
 	v->entries = e;
 	*slot = e;
+	if (!v->nentries || size < v->size_lo)
+		v->size_lo = size;
+	if (!v->nentries || size > v->size_hi)
+		v->size_hi = size;
 	v->nentries++;
 	return e;
 }
@@ -646,6 +650,21 @@ unsigned long pph__perfmodel_samples(const struct pph_codelet *cl, unsigned impl
 	return n;
 }
 
+/*
+ * Whether a regression may predict size: within twice the range of the
+ * sizes its variant ran at.  Further out it is an extrapolation that a
+ * change of regime defeats, and nothing would correct it, since a choice
+ * predicted slower is not run: lud's trailing update on a team of 2, fitted
+ * on works up to 384 x 384 where one thread is as fast (the matrix fits
+ * one core's L2), predicted 5.0 ms for the first work at 768, where one
+ * thread took 3.3 and the team 1.7, and was never tried there.  A size out
+ * of range is explored; its warm-up run widens the range at once.
+ */
+static int within_range(const struct pph_pm_variant *v, double size)
+{
+	return size <= 2 * v->size_hi && size >= 0.5 * v->size_lo;
+}
+
 double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
 			      enum pph_arch arch, unsigned threads,
 			      uint32_t footprint, double size)
@@ -666,7 +685,8 @@ double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
 			 PPH_CALIBRATION_MIN) {
 		t = e->mean;
 	} else if (v && pm.calibrate != PPH_CALIBRATE_FORCE &&
-		   cl->model == PPH_MODEL_DEFAULT && v->reg.valid && !(e && e->warmed)) {
+		   cl->model == PPH_MODEL_DEFAULT && v->reg.valid && !(e && e->warmed) &&
+		   ((e && e->count) || within_range(v, size))) {
 		/* a size not yet calibrated, once the sizes measured fit: the
 		 * regression, or what it was measured at where that is less.
 		 * Not the measure alone: one slowed run (nw's work of 9 blocks,

@@ -82,6 +82,10 @@ struct pph_pm_variant {
 	 * loads in linear time, and a prediction does not walk them */
 	struct pph_pm_entry **index;
 	size_t index_cap, nentries;
+	/* the smallest and largest size it has run at (an entry exists:
+	 * counted, loaded or this process's warm-up), the range over which
+	 * its regression is trusted (see pph__perfmodel_predict) */
+	double size_lo, size_hi;
 };
 
 struct pph_pm_model {

@@ -508,6 +508,9 @@ int pph_task_submit(struct pph_task *task)
 		if (rc)
 			return rc;
 		task->footprint = pph__task_footprint(task, &task->size);
+	} else if (task->work > 0) {
+		/* a call's work keys its history even without data */
+		task->footprint = pph__task_footprint(task, &task->size);
 	} else {
 		task->footprint = PPH_FOOTPRINT_NO_DATA;
 		task->size = 0;

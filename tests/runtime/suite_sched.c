@@ -617,6 +617,10 @@ static void test_work_measured_once_not_refreshed(void)
 	pph_call_work(0);
 	CU_ASSERT_EQUAL(atomic_load(&work_runs[0]), 8);
 	CU_ASSERT_EQUAL(atomic_load(&work_runs[1]), 0);
+	/* a call without data is keyed on its work too (it was on "no data") */
+	for (s = 0; s < 8; s++)
+		CU_ASSERT_EQUAL(pph__perfmodel_tries(&work_cl, 0, PPH_ARCH_CPU, 1, fp[s], NULL, NULL),
+				64 + 1);
 }
 
 /*

@@ -325,11 +325,20 @@ static void test_regression(void)
 		for (k = 0; k < PPH_CALIBRATION_MIN; k++)
 			pph__perfmodel_record(&rc, 0, PPH_ARCH_CPU, 1, 100 + i, sizes[i],
 					      0.02 * pow(sizes[i], 1.1) + 5);
-	want = 0.02 * pow(1e6, 1.1) + 5;
-	got = pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 999, 1e6);
+	want = 0.02 * pow(5e5, 1.1) + 5;
+	got = pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 999, 5e5);
 	CU_ASSERT_TRUE(fabs(got - want) < 0.05 * want);
 	want = 0.02 * pow(2e3, 1.1) + 5;
 	got = pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 998, 2e3);
+	CU_ASSERT_TRUE(fabs(got - want) < 0.05 * want);
+	/* beyond twice the sizes it ran at, on either side: explored */
+	CU_ASSERT_EQUAL(pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 997, 5.2e5), -1);
+	CU_ASSERT_EQUAL(pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 996, 4.9e2), -1);
+	/* a run there widens the range at once, its warm-up too */
+	pph__perfmodel_record_run(&rc, 0, PPH_ARCH_CPU, 1, 997, 5.2e5, 0.02 * pow(5.2e5, 1.1) + 5,
+				  0, 0);
+	want = 0.02 * pow(1e6, 1.1) + 5;
+	got = pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 995, 1e6);
 	CU_ASSERT_TRUE(fabs(got - want) < 0.05 * want);
 }
 
@@ -636,6 +645,7 @@ static void test_absurd_predictions(void)
 	};
 	static const struct pph_codelet ac = { "pm_absurd", 2, ai, PPH_MODEL_DEFAULT };
 	static const struct pph_codelet rc = { "pm_absurd_reg", 2, ai, PPH_MODEL_DEFAULT };
+	static const struct pph_codelet xc = { "pm_absurd_xreg", 2, ai, PPH_MODEL_NL_REGRESSION };
 	int x = 0, round;
 	pph_data_handle h;
 	double size;
@@ -658,13 +668,19 @@ static void test_absurd_predictions(void)
 		pph__perfmodel_record(&ac, 0, PPH_ARCH_CPU, 1, fp, size, 1e300);
 		pph__perfmodel_record(&ac, 1, PPH_ARCH_CPU, 1, fp, size, 1e250);
 		/* t = s^2 at five sizes: its regression overflows at 1e200 */
-		for (k = 0; k < 5; k++)
+		for (k = 0; k < 5; k++) {
 			pph__perfmodel_record(&rc, 0, PPH_ARCH_CPU, 1, 1000 + k, 1e3 * (k + 1),
 					      1e6 * (k + 1) * (k + 1));
+			pph__perfmodel_record(&xc, 0, PPH_ARCH_CPU, 1, 1000 + k, 1e3 * (k + 1),
+					      1e6 * (k + 1) * (k + 1));
+		}
 	}
 	CU_ASSERT_EQUAL(pph__perfmodel_predict(&ac, 0, PPH_ARCH_CPU, 1, fp, size), PPH_PM_MAX_US);
 	CU_ASSERT_EQUAL(pph__perfmodel_predict(&ac, 1, PPH_ARCH_CPU, 1, fp, size), PPH_PM_MAX_US);
-	CU_ASSERT_EQUAL(pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 999, 1e200), PPH_PM_MAX_US);
+	/* far beyond its sizes a regression is not used (explored instead),
+	 * so its overflow is met through a codelet that asks for one */
+	CU_ASSERT_EQUAL(pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 999, 1e200), -1);
+	CU_ASSERT_EQUAL(pph__perfmodel_predict(&xc, 0, PPH_ARCH_CPU, 1, 999, 1e200), PPH_PM_MAX_US);
 	for (round = 0; round < 10; round++) {
 		t = pph_task_create(&ac);
 		pph_task_add_buffer(t, h, PPH_RW);
