@@ -657,11 +657,17 @@ unsigned long pph__perfmodel_samples(const struct pph_codelet *cl, unsigned impl
  * predicted slower is not run: lud's trailing update on a team of 2, fitted
  * on works up to 384 x 384 where one thread is as fast (the matrix fits
  * one core's L2), predicted 5.0 ms for the first work at 768, where one
- * thread took 3.3 and the team 1.7, and was never tried there.  A size out
- * of range is explored; its warm-up run widens the range at once.
+ * thread took 3.3, and was never tried there.  A size out of range is
+ * explored; its warm-up run widens the range at once.  CPU variants only:
+ * a device's first run in a process pays its setup, which dmda weighs
+ * against the call (worth_its_setup), so a device variant unpredicted at a
+ * new size would not be tried there; its regression, with the setup and
+ * the copies added, is what lets dmda split a call across CPU and device.
  */
 static int within_range(const struct pph_pm_variant *v, double size)
 {
+	if (v->arch != PPH_ARCH_CPU && v->arch != PPH_ARCH_OPENMP)
+		return 1;
 	return size <= 2 * v->size_hi && size >= 0.5 * v->size_lo;
 }
 

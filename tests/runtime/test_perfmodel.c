@@ -316,6 +316,8 @@ static void test_regression(void)
 {
 	static const struct pph_impl ri[] = { { PPH_ARCH_CPU, k_noop, "reg" } };
 	static const struct pph_codelet rc = { "pm_regression", 1, ri, PPH_MODEL_DEFAULT };
+	static const struct pph_impl di[] = { { PPH_ARCH_OPENCL, k_noop, "reg_device" } };
+	static const struct pph_codelet dc = { "pm_regression_device", 1, di, PPH_MODEL_DEFAULT };
 	double sizes[] = { 1e3, 4e3, 1.6e4, 6.4e4, 2.56e5 };
 	unsigned i, k;
 	double want, got;
@@ -339,6 +341,15 @@ static void test_regression(void)
 				  0, 0);
 	want = 0.02 * pow(1e6, 1.1) + 5;
 	got = pph__perfmodel_predict(&rc, 0, PPH_ARCH_CPU, 1, 995, 1e6);
+	CU_ASSERT_TRUE(fabs(got - want) < 0.05 * want);
+	/* a device variant's regression predicts out of range too: dmda
+	 * weighs its setup and copies against the call (worth_its_setup) */
+	for (i = 0; i < 5; i++)
+		for (k = 0; k < PPH_CALIBRATION_MIN; k++)
+			pph__perfmodel_record(&dc, 0, PPH_ARCH_OPENCL, 1, 100 + i, sizes[i],
+					      0.02 * pow(sizes[i], 1.1) + 5);
+	want = 0.02 * pow(4e6, 1.1) + 5;
+	got = pph__perfmodel_predict(&dc, 0, PPH_ARCH_OPENCL, 1, 999, 4e6);
 	CU_ASSERT_TRUE(fabs(got - want) < 0.05 * want);
 }
 
