@@ -150,19 +150,9 @@ struct choice {
  * met once a run, had a team of 2 refreshed at 1 to 4 of them a run, at
  * 300 us a call where one thread took 80 (predicted 135 from the team's
  * regression): 5 % of the run.
- * A choice within REFRESH_CLOSE of the chosen one is refreshed once
- * measured REFRESH_RATIO_CLOSE times less often: such a refresh costs at
- * most 1.7 % of a call, and a team of 2 on this 2-core machine spreads
- * by 30 % from run to run, so that 7 samples did not tell it apart from
- * one thread (cfd's flux at 192: a team of 2 measured 7 times at 5.5 ms
- * against one thread's 5.2, where the OpenMP program's team of 2 took 3.4
- * over 169 runs, stddev 1.0), and waiting for 32 times fewer runs kept
- * the slower choice for the whole evaluation.
  */
 #define REFRESH_WITHIN 1.5
 #define REFRESH_RATIO 32
-#define REFRESH_CLOSE 1.15
-#define REFRESH_RATIO_CLOSE 8
 
 #define NOT_ASKED (-2.0)
 
@@ -242,11 +232,7 @@ static struct choice stalest(const struct pph_task *t, const struct choice *best
 			 * paid again at every other one */
 			if (n < PPH_CALIBRATION_MIN)
 				continue;
-			if (n * (other_end[row][i] - now <= REFRESH_CLOSE * (best->end - now) ?
-					 REFRESH_RATIO_CLOSE :
-					 REFRESH_RATIO) <=
-				    nbest &&
-			    (pick.impl < 0 || n < fewest)) {
+			if (n * REFRESH_RATIO <= nbest && (pick.impl < 0 || n < fewest)) {
 				pick = c;
 				fewest = n;
 			}

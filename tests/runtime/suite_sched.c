@@ -554,55 +554,6 @@ static void test_stale_history_refreshed(void)
 }
 
 /*
- * A choice close to the chosen one is refreshed sooner: "close" measured
- * 5 times at 110 us, now 60 us, against "usual" 40 times at 100 us (within
- * 1.15 times, 8 times less measured) runs at the next call, and again 8
- * calls later, after which its history is the faster; waiting for 32 times
- * fewer runs, it would not run in 20 calls.
- */
-static atomic_int close_runs[2];
-
-static void k_close_usual(void *buffers[], void *arg)
-{
-	(void)buffers;
-	(void)arg;
-	atomic_fetch_add(&close_runs[0], 1);
-	spin_us(100);
-}
-
-static void k_close_faster(void *buffers[], void *arg)
-{
-	(void)buffers;
-	(void)arg;
-	atomic_fetch_add(&close_runs[1], 1);
-	spin_us(60);
-}
-
-static const struct pph_impl close_impls[] = {
-	{ PPH_ARCH_CPU, k_close_usual, "close_usual" },
-	{ PPH_ARCH_CPU, k_close_faster, "close_faster" },
-};
-static const struct pph_codelet close_cl = { "refresh_close", 2, close_impls, PPH_MODEL_HISTORY };
-
-static void test_close_choice_refreshed(void)
-{
-	int k;
-
-	for (k = 0; k < 40; k++)
-		pph__perfmodel_record(&close_cl, 0, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA, 0, 100);
-	for (k = 0; k < 5; k++)
-		pph__perfmodel_record(&close_cl, 1, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA, 0, 110);
-	atomic_store(&close_runs[0], 0);
-	atomic_store(&close_runs[1], 0);
-	for (k = 0; k < 20; k++)
-		CU_ASSERT_EQUAL(pph_call_sync(&close_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
-	/* 11 when no run is slowed; a slowed refresh delays the switch */
-	CU_ASSERT_TRUE(atomic_load(&close_runs[1]) >= 6);
-	CU_ASSERT_TRUE(pph__perfmodel_predict(&close_cl, 1, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA,
-					      0) < 100);
-}
-
-/*
  * A call's work (pph_call_work) measured once is not refreshed: "regressed"
  * was measured once at each of 8 works, at 120 us, and "chosen" (100 us)
  * 64 times at each.  Within 1.5 times and measured 64 times less often,
@@ -749,7 +700,6 @@ void add_sched_suites(void)
 	CU_add_test(s, "one-time costs are not samples", test_one_time_costs_left_out);
 	CU_add_test(s, "a size measured once is tried again", test_measured_once_tried_again);
 	CU_add_test(s, "a stale history is refreshed", test_stale_history_refreshed);
-	CU_add_test(s, "a close choice is refreshed sooner", test_close_choice_refreshed);
 	CU_add_test(s, "a work measured once is not refreshed",
 		    test_work_measured_once_not_refreshed);
 }
