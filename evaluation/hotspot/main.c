@@ -20,10 +20,11 @@ int main(int argc, char **argv)
 	struct hotspot_coef c = hotspot_coefficients(n);
 	double t0;
 
+	/* the runtime first, as an application starts it (eval.h) */
+	PEPPHER_INITIALIZE();
 	hotspot_generate(temp, power, n);
 	memcpy(ref, temp, cells * sizeof(float));
 
-	PEPPHER_INITIALIZE();
 	t0 = eval_now();
 	for (it = 0; it < ITERS; it++) {
 		float *t;

@@ -19,10 +19,11 @@ int main(int argc, char **argv)
 	int *src = malloc(cols * sizeof(int)), *dst = malloc(cols * sizeof(int));
 	double t0;
 
+	/* the runtime first, as an application starts it (eval.h) */
+	PEPPHER_INITIALIZE();
 	pathfinder_generate(wall, ROWS, cols);
 	memcpy(src, wall, cols * sizeof(int));
 
-	PEPPHER_INITIALIZE();
 	t0 = eval_now();
 	for (row = 0; row < ROWS - 1; row += HEIGHT) {
 		int *t;
