@@ -14,6 +14,7 @@ struct deque {
 static struct {
 	struct deque dq[PPH_MAX_WORKERS];
 	atomic_long ready;	/* tasks in the queues (briefly -1: taken before counted) */
+	atomic_ulong pushes;	/* tasks ever pushed: tells a sleeper whether any came */
 	atomic_uint sleepers;	/* workers in cond_wait */
 	atomic_uint next;	/* round robin for application pushes */
 	pthread_mutex_t idle_lock;
@@ -32,6 +33,7 @@ static int ws_init(void)
 	pthread_mutex_init(&s.idle_lock, NULL);
 	pthread_cond_init(&s.idle_cond, NULL);
 	atomic_store(&s.ready, 0);
+	atomic_store(&s.pushes, 0);
 	atomic_store(&s.sleepers, 0);
 	atomic_store(&s.next, 0);
 	s.stopping = 0;
@@ -71,8 +73,9 @@ static void ws_push(struct pph_task *t)
 	pthread_mutex_lock(&q->lock);
 	pph__fifo_push(&q->fifo, t);
 	pthread_mutex_unlock(&q->lock);
-	/* count, then read sleepers (both seq_cst): see ws_pop */
+	/* count, then read sleepers (all seq_cst): see ws_pop */
 	atomic_fetch_add(&s.ready, 1);
+	atomic_fetch_add(&s.pushes, 1);
 	if (atomic_load(&s.sleepers)) {
 		/* wake all: the task may suit only some kinds of worker */
 		pthread_mutex_lock(&s.idle_lock);
@@ -116,6 +119,7 @@ static int any_ready(const void *unused)
 static struct pph_task *ws_pop(struct pph_worker *w)
 {
 	struct pph_task *t;
+	unsigned long pushed;
 	long seen;
 
 	for (;;) {
@@ -133,15 +137,22 @@ static struct pph_task *ws_pop(struct pph_worker *w)
 		 * here or sees the sleeper and broadcasts under the lock */
 		atomic_fetch_add(&s.sleepers, 1);
 		seen = atomic_load(&s.ready);
+		pushed = atomic_load(&s.pushes);
 		if (seen <= 0)
 			pthread_cond_wait(&s.idle_cond, &s.idle_lock);
 		atomic_fetch_sub(&s.sleepers, 1);
 		pthread_mutex_unlock(&s.idle_lock);
 		if (seen > 0 && !(t = find_work(w))) {
-			/* ready tasks only other kinds of worker can run */
+			/* ready tasks only other kinds of worker can run, or
+			 * taken by others: sleep unless one was pushed since.
+			 * Not while the count of ready tasks is what it was:
+			 * another worker took the one counted, and a push
+			 * that found no sleeper made the count the same
+			 * again; this worker slept beside a task, its
+			 * neighbour running a long one */
 			pthread_mutex_lock(&s.idle_lock);
 			atomic_fetch_add(&s.sleepers, 1);
-			if (!s.stopping && atomic_load(&s.ready) == seen)
+			if (!s.stopping && atomic_load(&s.pushes) == pushed)
 				pthread_cond_wait(&s.idle_cond, &s.idle_lock);
 			atomic_fetch_sub(&s.sleepers, 1);
 			pthread_mutex_unlock(&s.idle_lock);
