@@ -41,7 +41,7 @@ static void check_params(const struct iface *ifc)
 					   p->name);
 		check_type(p);
 	}
-	if (ifc->return_type && !is_c_type(ifc->return_type, false))
+	if (ifc->return_type && !is_c_type(ifc->return_type, true))
 		diag_error(&ifc->loc, "returnType '%s' of '%s' is not a C type",
 			   ifc->return_type, ifc->name);
 }

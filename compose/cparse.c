@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <clang-c/Index.h>
 
@@ -26,6 +27,8 @@
 	X(Type_getNamedType) \
 	X(Type_getSizeOf) \
 	X(Type_visitFields) \
+	X(getArrayElementType) \
+	X(getArraySize) \
 	X(File_isEqual) \
 	X(createIndex) \
 	X(defaultReparseOptions) \
@@ -264,6 +267,65 @@ static void describe_more(CXType t, struct cparam *p)
 	p->handle = is_handle(pointee);
 }
 
+static bool is_array(enum CXTypeKind k)
+{
+	return k == CXType_ConstantArray || k == CXType_IncompleteArray ||
+	       k == CXType_VariableArray || k == CXType_DependentSizedArray;
+}
+
+/* "T *" for an element spelled "T", "T (*)[3]" for "T[3]", "T (*)(int)"
+ * for a function spelled "T (int)": what the parameter decays to. */
+static char *pointer_to(const char *spelling)
+{
+	const char *cut = strpbrk(spelling, "[(");
+	size_t n = cut ? (size_t)(cut - spelling) : strlen(spelling);
+
+	while (n && spelling[n - 1] == ' ')
+		n--;
+	return cut ? xasprintf("%.*s (*)%s", (int)n, spelling, cut) : xasprintf("%s *", spelling);
+}
+
+/*
+ * A parameter declared as an array ("char out[29]", png.h) or a function
+ * is a pointer, as C adjusts it; libclang gives the type as written,
+ * which no descriptor takes.  Returns false for other parameters.
+ */
+static bool describe_decayed(CXType t, struct cparam *p)
+{
+	CXType canon = clang.getCanonicalType(t), elem, celem;
+	char *s;
+
+	if (canon.kind == CXType_FunctionProto || canon.kind == CXType_FunctionNoProto) {
+		s = take(clang.getTypeSpelling(t));
+		p->type = pointer_to(s);
+		free(s);
+		s = take(clang.getTypeSpelling(canon));
+		p->plain = pointer_to(s);
+		p->pointee = s;
+		p->shape = CSHAPE_FUNCPTR;
+		return true;
+	}
+	if (!is_array(canon.kind))
+		return false;
+	/* the element as written where the array is ("png_byte"), else as
+	 * its typedef names it (jmp_buf: "struct __jmp_buf_tag") */
+	elem = is_array(t.kind) ? clang.getArrayElementType(t) : clang.getArrayElementType(canon);
+	celem = clang.getCanonicalType(elem);
+	s = take(clang.getTypeSpelling(elem));
+	p->type = pointer_to(s);
+	free(s);
+	p->pointee = unqualified(celem);
+	p->plain = pointer_to(p->pointee);
+	p->pointee_const = clang.isConstQualifiedType(celem);
+	p->shape = celem.kind == CXType_Pointer ? CSHAPE_PTRPTR : CSHAPE_POINTER;
+	p->pointee_integer = is_integer(celem.kind);
+	p->pointee_char = celem.kind == CXType_Char_S || celem.kind == CXType_Char_U;
+	p->handle = is_handle(celem);
+	if (canon.kind == CXType_ConstantArray)
+		p->array_len = clang.getArraySize(canon);
+	return true;
+}
+
 static void read_function(CXCursor c, struct cfunc *fn)
 {
 	int i, n = clang.Cursor_getNumArguments(c);
@@ -280,23 +342,33 @@ static void read_function(CXCursor c, struct cfunc *fn)
 
 		memset(p, 0, sizeof(*p));
 		p->name = take(clang.getCursorSpelling(a));
-		p->type = take(clang.getTypeSpelling(clang.getCursorType(a)));
 		location(clang.getCursorLocation(a), NULL, &p->line);
-		describe(clang.getCursorType(a), p);
-		describe_more(clang.getCursorType(a), p);
+		if (!describe_decayed(clang.getCursorType(a), p)) {
+			/* less a pointer's own qualifiers ("void *restrict",
+			 * glibc's): a prototype ignores them */
+			char *spelled = take(clang.getTypeSpelling(clang.getCursorType(a)));
+
+			p->type = normalize_type(spelled);
+			free(spelled);
+			describe(clang.getCursorType(a), p);
+			describe_more(clang.getCursorType(a), p);
+		}
 		fn->va_list |= strstr(p->type, "va_list") || strstr(p->plain, "__va_list");
 	}
 }
 
-/* Report the translation unit's errors; returns how many there were. */
-static unsigned report_errors(CXTranslationUnit tu)
+/* The translation unit's errors, reported when report is set; returns how
+ * many there were. */
+static unsigned errors_of(CXTranslationUnit tu, bool report)
 {
 	unsigned i, n = clang.getNumDiagnostics(tu), errors = 0;
 
 	for (i = 0; i < n; i++) {
 		CXDiagnostic d = clang.getDiagnostic(tu, i);
 
-		if (clang.getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+		if (clang.getDiagnosticSeverity(d) >= CXDiagnostic_Error && !report) {
+			errors++;
+		} else if (clang.getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
 			struct loc loc;
 			char *file;
 
@@ -327,19 +399,43 @@ static CXTranslationUnit parse(CXIndex index, const char *path, const char **arg
 }
 
 struct header_walk {
-	CXFile main; /* the header itself */
+	CXFile main;	/* the header itself */
+	char **own;	/* or, when set, these files (real paths): see own_headers */
+	size_t nown;
 	struct cfunc *funcs;
 	size_t n;
 };
 
-/* Was c written in file f, directly or through a macro expanded there? */
-static bool expanded_in(CXCursor c, CXFile f)
+static bool has_path(char *const *paths, size_t n, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(paths[i], path) == 0)
+			return true;
+	return false;
+}
+
+/* Was c written in the walk's files, directly or through a macro expanded
+ * there? */
+static bool expanded_in(CXCursor c, const struct header_walk *w)
 {
 	CXFile file;
 	unsigned line, col, off;
+	char *name, *real;
+	bool in;
 
 	clang.getExpansionLocation(clang.getCursorLocation(c), &file, &line, &col, &off);
-	return file && clang.File_isEqual(file, f);
+	if (!file)
+		return false;
+	if (!w->own)
+		return clang.File_isEqual(file, w->main);
+	name = take(clang.getFileName(file));
+	real = realpath(name, NULL);
+	in = real && has_path(w->own, w->nown, real);
+	free(real);
+	free(name);
+	return in;
 }
 
 static enum CXChildVisitResult visit_header(CXCursor c, CXCursor parent, void *data)
@@ -351,7 +447,7 @@ static enum CXChildVisitResult visit_header(CXCursor c, CXCursor parent, void *d
 	(void)parent;
 	if (c.kind == CXCursor_LinkageSpec)
 		return CXChildVisit_Recurse; /* extern "C" { ... } */
-	if (c.kind != CXCursor_FunctionDecl || !expanded_in(c, w->main) ||
+	if (c.kind != CXCursor_FunctionDecl || !expanded_in(c, w) ||
 	    clang.Cursor_getStorageClass(c) == CX_SC_Static)
 		return CXChildVisit_Continue;
 	name = take(clang.getCursorSpelling(c));
@@ -379,11 +475,84 @@ static const char **make_args(const char *const *lang, char *const *args, size_t
 	return all;
 }
 
+static const char *skip_blank(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+static char *read_text(const char *path)
+{
+	struct strbuf text = { 0 };
+	char buf[4096];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	strbuf_append(&text, "%s", "");
+	if (!f)
+		return text.s;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_append(&text, "%.*s", (int)n, buf);
+	fclose(f);
+	return text.s;
+}
+
+/* Precompile includes (the header language first, then flags); NULL on failure. */
+/*
+ * An umbrella header's own headers: lzma.h and z3.h declare no function
+ * themselves, but include "lzma/base.h", "z3_api.h", ..., which refuse to
+ * be included directly.  The files it includes with quotes, found beside
+ * the file that includes them, and those they include so: real paths.
+ * Lines in comments or #if'd out may add files never parsed, whose
+ * functions are then not found either.
+ */
+static char **own_headers(const char *path, size_t *n)
+{
+	char **own = NULL, *real = realpath(path, NULL);
+	size_t i;
+
+	*n = 0;
+	if (!real)
+		return NULL;
+	*(char **)array_push(&own, n, sizeof(char *)) = real;
+	for (i = 0; i < *n; i++) {
+		char *text = read_text(own[i]), *line, *dir = xstrdup(own[i]);
+		const char *s;
+
+		*strrchr(dir, '/') = '\0';
+		for (line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+			size_t len;
+			char *file, *found;
+
+			s = skip_blank(line);
+			if (*s++ != '#')
+				continue;
+			s = skip_blank(s);
+			if (strncmp(s, "include", 7) != 0)
+				continue;
+			s = skip_blank(s + 7);
+			if (*s++ != '"' || !(len = strcspn(s, "\"\n")) || s[len] != '"')
+				continue;
+			file = xasprintf("%s/%.*s", dir, (int)len, s);
+			found = realpath(file, NULL);
+			free(file);
+			if (found && !has_path(own, *n, found))
+				*(char **)array_push(&own, n, sizeof(char *)) = found;
+			else
+				free(found);
+		}
+		free(dir);
+		free(text);
+	}
+	return own;
+}
+
 int cparse_header(const char *path, char *const *args, size_t nargs,
-		  struct cfunc **funcs, size_t *nfuncs)
+		  struct cfunc **funcs, size_t *nfuncs, bool *needs_stdio)
 {
 	static const char *const lang[] = { "-x", "c", "-std=gnu11", NULL };
-	struct header_walk w = { NULL, NULL, 0 };
+	struct header_walk w = { NULL, NULL, 0, NULL, 0 };
 	CXIndex index;
 	CXTranslationUnit tu;
 	const char **all, *why;
@@ -391,6 +560,7 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 
 	*funcs = NULL;
 	*nfuncs = 0;
+	*needs_stdio = false;
 	if (cparse_load(&why) != 0) {
 		diag_error(NULL, "cannot parse C headers: %s", why);
 		return -1;
@@ -398,17 +568,42 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 	index = clang.createIndex(0, 0);
 	all = make_args(lang, args, nargs, &nall);
 	tu = parse(index, path, all, nall, NULL, 0);
+	if (tu && errors_of(tu, false)) {
+		/* jpeglib.h uses FILE and size_t, and leaves <stdio.h> to the
+		 * file that includes it: with it first, the header may parse */
+		CXTranslationUnit with;
+
+		all[nall] = "-include";
+		all[nall + 1] = "stdio.h";
+		with = parse(index, path, all, nall + 2, NULL, 0);
+		if (with && !errors_of(with, false)) {
+			clang.disposeTranslationUnit(tu);
+			tu = with;
+			*needs_stdio = true;
+		} else if (with) {
+			clang.disposeTranslationUnit(with);
+		}
+	}
 
 	if (!tu) {
 		struct loc loc = { path, 0 };
 
 		diag_error(&loc, "cannot parse this header");
 		rc = -1;
-	} else if (report_errors(tu)) {
+	} else if (errors_of(tu, true)) {
 		rc = -1;
 	} else {
 		w.main = clang.getFile(tu, path);
 		clang.visitChildren(clang.getTranslationUnitCursor(tu), visit_header, &w);
+		if (!w.n) {
+			size_t i;
+
+			w.own = own_headers(path, &w.nown);
+			clang.visitChildren(clang.getTranslationUnitCursor(tu), visit_header, &w);
+			for (i = 0; i < w.nown; i++)
+				free(w.own[i]);
+			free(w.own);
+		}
 	}
 	if (tu)
 		clang.disposeTranslationUnit(tu);
@@ -567,13 +762,6 @@ static char *parser_key(enum toolchain tool, const char **all, int nall)
 	return key.s;
 }
 
-static const char *skip_blank(const char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	return s;
-}
-
 /*
  * The "#include <...>" lines that start the source text, before anything
  * else but blank lines and comments, as "#include <a.h>\n...".  Anything
@@ -617,23 +805,6 @@ static char *leading_system_includes(const char *text)
 	return lines.s;
 }
 
-static char *read_text(const char *path)
-{
-	struct strbuf text = { 0 };
-	char buf[4096];
-	size_t n;
-	FILE *f = fopen(path, "r");
-
-	strbuf_append(&text, "%s", "");
-	if (!f)
-		return text.s;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_append(&text, "%.*s", (int)n, buf);
-	fclose(f);
-	return text.s;
-}
-
-/* Precompile includes (the header language first, then flags); NULL on failure. */
 static char *make_pch(CXIndex index, const char **hargs, int nargs, const char *includes)
 {
 	struct CXUnsavedFile header = { "pph-prototype-includes.h", includes, strlen(includes) };

@@ -32,6 +32,8 @@ struct cparam {
 			    z_streamp), or NULL when type shows it already */
 	bool pointee_integer; /* points to an integer (an in/out length?) */
 	bool pointee_char;    /* points to char: a string */
+	long long array_len; /* declared as an array of that many elements
+				("char out[29]"), else 0 */
 	bool handle;	 /* points to a struct or union that is incomplete or holds
 			    pointers (gzFile, sqlite3 *, FILE *): only its address
 			    means something to the caller */
@@ -62,12 +64,15 @@ int cparse_load(const char **why);
 
 /*
  * Every non-static function declared in the header at path itself (not in
- * the headers it includes), in order, each once.  args are passed to clang
- * (-I, -D).  Returns 0, or -1 when the header does not parse or libclang
- * cannot be loaded (reported).
+ * the headers it includes), in order, each once; for an umbrella header
+ * that declares none (lzma.h), those of its own folder's headers
+ * (DIR/NAME/ for DIR/NAME.h).  args are passed to clang (-I, -D).  A
+ * header that parses only after <stdio.h> (jpeglib.h) sets *needs_stdio.
+ * Returns 0, or -1 when the header does not parse or libclang cannot be
+ * loaded (reported).
  */
 int cparse_header(const char *path, char *const *args, size_t nargs,
-		  struct cfunc **funcs, size_t *nfuncs);
+		  struct cfunc **funcs, size_t *nfuncs, bool *needs_stdio);
 
 /*
  * A parser for prototype checks, one per thread: it keeps the last unit it

@@ -230,10 +230,12 @@ char *c_decl(const char *type, const char *name)
 	size_t len = strlen(type);
 	const char *paren = strchr(type, '(');
 
-	if (paren) { /* function pointer: the name goes inside "(*)" */
-		const char *star = strchr(paren, '*');
+	if (paren) { /* function pointer: the name goes inside "(*)", "(**)" */
+		const char *after = paren + 1;
 
-		return xasprintf("%.*s%s%s", (int)(star + 1 - type), type, name, star + 1);
+		while (*after == ' ' || *after == '*')
+			after++;
+		return xasprintf("%.*s%s%s", (int)(after - type), type, name, after);
 	}
 	if (len && type[len - 1] == '*')
 		return xasprintf("%s%s", type, name);
@@ -291,13 +293,11 @@ char *backend_header_name(const struct iface *ifc)
 	return xasprintf("%s_backends.h", ifc->name);
 }
 
+/* NAME_BACKENDS_H, the name's case kept: bzlib.h declares BZ2_bzRead and
+ * BZ2_bzread, whose guards, upper-cased, were one. */
 char *backend_header_guard(const struct iface *ifc)
 {
-	char *g = backend_header_name(ifc), *p;
-
-	for (p = g; *p; p++)
-		*p = isalnum((unsigned char)*p) ? (char)toupper((unsigned char)*p) : '_';
-	return g;
+	return xasprintf("%s_BACKENDS_H", ifc->name);
 }
 
 char *entry_file_name(const struct gen *g, const struct iface *ifc)
@@ -316,7 +316,7 @@ static char *container_pointer(const struct param *p)
 
 char *c_signature(const struct iface *ifc, const char *fname, int for_impl)
 {
-	char *head = c_decl(ifc->return_type ? ifc->return_type : "void", fname), *sig;
+	char *call, *sig;
 	struct strbuf params = { 0 };
 	size_t i;
 
@@ -330,9 +330,12 @@ char *c_signature(const struct iface *ifc, const char *fname, int for_impl)
 		free(decl);
 		free(type);
 	}
-	sig = xasprintf("%s(%s)", head, params.len ? params.s : "void");
+	/* the declarator "f(params)" inside the result's type: a function
+	 * returning a function pointer is "int (*f(params))(void *)" */
+	call = xasprintf("%s(%s)", fname, params.len ? params.s : "void");
+	sig = c_decl(ifc->return_type ? ifc->return_type : "void", call);
 	free(params.s);
-	free(head);
+	free(call);
 	return sig;
 }
 

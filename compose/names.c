@@ -51,20 +51,27 @@ static bool is_library_name(const char *name)
 	return false;
 }
 
-void names_check_identifier(const struct loc *loc, const char *what, const char *name)
+const char *names_problem(const char *name)
 {
 	if (!is_c_identifier(name))
-		diag_error(loc, "%s '%s' is not a valid C identifier", what, name);
-	else if (is_c_keyword(name))
-		diag_error(loc, "%s '%s' is a C or C++ keyword", what, name);
-	else if (strncasecmp(name, "pph_", 4) == 0)
-		diag_error(loc, "%s '%s': the prefix pph_ is reserved for generated code", what,
-			   name);
-	else if (name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z')))
-		diag_error(loc, "%s '%s' is reserved for the C implementation (__x, _X)", what,
-			   name);
-	else if (is_library_name(name))
-		diag_error(loc, "%s '%s' is a name of the C library or its headers", what, name);
+		return " is not a valid C identifier";
+	if (is_c_keyword(name))
+		return " is a C or C++ keyword";
+	if (strncasecmp(name, "pph_", 4) == 0)
+		return ": the prefix pph_ is reserved for generated code";
+	if (name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z')))
+		return " is reserved for the C implementation (__x, _X)";
+	if (is_library_name(name))
+		return " is a name of the C library or its headers";
+	return NULL;
+}
+
+void names_check_identifier(const struct loc *loc, const char *what, const char *name)
+{
+	const char *why = names_problem(name);
+
+	if (why)
+		diag_error(loc, "%s '%s'%s", what, name, why);
 }
 
 /* One name that generated code uses, and what uses it. */

@@ -5,6 +5,10 @@
 
 #include "ir.h"
 
+/* Why generated code cannot use name as it is (" is a C or C++ keyword",
+ * to follow the name), or NULL when it can. */
+const char *names_problem(const char *name);
+
 /* Report name (what: "parameter name", ...) at loc unless it is an
  * identifier that generated code can use as it is. */
 void names_check_identifier(const struct loc *loc, const char *what, const char *name);

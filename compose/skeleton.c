@@ -10,6 +10,7 @@
 #include "config.h"
 #include "diag.h"
 #include "emit.h"
+#include "names.h"
 #include "skeleton.h"
 #include "util.h"
 
@@ -308,6 +309,11 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 	p->access = p->c->pointee_const ? "read" : "readwrite";
 	switch (p->c->shape) {
 	case CSHAPE_PTRPTR:
+		if (strchr(p->c->type, '(')) { /* "int (**pinit)(void *)", openssl's */
+			pass_address(p, xasprintf("'%s' is where a function pointer is written: the variant gets the address itself (host memory: CPU variants only)",
+						  p->name));
+			return;
+		}
 		warn_at(fn, p->c->line, "parameter '%s' of '%s' is a pointer to pointers: passed as one pointer value; describe the data it reaches by hand",
 			p->name, fn->name);
 		prepend_note(p, xstrdup("FIXME: a pointer to pointers; the runtime moves only the pointer value"));
@@ -328,6 +334,12 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 			return;
 		break;
 	}
+	if (p->c->array_len > 1) { /* what the header says: no guess */
+		p->num_elements = xasprintf("%lld", p->c->array_len);
+		prepend_note(p, xasprintf("'%s' is declared as an array of %lld elements", p->name,
+					  p->c->array_len));
+		return;
+	}
 	p->num_elements = guess_matrix(ps, n, k);
 	if (p->num_elements) {
 		prepend_note(p, xasprintf("guess: '%s' is a row-major matrix of %s elements",
@@ -345,6 +357,32 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 	}
 }
 
+/* A name for parameter i that descriptors and generated code can use: the
+ * header's, or the header's less its leading underscores (glibc's headers
+ * name theirs __name), or by position; *note says why when not the
+ * header's. */
+static char *usable_param_name(const struct cfunc *fn, size_t i, char **note)
+{
+	const char *given = fn->params[i].name, *bare = given, *why;
+	bool taken;
+	size_t k;
+
+	*note = NULL;
+	if (!given[0]) {
+		*note = xstrdup("the header names no parameter here: named by position");
+		return xasprintf("arg%zu", i + 1);
+	}
+	if (!(why = names_problem(given)))
+		return xstrdup(given);
+	*note = xasprintf("the header's name '%s'%s: renamed", given, why);
+	while (*bare == '_')
+		bare++;
+	taken = names_problem(bare) != NULL;
+	for (k = 0; !taken && k < fn->nparams; k++)
+		taken = k != i && strcmp(fn->params[k].name, bare) == 0;
+	return taken ? xasprintf("arg%zu", i + 1) : xstrdup(bare);
+}
+
 static struct sparam *plan_params(const struct cfunc *fn)
 {
 	struct sparam *ps = xcalloc(fn->nparams + 1, sizeof(*ps));
@@ -352,18 +390,14 @@ static struct sparam *plan_params(const struct cfunc *fn)
 
 	for (i = 0; i < fn->nparams; i++) {
 		ps[i].c = &fn->params[i];
-		ps[i].name = fn->params[i].name[0] ? xstrdup(fn->params[i].name) :
-						    xasprintf("arg%zu", i + 1);
+		ps[i].name = usable_param_name(fn, i, &ps[i].note);
 		ps[i].access = "read";
-		if (!fn->params[i].name[0])
-			ps[i].note = xstrdup("the header names no parameter here: named by position");
 	}
 	for (i = 0; i < fn->nparams; i++) {
 		if (ps[i].c->shape == CSHAPE_FUNCPTR) {
 			warn_at(fn, ps[i].c->line, "parameter '%s' of '%s' is a function pointer: passed by value, so only CPU variants can call it",
 				ps[i].name, fn->name);
-			free(ps[i].note);
-			ps[i].note = xstrdup("FIXME: a function pointer, passed by value: only meaningful on the CPU");
+			prepend_note(&ps[i], xstrdup("FIXME: a function pointer, passed by value: only meaningful on the CPU"));
 		} else if (ps[i].c->shape != CSHAPE_VALUE) {
 			plan_pointer(fn, ps, fn->nparams, i);
 		}
@@ -414,6 +448,7 @@ struct header_ref {
 	const char *path;
 	bool system;	/* under a system include folder */
 	char *name;	/* system: as in #include <name> */
+	bool needs_stdio; /* parses only after <stdio.h> (jpeglib.h) */
 };
 
 static void header_ref(struct header_ref *h, const char *path)
@@ -456,14 +491,23 @@ static char *include_line(const struct skeleton *s, const struct header_ref *h,
 {
 	char *base, *rel, *line;
 
-	if (h->system)
-		return xasprintf("#include <%s>", h->name);
-	base = from_dir[0] ? xasprintf("%s/%s", s->outdir_abs, from_dir) :
-			     xstrdup(s->outdir_abs);
-	rel = path_relative(base, h->path);
-	line = xasprintf("#include \"%s\"", rel);
-	free(rel);
-	free(base);
+	if (h->system) {
+		line = xasprintf("#include <%s>", h->name);
+	} else {
+		base = from_dir[0] ? xasprintf("%s/%s", s->outdir_abs, from_dir) :
+				     xstrdup(s->outdir_abs);
+		rel = path_relative(base, h->path);
+		line = xasprintf("#include \"%s\"", rel);
+		free(rel);
+		free(base);
+	}
+	if (h->needs_stdio) {
+		char *with = xasprintf("#include <stdio.h> /* %s needs it first */\n%s",
+				       path_basename(h->path), line);
+
+		free(line);
+		line = with;
+	}
 	return line;
 }
 
@@ -689,11 +733,12 @@ static char *param_name(const struct sparam *p)
 
 static char *signature(const struct cfunc *fn, const struct sparam *ps, const char *fname)
 {
-	char *head = c_decl(fn->result, fname), *params = param_list(fn, ps, param_decl, NULL);
-	char *sig = xasprintf("%s(%s)", head, params);
+	char *params = param_list(fn, ps, param_decl, NULL);
+	char *call = xasprintf("%s(%s)", fname, params);
+	char *sig = c_decl(fn->result, call); /* see c_signature */
 
 	free(params);
-	free(head);
+	free(call);
 	return sig;
 }
 
@@ -1070,6 +1115,15 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 	struct sparam *ps;
 	size_t i;
 
+	const char *why = names_problem(fn->name);
+
+	/* the interface takes the function's name, which the wrapper
+	 * replaces (-Wl,--wrap): glibc's __assert_fail, or malloc, would
+	 * not compose */
+	if (why) {
+		warn_at(fn, fn->line, "'%s'%s: skipped", fn->name, why);
+		return;
+	}
 	for (i = 0; i < s->nnames; i++)
 		if (strcmp(s->names[i], fn->name) == 0) {
 			warn_at(fn, fn->line, "'%s' already declared in an earlier header: skipped%s",
@@ -1228,7 +1282,10 @@ int generate_skeletons(const struct skeleton_request *r)
 		struct cfunc *funcs;
 		struct header_ref h;
 
-		if (cparse_header(r->headers[i], r->clang_args, r->nargs, &funcs, &nfuncs) != 0) {
+		bool needs_stdio;
+
+		if (cparse_header(r->headers[i], r->clang_args, r->nargs, &funcs, &nfuncs,
+				  &needs_stdio) != 0) {
 			rc = -1;
 		} else if (!nfuncs) {
 			struct loc loc = { r->headers[i], 0 };
@@ -1236,6 +1293,7 @@ int generate_skeletons(const struct skeleton_request *r)
 			diag_warning(&loc, "declares no function");
 		}
 		header_ref(&h, r->headers[i]);
+		h.needs_stdio = needs_stdio;
 		for (j = 0; rc == 0 && j < nfuncs; j++)
 			skeleton_function(&s, &funcs[j], &h);
 		for (j = 0; j < nfuncs; j++)

@@ -189,14 +189,18 @@ char *normalize_space(const char *s)
 	return d;
 }
 
+static bool is_ident_char(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
 bool is_c_identifier(const char *s)
 {
-	if (!s || !(*s == '_' || (*s >= 'a' && *s <= 'z') ||
-		    (*s >= 'A' && *s <= 'Z')))
+	if (!s || !*s || (*s >= '0' && *s <= '9'))
 		return false;
-	for (s++; *s; s++)
-		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') ||
-		      (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+	for (; *s; s++)
+		if (!is_ident_char(*s))
 			return false;
 	return true;
 }
@@ -236,7 +240,8 @@ bool is_c_keyword(const char *s)
 static bool is_type_keyword(const char *s)
 {
 	static const char *const words[] = {
-		"_Atomic", "_Bool", "_Complex", "bool", "char", "const", "double", "enum",
+		"_Atomic", "_Bool", "_Complex", "bool", "char", "char16_t", "char32_t", "char8_t",
+		"const", "double", "enum",
 		"float", "int", "long", "restrict", "short", "signed", "struct",
 		"union", "unsigned", "void", "volatile", "wchar_t",
 	};
@@ -311,12 +316,13 @@ static bool is_type_in(const char *s, const char *end, bool allow_fnptr, int dep
 		return is_plain_type(s, end);
 	if (!allow_fnptr || depth > 8 || !is_plain_type(s, open))
 		return false;
-	/* "(*)" then "(T1, T2)" at the end */
+	/* "(*)" (or "(**)": where a function pointer is written) then
+	 * "(T1, T2)" at the end */
 	for (args = open + 1; *args == ' '; args++)
 		;
 	if (*args++ != '*')
 		return false;
-	while (*args == ' ')
+	while (*args == ' ' || *args == '*')
 		args++;
 	if (*args++ != ')')
 		return false;
@@ -436,17 +442,52 @@ char *path_relative(const char *base_real, const char *target)
 	return out;
 }
 
+/* Drop the qualifiers of a pointer itself ("T *restrict", "T *const",
+ * "int (*const)(int)"): C ignores them in a parameter's type, and compose
+ * tells pointers by their last '*'.  png.h declares "png_alloc_size_t *
+ * PNG_RESTRICT", form.h "bool (*const field_check)(FIELD *, const void *)". */
+static void drop_pointer_qualifiers(char *t)
+{
+	static const char *const quals[] = { "const", "volatile", "restrict", "__restrict__",
+					     "__restrict" };
+	char *star, *s;
+	size_t i, q;
+
+	for (star = strchr(t, '*'); star; star = strchr(star + 1, '*')) {
+		bool any = false, again = true;
+
+		for (s = star + 1; again;) {
+			again = false;
+			while (*s == ' ')
+				s++;
+			for (i = 0; i < sizeof(quals) / sizeof(quals[0]); i++) {
+				q = strlen(quals[i]);
+				if (strncmp(s, quals[i], q) == 0 && !is_ident_char(s[q])) {
+					s += q;
+					any = again = true;
+					break;
+				}
+			}
+		}
+		if (any && (*s == ')' || *s == '\0'))
+			memmove(star + 1, s, strlen(s) + 1);
+	}
+}
+
 char *normalize_type(const char *type)
 {
 	char *t = normalize_space(type);
 	char *d = xcalloc(strlen(t) * 2 + 1, 1), *p = d;
 	const char *s;
 
-	/* "float*" and "float  *" both become "float *"; "**" stays together */
+	drop_pointer_qualifiers(t);
+
+	/* "float*" and "float  *" both become "float *"; "**" and "(*" stay
+	 * together */
 	for (s = t; *s; s++) {
-		if (*s == '*' && p != d && p[-1] != ' ' && p[-1] != '*')
+		if (*s == '*' && p != d && p[-1] != ' ' && p[-1] != '*' && p[-1] != '(')
 			*p++ = ' ';
-		if (*s == ' ' && s[1] == '*' && p != d && p[-1] == '*')
+		if (*s == ' ' && s[1] == '*' && p != d && (p[-1] == '*' || p[-1] == '('))
 			continue;
 		*p++ = *s;
 	}

@@ -1,0 +1,37 @@
+/* The library behind mix.h, needs_stdio.h and mixlib.h. */
+#include <stdio.h>
+
+#include "mix.h"
+#include "needs_stdio.h"
+#include "mixlib.h"
+
+int mix_Scale(int x) { return 10 * x; }
+int mix_scale(int x) { return 3 * x; }
+
+int mix_stamp(char out[13], int t)
+{
+	return snprintf(out, 13, "T%011d", t);
+}
+
+int mix_sum(size_t n, const int *restrict v, long *restrict total)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		*total += v[i];
+	return (int)n;
+}
+
+int mix_apply(int (*const f)(int), int x) { return f(x); }
+
+static int inc(int x) { return x + 1; }
+static int sq(int x) { return x * x; }
+
+int (*mix_pick(int which))(int) { return which ? sq : inc; }
+void mix_pick_into(int which, int (**out)(int)) { *out = mix_pick(which); }
+void __mix_internal(void) {}
+
+size_t nstd_put(FILE *out, const char *text) { return (size_t)fprintf(out, "[%s]\n", text); }
+
+int mixlib_twice(int x) { return 2 * x; }
+int mixlib_neg(int x) { return -x; }

@@ -1,0 +1,39 @@
+/*
+ * The calls of mix.h, needs_stdio.h and mixlib.h: built once as a plain
+ * program (-DDIRECT) and once in the tree compose made from the headers,
+ * where each call goes through PEPPHER.  Both print the same lines.
+ */
+#include <stdio.h>
+
+#include "mix.h"
+#include "needs_stdio.h"
+#include "mixlib.h"
+
+#ifdef DIRECT
+#define PEPPHER_INITIALIZE() ((void)0)
+#define PEPPHER_SHUTDOWN() ((void)0)
+#else
+#include "peppher.h"
+#endif
+
+int main(void)
+{
+	int v[5] = { 4, 8, 15, 16, 23 }, (*f)(int) = NULL;
+	char stamp[13];
+	long total = 42;
+	int n;
+
+	PEPPHER_INITIALIZE();
+	printf("Scale %d scale %d\n", mix_Scale(7), mix_scale(7));
+	printf("stamp %d %s\n", mix_stamp(stamp, 1234), stamp);
+	n = mix_sum(5, v, &total);
+	printf("sum %d total %ld\n", n, total);
+	printf("apply %d\n", mix_apply(mixlib_neg, 5));
+	printf("pick %d %d\n", mix_pick(0)(6), mix_pick(1)(6));
+	mix_pick_into(1, &f);
+	printf("pick into %d\n", f(9));
+	nstd_put(stdout, "put");
+	printf("twice %d neg %d\n", mixlib_twice(21), mixlib_neg(21));
+	PEPPHER_SHUTDOWN();
+	return 0;
+}

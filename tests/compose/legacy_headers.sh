@@ -1,0 +1,72 @@
+#!/bin/sh
+# Headers written the ways real libraries write them (tests/compose/data/
+# headers: each of mix.h's declarations, needs_stdio.h and the umbrella
+# mixlib.h stands for a real header whose generated tree did not compose:
+# bzlib.h, png.h, jpeglib.h, lzma.h, z3.h, form.h, openssl's evp.h,
+# glibc's): the tree composes as generated, builds with the library, and a
+# program calling every function prints through PEPPHER what it prints
+# calling them directly.  The real headers are in legacy_long.sh.
+set -u
+: "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
+data="$top_srcdir/tests/compose/data/headers"
+work="$top_builddir/tests/out/legacy_headers"
+fail() { echo "FAIL: $*"; exit 1; }
+make_quiet() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory "$@"; }
+
+"$COMPOSE" --version | grep -q "^C parser: libclang" || { echo "SKIP: compose built without libclang"; exit 77; }
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+
+"$COMPOSE" --generate-comp-files="$data/mix.h,$data/needs_stdio.h,$data/mixlib.h" -o mix \
+	> /dev/null 2> gen.err || { cat gen.err; fail "skeleton"; }
+# the reserved name is left out, and the function pointer is passed as
+# itself, each with a word; nothing else is said
+sed "s|^$data/||" gen.err > gen.msg
+printf '%s\n' "mix.h:20: warning: parameter 'f' of 'mix_apply' is a function pointer: passed by value, so only CPU variants can call it" \
+	"mix.h:23: warning: '__mix_internal' is reserved for the C implementation (__x, _X): skipped" |
+	diff -u - gen.msg || fail "unexpected diagnostics"
+[ ! -e mix/__mix_internal.xml ] || fail "__mix_internal has an interface"
+ls mix/*.xml | sed 's|.*/||' | sort | tr '\n' ' ' > interfaces
+[ "$(cat interfaces)" = "main.xml mix_Scale.xml mix_apply.xml mix_pick.xml mix_pick_into.xml mix_scale.xml mix_stamp.xml mix_sum.xml mixlib_neg.xml mixlib_twice.xml nstd_put.xml " ] ||
+	fail "interfaces: $(cat interfaces)"
+
+# expect FILE LINE...: each line appears in FILE
+expect() {
+	f=$1
+	shift
+	for line in "$@"; do
+		grep -qF -- "$line" "mix/$f" || { grep 'peppher:parameter \|returnType' "mix/$f"; fail "$f lacks: $line"; }
+	done
+}
+expect mix_stamp.xml '<!-- '"'"'out'"'"' is declared as an array of 13 elements -->' \
+	'name="out" type="char *" accessMode="readwrite" numElements="13"'
+expect mix_sum.xml "the header's name '__n' is reserved for the C implementation (__x, _X): renamed" \
+	'name="n" type="size_t" accessMode="read"' \
+	'name="v" type="const int *" accessMode="read" numElements="n"' \
+	'name="total" type="long *" accessMode="readwrite"'
+expect mix_apply.xml 'name="f" type="int (*)(int)" accessMode="read"'
+expect mix_pick.xml 'returnType="int (*)(int)"'
+expect mix_pick_into.xml 'name="out" type="int (**)(int)" accessMode="read"'
+head -n 8 mix/nstd_put/cpu/nstd_put_cpu.c | grep -q '^#include <stdio.h> /\* needs_stdio.h needs it first \*/$' ||
+	fail "nstd_put's stub does not include <stdio.h> before needs_stdio.h"
+expect mixlib_twice.xml 'include="'
+
+cp "$data/mix_calls.c" mix/main.c
+"$COMPOSE" mix/main.xml -o gen --platforms=CPU > /dev/null 2> compose.err ||
+	{ cat compose.err; fail "compose"; }
+[ -s compose.err ] && { cat compose.err; fail "composing warns"; }
+# the include guards keep the case of the names (upper-cased, two were one)
+grep -q '^#ifndef mix_Scale_BACKENDS_H$' gen/mix_Scale_backends.h &&
+	grep -q '^#ifndef mix_scale_BACKENDS_H$' gen/mix_scale_backends.h || fail "include guards"
+gcc -O2 -c -I"$data" -o mix.o "$data/mix.c" && ar rcs libmix.a mix.o || fail "the library"
+make_quiet -C gen -j2 CPPFLAGS="-I$data" LDLIBS="-L$work -lmix" > build.log 2>&1 ||
+	{ tail build.log; fail "build"; }
+PEPPHER_NCPU=2 PEPPHER_TRACE="$work/mix.trace" ./gen/mix_app > peppher.out || fail "the composed program failed"
+gcc -O2 -DDIRECT -I"$data" -o direct "$data/mix_calls.c" libmix.a || fail "direct build"
+./direct > direct.out || fail "the direct program failed"
+diff -u direct.out peppher.out || fail "results differ from direct calls"
+for f in mix_Scale mix_scale mix_stamp mix_sum mix_apply mix_pick mix_pick_into nstd_put mixlib_twice mixlib_neg; do
+	grep -q "\"$f/${f}_cpu\"" mix.trace || fail "$f did not run as a component"
+done
+echo "PASS: headers as real libraries write them compose, build and compute as called directly"
