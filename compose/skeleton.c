@@ -39,6 +39,7 @@ struct skeleton {
 	char **names; /* functions done, against duplicates across headers */
 	size_t nnames;
 	bool *variadic; /* per name: left out of main.xml */
+	unsigned reserved; /* functions skipped for their names */
 	unsigned errors; /* files that could not be made */
 };
 
@@ -1122,6 +1123,7 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 	 * not compose */
 	if (why) {
 		warn_at(fn, fn->line, "'%s'%s: skipped", fn->name, why);
+		s->reserved++;
 		return;
 	}
 	for (i = 0; i < s->nnames; i++)
@@ -1302,7 +1304,10 @@ int generate_skeletons(const struct skeleton_request *r)
 		free(h.name);
 	}
 	if (rc == 0 && !s.nnames) {
-		diag_error(NULL, "no function declared in the headers: nothing to generate");
+		if (s.reserved)
+			diag_error(NULL, "every function the headers declare has a reserved name: nothing to generate");
+		else
+			diag_error(NULL, "no function declared in the headers: nothing to generate");
 		rc = -1;
 	}
 	if (rc == 0) {
