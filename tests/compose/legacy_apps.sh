@@ -1,0 +1,78 @@
+#!/bin/sh
+# make check-long: programs nobody here wrote, the examples Debian ships
+# with liblzma-dev, libexpat1-dev and libpng-dev (libpng's own pngtest.c
+# among them), PEPPHER-ized as doc/legacy.md says: the tree generated from
+# the library's header, the program as its main.c with the three lines
+# (peppher.h, PEPPHER_INITIALIZE, PEPPHER_SHUTDOWN) and nothing else
+# changed.  Each prints, exits and writes what it does built directly, and
+# its library calls ran as components.
+set -u
+: "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
+work="$top_builddir/tests/out/legacy_apps"
+fail() { echo "FAIL: $*"; exit 1; }
+make_quiet() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory "$@"; }
+
+"$COMPOSE" --version | grep -q "^C parser: libclang" || { echo "SKIP: compose built without libclang"; exit 77; }
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+
+# The three lines: peppher.h before main's definition (after a return type
+# on a line of its own), PEPPHER_INITIALIZE() first in main, and
+# PEPPHER_SHUTDOWN() at exit, whichever way the program ends.
+three_lines() {
+	awk '
+	function head() {
+		print "#include <stdlib.h>"
+		print "#include \"peppher.h\""
+		print "static void stop_peppher(void) { PEPPHER_SHUTDOWN(); }"
+	}
+	done == 0 && /^main *\(/ { if (held != "") { head(); print held; held = "" } else head(); inmain = 1 }
+	done == 0 && /^(int|extern int) +main *\(/ { head(); inmain = 1 }
+	{ if (held != "") { print held; held = "" } }
+	done == 0 && inmain == 0 && /^(extern )?int$/ { held = $0; next }
+	{ print }
+	inmain == 1 && done == 0 && /\{/ { print "\tPEPPHER_INITIALIZE();"; print "\tatexit(stop_peppher);"; done = 1 }
+	' "$1"
+}
+
+# app NAME HEADER SOURCE LIBS FUNCTION INPUT ARGS...: FUNCTION must have run
+# as a component; INPUT is the program's standard input
+app() {
+	name=$1 h=$2 src=$3 libs=$4 fn=$5 input=$6
+	shift 6
+	[ -e "$h" ] && [ -e "$src" ] || { echo "SKIP: $name: no $h or $src"; return; }
+	"$COMPOSE" --generate-comp-files="$h" -o "$name" > /dev/null 2> "$name.gen.err" ||
+		{ cat "$name.gen.err"; fail "$name: skeleton"; }
+	three_lines "$src" > "$name/main.c"
+	grep -q "PEPPHER_INITIALIZE" "$name/main.c" || fail "$name: no main found in $src"
+	"$COMPOSE" "$name/main.xml" -o "$name-gen" --platforms=CPU > /dev/null 2> "$name.compose.err" ||
+		{ cat "$name.compose.err"; fail "$name: compose"; }
+	make_quiet -C "$name-gen" -j2 LDLIBS="$libs" > "$name.build.log" 2>&1 ||
+		{ grep -m5 error "$name.build.log"; fail "$name: build"; }
+	gcc -O2 -w -o "$name-direct" "$src" $libs || fail "$name: direct build"
+	"./$name-direct" "$@" < "$input" > "$name.direct.out" 2> /dev/null
+	drc=$?
+	PEPPHER_STATS=1 "./$name-gen/"*_app "$@" < "$input" > "$name.out" 2> "$name.err"
+	prc=$?
+	[ $drc -eq $prc ] || fail "$name: exit status $prc, $drc built directly"
+	cmp -s "$name.direct.out" "$name.out" || fail "$name: output differs from the program built directly"
+	grep -q "^    $fn/${fn}_cpu: " "$name.err" || fail "$name: $fn did not run as a component"
+	echo "PASS: $name ($(basename "$src")): the same $(wc -c < "$name.out") bytes, $(grep -c '^    ' "$name.err") library functions run as components"
+}
+
+doc=/usr/share/doc
+lzma=$doc/liblzma-dev/examples
+cat "$top_srcdir"/compose/*.c > text
+app lzma_compress /usr/include/lzma.h "$lzma/01_compress_easy.c" -llzma lzma_code text 6
+app lzma_decompress /usr/include/lzma.h "$lzma/02_decompress.c" -llzma lzma_code /dev/null lzma_compress.out
+cmp -s text lzma_decompress.out || fail "lzma: the round trip lost data"
+app lzma_compress_mt /usr/include/lzma.h "$lzma/04_compress_easy_mt.c" -llzma lzma_code text
+xml="$top_srcdir/tests/compose/data/golden/basic/main.xml"
+app expat_outline /usr/include/expat.h "$doc/libexpat1-dev/examples/outline.c" -lexpat XML_ParseBuffer "$xml"
+app expat_elements /usr/include/expat.h "$doc/libexpat1-dev/examples/elements.c" -lexpat XML_ParseBuffer "$xml"
+if [ -e "$doc/libpng-dev/examples/pngtest.png" ]; then
+	cp "$doc/libpng-dev/examples/pngtest.png" .
+	app pngtest /usr/include/png.h "$doc/libpng-dev/examples/pngtest.c" "-lpng16 -lz -lm" \
+		png_read_info /dev/null pngtest.png pngout.png
+fi
