@@ -1,6 +1,7 @@
 #!/bin/sh
 # make check-long: programs nobody here wrote, the examples Debian ships
-# with liblzma-dev, libexpat1-dev and libpng-dev (libpng's own pngtest.c
+# with liblzma-dev, libexpat1-dev, libpng-dev, zlib1g-dev, nettle-dev and
+# libidn2-dev (libpng's pngtest.c and zlib's example.c, their own tests,
 # among them), PEPPHER-ized as doc/legacy.md says: the tree generated from
 # the library's header, the program as its main.c with the three lines
 # (peppher.h, PEPPHER_INITIALIZE, PEPPHER_SHUTDOWN) and nothing else
@@ -58,7 +59,7 @@ app() {
 	[ $drc -eq $prc ] || fail "$name: exit status $prc, $drc built directly"
 	cmp -s "$name.direct.out" "$name.out" || fail "$name: output differs from the program built directly"
 	grep -q "^    $fn/${fn}_cpu: " "$name.err" || fail "$name: $fn did not run as a component"
-	echo "PASS: $name ($(basename "$src")): the same $(wc -c < "$name.out") bytes, $(grep -c '^    ' "$name.err") library functions run as components"
+	echo "PASS: $name ($(basename "$src")): the same $(wc -c < "$name.out") bytes, $(sed -n 's|^    \([^/]*\)/.*|\1|p' "$name.err" | sort -u | wc -l) library functions run as components"
 }
 
 doc=/usr/share/doc
@@ -76,3 +77,11 @@ if [ -e "$doc/libpng-dev/examples/pngtest.png" ]; then
 	app pngtest /usr/include/png.h "$doc/libpng-dev/examples/pngtest.c" "-lpng16 -lz -lm" \
 		png_read_info /dev/null pngtest.png pngout.png
 fi
+zlib=$doc/zlib1g-dev/examples
+app zpipe /usr/include/zlib.h "$zlib/zpipe.c" -lz deflate text
+app zlib_example /usr/include/zlib.h "$zlib/example.c" -lz inflateSync /dev/null
+app minigzip /usr/include/zlib.h "$zlib/minigzip.c" -lz gzwrite text
+app sha_example /usr/include/nettle/sha1.h "$doc/nettle-dev/examples/sha-example.c" -lnettle \
+	nettle_sha1_update text
+echo "xn--bcher-kva.example" > name
+app idn2_decode /usr/include/idn2.h "$doc/libidn2-dev/examples/decode.c" -lidn2 idn2_to_unicode_lzlz name
