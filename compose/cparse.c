@@ -336,6 +336,7 @@ static void read_function(CXCursor c, struct cfunc *fn)
 	fn->result = take(clang.getTypeSpelling(clang.getCursorResultType(c)));
 	fn->result_plain = unqualified(clang.getCanonicalType(clang.getCursorResultType(c)));
 	fn->variadic = clang.isFunctionTypeVariadic(clang.getCursorType(c)) != 0;
+	fn->no_prototype = clang.getCursorType(c).kind == CXType_FunctionNoProto;
 	for (i = 0; i < n; i++) {
 		CXCursor a = clang.Cursor_getArgument(c, (unsigned)i);
 		struct cparam *p = array_push(&fn->params, &fn->nparams, sizeof(*p));

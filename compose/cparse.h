@@ -48,6 +48,7 @@ struct cfunc {
 	char *result;	/* return type as written ("void" for none) */
 	char *result_plain; /* canonical, unqualified */
 	bool variadic;
+	bool no_prototype; /* "int f();": variadic too, its parameters unknown */
 	bool va_list;	/* takes a va_list, which another thread cannot use */
 	struct cparam *params;
 	size_t nparams;

@@ -625,7 +625,10 @@ static void interface_descriptor(struct out *o, const struct cfunc *fn,
 
 	open_component(o, comment);
 	open_tag(o, "interface", attrs);
-	if (fn->variadic)
+	if (fn->no_prototype)
+		out_line(o, "<!-- FIXME: '%s' is declared without a prototype: give its parameters -->",
+			 fn->name);
+	else if (fn->variadic)
 		out_line(o, "<!-- FIXME: '%s' is variadic; the interface takes its fixed parameters only -->",
 			 fn->name);
 	open_tag(o, "parameters", "");
@@ -1135,7 +1138,10 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 	s->variadic = xrealloc(s->variadic, s->nnames + 1, sizeof(bool));
 	s->variadic[s->nnames] = fn->variadic || fn->va_list;
 	*(char **)array_push(&s->names, &s->nnames, sizeof(char *)) = xstrdup(fn->name);
-	if (fn->variadic)
+	if (fn->no_prototype)
+		warn_at(fn, fn->line, "'%s' is declared without a prototype (its parameters are unknown): main.xml leaves it out%s",
+			fn->name, "");
+	else if (fn->variadic)
 		warn_at(fn, fn->line, "'%s' is variadic: its interface takes the fixed parameters only, and main.xml leaves it out%s",
 			fn->name, "");
 	else if (fn->va_list)

@@ -30,6 +30,7 @@ static int sq(int x) { return x * x; }
 int (*mix_pick(int which))(int) { return which ? sq : inc; }
 void mix_pick_into(int which, int (**out)(int)) { *out = mix_pick(which); }
 void __mix_internal(void) {}
+int mix_old() { return 0; }
 
 size_t nstd_put(FILE *out, const char *text) { return (size_t)fprintf(out, "[%s]\n", text); }
 

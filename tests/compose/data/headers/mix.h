@@ -5,7 +5,8 @@
  * array parameter (png.h), restrict pointers and glibc's reserved
  * parameter names (<dirent.h>, <pthread.h>), a const function pointer
  * (ncurses' form.h), functions that return a function pointer or write one
- * (openssl's evp.h), a reserved function name (glibc's __assert_fail).
+ * (openssl's evp.h), a reserved function name (glibc's __assert_fail), a
+ * declaration without a prototype (old headers).
  */
 #ifndef MIX_H
 #define MIX_H
@@ -21,5 +22,6 @@ int mix_apply(int (*const f)(int), int x);
 int (*mix_pick(int which))(int);
 void mix_pick_into(int which, int (**out)(int));
 void __mix_internal(void);
+int mix_old();
 
 #endif
