@@ -367,20 +367,19 @@ static unsigned errors_of(CXTranslationUnit tu, bool report)
 	for (i = 0; i < n; i++) {
 		CXDiagnostic d = clang.getDiagnostic(tu, i);
 
-		if (clang.getDiagnosticSeverity(d) >= CXDiagnostic_Error && !report) {
+		if (clang.getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
 			errors++;
-		} else if (clang.getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
-			struct loc loc;
-			char *file;
+			if (report) {
+				struct loc loc;
+				char *file, *msg;
 
-			location(clang.getDiagnosticLocation(d), &file, &loc.line);
-			char *msg = take(clang.getDiagnosticSpelling(d));
-
-			loc.file = file[0] ? file : NULL;
-			diag_error(&loc, "%s", msg);
-			free(msg);
-			free(file);
-			errors++;
+				location(clang.getDiagnosticLocation(d), &file, &loc.line);
+				msg = take(clang.getDiagnosticSpelling(d));
+				loc.file = file[0] ? file : NULL;
+				diag_error(&loc, "%s", msg);
+				free(msg);
+				free(file);
+			}
 		}
 		clang.disposeDiagnostic(d);
 	}
@@ -499,7 +498,6 @@ static char *read_text(const char *path)
 	return text.s;
 }
 
-/* Precompile includes (the header language first, then flags); NULL on failure. */
 /*
  * An umbrella header's own headers: lzma.h and z3.h declare no function
  * themselves, but include "lzma/base.h", "z3_api.h", ..., which refuse to
@@ -522,7 +520,7 @@ static char **own_headers(const char *path, size_t *n)
 		const char *s;
 
 		*strrchr(dir, '/') = '\0';
-		for (line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		for (line = text; line; line = (line = strchr(line, '\n')) ? line + 1 : NULL) {
 			size_t len;
 			char *file, *found;
 
@@ -806,6 +804,7 @@ static char *leading_system_includes(const char *text)
 	return lines.s;
 }
 
+/* Precompile includes (the header language first, then flags); NULL on failure. */
 static char *make_pch(CXIndex index, const char **hargs, int nargs, const char *includes)
 {
 	struct CXUnsavedFile header = { "pph-prototype-includes.h", includes, strlen(includes) };
