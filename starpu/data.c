@@ -23,6 +23,29 @@ static int fits32(size_t n)
 	return n <= UINT32_MAX;
 }
 
+/*
+ * Host data: no StarPU handle; a variant gets its host pointer as it is.
+ *  - Data registered at NULL, which C APIs take for "none" (png.h's
+ *    png_set_keep_unknown_chunks(png, keep, NULL, 0)): StarPU faults
+ *    registering it, and a copy it allocated would give the variant a
+ *    pointer where the caller gave none; libpeppher passes NULL too.
+ *  - Data registered inside a variant, for a call made there (libpng's
+ *    read callback calls png_get_io_ptr): StarPU's workers must not wait,
+ *    for the call or to unregister, so such a call runs at once on the
+ *    worker (sp__task_run_here), on the memory the variant gave.
+ */
+static int host_data(const struct pph_data *d)
+{
+	return d->h == NULL;
+}
+
+/* Register d at ptr as host data (no StarPU handle)? */
+static int as_host_data(struct pph_data *d, void *ptr)
+{
+	d->host = ptr;
+	return !ptr || starpu_task_get_current();
+}
+
 static struct pph_data *data_new(enum sp_layout layout)
 {
 	struct pph_data *d = calloc(1, sizeof(*d));
@@ -47,8 +70,11 @@ int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n, size_t ele
 		return -ENOMEM;
 	d->n = n;
 	d->elemsize = elemsize;
-	starpu_vector_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)ptr, (uint32_t)n, elemsize);
-	sp__registered(d);
+	if (!as_host_data(d, ptr)) {
+		starpu_vector_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)ptr, (uint32_t)n,
+					    elemsize);
+		sp__registered(d);
+	}
 	*handle = d;
 	return 0;
 }
@@ -72,9 +98,11 @@ int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows, size_t 
 	d->cols = cols;
 	d->ld = ld;
 	d->elemsize = elemsize;
-	starpu_matrix_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)ptr, (uint32_t)ld,
-				    (uint32_t)cols, (uint32_t)rows, elemsize);
-	sp__registered(d);
+	if (!as_host_data(d, ptr)) {
+		starpu_matrix_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)ptr, (uint32_t)ld,
+					    (uint32_t)cols, (uint32_t)rows, elemsize);
+		sp__registered(d);
+	}
 	*handle = d;
 	return 0;
 }
@@ -91,8 +119,10 @@ int pph_variable_register(pph_data_handle *handle, void *ptr, size_t size)
 		return -ENOMEM;
 	d->n = size;
 	d->elemsize = size;
-	starpu_variable_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)ptr, size);
-	sp__registered(d);
+	if (!as_host_data(d, ptr)) {
+		starpu_variable_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)ptr, size);
+		sp__registered(d);
+	}
 	*handle = d;
 	return 0;
 }
@@ -152,7 +182,7 @@ static int partition(pph_data_handle parent, unsigned nr, unsigned nc, struct re
 	struct starpu_data_filter f = { 0 };
 	unsigned k;
 
-	if (!parent || !children || !nparts || parent->layout == SP_VARIABLE)
+	if (!parent || !children || !nparts || parent->layout == SP_VARIABLE || host_data(parent))
 		return -EINVAL;
 	if (parent->nchildren || parent->child)
 		return -EBUSY;
@@ -323,6 +353,8 @@ int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
 		return -EINVAL;
 	if (handle->nchildren)
 		return -EBUSY;
+	if (host_data(handle))
+		return 0;
 	/* a host write also needs the data valid (libpeppher's W acquire
 	 * brings it home too); released at once: the host keeps its valid
 	 * copy until a task writes the data */
@@ -355,7 +387,7 @@ void pph_data_unregister(pph_data_handle handle)
 		return;
 	}
 	handle->unregistered = 1;
-	if (starpu_is_initialized()) {
+	if (starpu_is_initialized() && !host_data(handle)) {
 		sp__gather_everywhere(handle); /* wrapped memory current on every rank */
 		starpu_data_unregister(handle->h);
 	}

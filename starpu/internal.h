@@ -22,7 +22,8 @@ enum sp_layout { SP_VECTOR, SP_MATRIX, SP_VARIABLE };
 
 /* A pph_data_handle: a StarPU handle and the host shape it was made with. */
 struct pph_data {
-	starpu_data_handle_t h;
+	starpu_data_handle_t h; /* NULL for host data (data.c): host is the data */
+	void *host;
 	enum sp_layout layout;
 	size_t n, rows, cols, ld, elemsize; /* n: vector length or variable size */
 	int child;			     /* a block of a partitioned handle */
@@ -62,10 +63,21 @@ struct pph_task {
 	void *arg;
 	size_t arg_size;
 	int host_only; /* a PPH_REDUX buffer: CPU and OPENMP variants only */
-	unsigned nbuffers;
+	unsigned nbuffers; /* StarPU's buffers */
 	starpu_data_handle_t handles[PPH_MAX_BUFFERS];
 	enum starpu_data_access_mode modes[PPH_MAX_BUFFERS];
+	/* the variant's buffers: each StarPU's buffer slot[i], or, at -1,
+	 * host data (no StarPU buffer: data.c), given as it is */
+	unsigned nslots;
+	int slot[PPH_MAX_BUFFERS];
+	const struct pph_data *host_data[PPH_MAX_BUFFERS];
 };
+
+/* Run p's first CPU variant that may run on this thread, at once: a call
+ * made inside a variant (StarPU's workers must not wait), on host data
+ * only.  Returns 0, -EDEADLK for data with a StarPU handle, -EIO when no
+ * variant could run it. */
+int sp__task_run_here(struct pph_task *p);
 
 /*
  * What a distributed run (libpeppher-starpu-mpi, starpu/mpi.c) adds at

@@ -198,7 +198,7 @@ static int nested(void)
 
 static int distributed(const struct pph_data *d)
 {
-	return starpu_mpi_data_get_rank(d->h) >= 0;
+	return d->h && starpu_mpi_data_get_rank(d->h) >= 0; /* not host data (data.c) */
 }
 
 /* Every rank holds the current value of d: tell StarPU-MPI's cache, so

@@ -123,7 +123,7 @@ int pph_data_set_reduction(pph_data_handle d, const struct pph_reduction *op)
 {
 	int k;
 
-	if (!d || !op || !op->init || !op->combine || d->unregistered)
+	if (!d || !op || !op->init || !op->combine || d->unregistered || !d->h)
 		return -EINVAL;
 	if (!starpu_is_initialized())
 		return sp__not_running("pph_data_set_reduction");

@@ -150,6 +150,17 @@ static void convert(void *buf, enum starpu_data_access_mode mode, enum sp_kind k
 	}
 }
 
+/* What a variant gets for host data: its pointer, and its shape. */
+static void host_iface(const struct pph_data *d, union iface *out)
+{
+	if (d->layout == SP_VECTOR)
+		out->v = (struct pph_vector_iface){ d->host, d->n, d->elemsize };
+	else if (d->layout == SP_MATRIX)
+		out->m = (struct pph_matrix_iface){ d->host, d->rows, d->cols, d->ld, d->elemsize };
+	else
+		out->s = (struct pph_variable_iface){ d->host, d->elemsize };
+}
+
 static void release_packed(void *buf, enum starpu_data_access_mode mode, struct packed *pk)
 {
 #ifdef STARPU_USE_OPENCL
@@ -185,25 +196,13 @@ static int next_variant(const struct pph_task *p, enum sp_kind kind)
 	return -1;
 }
 
-static void run(void *buffers[], void *cl_arg, enum sp_kind kind)
+/* Run p's variant idx of kind on bufs, and the next ones of its kind while
+ * they fail (pph_variant_failed); returns the one that ran, or -1. */
+static int run_variants(struct pph_task *p, enum sp_kind kind, int idx, void **bufs)
 {
-	struct pph_task *p = cl_arg;
-	struct starpu_task *t = starpu_task_get_current();
 	const struct pph_codelet *cl = &p->w->snapshot;
-	union iface ifaces[PPH_MAX_BUFFERS];
-	struct packed packed[PPH_MAX_BUFFERS];
-	void *bufs[PPH_MAX_BUFFERS];
-	int idx = p->w->map[kind][starpu_task_get_implementation(t)], worker = starpu_worker_get_id();
-	unsigned i;
+	int outer = variant_failed; /* a call inside a variant: the caller's */
 
-#ifdef STARPU_USE_OPENCL
-	if (kind == SP_OPENCL)
-		sp__opencl_set_current(starpu_worker_get_devid(worker));
-#endif
-	for (i = 0; i < p->nbuffers; i++) {
-		convert(buffers[i], p->modes[i], kind, &ifaces[i], &packed[i]);
-		bufs[i] = &ifaces[i];
-	}
 	while (idx >= 0) {
 		variant_failed = 0;
 		cl->impls[idx].fn(bufs, p->arg);
@@ -219,6 +218,60 @@ static void run(void *buffers[], void *cl_arg, enum sp_kind kind)
 		__atomic_or_fetch(&p->w->disabled, 1u << (idx & 31), __ATOMIC_RELAXED);
 		idx = next_variant(p, kind);
 	}
+	variant_failed = outer;
+	return idx;
+}
+
+int sp__task_run_here(struct pph_task *p)
+{
+	union iface ifaces[PPH_MAX_BUFFERS];
+	void *bufs[PPH_MAX_BUFFERS];
+	unsigned i;
+
+	if (p->nbuffers) {
+		fprintf(stderr, "peppher: %s: called inside a variant with data registered outside "
+				"it: libpeppher-starpu cannot wait there\n",
+			p->w->snapshot.name);
+		return -EDEADLK;
+	}
+	for (i = 0; i < p->nslots; i++) {
+		host_iface(p->host_data[i], &ifaces[i]);
+		bufs[i] = &ifaces[i];
+	}
+	p->impl_ran = run_variants(p, SP_CPU, next_variant(p, SP_CPU), bufs);
+	p->worker_ran = starpu_worker_get_id();
+	if (p->impl_ran < 0) {
+		fprintf(stderr, "peppher: %s: no CPU variant to run inside a variant\n",
+			p->w->snapshot.name);
+		return -EIO;
+	}
+	return 0;
+}
+
+static void run(void *buffers[], void *cl_arg, enum sp_kind kind)
+{
+	struct pph_task *p = cl_arg;
+	struct starpu_task *t = starpu_task_get_current();
+	const struct pph_codelet *cl = &p->w->snapshot;
+	union iface ifaces[PPH_MAX_BUFFERS];
+	struct packed packed[PPH_MAX_BUFFERS];
+	void *bufs[PPH_MAX_BUFFERS];
+	int idx = p->w->map[kind][starpu_task_get_implementation(t)], worker = starpu_worker_get_id();
+	unsigned i;
+
+#ifdef STARPU_USE_OPENCL
+	if (kind == SP_OPENCL)
+		sp__opencl_set_current(starpu_worker_get_devid(worker));
+#endif
+	for (i = 0; i < p->nslots; i++) {
+		if (p->slot[i] < 0)
+			host_iface(p->host_data[i], &ifaces[i]);
+		else
+			convert(buffers[p->slot[i]], p->modes[p->slot[i]], kind, &ifaces[i],
+				&packed[p->slot[i]]);
+		bufs[i] = &ifaces[i];
+	}
+	idx = run_variants(p, kind, idx, bufs);
 	for (i = 0; i < p->nbuffers; i++)
 		release_packed(buffers[i], p->modes[i], &packed[i]);
 #ifdef STARPU_USE_OPENCL
@@ -429,7 +482,7 @@ int pph_task_add_buffer(struct pph_task *task, pph_data_handle handle, enum pph_
 		return -EINVAL;
 	if (task->submitted)
 		return -EBUSY;
-	if (task->nbuffers == PPH_MAX_BUFFERS)
+	if (task->nslots == PPH_MAX_BUFFERS)
 		return -E2BIG;
 	/* a contribution needs an operator, and is the task's only use of
 	 * the handle (as in libpeppher) */
@@ -441,6 +494,12 @@ int pph_task_add_buffer(struct pph_task *task, pph_data_handle handle, enum pph_
 			return -EINVAL;
 	if (mode == PPH_REDUX)
 		task->host_only = 1;
+	if (!handle->h) { /* host data: no StarPU buffer (data.c) */
+		task->slot[task->nslots] = -1;
+		task->host_data[task->nslots++] = handle;
+		return 0;
+	}
+	task->slot[task->nslots++] = (int)task->nbuffers;
 	task->handles[task->nbuffers] = handle->h;
 	task->modes[task->nbuffers++] = starpu_mode(mode);
 	return 0;

@@ -28,6 +28,11 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		rc = pph_task_add_buffer(task, handles[i], modes[i]);
 	if (rc == 0)
 		rc = pph_task_set_arg(task, arg, arg_size);
+	if (rc == 0 && starpu_task_get_current()) { /* inside a variant: see data.c */
+		rc = sp__task_run_here(task);
+		pph_task_destroy(task);
+		return rc;
+	}
 	if (rc == 0 && !sync)
 		pph_task_set_detached(task, 1);
 	if (rc == 0)
@@ -93,7 +98,7 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 		return sp__not_running(cl->name ? cl->name : "?");
 	if ((n = part_count(nbuffers, parts)) < 0)
 		return -EINVAL;
-	if (n <= 1)
+	if (n <= 1 || starpu_task_get_current()) /* inside a variant: one call, at once */
 		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 	for (i = 0; rc == 0 && i < nbuffers; i++, done = i)
 		if (parts[i] >= 0) {

@@ -71,4 +71,15 @@ diff -u direct.out peppher.out || fail "results differ from direct calls"
 for f in mix_Scale mix_scale mix_stamp mix_sum mix_apply mix_pick mix_pick_into nstd_put mixlib_twice mixlib_neg; do
 	grep -q "\"$f/${f}_cpu\"" mix.trace || fail "$f did not run as a component"
 done
-echo "PASS: headers as real libraries write them compose, build and compute as called directly"
+# over StarPU too: a NULL pointer, and a call inside a variant (mixlib_neg
+# in mix_apply's), where StarPU's workers must not wait
+if pkg-config --exists peppher-starpu; then
+	"$COMPOSE" mix/main.xml -o gen-starpu --platforms=CPU --runtime=starpu > /dev/null 2> compose-starpu.err ||
+		{ cat compose-starpu.err; fail "compose --runtime=starpu"; }
+	make_quiet -C gen-starpu -j2 CPPFLAGS="-I$data" LDLIBS="-L$work -lmix" > build-starpu.log 2>&1 ||
+		{ tail build-starpu.log; fail "build for StarPU"; }
+	STARPU_SILENT=1 STARPU_HOME="$work/starpu-home" PEPPHER_NCPU=2 ./gen-starpu/mix_app > starpu.out ||
+		fail "the program composed for StarPU failed"
+	diff -u direct.out starpu.out || fail "results over StarPU differ from direct calls"
+fi
+echo "PASS: headers as real libraries write them compose, build and compute as called directly (libpeppher$(pkg-config --exists peppher-starpu && echo ', StarPU'))"

@@ -4,7 +4,8 @@
  * one of its kind), by-value arguments, partitions as StarPU filters
  * (blocks, sized blocks, columns, tiles of a matrix with a leading
  * dimension), host access while partitioned, and dependencies between
- * asynchronous calls on containers, reductions (StarPU's STARPU_REDUX).
+ * asynchronous calls on containers, reductions (StarPU's STARPU_REDUX),
+ * data registered at NULL and calls made inside a variant.
  * CPU workers only (PEPPHER_NOPENCL=0).
  */
 #include <errno.h>
@@ -314,6 +315,77 @@ static void test_containers(void)
 	pph_vector_destroy(v);
 }
 
+/*
+ * Host data: registered at NULL, the variant gets NULL (StarPU faulted
+ * registering it); a call made inside a variant runs at once on the
+ * worker, on data registered there (StarPU's workers must not wait), and
+ * refuses data registered outside it.
+ */
+static pph_data_handle outer_handle;
+static int inner_rc, outer_refused;
+
+static void k_null_or_add(void *buffers[], void *arg)
+{
+	long *x = PPH_VARIABLE_PTR(buffers[0]);
+
+	if (x)
+		*x += *(const long *)arg;
+	else
+		inner_rc = -1000; /* marks "got NULL" */
+}
+
+static const struct pph_impl null_or_add_impls[] = { { PPH_ARCH_CPU, k_null_or_add, "add" } };
+static const struct pph_codelet null_or_add_cl = { "null_or_add", 1, null_or_add_impls,
+						   PPH_MODEL_DEFAULT };
+
+static void k_outer(void *buffers[], void *arg)
+{
+	long *x = PPH_VARIABLE_PTR(buffers[0]), local = 5, three = 3;
+	pph_data_handle h;
+	enum pph_access m = PPH_RW;
+
+	(void)arg;
+	/* a component called here, on the variant's own memory */
+	if (pph_variable_register(&h, &local, sizeof(local)) == 0) {
+		inner_rc = pph_call_sync(&null_or_add_cl, PPH_ALL_IMPLS, 1, &h, &m, &three,
+					 sizeof(three));
+		pph_data_unregister(h);
+	}
+	*x = local;
+	outer_refused = pph_call_sync(&null_or_add_cl, PPH_ALL_IMPLS, 1, &outer_handle, &m, &three,
+				      sizeof(three));
+}
+
+static const struct pph_impl outer_impls[] = { { PPH_ARCH_CPU, k_outer, "outer" } };
+static const struct pph_codelet outer_cl = { "outer", 1, outer_impls, PPH_MODEL_DEFAULT };
+
+static void test_host_data(void)
+{
+	long x = 0, other = 1, seven = 7;
+	pph_data_handle h, none;
+	enum pph_access m = PPH_RW;
+
+	CU_ASSERT_EQUAL_FATAL(pph_variable_register(&none, NULL, sizeof(long)), 0);
+	inner_rc = 0;
+	CU_ASSERT_EQUAL(pph_call_sync(&null_or_add_cl, PPH_ALL_IMPLS, 1, &none, &m, &seven,
+				      sizeof(seven)), 0);
+	CU_ASSERT_EQUAL(inner_rc, -1000);
+	CU_ASSERT_EQUAL(pph_data_acquire(none, PPH_RW), 0);
+	pph_data_unregister(none);
+
+	CU_ASSERT_EQUAL_FATAL(pph_variable_register(&h, &x, sizeof(x)), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_variable_register(&outer_handle, &other, sizeof(other)), 0);
+	inner_rc = outer_refused = 1;
+	CU_ASSERT_EQUAL(pph_call_sync(&outer_cl, PPH_ALL_IMPLS, 1, &h, &m, NULL, 0), 0);
+	CU_ASSERT_EQUAL(inner_rc, 0);
+	CU_ASSERT_EQUAL(outer_refused, -EDEADLK);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
+	CU_ASSERT_EQUAL(x, 8);
+	pph_data_unregister(outer_handle);
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(other, 1);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -331,6 +403,7 @@ int main(void)
 	CU_add_test(s, "partitions as filters", test_partitions);
 	CU_add_test(s, "containers and asynchronous calls", test_containers);
 	CU_add_test(s, "reductions", test_reductions);
+	CU_add_test(s, "NULL data, and calls inside a variant", test_host_data);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures();

@@ -28,6 +28,8 @@ int main(void)
 	printf("stamp %d %s\n", mix_stamp(stamp, 1234), stamp);
 	n = mix_sum(5, v, &total);
 	printf("sum %d total %ld\n", n, total);
+	printf("sum without a total %d\n", mix_sum(5, v, NULL)); /* a NULL pointer: none */
+	/* mixlib_neg is a component too: called inside mix_apply's variant */
 	printf("apply %d\n", mix_apply(mixlib_neg, 5));
 	printf("pick %d %d\n", mix_pick(0)(6), mix_pick(1)(6));
 	mix_pick_into(1, &f);
