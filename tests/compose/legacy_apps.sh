@@ -6,7 +6,7 @@
 # the library's header, the program as its main.c with the three lines
 # (peppher.h, PEPPHER_INITIALIZE, PEPPHER_SHUTDOWN) and nothing else
 # changed.  Each prints, exits and writes what it does built directly, and
-# its library calls ran as components.
+# its library calls ran as components; composed for StarPU too.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
 work="$top_builddir/tests/out/legacy_apps"
@@ -59,7 +59,19 @@ app() {
 	[ $drc -eq $prc ] || fail "$name: exit status $prc, $drc built directly"
 	cmp -s "$name.direct.out" "$name.out" || fail "$name: output differs from the program built directly"
 	grep -q "^    $fn/${fn}_cpu: " "$name.err" || fail "$name: $fn did not run as a component"
-	echo "PASS: $name ($(basename "$src")): the same $(wc -c < "$name.out") bytes, $(sed -n 's|^    \([^/]*\)/.*|\1|p' "$name.err" | sort -u | wc -l) library functions run as components"
+	# and composed for StarPU (libpeppher-starpu), the same
+	if pkg-config --exists peppher-starpu; then
+		"$COMPOSE" "$name/main.xml" -o "$name-starpu" --platforms=CPU --runtime=starpu \
+			> /dev/null 2> "$name.starpu.err" || { cat "$name.starpu.err"; fail "$name: compose for StarPU"; }
+		make_quiet -C "$name-starpu" -j2 LDLIBS="$libs" > "$name.starpu.log" 2>&1 ||
+			{ grep -m5 error "$name.starpu.log"; fail "$name: build for StarPU"; }
+		STARPU_SILENT=1 STARPU_HOME="$work/starpu-home" "./$name-starpu/"*_app "$@" < "$input" \
+			> "$name.starpu.out" 2> "$name.starpu.err"
+		src_rc=$?
+		[ $drc -eq $src_rc ] || { tail -3 "$name.starpu.err"; fail "$name: exit status $src_rc over StarPU, $drc built directly"; }
+		cmp -s "$name.direct.out" "$name.starpu.out" || fail "$name: output over StarPU differs"
+	fi
+	echo "PASS: $name ($(basename "$src")): the same $(wc -c < "$name.out") bytes, $(sed -n 's|^    \([^/]*\)/.*|\1|p' "$name.err" | sort -u | wc -l) library functions run as components$(pkg-config --exists peppher-starpu && echo '; over StarPU too')"
 }
 
 doc=/usr/share/doc
