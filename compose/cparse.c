@@ -547,6 +547,22 @@ static char **own_headers(const char *path, size_t *n)
 	return own;
 }
 
+/* Does the header that did not parse as C parse as C++ (ncurses' cursesw.h,
+ * gmpxx.h)?  Then clang's first C error says less than that. */
+static bool parses_as_cxx(CXIndex index, const char *path, char *const *args, size_t nargs)
+{
+	static const char *const cxx[] = { "-x", "c++", "-std=gnu++17", NULL };
+	int nall;
+	const char **all = make_args(cxx, args, nargs, &nall);
+	CXTranslationUnit tu = parse(index, path, all, nall, NULL, 0);
+	bool ok = tu && !errors_of(tu, false);
+
+	if (tu)
+		clang.disposeTranslationUnit(tu);
+	free(all);
+	return ok;
+}
+
 int cparse_header(const char *path, char *const *args, size_t nargs,
 		  struct cfunc **funcs, size_t *nfuncs, bool *needs_stdio)
 {
@@ -584,10 +600,11 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 		}
 	}
 
-	if (!tu) {
+	if (!tu || (errors_of(tu, false) && parses_as_cxx(index, path, args, nargs))) {
 		struct loc loc = { path, 0 };
 
-		diag_error(&loc, "cannot parse this header");
+		diag_error(&loc, tu ? "a C++ header (it parses as C++, not as C): utility mode reads C headers" :
+				      "cannot parse this header");
 		rc = -1;
 	} else if (errors_of(tu, true)) {
 		rc = -1;

@@ -54,6 +54,17 @@ head -n 8 mix/nstd_put/cpu/nstd_put_cpu.c | grep -q '^#include <stdio.h> /\* nee
 	fail "nstd_put's stub does not include <stdio.h> before needs_stdio.h"
 expect mixlib_twice.xml 'include="'
 
+# a C++ header is said to be one; a header that needs another first gets
+# clang's error at its line; neither writes anything
+for h in cplusplus needs_first; do
+	"$COMPOSE" --generate-comp-files="$data/$h.h" -o "$h" > /dev/null 2> "$h.err" && fail "$h.h generated"
+	[ ! -e "$h" ] || fail "$h.h wrote files"
+done
+grep -qx "$data/cplusplus.h: error: a C++ header (it parses as C++, not as C): utility mode reads C headers" \
+	cplusplus.err || { cat cplusplus.err; fail "cplusplus.h: not said to be C++"; }
+grep -qx "$data/needs_first.h:3: error: unknown type name 'j_ptr'" needs_first.err ||
+	{ cat needs_first.err; fail "needs_first.h: not its own error"; }
+
 cp "$data/mix_calls.c" mix/main.c
 "$COMPOSE" mix/main.xml -o gen --platforms=CPU > /dev/null 2> compose.err ||
 	{ cat compose.err; fail "compose"; }
