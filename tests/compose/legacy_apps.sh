@@ -1,5 +1,5 @@
 #!/bin/sh
-# make check-long: programs nobody here wrote, the examples Debian ships
+# Programs nobody here wrote, the examples Debian ships
 # with liblzma-dev, libexpat1-dev, libpng-dev, zlib1g-dev, nettle-dev and
 # libidn2-dev (libpng's pngtest.c and zlib's example.c, their own tests,
 # among them), PEPPHER-ized as doc/legacy.md says: the tree generated from
