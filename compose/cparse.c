@@ -463,7 +463,8 @@ static enum CXChildVisitResult visit_header(CXCursor c, CXCursor parent, void *d
 static const char **make_args(const char *const *lang, char *const *args, size_t nargs,
 			      int *n)
 {
-	const char **all = xcalloc(nargs + 16, sizeof(char *));
+	/* room for the language, and a prelude's -include pairs */
+	const char **all = xcalloc(nargs + 32, sizeof(char *));
 	int k = 0;
 	size_t i;
 
@@ -563,8 +564,19 @@ static bool parses_as_cxx(CXIndex index, const char *path, char *const *args, si
 	return ok;
 }
 
+/*
+ * What a header may leave to the file that includes it, tried in turn when
+ * it does not parse alone: jpeglib.h uses FILE and size_t; gawkapi.h also
+ * struct stat, memset and NULL, and says so.
+ */
+static const char *const preludes[][8] = {
+	{ "stdio.h", NULL },
+	{ "stdio.h", "stddef.h", "string.h", "stdint.h", "stdbool.h", "sys/types.h", "sys/stat.h",
+	  NULL },
+};
+
 int cparse_header(const char *path, char *const *args, size_t nargs,
-		  struct cfunc **funcs, size_t *nfuncs, bool *needs_stdio)
+		  struct cfunc **funcs, size_t *nfuncs, const char *const **prelude)
 {
 	static const char *const lang[] = { "-x", "c", "-std=gnu11", NULL };
 	struct header_walk w = { NULL, NULL, 0, NULL, 0 };
@@ -572,10 +584,11 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 	CXTranslationUnit tu;
 	const char **all, *why;
 	int nall, rc = 0;
+	size_t p;
 
 	*funcs = NULL;
 	*nfuncs = 0;
-	*needs_stdio = false;
+	*prelude = NULL;
 	if (cparse_load(&why) != 0) {
 		diag_error(NULL, "cannot parse C headers: %s", why);
 		return -1;
@@ -583,18 +596,19 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 	index = clang.createIndex(0, 0);
 	all = make_args(lang, args, nargs, &nall);
 	tu = parse(index, path, all, nall, NULL, 0);
-	if (tu && errors_of(tu, false)) {
-		/* jpeglib.h uses FILE and size_t, and leaves <stdio.h> to the
-		 * file that includes it: with it first, the header may parse */
+	for (p = 0; tu && errors_of(tu, false) && p < sizeof(preludes) / sizeof(preludes[0]); p++) {
 		CXTranslationUnit with;
+		int k = nall, i;
 
-		all[nall] = "-include";
-		all[nall + 1] = "stdio.h";
-		with = parse(index, path, all, nall + 2, NULL, 0);
+		for (i = 0; preludes[p][i]; i++) {
+			all[k++] = "-include";
+			all[k++] = preludes[p][i];
+		}
+		with = parse(index, path, all, k, NULL, 0);
 		if (with && !errors_of(with, false)) {
 			clang.disposeTranslationUnit(tu);
 			tu = with;
-			*needs_stdio = true;
+			*prelude = preludes[p];
 		} else if (with) {
 			clang.disposeTranslationUnit(with);
 		}

@@ -68,12 +68,13 @@ int cparse_load(const char **why);
  * the headers it includes), in order, each once; for an umbrella header
  * that declares none (lzma.h), those of its own folder's headers
  * (DIR/NAME/ for DIR/NAME.h).  args are passed to clang (-I, -D).  A
- * header that parses only after <stdio.h> (jpeglib.h) sets *needs_stdio.
+ * header that parses only after standard headers (jpeglib.h: <stdio.h>)
+ * sets *prelude to their names (NULL-terminated), else to NULL.
  * Returns 0, or -1 when the header does not parse or libclang cannot be
  * loaded (reported).
  */
 int cparse_header(const char *path, char *const *args, size_t nargs,
-		  struct cfunc **funcs, size_t *nfuncs, bool *needs_stdio);
+		  struct cfunc **funcs, size_t *nfuncs, const char *const **prelude);
 
 /*
  * A parser for prototype checks, one per thread: it keeps the last unit it

@@ -449,7 +449,7 @@ struct header_ref {
 	const char *path;
 	bool system;	/* under a system include folder */
 	char *name;	/* system: as in #include <name> */
-	bool needs_stdio; /* parses only after <stdio.h> (jpeglib.h) */
+	const char *const *prelude; /* the standard headers it needs first (jpeglib.h), or NULL */
 };
 
 static void header_ref(struct header_ref *h, const char *path)
@@ -502,12 +502,20 @@ static char *include_line(const struct skeleton *s, const struct header_ref *h,
 		free(rel);
 		free(base);
 	}
-	if (h->needs_stdio) {
-		char *with = xasprintf("#include <stdio.h> /* %s needs it first */\n%s",
-				       path_basename(h->path), line);
+	if (h->prelude) {
+		struct strbuf with = { 0 };
+		size_t i;
 
+		for (i = 0; h->prelude[i]; i++)
+			if (i)
+				strbuf_append(&with, "#include <%s>\n", h->prelude[i]);
+			else
+				strbuf_append(&with, "#include <%s> /* %s needs %s first */\n",
+					      h->prelude[0], path_basename(h->path),
+					      h->prelude[1] ? "these" : "it");
+		strbuf_append(&with, "%s", line);
 		free(line);
-		line = with;
+		line = with.s;
 	}
 	return line;
 }
@@ -569,8 +577,16 @@ static char *interface_attrs(const struct skeleton *s, const struct cfunc *fn,
 			     const struct header_ref *h)
 {
 	char *inc = h->system ? xstrdup(h->name) : path_relative(s->outdir_abs, h->path);
-	char *inc_x = xml_escape(inc), *result = xml_escape(fn->result);
-	struct strbuf b = { 0 };
+	char *inc_x, *result = xml_escape(fn->result);
+	struct strbuf b = { 0 }, list = { 0 };
+	size_t k;
+
+	/* the standard headers it needs first, first (include is a list) */
+	for (k = 0; h->prelude && h->prelude[k]; k++)
+		strbuf_append(&list, "%s,", h->prelude[k]);
+	strbuf_append(&list, "%s", inc);
+	inc_x = xml_escape(list.s);
+	free(list.s);
 
 	strbuf_append(&b, " name=\"%s\" include=\"%s\"", fn->name, inc_x);
 	if (strcmp(fn->result, "void") != 0)
@@ -1290,10 +1306,10 @@ int generate_skeletons(const struct skeleton_request *r)
 		struct cfunc *funcs;
 		struct header_ref h;
 
-		bool needs_stdio;
+		const char *const *prelude;
 
 		if (cparse_header(r->headers[i], r->clang_args, r->nargs, &funcs, &nfuncs,
-				  &needs_stdio) != 0) {
+				  &prelude) != 0) {
 			rc = -1;
 		} else if (!nfuncs) {
 			struct loc loc = { r->headers[i], 0 };
@@ -1301,7 +1317,7 @@ int generate_skeletons(const struct skeleton_request *r)
 			diag_warning(&loc, "declares no function");
 		}
 		header_ref(&h, r->headers[i]);
-		h.needs_stdio = needs_stdio;
+		h.prelude = prelude;
 		for (j = 0; rc == 0 && j < nfuncs; j++)
 			skeleton_function(&s, &funcs[j], &h);
 		for (j = 0; j < nfuncs; j++)
