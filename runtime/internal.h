@@ -407,6 +407,8 @@ extern atomic_int pph__redux_used;
 /* The codelet of combine tasks: deps.c lists one as taking the handle's
  * accumulators. */
 extern const struct pph_codelet pph__redux_combine_cl;
+/* The variants of cl that run in host memory (CPU, OPENMP), as a mask. */
+unsigned pph__host_variants(const struct pph_codelet *cl);
 /* pph_task_submit, before anything else, once pph__redux_used: checks the
  * task's PPH_REDUX buffers (an operator set, no other mode on the handle),
  * keeps it to CPU variants and gives each an accumulator; and, before a

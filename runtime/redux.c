@@ -224,8 +224,7 @@ static const struct pph_reduction *redux_op(const struct pph_task *task, unsigne
 	return op;
 }
 
-/* The variants that run in host memory. */
-static unsigned host_variants(const struct pph_codelet *cl)
+unsigned pph__host_variants(const struct pph_codelet *cl)
 {
 	unsigned i, m = 0;
 
@@ -264,9 +263,9 @@ int pph__redux_submit(struct pph_task *task)
 		return 0;
 	if ((rc = pph__codelet_check(task->cl)) != 0)
 		return rc;
-	if (task->cl->nimpls <= 32 && !(task->impl_mask & host_variants(task->cl)))
+	if (task->cl->nimpls <= 32 && !(task->impl_mask & pph__host_variants(task->cl)))
 		return -ENODEV;
-	task->impl_mask &= host_variants(task->cl); /* variants past the 32nd: always allowed */
+	task->impl_mask &= pph__host_variants(task->cl); /* variants past the 32nd: always allowed */
 	for (i = 0; i < task->nbuffers; i++) {
 		if (task->modes[i] != PPH_REDUX)
 			continue;

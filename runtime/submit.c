@@ -492,6 +492,28 @@ static int submit(struct pph_task *t)
 	return 0;
 }
 
+/*
+ * Data registered at NULL that holds elements: C APIs pass NULL for
+ * "none" (an optional array and its length), and a variant that delegates
+ * to the library expects NULL.  No device can have it (OpenCL refused to
+ * copy from NULL, with an error each time dmda tried one): host variants
+ * only, or -ENODEV.
+ */
+static int host_data_only(struct pph_task *task)
+{
+	unsigned i;
+
+	for (i = 0; i < task->nbuffers; i++)
+		if (!task->handles[i]->host.iface.vector.ptr && task->handles[i]->bytes)
+			break;
+	if (i == task->nbuffers)
+		return 0;
+	if (task->cl->nimpls <= 32 && !(task->impl_mask & pph__host_variants(task->cl)))
+		return -ENODEV;
+	task->impl_mask &= pph__host_variants(task->cl); /* past the 32nd: always allowed */
+	return 0;
+}
+
 int pph_task_submit(struct pph_task *task)
 {
 	if (!task)
@@ -506,6 +528,8 @@ int pph_task_submit(struct pph_task *task)
 				 pph__redux_submit(task) : 0;
 
 		if (rc)
+			return rc;
+		if ((rc = host_data_only(task)) != 0)
 			return rc;
 		task->footprint = pph__task_footprint(task, &task->size);
 	} else if (task->work > 0) {

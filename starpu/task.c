@@ -494,7 +494,8 @@ int pph_task_add_buffer(struct pph_task *task, pph_data_handle handle, enum pph_
 			return -EINVAL;
 	if (mode == PPH_REDUX)
 		task->host_only = 1;
-	if (!handle->h) { /* host data: no StarPU buffer (data.c) */
+	if (!handle->h) { /* host data: no StarPU buffer (data.c), no device */
+		task->host_only = 1;
 		task->slot[task->nslots] = -1;
 		task->host_data[task->nslots++] = handle;
 		return 0;

@@ -980,6 +980,51 @@ static int suite_clean(void)
 	return 0;
 }
 
+/*
+ * Data registered at NULL holding elements: C APIs pass NULL for "none"
+ * (an optional array with its length), and the CPU variant that delegates
+ * to the library expects NULL.  No device variant can have it (a copy
+ * from NULL): the call runs on the host, moving nothing.
+ */
+static atomic_int null_seen, null_on_device;
+
+static void null_cpu(void *b[], void *arg)
+{
+	(void)arg;
+	if (PPH_VECTOR_PTR(b[0]) == NULL && PPH_VECTOR_N(b[0]) == N)
+		atomic_fetch_add(&null_seen, 1);
+}
+
+static void null_ocl(void *b[], void *arg)
+{
+	(void)b;
+	(void)arg;
+	atomic_fetch_add(&null_on_device, 1);
+}
+
+static const struct pph_impl null_impls[] = { { PPH_ARCH_CPU, null_cpu, "null_cpu" },
+					      { PPH_ARCH_OPENCL, null_ocl, "null_ocl" } };
+static const struct pph_codelet null_cl = { "data_null", 2, null_impls, PPH_MODEL_DEFAULT };
+
+static void test_null_data_on_host(void)
+{
+	pph_data_handle h;
+	enum pph_access r = PPH_R;
+	int i;
+
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, NULL, N, sizeof(int)), 0);
+	atomic_store(&null_seen, 0);
+	atomic_store(&null_on_device, 0);
+	pph_transfer_stats_reset();
+	for (i = 0; i < 20; i++) /* uncalibrated: dmda would try the device */
+		CU_ASSERT_EQUAL(pph_call_sync(&null_cl, PPH_ALL_IMPLS, 1, &h, &r, NULL, 0), 0);
+	CU_ASSERT_EQUAL(pph_call_sync(&null_cl, 1u << 1, 1, &h, &r, NULL, 0), -ENODEV);
+	CU_ASSERT_EQUAL(atomic_load(&null_seen), 20);
+	CU_ASSERT_EQUAL(atomic_load(&null_on_device), 0);
+	expect(0, 0, 0, 0, __LINE__);
+	pph_data_unregister(h);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -999,6 +1044,7 @@ int main(void)
 		return 1;
 	s = CU_add_suite("coherence", suite_init, suite_clean);
 	CU_add_test(s, "Fig. 3: 2 transfers, not 7", test_fig3);
+	CU_add_test(s, "data registered at NULL stays on the host", test_null_data_on_host);
 	CU_add_test(s, "two reads on the device: one transfer", test_read_twice_on_device);
 	CU_add_test(s, "CPU task after a device write", test_cpu_after_device_write);
 	CU_add_test(s, "unregister after device writes", test_unregister_after_device_write);
