@@ -355,6 +355,8 @@ int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
 		return -EBUSY;
 	if (host_data(handle))
 		return 0;
+	if (sp__waits_in_variant("pph_data_acquire"))
+		return -EDEADLK;
 	/* a host write also needs the data valid (libpeppher's W acquire
 	 * brings it home too); released at once: the host keeps its valid
 	 * copy until a task writes the data */

@@ -79,6 +79,10 @@ struct pph_task {
  * variant could run it. */
 int sp__task_run_here(struct pph_task *p);
 
+/* Is this thread running a variant?  Then say that what (a wait) cannot
+ * be done there: StarPU asserts that its workers never wait, and aborts. */
+int sp__waits_in_variant(const char *what);
+
 /*
  * What a distributed run (libpeppher-starpu-mpi, starpu/mpi.c) adds at
  * each step; on one process (starpu/single.c) these start and stop StarPU,

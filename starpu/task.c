@@ -222,6 +222,16 @@ static int run_variants(struct pph_task *p, enum sp_kind kind, int idx, void **b
 	return idx;
 }
 
+int sp__waits_in_variant(const char *what)
+{
+	if (!starpu_task_get_current())
+		return 0;
+	fprintf(stderr, "peppher: %s inside a variant: libpeppher-starpu cannot wait there "
+			"(StarPU's workers must not)\n",
+		what);
+	return 1;
+}
+
 int sp__task_run_here(struct pph_task *p)
 {
 	union iface ifaces[PPH_MAX_BUFFERS];
@@ -685,6 +695,8 @@ int pph_task_wait(struct pph_task *task)
 {
 	if (!task || task->detached || !task->submitted)
 		return -EINVAL;
+	if (sp__waits_in_variant("pph_task_wait"))
+		return -EDEADLK;
 	if (task->submitted == 1 && task->t) { /* no task here: it ran on another rank */
 		int rc = starpu_task_wait(task->t);
 
@@ -697,7 +709,7 @@ int pph_task_wait(struct pph_task *task)
 
 void pph_task_wait_all(void)
 {
-	if (starpu_is_initialized())
+	if (starpu_is_initialized() && !sp__waits_in_variant("pph_task_wait_all"))
 		sp__tasks_wait_all();
 }
 
@@ -715,8 +727,8 @@ void pph_task_destroy(struct pph_task *task)
 {
 	if (!task)
 		return;
-	if (task->submitted == 1 && !task->detached)
-		pph_task_wait(task);
+	if (task->submitted == 1 && !task->detached && pph_task_wait(task) == -EDEADLK)
+		return; /* inside a variant, and StarPU may still run it: left, not freed */
 	task_free(task);
 }
 

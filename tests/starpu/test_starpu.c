@@ -322,7 +322,7 @@ static void test_containers(void)
  * refuses data registered outside it.
  */
 static pph_data_handle outer_handle;
-static int inner_rc, outer_refused;
+static int inner_rc, outer_refused, outer_acquire;
 
 static void k_null_or_add(void *buffers[], void *arg)
 {
@@ -354,6 +354,8 @@ static void k_outer(void *buffers[], void *arg)
 	*x = local;
 	outer_refused = pph_call_sync(&null_or_add_cl, PPH_ALL_IMPLS, 1, &outer_handle, &m, &three,
 				      sizeof(three));
+	/* waits StarPU forbids its workers are refused, not aborted on */
+	outer_acquire = pph_data_acquire(outer_handle, PPH_R);
 }
 
 static const struct pph_impl outer_impls[] = { { PPH_ARCH_CPU, k_outer, "outer" } };
@@ -379,6 +381,7 @@ static void test_host_data(void)
 	CU_ASSERT_EQUAL(pph_call_sync(&outer_cl, PPH_ALL_IMPLS, 1, &h, &m, NULL, 0), 0);
 	CU_ASSERT_EQUAL(inner_rc, 0);
 	CU_ASSERT_EQUAL(outer_refused, -EDEADLK);
+	CU_ASSERT_EQUAL(outer_acquire, -EDEADLK);
 	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
 	CU_ASSERT_EQUAL(x, 8);
 	pph_data_unregister(outer_handle);
