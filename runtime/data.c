@@ -207,6 +207,13 @@ double pph__transfer_estimate(const struct pph_task *task, unsigned node)
 	return us;
 }
 
+/* bytes into base, or NULL: a block of data registered at NULL ("none")
+ * is NULL too, whose tasks keep to host variants (submit.c). */
+static void *block_at(void *base, size_t bytes)
+{
+	return base ? (char *)base + bytes : NULL;
+}
+
 /* A rows x cols block of the matrix parent whose first element is (r0, c0):
  * a view over the parent's host memory with its leading dimension. */
 static int matrix_view(pph_data_handle parent, size_t r0, size_t c0, size_t rows,
@@ -214,7 +221,7 @@ static int matrix_view(pph_data_handle parent, size_t r0, size_t c0, size_t rows
 {
 	const struct pph_matrix_iface *p = &parent->host.iface.matrix;
 
-	return pph_matrix_register(view, (char *)p->ptr + (r0 * p->ld + c0) * p->elemsize,
+	return pph_matrix_register(view, block_at(p->ptr, (r0 * p->ld + c0) * p->elemsize),
 				   rows, cols, p->ld, p->elemsize);
 }
 
@@ -257,7 +264,7 @@ static int partition(pph_data_handle parent, unsigned nparts, pph_data_handle *c
 
 		if (parent->layout == PPH_LAYOUT_VECTOR)
 			rc = pph_vector_register(&children[i],
-						 (char *)p->vector.ptr + first * p->vector.elemsize,
+						 block_at(p->vector.ptr, first * p->vector.elemsize),
 						 len, p->vector.elemsize);
 		else if (by_columns) /* a sub-view: the parent's leading dimension */
 			rc = matrix_view(parent, 0, first, p->matrix.rows, len, &children[i]);
@@ -301,7 +308,7 @@ int pph_data_partition_sizes(pph_data_handle parent, unsigned nparts, const size
 	for (i = 0; rc == 0 && i < nparts; first += sizes[i++])
 		rc = parent->layout == PPH_LAYOUT_VECTOR ?
 			     pph_vector_register(&children[i],
-						 (char *)p->vector.ptr + first * p->vector.elemsize,
+						 block_at(p->vector.ptr, first * p->vector.elemsize),
 						 sizes[i], p->vector.elemsize) :
 			     matrix_view(parent, first, 0, sizes[i], p->matrix.cols, &children[i]);
 	if (rc)

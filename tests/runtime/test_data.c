@@ -991,7 +991,7 @@ static atomic_int null_seen, null_on_device;
 static void null_cpu(void *b[], void *arg)
 {
 	(void)arg;
-	if (PPH_VECTOR_PTR(b[0]) == NULL && PPH_VECTOR_N(b[0]) == N)
+	if (PPH_VECTOR_PTR(b[0]) == NULL && PPH_VECTOR_N(b[0]) > 0)
 		atomic_fetch_add(&null_seen, 1);
 }
 
@@ -1019,7 +1019,13 @@ static void test_null_data_on_host(void)
 	for (i = 0; i < 20; i++) /* uncalibrated: dmda would try the device */
 		CU_ASSERT_EQUAL(pph_call_sync(&null_cl, PPH_ALL_IMPLS, 1, &h, &r, NULL, 0), 0);
 	CU_ASSERT_EQUAL(pph_call_sync(&null_cl, 1u << 1, 1, &h, &r, NULL, 0), -ENODEV);
-	CU_ASSERT_EQUAL(atomic_load(&null_seen), 20);
+	{ /* its blocks are NULL too */
+		int parts = 4;
+
+		CU_ASSERT_EQUAL(pph_call_partitioned(&null_cl, PPH_ALL_IMPLS, 1, &h, &r, &parts,
+						     NULL, 0), 0);
+	}
+	CU_ASSERT_EQUAL(atomic_load(&null_seen), 24);
 	CU_ASSERT_EQUAL(atomic_load(&null_on_device), 0);
 	expect(0, 0, 0, 0, __LINE__);
 	pph_data_unregister(h);
