@@ -1,4 +1,5 @@
 /* CPU workers: one thread per core, bound with hwloc. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -55,6 +56,84 @@ static void bind_to_team(const struct pph_worker *w, unsigned base, unsigned n)
 	if (!hwloc_bitmap_iszero(set))
 		(void)hwloc_set_cpubind(topology, set, HWLOC_CPUBIND_THREAD);
 	hwloc_bitmap_free(set);
+}
+
+/*
+ * The OpenMP threads of a team, each pinned to the core of one member of
+ * the team.  Bound to the team's cores as a whole, the two threads of a
+ * team of 2 often shared the master's core, one waiting for the other,
+ * while the other core stayed idle (Linux places a thread woken by a
+ * futex beside its waker when it finds no idle core at that instant): in
+ * `make evaluation` on a 2-core virtual machine, cfd's flux took 3.1 to
+ * 5.3 ms a call on a team of 2, a process at a time, where one thread
+ * took 4.9; pinned, 2.6 to 3.7.  libpeppher does not link libgomp (its
+ * constructor would then read OMP_WAIT_POLICY before openmp_env.c sets
+ * it), so it finds libgomp's entry points in the program, which links
+ * them when it has OPENMP variants: GOMP_parallel (the ABI of GCC's
+ * `#pragma omp parallel`, which LLVM's libomp exports too) runs a region
+ * of the team's size whose threads pin themselves.  libgomp gives the
+ * next regions of that size the same threads in the same order, so a
+ * worker pins again only when its team size changes.
+ */
+typedef void (*gomp_parallel_fn)(void (*fn)(void *), void *data, unsigned nthreads,
+				 unsigned flags);
+typedef int (*omp_query_fn)(void);
+
+static struct {
+	gomp_parallel_fn parallel;
+	omp_query_fn thread_num, in_parallel;
+} gomp;
+static pthread_once_t gomp_once = PTHREAD_ONCE_INIT;
+
+static void find_gomp(void)
+{
+	gomp.parallel = (gomp_parallel_fn)dlsym(RTLD_DEFAULT, "GOMP_parallel");
+	gomp.thread_num = (omp_query_fn)dlsym(RTLD_DEFAULT, "omp_get_thread_num");
+	gomp.in_parallel = (omp_query_fn)dlsym(RTLD_DEFAULT, "omp_in_parallel");
+}
+
+struct team_pins {
+	hwloc_cpuset_t sets[PPH_MAX_WORKERS]; /* per thread number; 0: the master */
+	unsigned n;
+};
+
+static void pin_member(void *arg)
+{
+	const struct team_pins *p = arg;
+	int i = gomp.thread_num();
+
+	if (i > 0 && (unsigned)i < p->n && p->sets[i])
+		(void)hwloc_set_cpubind(topology, p->sets[i], HWLOC_CPUBIND_THREAD);
+}
+
+/* Pin the OpenMP threads of w's team of threads from base to the other
+ * members' cores, in worker order; 0 if they are (or were already). */
+static int pin_team(struct pph_worker *w, unsigned base, unsigned threads)
+{
+	struct team_pins p = { { NULL }, 0 };
+	unsigned i;
+
+	if (w->pinned_team == threads)
+		return 0;
+	pthread_once(&gomp_once, find_gomp);
+	if (!gomp.parallel || !gomp.thread_num || !gomp.in_parallel || gomp.in_parallel())
+		return -1;
+	for (i = base; i < base + threads; i++) {
+		int core = pph__rt.workers[i].core;
+		hwloc_obj_t obj;
+
+		if (i == w->id)
+			continue;
+		obj = core < 0 ? NULL :
+			hwloc_get_obj_by_type(topology, HWLOC_OBJ_CORE, (unsigned)core);
+		if (!obj)
+			return -1;
+		p.sets[++p.n] = obj->cpuset;
+	}
+	p.n++;
+	gomp.parallel(pin_member, &p, threads, 0);
+	w->pinned_team = threads;
+	return 0;
 }
 
 void pph__task_variant_failed(struct pph_task *t, int impl)
@@ -139,8 +218,12 @@ static unsigned team_enter(struct pph_worker *w, const struct pph_task *t, int i
 	for (i = base; i < base + threads; i++)
 		pthread_rwlock_wrlock(&pph__rt.workers[i].team_lock);
 	w->team_threads = threads;
-	if (threads > 1)
+	w->team_bound = 0;
+	if (threads > 1 && w->core >= 0 && pin_team(w, base, threads) != 0) {
+		/* no pins: the OpenMP threads it starts inherit the team's cores */
 		bind_to_team(w, base, threads);
+		w->team_bound = 1;
+	}
 	return threads;
 }
 
@@ -154,7 +237,7 @@ static void team_leave(struct pph_worker *w, const struct pph_task *t, int impl)
 		return;
 	}
 	base = pph__team_base(w->id, w->team_threads);
-	if (w->team_threads > 1)
+	if (w->team_bound)
 		bind_to_team(w, w->id, 1);
 	for (i = base + w->team_threads; i-- > base;)
 		pthread_rwlock_unlock(&pph__rt.workers[i].team_lock);

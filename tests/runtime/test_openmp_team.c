@@ -1,0 +1,129 @@
+/*
+ * The OpenMP threads of a fork-join variant's team each run on a core of
+ * their own: libpeppher pins the threads of a worker's team, one per
+ * member's core.  Bound to the team's cores as a whole, a team of 2 often
+ * ran both threads on one core (cfd's flux in `make evaluation`: as slow
+ * as one thread, a process at a time).  The variant records, for each of
+ * its threads, the cores it may run on; with 2 CPU workers, every call
+ * runs a team of 2 whose threads are each bound to one core, not the same.
+ * Skipped (77) with fewer than 2 cores or where workers cannot be bound.
+ */
+#include <omp.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <peppher/runtime.h>
+#include <peppher/wrappers.h>
+
+#define CALLS 20
+
+struct team_seen {
+	int threads;
+	int cores[2]; /* the one core each thread may run on; -1: several */
+};
+
+static struct team_seen seen[CALLS];
+static int call;
+
+/* The core a thread is bound to, or -1 if it may run on several. */
+static int bound_core(void)
+{
+	cpu_set_t set;
+	int c, core = -1;
+
+	if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) != 1)
+		return -1;
+	for (c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			core = c;
+	return core;
+}
+
+static void k_team(void *buffers[], void *arg)
+{
+	struct team_seen *s = &seen[call];
+
+	(void)buffers;
+	(void)arg;
+	omp_set_num_threads(pph_openmp_threads());
+#pragma omp parallel
+	{
+		int i = omp_get_thread_num();
+
+		if (i < 2)
+			s->cores[i] = bound_core();
+#pragma omp single
+		s->threads = omp_get_num_threads();
+	}
+}
+
+/* Where a CPU variant's worker runs: its core, if workers are bound. */
+static int worker_core = -2;
+
+static void k_probe(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	worker_core = bound_core();
+}
+
+static const struct pph_impl probe_impls[] = {
+	{ PPH_ARCH_CPU, k_probe, "probe" },
+};
+static const struct pph_codelet probe_cl = { "worker_core", 1, probe_impls, PPH_MODEL_DEFAULT };
+
+static const struct pph_impl team_impls[] = {
+	{ PPH_ARCH_OPENMP, k_team, "team" },
+};
+static const struct pph_codelet team_cl = { "pinned_team", 1, team_impls, PPH_MODEL_DEFAULT };
+
+int main(void)
+{
+	struct pph_conf conf;
+	cpu_set_t all;
+	int failed = 0, rc;
+
+	if (sched_getaffinity(0, sizeof all, &all) != 0 || CPU_COUNT(&all) < 2) {
+		printf("SKIP: fewer than 2 cores\n");
+		return 77;
+	}
+	setenv("PEPPHER_SCHED", "eager", 1);
+	pph_conf_init(&conf);
+	conf.ncpu = 2;
+	conf.nopencl = 0;
+	conf.ncuda = 0;
+	if ((rc = pph_init_conf(&conf)) != 0) {
+		fprintf(stderr, "FAIL: pph_init_conf: %d\n", rc);
+		return 1;
+	}
+	/* on a worker (an asynchronous call is not run in the caller's place) */
+	if ((rc = pph_call_async(&probe_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0)) != 0) {
+		fprintf(stderr, "FAIL: the probe's call: %d\n", rc);
+		return 1;
+	}
+	pph_task_wait_all();
+	for (call = 0; call < CALLS; call++)
+		if ((rc = pph_call_sync(&team_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0)) != 0) {
+			fprintf(stderr, "FAIL: call %d: %d\n", call, rc);
+			failed = 1;
+		}
+	pph_shutdown();
+	if (worker_core < 0) {
+		printf("SKIP: the workers are not bound to cores here\n");
+		return 77;
+	}
+	for (call = 0; call < CALLS; call++) {
+		const struct team_seen *s = &seen[call];
+
+		if (s->threads != 2 || s->cores[1] < 0 || s->cores[0] == s->cores[1]) {
+			fprintf(stderr, "FAIL: call %d: a team of %d, its threads bound to cores %d and %d (-1: several)\n",
+				call, s->threads, s->cores[0], s->cores[1]);
+			failed = 1;
+		}
+	}
+	if (!failed)
+		printf("ok: %d calls, each on a team of 2 threads bound to cores %d and %d\n", CALLS,
+		       seen[0].cores[0], seen[0].cores[1]);
+	return failed;
+}
