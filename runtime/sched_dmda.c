@@ -136,23 +136,15 @@ struct choice {
  * process) keeps its slow mean for good once dmda stops running it, and
  * the choice preferred to it keeps being chosen while it slows down.  So
  * another choice (variant, architecture, team size), when predicted within
- * REFRESH_WITHIN of the chosen one and measured often enough less at this
- * footprint, runs instead, the least measured first.  How much less
- * scales with how much slower it is predicted, so that each such choice
- * costs the same share of the calls, at most (REFRESH_WITHIN - 1) /
- * REFRESH_RATIO, 1.6 %: one predicted 1.5 times slower runs when
- * measured REFRESH_RATIO times less often, one predicted 1.1 times slower
- * 6.4 times less often, and one predicted as fast REFRESH_RATIO_MIN times
- * less often (running it then costs nothing, if the prediction holds).
- * With one ratio for all (32), cfd's flux at 192 in the evaluation kept
- * one thread (4.89 ms a call, 210 runs) over a team of 2 measured 7 times
- * at 4.91 ms while another process took a core, which took 3.4 ms
- * afterwards: a refresh would have come after 224 calls, after the run.
- * On 2 cores, sgemm at 128 kept a team of 2 at 0.40 ms a call over
- * `sgemm_blocked`, measured 3 times at 0.42 ms, which took 0.23 in the
- * CPU-only program; and the ODE solver kept `ode_rhs_cpu` (138 us) over a
- * team of 2 measured 5 times at 173 us (105 in the direct program): not
- * the runner-up, `ode_rhs_omp` alone on one thread (141 us) was.
+ * REFRESH_WITHIN of the chosen one and measured REFRESH_RATIO times less
+ * often at this footprint, runs instead, the least measured first: about
+ * one call in REFRESH_RATIO + 1 then goes to each such choice, costing at
+ * most (REFRESH_WITHIN - 1) / REFRESH_RATIO, 1.6 %, each.  On 2 cores,
+ * sgemm at 128 kept a team of 2 at 0.40 ms a call over `sgemm_blocked`,
+ * measured 3 times at 0.42 ms, which took 0.23 in the CPU-only program;
+ * and the ODE solver kept `ode_rhs_cpu` (138 us) over a team of 2
+ * measured 5 times at 173 us (105 in the direct program): not the
+ * runner-up, `ode_rhs_omp` alone on one thread (141 us) was.
  * Only histories: a footprint measured fewer than PPH_CALIBRATION_MIN
  * times is predicted by the choice's regression.  nw's 255 works, each
  * met once a run, had a team of 2 refreshed at 1 to 4 of them a run, at
@@ -161,16 +153,6 @@ struct choice {
  */
 #define REFRESH_WITHIN 1.5
 #define REFRESH_RATIO 32
-#define REFRESH_RATIO_MIN 4
-
-/* How many times less often than the chosen one a choice predicted to end
- * r times later must have been measured to be refreshed. */
-static double refresh_ratio(double r)
-{
-	double k = (r - 1) * REFRESH_RATIO / (REFRESH_WITHIN - 1);
-
-	return k < REFRESH_RATIO_MIN ? REFRESH_RATIO_MIN : k;
-}
 
 #define NOT_ASKED (-2.0)
 
@@ -221,7 +203,7 @@ static unsigned long samples(const struct pph_task *t, const struct choice *c)
 
 #define ROWS (PPH_ARCH_COUNT + PPH_MAX_TEAM_SIZES)
 
-/* The choice whose history is to be refreshed (refresh_ratio), or one of
+/* The choice whose history is to be refreshed (REFRESH_RATIO), or one of
  * impl -1: among the others, each at its earliest end (other_end, on
  * worker other_worker), the least measured. */
 static struct choice stalest(const struct pph_task *t, const struct choice *best,
@@ -233,7 +215,6 @@ static struct choice stalest(const struct pph_task *t, const struct choice *best
 	struct choice c, pick = { -1, -1, 0, INFINITY, 0, 0, 1 };
 	unsigned long nbest = samples(t, best), n, fewest = 0;
 	unsigned row, i;
-	double r;
 
 	for (row = 0; row < ROWS; row++)
 		for (i = 0; i < PPH_CHOICE_IMPLS && i < t->cl->nimpls; i++) {
@@ -251,8 +232,7 @@ static struct choice stalest(const struct pph_task *t, const struct choice *best
 			 * paid again at every other one */
 			if (n < PPH_CALIBRATION_MIN)
 				continue;
-			r = best->end > now ? (c.end - now) / (best->end - now) : 1;
-			if (n * refresh_ratio(r) <= nbest && (pick.impl < 0 || n < fewest)) {
+			if (n * REFRESH_RATIO <= nbest && (pick.impl < 0 || n < fewest)) {
 				pick = c;
 				fewest = n;
 			}

@@ -557,54 +557,6 @@ static void test_stale_history_refreshed(void)
 }
 
 /*
- * A choice predicted as fast as the chosen one is refreshed soon, not
- * after 32 times its runs: "close" was measured 7 times at 310 us (while
- * the machine was busy, say) and takes 100 us now; "steady" 28 times at
- * 300 us.  Measured 4 times less often, close runs at the first call, and
- * its new mean (284 us) keeps it.  cfd's flux at 192 in the evaluation
- * kept one thread over a team of 2 measured 7 times in a busy spell.
- */
-static atomic_int close_runs[2];
-
-static void k_close_fast(void *buffers[], void *arg)
-{
-	(void)buffers;
-	(void)arg;
-	atomic_fetch_add(&close_runs[0], 1);
-	spin_us(100);
-}
-
-static void k_close_steady(void *buffers[], void *arg)
-{
-	(void)buffers;
-	(void)arg;
-	atomic_fetch_add(&close_runs[1], 1);
-	spin_us(300);
-}
-
-static const struct pph_impl close_impls[] = {
-	{ PPH_ARCH_CPU, k_close_fast, "close_fast" },
-	{ PPH_ARCH_CPU, k_close_steady, "close_steady" },
-};
-static const struct pph_codelet close_cl = { "close_refresh", 2, close_impls, PPH_MODEL_HISTORY };
-
-static void test_close_history_refreshed_soon(void)
-{
-	int k;
-
-	for (k = 0; k < 7; k++)
-		pph__perfmodel_record(&close_cl, 0, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA, 0, 310);
-	for (k = 0; k < 28; k++)
-		pph__perfmodel_record(&close_cl, 1, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA, 0, 300);
-	for (k = 0; k < 20; k++)
-		CU_ASSERT_EQUAL(pph_call_sync(&close_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
-	CU_ASSERT_TRUE(atomic_load(&close_runs[0]) >= 18);
-	CU_ASSERT_TRUE(atomic_load(&close_runs[1]) <= 2);
-	CU_ASSERT_TRUE(pph__perfmodel_predict(&close_cl, 0, PPH_ARCH_CPU, 1,
-					      PPH_FOOTPRINT_NO_DATA, 0) < 300);
-}
-
-/*
  * A call's work (pph_call_work) measured once is not refreshed: "regressed"
  * was measured once at each of 8 works, at 120 us, and "chosen" (100 us)
  * 64 times at each.  Within 1.5 times and measured 64 times less often,
@@ -759,8 +711,6 @@ void add_sched_suites(void)
 	CU_add_test(s, "one-time costs are not samples", test_one_time_costs_left_out);
 	CU_add_test(s, "a size measured once is tried again", test_measured_once_tried_again);
 	CU_add_test(s, "a stale history is refreshed", test_stale_history_refreshed);
-	CU_add_test(s, "a choice as fast as the chosen one is refreshed soon",
-		    test_close_history_refreshed_soon);
 	CU_add_test(s, "a work measured once is not refreshed",
 		    test_work_measured_once_not_refreshed);
 }
