@@ -32,7 +32,7 @@ machine() {
 	ocl=$(clinfo -l 2> /dev/null | sed -n 's/.*Device #0: //p' | head -1 || true)
 	echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores (${cpu:-CPU model unknown}),"
 	echo "OpenCL on ${ocl:-PoCL, on the same cores}; load average before the runs:"
-	echo "$(cut -d' ' -f1-3 /proc/loadavg), after: LOADAVG_AFTER (other work shared the machine)."
+	echo "$(cut -d' ' -f1-3 /proc/loadavg), after: LOADAVG_AFTER (2 or more: other work shared the machine)."
 }
 
 choices() { # perf.sh's dynamic-choices.txt, as a block of the page
