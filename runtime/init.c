@@ -189,8 +189,6 @@ int pph_init_conf(const struct pph_conf *conf)
 	atomic_store(&pph__rt.pending, 0);
 	atomic_store(&pph__rt.has_parallel, 0);
 	atomic_fetch_add(&pph__rt.generation, 1);
-	atomic_store(&pph__rt.tiny_tasks, 0);
-	atomic_store(&pph__rt.tiny_ns, 0);
 	atomic_store(&pph__rt.handover_us, 0);
 	pph__rt.nnodes = 1; /* host memory */
 	pph__rt.nodes[0].arch = PPH_ARCH_CPU;

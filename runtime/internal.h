@@ -639,13 +639,10 @@ struct pph_runtime {
 	pthread_mutex_t lock;
 	pthread_cond_t done_cond, all_done_cond;
 
-	/* submit.c: tiny tasks application threads ran in place */
-	_Alignas(PPH_CACHE_LINE) atomic_ulong tiny_tasks;
-	atomic_ullong tiny_ns;
 	/* submit.c: what handing a synchronous call's task to idle workers
 	 * costs its caller beyond the run (wake-ups), in microseconds: a
 	 * moving mean (pph__task_submit_and_wait) */
-	_Atomic double handover_us;
+	_Alignas(PPH_CACHE_LINE) _Atomic double handover_us;
 };
 
 extern struct pph_runtime pph__rt;

@@ -634,6 +634,33 @@ unsigned long pph__perfmodel_tries(const struct pph_codelet *cl, unsigned impl,
 	return here;
 }
 
+struct pph_pm_variant *pph__perfmodel_cpu_variant(const struct pph_codelet *cl, unsigned impl)
+{
+	struct pph_pm_variant *v;
+
+	pthread_mutex_lock(&pm.lock);
+	v = lookup(cl, impl, PPH_ARCH_CPU, 1, 1);
+	pthread_mutex_unlock(&pm.lock);
+	return v;
+}
+
+void pph__perfmodel_each_tiny(void (*fn)(void *arg, const char *codelet, const char *variant,
+					 unsigned long runs, unsigned long long ns),
+			      void *arg)
+{
+	struct pph_pm_model *m;
+	struct pph_pm_variant *v;
+	unsigned long runs;
+
+	pthread_mutex_lock(&pm.lock);
+	for (m = pm.models; m; m = m->next)
+		for (v = m->variants; v; v = v->next)
+			if ((runs = atomic_load_explicit(&v->tiny_runs, memory_order_relaxed)))
+				fn(arg, m->codelet, v->name, runs,
+				   atomic_load_explicit(&v->tiny_ns, memory_order_relaxed));
+	pthread_mutex_unlock(&pm.lock);
+}
+
 unsigned long pph__perfmodel_samples(const struct pph_codelet *cl, unsigned impl,
 				     enum pph_arch arch, unsigned threads, uint32_t footprint)
 {

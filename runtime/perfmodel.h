@@ -9,6 +9,7 @@
 #ifndef PEPPHER_PERFMODEL_H
 #define PEPPHER_PERFMODEL_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -86,6 +87,11 @@ struct pph_pm_variant {
 	 * counted, loaded or this process's warm-up), the range over which
 	 * its regression is trusted (see pph__perfmodel_predict) */
 	double size_lo, size_hi;
+	/* its tiny runs in place in this process (submit.c), counted
+	 * without the lock, for the statistics: runs, and nanoseconds
+	 * estimated from the timed ones */
+	atomic_ulong tiny_runs;
+	atomic_ullong tiny_ns;
 };
 
 struct pph_pm_model {
@@ -133,6 +139,16 @@ void pph__perfmodel_record_setup(const struct pph_codelet *cl, unsigned impl,
  * process: the setup cost last measured, or 0. */
 double pph__perfmodel_setup_us(const struct pph_codelet *cl, unsigned impl,
 			       enum pph_arch arch, unsigned threads, unsigned node);
+
+/* The model of cl's variant impl run on one CPU thread, created if need
+ * be (NULL: out of memory): where submit.c counts its tiny runs. */
+struct pph_pm_variant *pph__perfmodel_cpu_variant(const struct pph_codelet *cl, unsigned impl);
+
+/* fn(arg, codelet, variant, runs, ns) for each variant with tiny runs in
+ * this process. */
+void pph__perfmodel_each_tiny(void (*fn)(void *arg, const char *codelet, const char *variant,
+					 unsigned long runs, unsigned long long ns),
+			      void *arg);
 
 /* Load cl's model now and fit its regressions (pph_codelet_declare). */
 void pph__perfmodel_prepare(const struct pph_codelet *cl);

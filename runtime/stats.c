@@ -2,9 +2,11 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "perfmodel.h"
 
 /* What application threads ran themselves, tiny tasks apart (those are
- * counted in pph__rt.tiny_tasks): at submission, or in a worker's place. */
+ * counted in their variant's model, perfmodel.h's tiny_runs, without a
+ * lock): at submission, or in a worker's place. */
 static pthread_mutex_t app_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long app_ntasks;
 static double app_busy_ms;
@@ -92,9 +94,42 @@ static void print_transfers(FILE *fp)
 	}
 }
 
+/* The tiny runs of every variant: their sum, then one line each. */
+struct tiny_sum {
+	FILE *fp; /* NULL: summing */
+	unsigned long runs;
+	unsigned long long ns;
+};
+
+static void tiny_line(void *arg, const char *codelet, const char *variant, unsigned long runs,
+		      unsigned long long ns)
+{
+	struct tiny_sum *sum = arg;
+
+	if (!sum->fp) {
+		sum->runs += runs;
+		sum->ns += ns;
+		return;
+	}
+	fprintf(sum->fp, "    %s/%s: %lu tasks, %.3f ms (estimated)\n", codelet, variant, runs,
+		(double)ns / 1e6);
+}
+
+static void print_tiny(FILE *fp)
+{
+	struct tiny_sum sum = { NULL, 0, 0 };
+
+	pph__perfmodel_each_tiny(tiny_line, &sum);
+	if (!sum.runs)
+		return;
+	fprintf(fp, "application threads: %lu tiny tasks run in place, busy %.3f ms (estimated)\n",
+		sum.runs, (double)sum.ns / 1e6);
+	sum.fp = fp;
+	pph__perfmodel_each_tiny(tiny_line, &sum);
+}
+
 void pph_stats_print(FILE *fp)
 {
-	unsigned long tiny = atomic_load(&pph__rt.tiny_tasks);
 	unsigned i;
 
 	for (i = 0; i < pph__rt.nworkers; i++) {
@@ -112,9 +147,7 @@ void pph_stats_print(FILE *fp)
 			app_busy_ms);
 	print_variants(fp, app_stats, app_nstats);
 	pthread_mutex_unlock(&app_lock);
-	if (tiny)
-		fprintf(fp, "application threads: %lu tiny tasks run in place, busy %.3f ms (estimated)\n",
-			tiny, (double)atomic_load(&pph__rt.tiny_ns) / 1e6);
+	print_tiny(fp);
 	if (pph__rt.nnodes > 1)
 		print_transfers(fp);
 }

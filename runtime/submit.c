@@ -80,6 +80,7 @@ static PPH_TLS struct {
 	int rc;		     /* of submitting it: 0, -EINVAL (bad codelet), -ENODEV */
 	enum pph_kind kind;
 	unsigned impl; /* the one CPU variant, from PPH_KIND_UNCALIBRATED on */
+	struct pph_pm_variant *counts; /* its model: where its tiny runs count */
 } verdict;
 
 /* The task this thread runs in place while it holds its handles' locks
@@ -157,12 +158,12 @@ static int may_run_here(void)
 }
 
 /* Is variant impl of t tiny?  Asks its model: PPH_KIND_UNCALIBRATED while
- * it cannot say. */
+ * it cannot say.  Not without a model to count its tiny runs in. */
 static enum pph_kind ask_model(const struct pph_task *t, unsigned impl)
 {
 	double us;
 
-	if (!pph__rt.tiny_us)
+	if (!pph__rt.tiny_us || !verdict.counts)
 		return PPH_KIND_BACKLOG;
 	us = pph__perfmodel_predict(t->cl, impl, PPH_ARCH_CPU, 1, t->footprint, t->size);
 	if (us < 0)
@@ -193,6 +194,7 @@ static __attribute__((noinline)) void find_verdict(const struct pph_task *t,
 	if (!may_run_here() || (impl = only_cpu_variant(t)) < 0)
 		return;
 	verdict.impl = (unsigned)impl;
+	verdict.counts = pph__perfmodel_cpu_variant(t->cl, verdict.impl);
 	verdict.kind = ask_model(t, verdict.impl);
 }
 
@@ -236,7 +238,7 @@ static inline enum pph_path how_to_run(const struct pph_task *t)
  */
 static inline __attribute__((always_inline)) int run_variant_here(struct pph_task *t,
 								  unsigned impl, void *buffers[],
-								  int tiny)
+								  struct pph_pm_variant *tiny)
 {
 	int timed = !tiny || sample++ % PPH_TINY_SAMPLE == 0;
 	double t0 = 0, us = 0, spent = pph__one_time_us;
@@ -263,9 +265,9 @@ static inline __attribute__((always_inline)) int run_variant_here(struct pph_tas
 		pph__app_record(t, us / 1e3);
 		return 0;
 	}
-	atomic_fetch_add_explicit(&pph__rt.tiny_tasks, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&tiny->tiny_runs, 1, memory_order_relaxed);
 	if (timed)
-		atomic_fetch_add_explicit(&pph__rt.tiny_ns,
+		atomic_fetch_add_explicit(&tiny->tiny_ns,
 					  (unsigned long long)(us * 1e3 * PPH_TINY_SAMPLE),
 					  memory_order_relaxed);
 	return 0;
@@ -303,7 +305,9 @@ static inline __attribute__((always_inline)) int run_in_place(struct pph_task *t
 {
 	void *buffers[PPH_MAX_BUFFERS];
 	struct pph_replica_states saved;
-	unsigned impl = verdict.impl; /* the variant may submit tasks of other kinds */
+	/* the variant may submit tasks of other kinds */
+	unsigned impl = verdict.impl;
+	struct pph_pm_variant *counts = verdict.counts;
 	int rc;
 
 	if (t->nbuffers) {
@@ -316,7 +320,7 @@ static inline __attribute__((always_inline)) int run_in_place(struct pph_task *t
 		held = t;
 	}
 	atomic_store_explicit(&t->state, PPH_TASK_RUNNING_IN_PLACE, memory_order_relaxed);
-	rc = run_variant_here(t, impl, buffers, 1);
+	rc = run_variant_here(t, impl, buffers, counts);
 	if (rc != 0) {
 		pph__list_held_task(); /* later tasks wait for its retry */
 		failed_here(t, impl, &saved);
@@ -340,11 +344,12 @@ static int run_at_once(struct pph_task *t, int tiny)
 	void *buffers[PPH_MAX_BUFFERS];
 	struct pph_replica_states saved;
 	unsigned impl = verdict.impl;
+	struct pph_pm_variant *counts = tiny ? verdict.counts : NULL;
 
 	if (pph__task_acquire_data(t, 0, buffers, &saved) != 0)
 		return 0;
 	atomic_store_explicit(&t->state, PPH_TASK_RUNNING_HERE, memory_order_relaxed);
-	if (run_variant_here(t, impl, buffers, tiny) != 0) {
+	if (run_variant_here(t, impl, buffers, counts) != 0) {
 		failed_here(t, impl, &saved);
 		return 1;
 	}
@@ -397,7 +402,7 @@ static void run_claimed(struct pph_task *t, struct pph_worker *w)
 		return;
 	}
 	pph__core_take(w, t->cl->impls[impl].arch == PPH_ARCH_OPENMP, &outer);
-	rc = run_variant_here(t, impl, buffers, 0);
+	rc = run_variant_here(t, impl, buffers, NULL);
 	pph__core_give(&outer);
 	if (pph__rt.sched->ran)
 		pph__rt.sched->ran(w, t);

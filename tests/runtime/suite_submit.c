@@ -219,6 +219,31 @@ static void test_in_place_calls_runtime(void)
 	CU_ASSERT_EQUAL(count, 60);
 }
 
+/* The statistics list tiny tasks per variant, under their sum: the 20 of
+ * tiny_count and any of its calibration's 40 that ran in place. */
+static void check_tiny_stats(void)
+{
+	char *buf = NULL;
+	const char *at;
+	size_t len = 0;
+	unsigned long total = 0, runs = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	pph_stats_print(fp);
+	fclose(fp);
+	/* the line of the sum, after the one of what ran in a worker's place */
+	at = strstr(buf, " tiny tasks run in place");
+	while (at && at > buf && at[-1] != '\n')
+		at--;
+	CU_ASSERT_TRUE(at && sscanf(at, "application threads: %lu tiny", &total) == 1);
+	at = at ? strstr(at, "\n    tiny/tiny: ") : NULL;
+	CU_ASSERT_TRUE(at && sscanf(at, "\n    tiny/tiny: %lu tasks, ", &runs) == 1);
+	CU_ASSERT_TRUE(runs >= 20 && runs <= 60);
+	CU_ASSERT_EQUAL(total, runs);
+	free(buf);
+}
+
 static void test_tiny(void)
 {
 	/* every calibrated variant counts as tiny: no timing in this test */
@@ -226,6 +251,7 @@ static void test_tiny(void)
 	setenv("PEPPHER_TINY_US", "1e9", 1);
 	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
 	CU_ASSERT_EQUAL(tiny_count(&tiny_cl), 20);
+	check_tiny_stats();
 	/* two runnable variants: the scheduler chooses, nothing run at once */
 	CU_ASSERT_EQUAL(tiny_count(&tiny2_cl), 0);
 	test_in_place_calls_runtime();
