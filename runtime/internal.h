@@ -594,7 +594,8 @@ struct pph_worker {
 	pthread_rwlock_t team_lock;
 	unsigned team_threads; /* team size of the fork-join variant running */
 	int team_bound;        /* its thread bound to the team's cores meanwhile */
-	unsigned pinned_team;  /* the team size whose OpenMP threads are pinned */
+	unsigned pinned_team;  /* the team size whose OpenMP threads it pinned last */
+	int pins_held;         /* and whether they are pinned (else, bound together) */
 	/* the largest OpenMP team this worker's thread has started: a larger
 	 * one starts threads, a one-time cost its run does not record */
 	unsigned omp_started;

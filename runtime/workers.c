@@ -81,7 +81,7 @@ typedef int (*omp_query_fn)(void);
 
 static struct {
 	gomp_parallel_fn parallel;
-	omp_query_fn thread_num, in_parallel;
+	omp_query_fn thread_num, level;
 } gomp;
 static pthread_once_t gomp_once = PTHREAD_ONCE_INIT;
 
@@ -89,35 +89,41 @@ static void find_gomp(void)
 {
 	gomp.parallel = (gomp_parallel_fn)dlsym(RTLD_DEFAULT, "GOMP_parallel");
 	gomp.thread_num = (omp_query_fn)dlsym(RTLD_DEFAULT, "omp_get_thread_num");
-	gomp.in_parallel = (omp_query_fn)dlsym(RTLD_DEFAULT, "omp_in_parallel");
+	gomp.level = (omp_query_fn)dlsym(RTLD_DEFAULT, "omp_get_level");
 }
 
 struct team_pins {
 	hwloc_cpuset_t sets[PPH_MAX_WORKERS]; /* per thread number; 0: the master */
 	unsigned n;
+	atomic_uint pinned; /* threads that pinned themselves */
 };
 
 static void pin_member(void *arg)
 {
-	const struct team_pins *p = arg;
+	struct team_pins *p = arg;
 	int i = gomp.thread_num();
 
-	if (i > 0 && (unsigned)i < p->n && p->sets[i])
-		(void)hwloc_set_cpubind(topology, p->sets[i], HWLOC_CPUBIND_THREAD);
+	if (i > 0 && (unsigned)i < p->n &&
+	    hwloc_set_cpubind(topology, p->sets[i], HWLOC_CPUBIND_THREAD) == 0)
+		atomic_fetch_add(&p->pinned, 1);
 }
 
 /* Pin the OpenMP threads of w's team of threads from base to the other
- * members' cores, in worker order; 0 if they are (or were already). */
+ * members' cores, in worker order; 0 if they are (or were already).  Not
+ * from inside a region (a variant that calls a component there): its
+ * nested region would have one thread. */
 static int pin_team(struct pph_worker *w, unsigned base, unsigned threads)
 {
-	struct team_pins p = { { NULL }, 0 };
+	struct team_pins p = { { NULL }, 0, 0 };
 	unsigned i;
 
-	if (w->pinned_team == threads)
-		return 0;
+	if (w->pinned_team == threads) /* tried at this size: once */
+		return w->pins_held ? 0 : -1;
 	pthread_once(&gomp_once, find_gomp);
-	if (!gomp.parallel || !gomp.thread_num || !gomp.in_parallel || gomp.in_parallel())
+	if (!gomp.parallel || !gomp.thread_num || !gomp.level || gomp.level() > 0)
 		return -1;
+	w->pinned_team = threads;
+	w->pins_held = 0;
 	for (i = base; i < base + threads; i++) {
 		int core = pph__rt.workers[i].core;
 		hwloc_obj_t obj;
@@ -132,7 +138,10 @@ static int pin_team(struct pph_worker *w, unsigned base, unsigned threads)
 	}
 	p.n++;
 	gomp.parallel(pin_member, &p, threads, 0);
-	w->pinned_team = threads;
+	/* fewer threads than asked (OMP_THREAD_LIMIT): not pinned */
+	if (atomic_load(&p.pinned) != threads - 1)
+		return -1;
+	w->pins_held = 1;
 	return 0;
 }
 

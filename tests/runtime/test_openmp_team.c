@@ -6,7 +6,8 @@
  * as one thread, a process at a time).  The variant records, for each of
  * its threads, the cores it may run on; with 2 CPU workers, every call
  * runs a team of 2 whose threads are each bound to one core, not the same.
- * Skipped (77) with fewer than 2 cores or where workers cannot be bound.
+ * Skipped (77) with fewer than 2 cores, where workers cannot be bound, or
+ * where OpenMP allows one thread.
  */
 #include <omp.h>
 #include <sched.h>
@@ -86,6 +87,10 @@ int main(void)
 
 	if (sched_getaffinity(0, sizeof all, &all) != 0 || CPU_COUNT(&all) < 2) {
 		printf("SKIP: fewer than 2 cores\n");
+		return 77;
+	}
+	if (omp_get_thread_limit() < 2) {
+		printf("SKIP: OpenMP allows one thread (OMP_THREAD_LIMIT)\n");
 		return 77;
 	}
 	setenv("PEPPHER_SCHED", "eager", 1);
