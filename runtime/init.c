@@ -214,6 +214,7 @@ void pph_shutdown(void)
 
 	if (!pph__rt.initialized)
 		return;
+	pph__here_left(__builtin_frame_address(0));
 	if (pph__running_task_here()) {
 		/* it would wait for the task it is called from */
 		fprintf(stderr, "peppher: pph_shutdown() called inside a task: refused; call it from the application once its calls are done\n");

@@ -337,6 +337,7 @@ struct pph_task {
 	atomic_int ndeps;	  /* unfinished predecessors + 1 until submitted */
 	pthread_mutex_t lock;	  /* protects successors, and state's move to ENDED */
 	int error; /* -errno: no variant could run it (its data is as it was) */
+	int by_call; /* made by a call of wrappers.c, which destroys it */
 	struct pph_successor *successors;
 
 	/* Last: not cleared when a task is made (clearing them was a quarter
@@ -684,6 +685,9 @@ void pph__here_variant_failed(void);
 /* submit.c: is this thread running a task's variant (a worker, or an
  * application thread running one at its submission)? */
 int pph__running_task_here(void);
+/* submit.c: end the tasks of variants this thread ran and left by longjmp,
+ * as seen from frame, an entry into the runtime (see here_runs). */
+void pph__here_left(const void *frame);
 /* task.c: 0 if cl can be submitted (a name, variants each with a function,
  * a name and a known architecture), else -EINVAL with a message. */
 int pph__codelet_check(const struct pph_codelet *cl);

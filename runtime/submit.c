@@ -31,6 +31,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "internal.h"
 #include "perfmodel.h"
@@ -88,6 +89,30 @@ static PPH_TLS struct {
 static PPH_TLS struct pph_task *held;
 /* Variants this thread runs at submission (one may submit another). */
 static PPH_TLS unsigned running_here;
+
+/*
+ * A variant left by longjmp.  C libraries report errors so: libpng's and
+ * libjpeg's handlers jump to the application's setjmp, out of the library
+ * call, and so out of a variant that wraps it.  Run on this thread, the
+ * variant never returns to the runtime: its task would stay running, its
+ * handles' locks and its worker's core held, and this thread counted
+ * inside a task (pph_shutdown refused).  So each variant run here is noted
+ * with the frame that called it.  A later entry into the runtime from this
+ * thread (a call, pph_shutdown) from a frame that is not below it (the
+ * stack grows down) cannot be inside that variant: the variant was left,
+ * and its task ends then, with -EINTR, its data as the variant left it.
+ * A live variant is never taken for a left one: whatever it calls is
+ * below its frame.  A left one is found at the first entry from as high
+ * up, at the latest at pph_shutdown.
+ */
+#define PPH_HERE_DEPTH 32
+static PPH_TLS struct here_run {
+	struct pph_task *t;
+	unsigned impl;
+	const char *frame;	  /* of the function that called the variant */
+	struct pph_worker *w;	  /* run in w's place (claimed), holding its core: */
+	struct pph_core_hold outer; /* the hold to give it back for */
+} here_runs[PPH_HERE_DEPTH];
 static PPH_TLS int here_failed; /* pph_variant_failed() on this thread */
 static PPH_TLS unsigned sample;
 
@@ -238,13 +263,25 @@ static inline enum pph_path how_to_run(const struct pph_task *t)
  */
 static inline __attribute__((always_inline)) int run_variant_here(struct pph_task *t,
 								  unsigned impl, void *buffers[],
-								  struct pph_pm_variant *tiny)
+								  struct pph_pm_variant *tiny,
+								  struct pph_worker *w,
+								  const struct pph_core_hold *outer)
 {
 	int timed = !tiny || sample++ % PPH_TINY_SAMPLE == 0;
 	double t0 = 0, us = 0, spent = pph__one_time_us;
 
 	if (timed)
 		t0 = pph__now_us();
+	if (running_here < PPH_HERE_DEPTH) {
+		struct here_run *r = &here_runs[running_here];
+
+		r->t = t;
+		r->impl = impl;
+		r->frame = __builtin_frame_address(0);
+		r->w = w;
+		if (outer)
+			r->outer = *outer;
+	}
 	running_here++;
 	t->cl->impls[impl].fn(buffers, t->arg);
 	running_here--;
@@ -271,6 +308,40 @@ static inline __attribute__((always_inline)) int run_variant_here(struct pph_tas
 					  (unsigned long long)(us * 1e3 * PPH_TINY_SAMPLE),
 					  memory_order_relaxed);
 	return 0;
+}
+
+/* End the task of a variant left by longjmp (here_runs). */
+static __attribute__((noinline)) void end_left_variant(const struct here_run *r)
+{
+	struct pph_task *t = r->t;
+
+	fprintf(stderr, "peppher: %s: variant %s was left without returning (longjmp): its call ends with its data as the variant left it\n",
+		t->cl->name, t->cl->impls[r->impl].name);
+	if (held == t) {
+		held = NULL;
+		pph__deps_unhold(t);
+	}
+	if (r->w) {
+		pph__core_give(&r->outer);
+		if (pph__rt.sched->ran)
+			pph__rt.sched->ran(r->w, t);
+	}
+	here_failed = 0;
+	t->error = -EINTR;
+	/* made by a call (wrappers.c), whose frame is gone too: nobody
+	 * else will destroy it */
+	if (t->by_call)
+		t->detached = 1;
+	pph__task_finish(t);
+}
+
+void pph__here_left(const void *frame)
+{
+	while (running_here > 0 && running_here <= PPH_HERE_DEPTH &&
+	       (const char *)frame >= here_runs[running_here - 1].frame) {
+		running_here--;
+		end_left_variant(&here_runs[running_here]);
+	}
 }
 
 /* Count and number a task as queue() does: from here on, workers run it. */
@@ -320,7 +391,7 @@ static inline __attribute__((always_inline)) int run_in_place(struct pph_task *t
 		held = t;
 	}
 	atomic_store_explicit(&t->state, PPH_TASK_RUNNING_IN_PLACE, memory_order_relaxed);
-	rc = run_variant_here(t, impl, buffers, counts);
+	rc = run_variant_here(t, impl, buffers, counts, NULL, NULL);
 	if (rc != 0) {
 		pph__list_held_task(); /* later tasks wait for its retry */
 		failed_here(t, impl, &saved);
@@ -349,7 +420,7 @@ static int run_at_once(struct pph_task *t, int tiny)
 	if (pph__task_acquire_data(t, 0, buffers, &saved) != 0)
 		return 0;
 	atomic_store_explicit(&t->state, PPH_TASK_RUNNING_HERE, memory_order_relaxed);
-	if (run_variant_here(t, impl, buffers, counts) != 0) {
+	if (run_variant_here(t, impl, buffers, counts, NULL, NULL) != 0) {
 		failed_here(t, impl, &saved);
 		return 1;
 	}
@@ -402,7 +473,7 @@ static void run_claimed(struct pph_task *t, struct pph_worker *w)
 		return;
 	}
 	pph__core_take(w, t->cl->impls[impl].arch == PPH_ARCH_OPENMP, &outer);
-	rc = run_variant_here(t, impl, buffers, NULL);
+	rc = run_variant_here(t, impl, buffers, NULL, w, &outer);
 	pph__core_give(&outer);
 	if (pph__rt.sched->ran)
 		pph__rt.sched->ran(w, t);
@@ -527,6 +598,7 @@ int pph_task_submit(struct pph_task *task)
 		return -EBUSY;
 	if (!pph__rt.initialized)
 		return pph__not_running("pph_task_submit");
+	pph__here_left(__builtin_frame_address(0));
 	if (task->nbuffers) {
 		/* reductions (redux.c): accumulators, combines before other modes */
 		int rc = atomic_load_explicit(&pph__redux_used, memory_order_relaxed) ?

@@ -151,6 +151,7 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 	t->seq = 0;
 	t->nbuffers = 0;
 	t->detached = 0;
+	t->by_call = 0;
 	atomic_store_explicit(&t->state, PPH_TASK_MADE, memory_order_relaxed);
 	t->shared = 0;
 	t->arg = NULL;

@@ -21,8 +21,11 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		return -E2BIG;
 	if (!pph__rt.initialized)
 		return pph__not_running(cl->name ? cl->name : "?");
+	pph__here_left(__builtin_frame_address(0));
 	task = pph_task_create(cl);
 	rc = task ? 0 : -ENOMEM;
+	if (task)
+		task->by_call = 1;
 
 	/* a mask that allows none of a codelet's variants, or a codelet
 	 * without variants */

@@ -88,6 +88,21 @@ if [ -e "$doc/libpng-dev/examples/pngtest.png" ]; then
 	cp "$doc/libpng-dev/examples/pngtest.png" .
 	app pngtest /usr/include/png.h "$doc/libpng-dev/examples/pngtest.c" "-lpng16 -lz -lm" \
 		png_read_info /dev/null pngtest.png pngout.png
+	# on a corrupt file libpng's error handler leaves the library call by
+	# longjmp: under libpeppher the call ran on the calling thread, and the
+	# runtime ends its task at the next call (not over StarPU, whose calls
+	# run on workers: doc/legacy.md)
+	cp pngtest.png bad.png
+	off=$(grep -obUa IDAT bad.png | head -n 1 | cut -d: -f1)
+	printf '\377\377\377\377' | dd of=bad.png bs=1 seek=$((off + 40)) conv=notrunc 2> /dev/null
+	./pngtest-direct bad.png pngout.png > bad.direct.out 2> /dev/null
+	drc=$?
+	./pngtest-gen/*_app bad.png pngout.png > bad.out 2> bad.err
+	[ $? -eq $drc ] && [ $drc -ne 0 ] || fail "pngtest on a corrupt file: exit status $drc built directly, not the same composed"
+	cmp -s bad.direct.out bad.out || fail "pngtest on a corrupt file: output differs from the program built directly"
+	grep -q "left without returning (longjmp)" bad.err || fail "pngtest on a corrupt file: no call left by longjmp"
+	! grep -q "refused" bad.err || fail "pngtest on a corrupt file: $(grep refused bad.err)"
+	echo "PASS: pngtest on a corrupt file: the same output and exit status, $(grep -c 'left without returning' bad.err) calls left by longjmp ended"
 fi
 zlib=$doc/zlib1g-dev/examples
 app zpipe /usr/include/zlib.h "$zlib/zpipe.c" -lz deflate text

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -417,6 +418,78 @@ static void test_sync_call_handover_measured(void)
 	CU_ASSERT_TRUE(atomic_load(&pph__rt.handover_us) > 0);
 }
 
+/*
+ * A variant left by longjmp, as libpng's error handler leaves a library
+ * call: run on the calling thread (in an idle worker's place under dmda,
+ * or as a tiny task, holding its handles' locks), its task must end, so
+ * that the next call on the same data runs, and the thread is no longer
+ * inside a task (pph_shutdown refused that).  The variant jumps only on
+ * the calling thread: from a worker's, a jump to the caller's stack could
+ * not be made good.
+ */
+static jmp_buf jump_env;
+static atomic_int jumps;
+
+static void k_jump(void *buffers[], void *arg)
+{
+	long *v = PPH_VECTOR_PTR(buffers[0]);
+
+	v[0]++;
+	if (*(const int *)arg && pthread_equal(pthread_self(), caller)) {
+		atomic_fetch_add(&jumps, 1);
+		longjmp(jump_env, 1);
+	}
+}
+
+static const struct pph_impl jump_impls[] = { { PPH_ARCH_CPU, k_jump, "jump" } };
+static const struct pph_codelet jump_cl = { "jump", 1, jump_impls, PPH_MODEL_DEFAULT };
+
+static int jump_call(pph_data_handle h, int jump)
+{
+	return pph_call_sync(&jump_cl, PPH_ALL_IMPLS, 1, &h, (enum pph_access[]){ PPH_RW }, &jump,
+			     sizeof(jump));
+}
+
+/* calls calls that may jump, each followed by one that does not, on one
+ * vector; returns how many ran, the jumps among them */
+static long jump_calls(int calls)
+{
+	static long v[4];
+	pph_data_handle h;
+	volatile int i;
+
+	v[0] = 0;
+	atomic_store(&jumps, 0);
+	caller = pthread_self();
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, v, 4, sizeof(long)), 0);
+	for (i = 0; i < calls; i++) {
+		if (setjmp(jump_env) == 0)
+			CU_ASSERT_EQUAL(jump_call(h, 1), 0); /* ran on a worker */
+		/* the one left is over: this call on its data runs */
+		CU_ASSERT_EQUAL(jump_call(h, 0), 0);
+		CU_ASSERT_FALSE(pph__running_task_here());
+	}
+	pph_task_wait_all();
+	pph_data_unregister(h);
+	return v[0];
+}
+
+static void test_variant_left_by_longjmp(void)
+{
+	/* in an idle worker's place (dmda) */
+	CU_ASSERT_EQUAL(jump_calls(10), 20);
+	CU_ASSERT_TRUE(atomic_load(&jumps) >= 5);
+	/* as tiny tasks (calibrated by the calls that returned) */
+	pph_shutdown();
+	setenv("PEPPHER_TINY_US", "1e9", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(jump_calls(10), 20);
+	CU_ASSERT_TRUE(atomic_load(&jumps) >= 5);
+	pph_shutdown();
+	unsetenv("PEPPHER_TINY_US");
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
 void add_submit_suite(void)
 {
 	CU_pSuite s = CU_add_suite("submit", init_eager, suite_clean);
@@ -428,4 +501,5 @@ void add_submit_suite(void)
 	CU_add_test(s, "a call run there calls a fork-join one, one worker",
 		    test_sync_call_nested_one_worker);
 	CU_add_test(s, "a hand-over's cost is measured", test_sync_call_handover_measured);
+	CU_add_test(s, "a variant left by longjmp ends its call", test_variant_left_by_longjmp);
 }
