@@ -685,9 +685,16 @@ void pph__here_variant_failed(void);
 /* submit.c: is this thread running a task's variant (a worker, or an
  * application thread running one at its submission)? */
 int pph__running_task_here(void);
-/* submit.c: end the tasks of variants this thread ran and left by longjmp,
- * as seen from frame, an entry into the runtime (see here_runs). */
-void pph__here_left(const void *frame);
+/* submit.c: variants this thread runs at submission (one may submit
+ * another); end the tasks of those it left by longjmp, as seen from frame,
+ * an entry into the runtime (see here_runs). */
+extern PPH_TLS unsigned pph__running_here;
+void pph__here_left_slow(const void *frame);
+static inline void pph__here_left(const void *frame)
+{
+	if (pph__running_here)
+		pph__here_left_slow(frame);
+}
 /* task.c: 0 if cl can be submitted (a name, variants each with a function,
  * a name and a known architecture), else -EINVAL with a message. */
 int pph__codelet_check(const struct pph_codelet *cl);

@@ -88,7 +88,7 @@ static PPH_TLS struct {
  * (they are let go when the task is listed: pph__list_held_task), or NULL. */
 static PPH_TLS struct pph_task *held;
 /* Variants this thread runs at submission (one may submit another). */
-static PPH_TLS unsigned running_here;
+PPH_TLS unsigned pph__running_here;
 
 /*
  * A variant left by longjmp.  C libraries report errors so: libpng's and
@@ -98,7 +98,8 @@ static PPH_TLS unsigned running_here;
  * handles' locks and its worker's core held, and this thread counted
  * inside a task (pph_shutdown refused).  So each variant run here is noted
  * with the frame that called it.  A later entry into the runtime from this
- * thread (a call, pph_shutdown) from a frame that is not below it (the
+ * thread (a call of wrappers.c, pph_shutdown; not pph_task_submit, where
+ * the check cost 1 ns a task) from a frame that is not below it (the
  * stack grows down) cannot be inside that variant: the variant was left,
  * and its task ends then, with -EINTR, its data as the variant left it.
  * A live variant is never taken for a left one: whatever it calls is
@@ -123,7 +124,7 @@ void pph__here_variant_failed(void)
 
 int pph__running_task_here(void)
 {
-	return pph__current_worker || running_here;
+	return pph__current_worker || pph__running_here;
 }
 
 void pph__list_held_task(void)
@@ -272,8 +273,8 @@ static inline __attribute__((always_inline)) int run_variant_here(struct pph_tas
 
 	if (timed)
 		t0 = pph__now_us();
-	if (running_here < PPH_HERE_DEPTH) {
-		struct here_run *r = &here_runs[running_here];
+	if (pph__running_here < PPH_HERE_DEPTH) {
+		struct here_run *r = &here_runs[pph__running_here];
 
 		r->t = t;
 		r->impl = impl;
@@ -282,9 +283,9 @@ static inline __attribute__((always_inline)) int run_variant_here(struct pph_tas
 		if (outer)
 			r->outer = *outer;
 	}
-	running_here++;
+	pph__running_here++;
 	t->cl->impls[impl].fn(buffers, t->arg);
-	running_here--;
+	pph__running_here--;
 	if (timed)
 		us = pph__now_us() - t0;
 	if (here_failed) {
@@ -335,12 +336,12 @@ static __attribute__((noinline)) void end_left_variant(const struct here_run *r)
 	pph__task_finish(t);
 }
 
-void pph__here_left(const void *frame)
+void pph__here_left_slow(const void *frame)
 {
-	while (running_here > 0 && running_here <= PPH_HERE_DEPTH &&
-	       (const char *)frame >= here_runs[running_here - 1].frame) {
-		running_here--;
-		end_left_variant(&here_runs[running_here]);
+	while (pph__running_here > 0 && pph__running_here <= PPH_HERE_DEPTH &&
+	       (const char *)frame >= here_runs[pph__running_here - 1].frame) {
+		pph__running_here--;
+		end_left_variant(&here_runs[pph__running_here]);
 	}
 }
 
@@ -598,7 +599,6 @@ int pph_task_submit(struct pph_task *task)
 		return -EBUSY;
 	if (!pph__rt.initialized)
 		return pph__not_running("pph_task_submit");
-	pph__here_left(__builtin_frame_address(0));
 	if (task->nbuffers) {
 		/* reductions (redux.c): accumulators, combines before other modes */
 		int rc = atomic_load_explicit(&pph__redux_used, memory_order_relaxed) ?
