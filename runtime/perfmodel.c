@@ -36,15 +36,21 @@
 
 /*
  * The scheduler asks for predictions on every push: the variant of a
- * (codelet, variant index, arch) is found through a table keyed by the
- * codelet's address instead of by names (one-thread variants only: team
- * sizes of fork-join variants are looked up by name).
+ * (codelet, variant index, arch, team size) is found through a table keyed
+ * by the codelet's address instead of by names.  A row per architecture,
+ * then one per CPU team size from 2 to CACHE_TEAMS + 1 (a larger team is looked
+ * up by name): dmda asks for a fork-join variant's every team size at every
+ * push, and looking those up by name cost a fifth of what choosing among
+ * four variants adds to a call (bench/choice_cost with 16 CPU workers:
+ * 0.68 us, 0.55 with team sizes in the table).
  */
 #define CACHE_SLOTS 256
+#define CACHE_TEAMS 63
+#define CACHE_ROWS (PPH_ARCH_COUNT + CACHE_TEAMS)
 
 struct cache_slot {
 	const struct pph_codelet *cl;
-	struct pph_pm_variant **variants; /* [impl * PPH_ARCH_COUNT + arch] */
+	struct pph_pm_variant **variants; /* [impl * CACHE_ROWS + row] */
 };
 
 static struct {
@@ -420,13 +426,18 @@ static struct pph_pm_variant *lookup(const struct pph_codelet *cl, unsigned impl
 	if (probe == CACHE_SLOTS)
 		slot = NULL; /* table full: look up by name every time */
 	else if (!slot->cl) {
-		slot->variants = calloc((size_t)cl->nimpls * PPH_ARCH_COUNT,
+		slot->variants = calloc((size_t)cl->nimpls * CACHE_ROWS,
 					sizeof(*slot->variants));
 		slot->cl = slot->variants ? cl : NULL;
 		if (!slot->cl)
 			slot = NULL;
 	}
-	pv = slot && threads == 1 ? &slot->variants[impl * PPH_ARCH_COUNT + arch] : NULL;
+	if (slot && threads == 1)
+		pv = &slot->variants[impl * CACHE_ROWS + arch];
+	else if (slot && arch == PPH_ARCH_CPU && threads - 2 < CACHE_TEAMS)
+		pv = &slot->variants[impl * CACHE_ROWS + PPH_ARCH_COUNT + threads - 2];
+	else
+		pv = NULL;
 	if (pv && *pv)
 		return *pv;
 	m = model_get(cl->name);
@@ -661,6 +672,13 @@ void pph__perfmodel_each_tiny(void (*fn)(void *arg, const char *codelet, const c
 	pthread_mutex_unlock(&pm.lock);
 }
 
+/* pm.lock held */
+static unsigned long samples_of(const struct pph_pm_entry *e)
+{
+	return pm.calibrate == PPH_CALIBRATE_FORCE ? e->dcount + e->doutliers :
+						     e->count + e->outliers;
+}
+
 unsigned long pph__perfmodel_samples(const struct pph_codelet *cl, unsigned impl,
 				     enum pph_arch arch, unsigned threads, uint32_t footprint)
 {
@@ -671,8 +689,7 @@ unsigned long pph__perfmodel_samples(const struct pph_codelet *cl, unsigned impl
 	pthread_mutex_lock(&pm.lock);
 	v = lookup(cl, impl, arch, threads, 0);
 	if (v && (e = entry_get(v, footprint, 0, 0)))
-		n = pm.calibrate == PPH_CALIBRATE_FORCE ? e->dcount + e->doutliers :
-							  e->count + e->outliers;
+		n = samples_of(e);
 	pthread_mutex_unlock(&pm.lock);
 	return n;
 }
@@ -702,6 +719,15 @@ double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
 			      enum pph_arch arch, unsigned threads,
 			      uint32_t footprint, double size)
 {
+	unsigned long samples;
+
+	return pph__perfmodel_predict_n(cl, impl, arch, threads, footprint, size, &samples);
+}
+
+double pph__perfmodel_predict_n(const struct pph_codelet *cl, unsigned impl,
+				enum pph_arch arch, unsigned threads, uint32_t footprint,
+				double size, unsigned long *samples)
+{
 	struct pph_pm_variant *v;
 	struct pph_pm_entry *e;
 	double t = -1;
@@ -709,6 +735,7 @@ double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
 	pthread_mutex_lock(&pm.lock);
 	v = lookup(cl, impl, arch, threads, 0);
 	e = v ? entry_get(v, footprint, size, 0) : NULL;
+	*samples = e ? samples_of(e) : 0;
 	if (v && v->reg_dirty && cl->model != PPH_MODEL_HISTORY)
 		pph__perfmodel_fit(v, cl->model != PPH_MODEL_REGRESSION);
 	if (v && v->reg.valid && pm.calibrate != PPH_CALIBRATE_FORCE &&

@@ -179,6 +179,12 @@ double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
 			      enum pph_arch arch, unsigned threads,
 			      uint32_t footprint, double size);
 
+/* pph__perfmodel_predict, and what pph__perfmodel_samples gives in
+ * *samples, from one lookup: the scheduler asks both at every push. */
+double pph__perfmodel_predict_n(const struct pph_codelet *cl, unsigned impl,
+				enum pph_arch arch, unsigned threads, uint32_t footprint,
+				double size, unsigned long *samples);
+
 /* ---- file format, shared with the peppher-perfmodel tool ---- */
 
 /* Folder holding this host's models (malloc'ed), from PEPPHER_HOME, else

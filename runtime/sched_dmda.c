@@ -178,12 +178,10 @@ static unsigned draw(uint64_t seq, unsigned n)
 static double predict(const struct pph_task *t, unsigned impl, enum pph_arch arch,
 		      unsigned threads)
 {
-	double p = pph__perfmodel_predict(t->cl, impl, arch, threads, t->footprint, t->size);
 	unsigned long n;
+	double p = pph__perfmodel_predict_n(t->cl, impl, arch, threads, t->footprint, t->size, &n);
 
-	if (p >= 0 && t->work <= 0 &&
-	    (n = pph__perfmodel_samples(t->cl, impl, arch, threads, t->footprint)) > 0 &&
-	    n < PPH_CALIBRATION_MIN)
+	if (p >= 0 && t->work <= 0 && n > 0 && n < PPH_CALIBRATION_MIN)
 		return -1;
 	return p;
 }
@@ -210,13 +208,13 @@ static struct choice stalest(const struct pph_task *t, const struct choice *best
 			     double other_end[ROWS][PPH_CHOICE_IMPLS],
 			     int other_worker[ROWS][PPH_CHOICE_IMPLS],
 			     double pred[ROWS][PPH_CHOICE_IMPLS], const unsigned *sizes,
-			     double now)
+			     unsigned nsizes, double now)
 {
 	struct choice c, pick = { -1, -1, 0, INFINITY, 0, 0, 1 };
 	unsigned long nbest = samples(t, best), n, fewest = 0;
 	unsigned row, i;
 
-	for (row = 0; row < ROWS; row++)
+	for (row = 0; row < PPH_ARCH_COUNT + nsizes; row++)
 		for (i = 0; i < PPH_CHOICE_IMPLS && i < t->cl->nimpls; i++) {
 			if (other_worker[row][i] < 0 || same_choice(best, (int)i, row) ||
 			    other_end[row][i] - now > REFRESH_WITHIN * (best->end - now))
@@ -282,8 +280,10 @@ static struct choice choose(const struct pph_task *t)
 				  atomic_load_explicit(&pph__rt.handover_us, memory_order_relaxed) :
 				  0;
 
-	for (a = 0; a < ROWS; a++)
-		for (i = 0; i < PPH_CHOICE_IMPLS; i++) {
+	/* only the rows and variants this codelet uses: clearing the whole
+	 * tables was a quarter of a choice's own time */
+	for (a = 0; a < PPH_ARCH_COUNT + nsizes; a++)
+		for (i = 0; i < PPH_CHOICE_IMPLS && i < cl->nimpls; i++) {
 			pred[a][i] = NOT_ASKED;
 			other_worker[a][i] = -1;
 		}
@@ -398,7 +398,7 @@ static struct choice choose(const struct pph_task *t)
 		return explore;
 	if (costly.impl >= 0 && worth_its_setup(&best, costly_setup, now))
 		return costly;
-	refresh = stalest(t, &best, other_end, other_worker, pred, sizes, now);
+	refresh = stalest(t, &best, other_end, other_worker, pred, sizes, nsizes, now);
 	return refresh.impl >= 0 ? refresh : best;
 }
 

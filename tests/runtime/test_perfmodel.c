@@ -354,6 +354,37 @@ static void test_regression(void)
 }
 
 /*
+ * A fork-join variant keeps a history per team size, apart from its runs on
+ * one thread: the scheduler finds those through a table by team size (up to
+ * 64 threads; a larger team by name), and each size must find its own.
+ */
+static void test_team_sizes_apart(void)
+{
+	static const struct pph_impl ti[] = { { PPH_ARCH_OPENMP, k_noop, "team" } };
+	static const struct pph_codelet tc = { "pm_teams", 1, ti, PPH_MODEL_HISTORY };
+	static const unsigned threads[] = { 1, 2, 3, 64, 65, 200 };
+	unsigned i, k;
+	unsigned long n;
+
+	for (i = 0; i < 6; i++)
+		CU_ASSERT_TRUE(pph__perfmodel_predict(&tc, 0, PPH_ARCH_CPU, threads[i], 7, 1e3) < 0);
+	for (i = 0; i < 6; i++)
+		for (k = 0; k < PPH_CALIBRATION_MIN + i; k++)
+			pph__perfmodel_record(&tc, 0, PPH_ARCH_CPU, threads[i], 7, 1e3, 100.0 + i);
+	for (i = 0; i < 6; i++) {
+		CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict_n(&tc, 0, PPH_ARCH_CPU, threads[i], 7,
+								1e3, &n),
+				       100.0 + i, 1e-9);
+		CU_ASSERT_EQUAL(n, PPH_CALIBRATION_MIN + i);
+		CU_ASSERT_EQUAL(pph__perfmodel_samples(&tc, 0, PPH_ARCH_CPU, threads[i], 7),
+				PPH_CALIBRATION_MIN + i);
+	}
+	/* another footprint: nothing yet, whatever the team */
+	CU_ASSERT_TRUE(pph__perfmodel_predict_n(&tc, 0, PPH_ARCH_CPU, 2, 8, 1e3, &n) < 0);
+	CU_ASSERT_EQUAL(n, 0);
+}
+
+/*
  * pph_call_work: a task's footprint and size come from the work it was made
  * with, not its data; a work measured once at each of three works is
  * enough for a regression, which then predicts the works measured fewer
@@ -1145,6 +1176,7 @@ int main(void)
 	CU_add_test(s, "regression predicts unseen sizes", test_regression);
 	CU_add_test(s, "a slowed run at a size measured once is not kept", test_slowed_run_not_kept);
 	CU_add_test(s, "a call's work keys its model", test_work);
+	CU_add_test(s, "team sizes keep their own histories", test_team_sizes_apart);
 	CU_add_test(s, "a size run again is calibrated", test_recurring_size_calibrated);
 	CU_add_test(s, "footprints tell shapes apart", test_footprint_shapes);
 	CU_add_test(s, "footprint of a task without data", test_footprint_no_data);
