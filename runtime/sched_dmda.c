@@ -385,9 +385,15 @@ static struct choice choose(const struct pph_task *t)
 				    (end == best.end && wk == pph__current_worker))
 					best = (struct choice){ (int)w, (int)i, team ? threads : 0,
 								end, p, row, 0 };
-				/* each choice's earliest end, for a refresh */
+				/* each choice's earliest end, for a refresh; among
+				 * equals the pushing worker too, as for the best: the
+				 * ODE solver's refreshes went to the first of two
+				 * idle workers, not its chain's, which waited 19-37
+				 * us to be woken for each and took the chain's data
+				 * to its core */
 				if (i < PPH_CHOICE_IMPLS &&
-				    (other_worker[row][i] < 0 || end < other_end[row][i])) {
+				    (other_worker[row][i] < 0 || end < other_end[row][i] ||
+				     (end == other_end[row][i] && wk == pph__current_worker))) {
 					other_end[row][i] = end;
 					other_worker[row][i] = (int)w;
 				}
