@@ -313,6 +313,9 @@ struct pph_task {
 	int detached;
 	uint32_t footprint; /* of the data shapes, for performance models */
 	_Atomic enum pph_task_state state;
+	/* its scheduler chose a team or a run predicted longer than
+	 * PPH_YIELD_WAIT_US: a thread waiting for it sleeps at once (task.c) */
+	atomic_bool sleep_wait;
 	int shared; /* pph__task_share has set its fields */
 	unsigned queued_archs; /* readyq: bit a: a worker of arch a can run it */
 	double size;	    /* bytes of data accessed, or its work (pph_call_work) */
@@ -638,6 +641,7 @@ struct pph_runtime {
 	 * a task, taking a core from the workers: 49,696 sleeps for 45,760
 	 * tasks of bench/apps' Cholesky with 64 x 64 tiles) */
 	atomic_uint all_waiters;
+	atomic_ulong waits_slept; /* waits for a task that slept (task.c) */
 	pthread_mutex_t lock;
 	pthread_cond_t done_cond, all_done_cond;
 
@@ -669,6 +673,8 @@ void pph__task_variant_failed(struct pph_task *t, int impl);
 
 /* submit.c: the default of PEPPHER_TINY_US */
 #define PPH_TINY_US_DEFAULT 0.2
+/* task.c: how long a thread waiting for a task yields before it sleeps */
+#define PPH_YIELD_WAIT_US 1000.0
 /* submit.c: the task this thread runs in place is listed on its handles
  * and lets their locks go: called by every entry point that may lock a
  * handle or wait, before it does. */

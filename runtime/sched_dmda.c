@@ -558,6 +558,8 @@ static void dmda_push(struct pph_task *t)
 	t->sched_pred = c.pred;
 	t->sched_team = c.team;
 	t->sched_refresh = c.refresh;
+	atomic_store_explicit(&t->sleep_wait, c.team > 1 || c.pred >= PPH_YIELD_WAIT_US,
+			      memory_order_relaxed);
 	t->handed_idle = pph__rt.workers[c.worker].node == 0;
 	for (i = base; i < base + n; i++) {
 		t->handed_idle &= idle(i);

@@ -172,6 +172,7 @@ void pph__task_share(struct pph_task *t)
 	t->sched_team = 0;
 	t->sched_pred = 0;
 	t->sched_refresh = 0;
+	atomic_init(&t->sleep_wait, 0);
 	t->handed_idle = 0;
 	t->queued_archs = 0;
 	atomic_init(&t->refs, 1);
@@ -352,25 +353,50 @@ __attribute__((noinline)) int pph__not_running(const char *what)
  * the waiter and broadcasts under the lock.  No waiter, no syscall.
  */
 /*
- * A task predicted to end within SHORT_TASK_US is waited for by yielding,
- * not sleeping: the waiter goes on without a futex wake-up (30-60 us each
- * on a virtual machine: the evaluation's nw, 127 synchronous calls of
- * 25 us, took 3.5-4.5 ms instead of 4-11).  Not for longer tasks, nor for
- * a team's: a thread yielding on a core makes the kernel start the team's
- * OpenMP threads on another (two teams of SGEMM at 256 ran on one core
- * when idle workers yielded 50 us: 10 ms or 18, run to run).
+ * A waiter yields instead of sleeping, for up to PPH_YIELD_WAIT_US, unless
+ * what it waits for runs on a fork-join team or is predicted to take
+ * longer: it goes on without a futex wake-up, 30-60 us each on a virtual
+ * machine.  The evaluation's nw, 127 synchronous calls of 25 us, took
+ * 3.5-4.5 ms instead of 4-11.  The ODE solver waits once a step for a
+ * result at the end of a chain of 14 calls, not yet queued when it starts
+ * to wait, so that no prediction tells when it ends; where waits yielded
+ * only for a queued task predicted under 50 us, its steps of 100-150 us
+ * each paid a wake-up: at its smallest size its dynamic program took 7.5 ms
+ * instead of 8.4 and its CPU-only one 7.0 instead of 7.9 (medians of 40
+ * alternated runs), and 9-10 % less at the next size.  A yielding thread
+ * costs a busy one on its core nothing here (it runs again only when the
+ * kernel would switch anyway: 46 yields in 66 ms).  Not for a team's task:
+ * a thread yielding on a core makes the kernel start the team's OpenMP
+ * threads on another (two teams of SGEMM at 256 ran on one core when idle
+ * workers yielded 50 us: 10 ms or 18, run to run).  Not for a longer task:
+ * its waiter would keep a core turning for nothing.
  */
-#define SHORT_TASK_US 50.0
+struct waiting {
+	int (*done)(const void *);
+	const struct pph_task *task;
+};
 
-static int short_task(const struct pph_task *t)
+/* Does the awaited task take a team, or longer than the yields last?  Its
+ * scheduler says so as it queues it (only dmda predicts: under eager and
+ * ws a waiter yields its whole budget). */
+static int long_or_team(const struct pph_task *t)
 {
-	return t->sched_pred > 0 && t->sched_pred < SHORT_TASK_US && t->sched_team <= 1;
+	return atomic_load_explicit(&t->sleep_wait, memory_order_relaxed);
+}
+
+/* Stop yielding: done, or better slept for. */
+static int done_or_long(const void *arg)
+{
+	const struct waiting *w = arg;
+
+	return w->done(w->task) || long_or_team(w->task);
 }
 
 static void wait_until(int (*done)(const void *), const struct pph_task *task,
 		       atomic_uint *waiters, pthread_cond_t *cond)
 {
 	struct pph_core_hold core;
+	struct waiting w = { done, task };
 
 	if (pph__current_worker) { /* inside a variant: nested */
 		pph__worker_help_until(pph__current_worker, done, task);
@@ -381,7 +407,9 @@ static void wait_until(int (*done)(const void *), const struct pph_task *task,
 		return;
 	/* called by a task run in a worker's place: let its core go */
 	pph__core_take(NULL, 0, &core);
-	if (!pph__spin_until_us(done, task, task && short_task(task) ? SHORT_TASK_US : 0)) {
+	if (!(task ? pph__spin_until_us(done_or_long, &w, PPH_YIELD_WAIT_US) && done(task) :
+		     pph__spin_until_us(done, task, 0))) {
+		atomic_fetch_add_explicit(&pph__rt.waits_slept, 1, memory_order_relaxed);
 		pthread_mutex_lock(&pph__rt.lock);
 		atomic_fetch_add(waiters, 1);
 		while (!done(task))
