@@ -1,6 +1,8 @@
 /*
  * BFS (Rodinia): the level of every node of a graph from node 0, a level
- * per call of the bfs component, until the frontier is empty.  Checked
+ * per call of the bfs component, until the frontier is empty.  Each call
+ * counts the next frontier's nodes, which the next call passes on: its
+ * work (bfs.xml).  Checked
  * exactly against bfs_seq.c.
  */
 #include <stdlib.h>
@@ -12,7 +14,7 @@
 int main(int argc, char **argv)
 {
 	struct bfs_graph g;
-	int n = eval_size(argc, argv, 100000), over = 1, i;
+	int n = eval_size(argc, argv, 100000), frontier, next = 1, i;
 	int *mask = calloc(n, sizeof(int)), *updating = calloc(n, sizeof(int));
 	int *visited = calloc(n, sizeof(int)), *cost = malloc(n * sizeof(int));
 	int *ref = malloc(n * sizeof(int));
@@ -27,8 +29,9 @@ int main(int argc, char **argv)
 	cost[0] = 0;
 
 	t0 = eval_now();
-	while (over)
-		bfs(g.starts, g.degrees, g.edges, mask, updating, visited, cost, &over, n, g.m);
+	for (frontier = 1; frontier; frontier = next)
+		bfs(g.starts, g.degrees, g.edges, mask, updating, visited, cost, &next, frontier, n,
+		    g.m);
 	t0 = eval_now() - t0;
 	PEPPHER_SHUTDOWN();
 

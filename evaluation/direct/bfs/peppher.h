@@ -11,6 +11,6 @@
 #define PEPPHER_INITIALIZE() PPH_INITIALIZE_OR_EXIT()
 #define PEPPHER_SHUTDOWN() pph_shutdown()
 
-void bfs(const int *starts, const int *degrees, const int *edges, int *mask, int *updating, int *visited, int *cost, int *over, int n, int m);
+void bfs(const int *starts, const int *degrees, const int *edges, int *mask, int *updating, int *visited, int *cost, int *next, int frontier, int n, int m);
 
 #endif

@@ -1,9 +1,10 @@
-/* One BFS level: expand the frontier, then make the new frontier. */
+/* One BFS level: expand the frontier, then make the next one and count it. */
 void bfs_cpu(const int *starts, const int *degrees, const int *edges, int *mask, int *updating,
-	     int *visited, int *cost, int *over, int n, int m)
+	     int *visited, int *cost, int *next, int frontier, int n, int m)
 {
-	int i, k, any = 0;
+	int i, k, count = 0;
 
+	(void)frontier;
 	(void)m;
 	for (i = 0; i < n; i++)
 		if (mask[i]) {
@@ -16,8 +17,9 @@ void bfs_cpu(const int *starts, const int *degrees, const int *edges, int *mask,
 		}
 	for (i = 0; i < n; i++)
 		if (updating[i]) {
-			mask[i] = visited[i] = any = 1;
+			mask[i] = visited[i] = 1;
 			updating[i] = 0;
+			count++;
 		}
-	*over = any;
+	*next = count;
 }

@@ -1,4 +1,5 @@
-/* One BFS level in CUDA: two kernels, a thread per node each. */
+/* One BFS level in CUDA: two kernels, a thread per node each; the second
+ * counts the next frontier. */
 #include <peppher/cuda.h>
 
 __global__ static void expand(const int *starts, const int *degrees, const int *edges,
@@ -16,24 +17,26 @@ __global__ static void expand(const int *starts, const int *degrees, const int *
 		}
 }
 
-__global__ static void update(int *mask, int *updating, int *visited, int *over, int n)
+__global__ static void update(int *mask, int *updating, int *visited, int *next, int n)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 
 	if (i >= n || !updating[i])
 		return;
-	mask[i] = visited[i] = *over = 1;
+	mask[i] = visited[i] = 1;
 	updating[i] = 0;
+	atomicAdd(next, 1);
 }
 
 void bfs_cuda(const int *starts, const int *degrees, const int *edges, int *mask, int *updating,
-	      int *visited, int *cost, int *over, int n, int m)
+	      int *visited, int *cost, int *next, int frontier, int n, int m)
 {
 	int blocks = (n + 255) / 256;
 
+	(void)frontier;
 	(void)m;
-	cudaMemsetAsync(over, 0, sizeof(int), pph_cuda_stream());
+	cudaMemsetAsync(next, 0, sizeof(int), pph_cuda_stream());
 	expand<<<blocks, 256, 0, pph_cuda_stream()>>>(starts, degrees, edges, mask, updating,
 						       visited, cost, n);
-	update<<<blocks, 256, 0, pph_cuda_stream()>>>(mask, updating, visited, over, n);
+	update<<<blocks, 256, 0, pph_cuda_stream()>>>(mask, updating, visited, next, n);
 }

@@ -1,4 +1,5 @@
-/* One BFS level in OpenCL: two kernels, a work-item per node each. */
+/* One BFS level in OpenCL: two kernels, a work-item per node each; the
+ * second counts the next frontier. */
 #include <peppher/opencl.h>
 
 static const char *const source =
@@ -17,13 +18,14 @@ static const char *const source =
 	"		}\n"
 	"}\n"
 	"__kernel void update(__global int *mask, __global int *updating,\n"
-	"	__global int *visited, __global int *over, int n)\n"
+	"	__global int *visited, __global int *next, int n)\n"
 	"{\n"
 	"	int i = get_global_id(0);\n"
 	"	if (i >= n || !updating[i])\n"
 	"		return;\n"
-	"	mask[i] = visited[i] = *over = 1;\n"
+	"	mask[i] = visited[i] = 1;\n"
 	"	updating[i] = 0;\n"
+	"	atomic_inc(next);\n"
 	"}\n";
 
 static void set_args(cl_kernel k, int count, cl_mem *mems, int n)
@@ -36,7 +38,7 @@ static void set_args(cl_kernel k, int count, cl_mem *mems, int n)
 }
 
 void bfs_ocl(const int *starts, const int *degrees, const int *edges, int *mask, int *updating,
-	     int *visited, int *cost, int *over, int n, int m)
+	     int *visited, int *cost, int *next, int frontier, int n, int m)
 {
 	static const int zero;
 	cl_kernel expand = pph_opencl_kernel_source(source, "expand");
@@ -44,10 +46,11 @@ void bfs_ocl(const int *starts, const int *degrees, const int *edges, int *mask,
 	cl_mem e[7] = { (cl_mem)(void *)starts, (cl_mem)(void *)degrees, (cl_mem)(void *)edges,
 			(cl_mem)(void *)mask, (cl_mem)(void *)updating, (cl_mem)(void *)visited,
 			(cl_mem)(void *)cost };
-	cl_mem u[4] = { e[3], e[4], e[5], (cl_mem)(void *)over };
+	cl_mem u[4] = { e[3], e[4], e[5], (cl_mem)(void *)next };
 	cl_command_queue q = pph_opencl_queue();
 	size_t global = ((size_t)n + 255) / 256 * 256, local = 256;
 
+	(void)frontier;
 	(void)m;
 	if (!expand || !update)
 		return;

@@ -1,10 +1,11 @@
 /* One BFS level, both phases shared by the OpenMP team.  Nodes of the
  * frontier that share a neighbour write it the same cost. */
 void bfs_omp(const int *starts, const int *degrees, const int *edges, int *mask, int *updating,
-	     int *visited, int *cost, int *over, int n, int m)
+	     int *visited, int *cost, int *next, int frontier, int n, int m)
 {
-	int i, any = 0;
+	int i, count = 0;
 
+	(void)frontier;
 	(void)m;
 #pragma omp parallel for schedule(static)
 	for (i = 0; i < n; i++)
@@ -18,11 +19,12 @@ void bfs_omp(const int *starts, const int *degrees, const int *edges, int *mask,
 					updating[edges[k]] = 1;
 				}
 		}
-#pragma omp parallel for schedule(static) reduction(|| : any)
+#pragma omp parallel for schedule(static) reduction(+ : count)
 	for (i = 0; i < n; i++)
 		if (updating[i]) {
-			mask[i] = visited[i] = any = 1;
+			mask[i] = visited[i] = 1;
 			updating[i] = 0;
+			count++;
 		}
-	*over = any;
+	*next = count;
 }
