@@ -35,6 +35,20 @@ machine() {
 	echo "$(cut -d' ' -f1-3 /proc/loadavg), after: LOADAVG_AFTER (2 or more: other work shared the machine)."
 }
 
+# The machine's noise as the runs start and end: tools/noise.c in 10
+# processes with every core and 10 with one thread, without PEPPHER.
+noise() {
+	[ -x "$parts/noise" ] ||
+		gcc -O2 -fopenmp "$top_srcdir/evaluation/tools/noise.c" -o "$parts/noise" || return 0
+	for t in $(nproc) 1; do
+		for i in 1 2 3 4 5 6 7 8 9 10; do
+			OMP_NUM_THREADS=$t "$parts/noise" | cut -d' ' -f1
+		done | sort -n | awk -v t="$t" '{ v[NR] = $1 }
+			END { printf "%s%d thread%s %.1f-%.1f ms (median %.1f)", t == 1 ? ", " : "", t,
+			      t == 1 ? "" : "s", v[1], v[NR], (v[5] + v[6]) / 2 }'
+	done
+}
+
 choices() { # perf.sh's dynamic-choices.txt, as a block of the page
 	if [ -s "$1" ]; then
 		echo '```text'
@@ -58,12 +72,14 @@ elif [ "${EVAL_REUSE:-0}" = 1 ]; then
 	choices "$runs/dynamic-choices.txt" > "$parts/fig6-choices"
 else
 	machine > "$parts/machine"
+	echo "A plain OpenMP loop without PEPPHER (8 products of 256 x 256 floats, evaluation/tools/noise.c)," >> "$parts/machine"
+	echo "10 processes each, took before the runs: $(noise); after: NOISE_AFTER." >> "$parts/machine"
 	start=$(date +%s)
 	for f in fig6 fig7 fig5; do
 		echo "evaluate.sh: $f" >&2
 		sh "$top_srcdir/evaluation/perf.sh" "$f" "$runs" > "$parts/$f"
 	done
-	sed -i "s|LOADAVG_AFTER|$(cut -d' ' -f1-3 /proc/loadavg)|" "$parts/machine"
+	sed -i "s|LOADAVG_AFTER|$(cut -d' ' -f1-3 /proc/loadavg)|; s|NOISE_AFTER|$(noise)|" "$parts/machine"
 	echo "The timed runs took $(( ($(date +%s) - start) / 60 )) minutes." >> "$parts/machine"
 	cp "$parts/machine" "$runs/machine.md"
 	sh "$top_srcdir/scripts/plot-evaluation" "$runs" "$top_srcdir/doc" > /dev/null
