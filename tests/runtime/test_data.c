@@ -519,6 +519,19 @@ static void test_hybrid_split(void)
 	pph_data_unregister(h);
 }
 
+/* The OpenCL device's memory node: 1 here, 2 on a machine whose CUDA
+ * device took node 1 first. */
+static unsigned opencl_node(void)
+{
+	unsigned n;
+
+	for (n = 1; n < pph__rt.nnodes; n++)
+		if (pph__rt.nodes[n].arch == PPH_ARCH_OPENCL)
+			return n;
+	CU_FAIL_FATAL("no OpenCL memory node");
+	return 0;
+}
+
 /* The same call where copies to and from the device are slow (10 ms each,
  * this process's model only): the device's blocks count their copies, and
  * are now the short ones, the CPU's the long ones. */
@@ -528,12 +541,13 @@ static void test_hybrid_split_slow_link(void)
 	static int v[LEN];
 	const double slow_lat[2] = { 10000, 10000 };
 	double lat[2], bw[2];
+	const unsigned node = opencl_node();
 	pph_data_handle h;
 	enum pph_access mode = PPH_RW;
 	int parts = 8, x = 1, i, ok = 1;
 
-	pph__transfer_model_get(1, lat, bw);
-	pph__transfer_model_set(1, slow_lat, bw);
+	pph__transfer_model_get(node, lat, bw);
+	pph__transfer_model_set(node, slow_lat, bw);
 	for (i = 0; i < LEN; i++)
 		v[i] = i;
 	pph_vector_register(&h, v, LEN, sizeof(int));
@@ -543,7 +557,7 @@ static void test_hybrid_split_slow_link(void)
 	atomic_store(&hybrid_ocl_min, (size_t)-1);
 	CU_ASSERT_EQUAL(pph_call_partitioned(&hybrid_cl, PPH_ALL_IMPLS, 1, &h, &mode, &parts, &x,
 					     sizeof(x)), 0);
-	pph__transfer_model_set(1, lat, bw);
+	pph__transfer_model_set(node, lat, bw);
 	fprintf(stderr, "hybrid, slow link: CPU blocks %zu-%zu, OpenCL blocks %zu-%zu elements\n",
 		atomic_load(&hybrid_cpu_min), atomic_load(&hybrid_cpu_max),
 		atomic_load(&hybrid_ocl_min), atomic_load(&hybrid_ocl_max));
@@ -802,7 +816,9 @@ static void test_transfer_estimate(void)
 	enum { M = 1 << 16 };
 	static int v[M];
 	const uint64_t bytes = M * sizeof(int);
-	const double in = pph__transfer_time(1, 0, bytes), home = pph__transfer_time(1, 1, bytes);
+	const unsigned node = opencl_node();
+	const double in = pph__transfer_time(node, 0, bytes);
+	const double home = pph__transfer_time(node, 1, bytes);
 	pph_data_handle h;
 	struct pph_task *w, *rw;
 
@@ -811,14 +827,14 @@ static void test_transfer_estimate(void)
 	rw = pph_task_create(&add_cl);
 	CU_ASSERT_FATAL(w && rw && pph_task_add_buffer(w, h, PPH_W) == 0 &&
 			pph_task_add_buffer(rw, h, PPH_RW) == 0);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 1), 0, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(rw, 1), in, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node), 0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(rw, node), in, 1e-9);
 	pph_data_set_host_reads(h, 1);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 1), home, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(rw, 1), in + home, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node), home, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(rw, node), in + home, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(rw, 0), 0, 1e-9); /* at home already */
 	pph_data_set_host_reads(h, 0);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 1), 0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node), 0, 1e-9);
 	pph_task_destroy(w);
 	pph_task_destroy(rw);
 	pph_data_unregister(h);
