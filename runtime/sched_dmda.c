@@ -82,14 +82,15 @@ static double available_at(unsigned w, double now)
 	return later(now, atomic_load(&q[w].running_end)) + atomic_load(&q[w].queued_us);
 }
 
-/* When every worker of w's fork-join team of threads is free. */
-static double team_available_at(unsigned w, unsigned threads, double now)
+/* When every worker of w's fork-join team of threads is free, from each
+ * worker's availability (avail, read once a choice). */
+static double team_available_at(unsigned w, unsigned threads, const double *avail)
 {
 	unsigned base = pph__team_base(w, threads), i;
-	double t = now;
+	double t = avail[base];
 
-	for (i = base; i < base + threads; i++)
-		t = later(t, available_at(i, now));
+	for (i = base + 1; i < base + threads; i++)
+		t = later(t, avail[i]);
 	return t;
 }
 
@@ -270,6 +271,10 @@ static struct choice choose(const struct pph_task *t)
 	double pred[ROWS][PPH_CHOICE_IMPLS], other_end[ROWS][PPH_CHOICE_IMPLS];
 	int other_worker[ROWS][PPH_CHOICE_IMPLS];
 	double xfer[PPH_MAX_NODES]; /* the data's copies to each node: asked once */
+	/* each worker's availability, read once: reading it per variant and
+	 * per team (96 reads with 16 CPU workers, each a cache line another
+	 * core writes) was most of a choice's time */
+	double avail_of[PPH_MAX_WORKERS];
 	unsigned w, i, a, k, sizes[PPH_MAX_TEAM_SIZES], nsizes = pph__team_sizes(sizes);
 	unsigned ntied = 0;
 	unsigned long tries = 0, tries_all = 0;
@@ -289,6 +294,8 @@ static struct choice choose(const struct pph_task *t)
 		}
 	for (a = 0; a < PPH_MAX_NODES; a++)
 		xfer[a] = NOT_ASKED;
+	for (w = 0; w < pph__rt.nworkers; w++)
+		avail_of[w] = available_at(w, now);
 	for (w = 0; w < pph__rt.nworkers; w++) {
 		const struct pph_worker *wk = &pph__rt.workers[w];
 		/* read once: the variants on w are weighed alike, even should
@@ -319,7 +326,7 @@ static struct choice choose(const struct pph_task *t)
 				 * with 16 CPU workers, the scheduler's main cost */
 				if (threads > 1 && pph__team_base(w, threads) != w)
 					continue;
-				avail = team ? team_available_at(w, threads, now) : available_at(w, now);
+				avail = team ? team_available_at(w, threads, avail_of) : avail_of[w];
 				if (i >= PPH_CHOICE_IMPLS)
 					p = predict(t, i, wk->arch, threads);
 				else if ((p = pred[row][i]) == NOT_ASKED)
