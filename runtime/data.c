@@ -184,8 +184,17 @@ void pph_data_set_host_reads(pph_data_handle handle, int yes)
 		handle->host_reads = yes != 0;
 }
 
-/* The copies task needs before it can run on node, and the copies home of
- * what it writes there that the host reads next (pph_data_set_host_reads). */
+/*
+ * The copies task needs before it can run on node, and the copies home of
+ * what it writes there that the host reads next (pph_data_set_host_reads).
+ * A copy in serves every task that reads the same version of the data on
+ * that node: each reader is charged its share, as many readers as the
+ * data's versions have had (a step's state vector, read by 7 tasks of an
+ * ODE solver's step), or as this version has had so far (a matrix never
+ * written).  Charged whole to the first reader, a copy outweighs
+ * a fast kernel on each reader alike: a chain that would run faster on a
+ * GPU, its data and all, stays on the CPU, one task at a time.
+ */
 double pph__transfer_estimate(const struct pph_task *task, unsigned node)
 {
 	double us = 0;
@@ -194,15 +203,24 @@ double pph__transfer_estimate(const struct pph_task *task, unsigned node)
 	for (i = 0; i < task->nbuffers; i++) {
 		const struct pph_data *d = task->handles[i];
 		uint64_t bytes = pph__data_size(d);
+		double readers, copies = 0;
+		unsigned listed;
 
 		if (node && d->host_reads && (task->modes[i] & PPH_W))
 			us += pph__transfer_time(node, 1, bytes);
 		if (!(task->modes[i] & PPH_R) || pph__replica(d, node)->state != PPH_INVALID)
 			continue;
 		if (d->host.state == PPH_INVALID) /* devices exchange through the host */
-			us += fetch_home_us(d, bytes);
+			copies += fetch_home_us(d, bytes);
 		if (node)
-			us += pph__transfer_time(node, 0, bytes);
+			copies += pph__transfer_time(node, 0, bytes);
+		/* the version's readers: as many as the versions before had,
+		 * or as many as are listed already (data never written) */
+		readers = atomic_load_explicit(&d->readers_per_version, memory_order_relaxed);
+		listed = atomic_load_explicit(&d->version_reads, memory_order_relaxed);
+		if (listed > readers)
+			readers = listed;
+		us += readers > 1 ? copies / readers : copies;
 	}
 	return us;
 }

@@ -62,6 +62,25 @@ static void unlink_reader(struct pph_data *d, struct pph_reader *r)
 	d->nreaders--;
 }
 
+/* Count a task's access to d (locked) in its readers per version: a
+ * write closes the version (a mean over recent ones: a program's data flow
+ * repeats from step to step). */
+static void count_version_reads(struct pph_data *d, enum pph_access mode)
+{
+	unsigned reads = atomic_load_explicit(&d->version_reads, memory_order_relaxed);
+	float mean;
+
+	if (mode & PPH_R)
+		reads++;
+	if (mode & PPH_W) {
+		mean = atomic_load_explicit(&d->readers_per_version, memory_order_relaxed);
+		mean = mean > 0 ? mean + ((float)reads - mean) / 4 : (float)reads;
+		atomic_store_explicit(&d->readers_per_version, mean, memory_order_relaxed);
+		reads = 0;
+	}
+	atomic_store_explicit(&d->version_reads, reads, memory_order_relaxed);
+}
+
 /* List buffer i of task on d (locked) as its last writer or one more
  * reader, in place of what the task waits for. */
 static void list_locked(struct pph_task *task, unsigned i, struct pph_data *d,
@@ -70,6 +89,7 @@ static void list_locked(struct pph_task *task, unsigned i, struct pph_data *d,
 	struct pph_reader *r = &task->reader_nodes[i];
 
 	atomic_fetch_add(&task->refs, 1);
+	count_version_reads(d, mode);
 	if (__builtin_expect(mode == PPH_REDUX || task->cl == &pph__redux_combine_cl, 0))
 		pph__redux_list_locked(task, i, d, mode);
 	if (mode & PPH_W) {

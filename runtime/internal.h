@@ -118,6 +118,12 @@ struct pph_data {
 	/* pph_data_set_host_reads: a writer placed on a device pays the copy
 	 * home (pph__transfer_estimate) */
 	_Bool host_reads;
+	/* deps.c, written under lock: the tasks listed to read the version
+	 * the last writer made, and their mean over the versions before (0:
+	 * none yet); pph__transfer_estimate shares a copy among a version's
+	 * readers */
+	atomic_uint version_reads;
+	_Atomic float readers_per_version;
 };
 _Static_assert(offsetof(struct pph_data, host.iface.vector.elemsize) + sizeof(size_t) <=
 		       PPH_CACHE_LINE,

@@ -569,6 +569,88 @@ static void test_hybrid_split_slow_link(void)
 	CU_ASSERT_TRUE(ok);
 }
 
+/* A variant 5 ms slower on the CPU than on the device, reading a vector
+ * whose copy to the device costs 20 ms (this process's model): each
+ * version of the vector is read by 12 such tasks, so one copy serves them
+ * all there. */
+static atomic_int share_on_device;
+
+static void share_cpu(void *b[], void *arg)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1e6 + (t.tv_nsec - t0.tv_nsec) / 1e3 < 5000);
+	sum_cpu(b, arg);
+}
+
+static void share_ocl(void *b[], void *arg)
+{
+	sum_ocl(b, arg);
+	atomic_fetch_add(&share_on_device, 1);
+}
+
+static const struct pph_impl share_impls[] = { { PPH_ARCH_CPU, share_cpu, "share_cpu" },
+					       { PPH_ARCH_OPENCL, share_ocl, "share_ocl" } };
+static const struct pph_codelet share_cl = { "data_share_copy", 2, share_impls, PPH_MODEL_DEFAULT };
+static const struct pph_impl host_fill_impls[] = { { PPH_ARCH_CPU, fill_cpu, "fill_cpu" } };
+static const struct pph_codelet host_fill_cl = { "data_host_fill", 1, host_fill_impls,
+						 PPH_MODEL_DEFAULT };
+
+/* dmda charges each reader its share of the copy: once the vector's
+ * versions have shown 12 readers, the first reader of a version goes to
+ * the device (1.7 ms of copy and the kernel against 5 ms) and the others
+ * follow, the copy made.  Charged the whole copy, every reader stayed on
+ * the CPU. */
+static void test_copy_shared_by_readers(void)
+{
+	enum { READERS = 12, ROUNDS = 12, LAST = 4 };
+	static int y[N], out[READERS];
+	const double slow_lat[2] = { 20000, 20000 };
+	const unsigned node = opencl_node();
+	const int want = N * (ROUNDS - 1) + N * (N - 1) / 2;
+	double lat[2], bw[2];
+	pph_data_handle hy, hout[READERS], hs[2];
+	enum pph_access fill_mode = PPH_W, modes[2] = { PPH_R, PPH_W };
+	int r, j, x, late;
+
+	pph__transfer_model_get(node, lat, bw);
+	pph__transfer_model_set(node, slow_lat, bw);
+	pph_vector_register(&hy, y, N, sizeof(int));
+	for (j = 0; j < READERS; j++)
+		pph_vector_register(&hout[j], &out[j], 1, sizeof(int));
+	/* once on the device first: a variant calibrated by an earlier run of
+	 * this test is charged its program's build until it has run in the
+	 * process, and no call gains that much */
+	hs[0] = hy;
+	hs[1] = hout[0];
+	CU_ASSERT_EQUAL(pph_call_sync(&share_cl, 1u << 1, 2, hs, modes, NULL, 0), 0);
+	for (r = 0; r < ROUNDS; r++) {
+		x = r;
+		CU_ASSERT_EQUAL(pph_call_sync(&host_fill_cl, PPH_ALL_IMPLS, 1, &hy, &fill_mode, &x,
+					      sizeof(x)), 0);
+		if (r == ROUNDS - LAST)
+			atomic_store(&share_on_device, 0);
+		for (j = 0; j < READERS; j++) {
+			hs[0] = hy;
+			hs[1] = hout[j];
+			CU_ASSERT_EQUAL(pph_call_sync(&share_cl, PPH_ALL_IMPLS, 2, hs, modes, NULL, 0), 0);
+		}
+	}
+	late = atomic_load(&share_on_device);
+	pph__transfer_model_set(node, lat, bw);
+	fprintf(stderr, "shared copy: %d of the last %d readers on the device\n", late,
+		LAST * READERS);
+	CU_ASSERT(late >= LAST * READERS * 3 / 4);
+	pph_data_unregister(hy);
+	for (j = 0; j < READERS; j++) {
+		pph_data_unregister(hout[j]);
+		CU_ASSERT_EQUAL(out[j], want);
+	}
+}
+
 static int count_substr(const char *s, const char *sub)
 {
 	int n = 0;
@@ -1083,6 +1165,8 @@ int main(void)
 	CU_add_test(s, "a kernel that does not build disables its variant", test_failed_variant);
 	CU_add_test(s, "a kernel clCreateKernel refuses: once, data intact", test_kernel_named_dot);
 	CU_add_test(s, "transfer model measured and stored", test_transfer_model);
+	CU_add_test(s, "a copy to the device is shared by its version's readers",
+		    test_copy_shared_by_readers);
 	CU_add_test(s, "a result the host reads costs its copy home", test_transfer_estimate);
 	CU_add_test(s, "transfers in traces", test_trace_transfers);
 	s = CU_add_suite("memory limit", limited_init, limited_clean);
