@@ -512,8 +512,10 @@ extern const struct pph_sched_policy pph__sched_ws;
 extern const struct pph_sched_policy pph__sched_dmda;
 
 /* Predicted microseconds to make the task's data valid on node (the data
- * layer's estimate; 0 when everything is already there). */
-double pph__transfer_estimate(const struct pph_task *task, unsigned node);
+ * layer's estimate; 0 when everything is already there); shared: each copy
+ * in divided among the readers of its version (dmda's choice of one task),
+ * else whole (a hybrid split's block, where few blocks go to a device). */
+double pph__transfer_estimate(const struct pph_task *task, unsigned node, int shared);
 
 const struct pph_sched_policy *pph__sched_find(const char *name);
 const struct pph_sched_policy *pph__sched_default(void);

@@ -379,7 +379,7 @@ static struct choice choose(const struct pph_task *t)
 					p += pph__perfmodel_setup_us(cl, i, wk->arch, threads,
 								     wk->node);
 				if (xfer[wk->node] == NOT_ASKED)
-					xfer[wk->node] = pph__transfer_estimate(t, wk->node);
+					xfer[wk->node] = pph__transfer_estimate(t, wk->node, 1);
 				end = avail + p + xfer[wk->node];
 				if (handover > 0 && !(w_idle && one_thread_on_cpu(t, w, i, threads)))
 					end += handover;

@@ -163,7 +163,7 @@ static double block_time(const struct pph_codelet *cl, unsigned mask, unsigned n
 				best = us;
 		}
 		if (best >= 0)
-			best += pph__transfer_estimate(t, node);
+			best += pph__transfer_estimate(t, node, 0);
 	}
 	pph_task_destroy(t);
 	for (i = 0; i < nbuffers; i++)

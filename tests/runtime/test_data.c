@@ -651,6 +651,39 @@ static void test_copy_shared_by_readers(void)
 	}
 }
 
+/* The share, exactly: a version read by 4 tasks makes the next version's
+ * copy cost a quarter; 6 readers listed for it already, a sixth; whole
+ * for a hybrid split's block. */
+static void test_copy_share_estimate(void)
+{
+	static int v[N], out;
+	const unsigned node = opencl_node();
+	const double in = pph__transfer_time(node, 0, BYTES);
+	pph_data_handle h, o, hs[2];
+	enum pph_access fill_mode = PPH_W, modes[2] = { PPH_R, PPH_W };
+	struct pph_task *rw;
+	int i, x = 1;
+
+	pph_vector_register(&h, v, N, sizeof(int));
+	pph_vector_register(&o, &out, 1, sizeof(int));
+	hs[0] = h;
+	hs[1] = o;
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(pph_call_sync(&sum_cl, 1u << CPU, 2, hs, modes, NULL, 0), 0);
+	CU_ASSERT_EQUAL(pph_call_sync(&host_fill_cl, PPH_ALL_IMPLS, 1, &h, &fill_mode, &x,
+				      sizeof(x)), 0);
+	rw = pph_task_create(&add_cl);
+	CU_ASSERT_FATAL(rw && pph_task_add_buffer(rw, h, PPH_RW) == 0);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(rw, node, 1), in / 4, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(rw, node, 0), in, 1e-9);
+	for (i = 0; i < 6; i++)
+		CU_ASSERT_EQUAL(pph_call_sync(&sum_cl, 1u << CPU, 2, hs, modes, NULL, 0), 0);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(rw, node, 1), in / 6, 1e-9);
+	pph_task_destroy(rw);
+	pph_data_unregister(h);
+	pph_data_unregister(o);
+}
+
 static int count_substr(const char *s, const char *sub)
 {
 	int n = 0;
@@ -909,14 +942,14 @@ static void test_transfer_estimate(void)
 	rw = pph_task_create(&add_cl);
 	CU_ASSERT_FATAL(w && rw && pph_task_add_buffer(w, h, PPH_W) == 0 &&
 			pph_task_add_buffer(rw, h, PPH_RW) == 0);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node), 0, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(rw, node), in, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), 0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(rw, node, 1), in, 1e-9);
 	pph_data_set_host_reads(h, 1);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node), home, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(rw, node), in + home, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(rw, 0), 0, 1e-9); /* at home already */
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), home, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(rw, node, 1), in + home, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(rw, 0, 1), 0, 1e-9); /* at home already */
 	pph_data_set_host_reads(h, 0);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node), 0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), 0, 1e-9);
 	pph_task_destroy(w);
 	pph_task_destroy(rw);
 	pph_data_unregister(h);
@@ -1167,6 +1200,8 @@ int main(void)
 	CU_add_test(s, "transfer model measured and stored", test_transfer_model);
 	CU_add_test(s, "a copy to the device is shared by its version's readers",
 		    test_copy_shared_by_readers);
+	CU_add_test(s, "a copy's share: readers of the last version, or listed",
+		    test_copy_share_estimate);
 	CU_add_test(s, "a result the host reads costs its copy home", test_transfer_estimate);
 	CU_add_test(s, "transfers in traces", test_trace_transfers);
 	s = CU_add_suite("memory limit", limited_init, limited_clean);
