@@ -584,6 +584,8 @@ struct pph_worker {
 	enum pph_arch arch;
 	unsigned node; /* memory node the worker's variants access */
 	int core;      /* PU bound to, -1 if none */
+	unsigned leads; /* CPU workers: bit k, it leads a team of the k-th size
+			   (pph__team_sizes, pph__team_base) */
 	pthread_t thread;
 	/* statistics, written by this worker only */
 	unsigned long ntasks;

@@ -82,11 +82,11 @@ static double available_at(unsigned w, double now)
 	return later(now, atomic_load(&q[w].running_end)) + atomic_load(&q[w].queued_us);
 }
 
-/* When every worker of w's fork-join team of threads is free, from each
- * worker's availability (avail, read once a choice). */
-static double team_available_at(unsigned w, unsigned threads, const double *avail)
+/* When every worker of the fork-join team of threads led by base is free,
+ * from each worker's availability (avail, read once a choice). */
+static double team_available_at(unsigned base, unsigned threads, const double *avail)
 {
-	unsigned base = pph__team_base(w, threads), i;
+	unsigned i;
 	double t = avail[base];
 
 	for (i = base + 1; i < base + threads; i++)
@@ -324,7 +324,7 @@ static struct choice choose(const struct pph_task *t)
 				 * Asked first: reading every member's queue for
 				 * every worker and team size was 496 reads a call
 				 * with 16 CPU workers, the scheduler's main cost */
-				if (threads > 1 && pph__team_base(w, threads) != w)
+				if (threads > 1 && !(wk->leads >> k & 1u))
 					continue;
 				avail = team ? team_available_at(w, threads, avail_of) : avail_of[w];
 				if (i >= PPH_CHOICE_IMPLS)

@@ -435,7 +435,7 @@ static unsigned default_ncpu(void)
 /* Describe the workers: CPU cores first, then one per device node. */
 static void describe_workers(unsigned ncpu)
 {
-	unsigned i, n;
+	unsigned i, n, k, nsizes, sizes[PPH_MAX_TEAM_SIZES];
 
 	for (i = 0; i < ncpu; i++) {
 		struct pph_worker *w = &pph__rt.workers[i];
@@ -446,12 +446,18 @@ static void describe_workers(unsigned ncpu)
 		w->arch = PPH_ARCH_CPU;
 		w->node = 0;
 		w->core = -1;
+		w->leads = 0;
 		pthread_rwlockattr_init(&a);
 		pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
 		pthread_rwlock_init(&w->team_lock, &a);
 		pthread_rwlockattr_destroy(&a);
 	}
 	pph__rt.arch_workers[PPH_ARCH_CPU] = ncpu;
+	nsizes = pph__team_sizes(sizes);
+	for (i = 0; i < ncpu; i++)
+		for (k = 0; k < nsizes; k++)
+			if (pph__team_base(i, sizes[k]) == i)
+				pph__rt.workers[i].leads |= 1u << k;
 	for (n = 1; n < pph__rt.nnodes; n++, i++) {
 		struct pph_worker *w = &pph__rt.workers[i];
 
