@@ -196,8 +196,9 @@ void pph_data_set_host_reads(pph_data_handle handle, int yes)
  * GPU, its data and all, stays on the CPU, one task at a time.  Not for a
  * hybrid split's blocks (shared 0): a vector every block reads is shared
  * by the device's few blocks only, and shared by all it gave the device
- * long blocks (SpMV here: 1.2 times faster than the device alone moving
- * 76-170 MB, against 1.4-1.6 times moving 51-81).
+ * long blocks (Fig. 5's SpMV here: 1.17-1.23 times faster than the device
+ * alone moving 76-170 MB, against 1.12-1.59 times moving 13-128 in four
+ * runs without).
  */
 double pph__transfer_estimate(const struct pph_task *task, unsigned node, int shared)
 {
