@@ -124,8 +124,14 @@ static int cu_sync(unsigned node)
 	return rc;
 }
 
+static void cu_wait_copies(unsigned node)
+{
+	cudaSetDevice(dev_of(node)->id);
+	(void)cudaEventSynchronize(dev_of(node)->copied);
+}
+
 static const struct pph_node_ops cuda_ops = {
-	cu_alloc, cu_free, cu_to_device, cu_to_host, cu_sync,
+	cu_alloc, cu_free, cu_to_device, cu_to_host, cu_sync, cu_wait_copies,
 };
 
 /* How many devices to open: PEPPHER_NCUDA where set, else the program's

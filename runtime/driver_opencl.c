@@ -118,8 +118,13 @@ static int ocl_sync(unsigned node)
 	return check(clFinish(dev_of(node)->queue), "clFinish after a variant");
 }
 
+static void ocl_wait_copies(unsigned node)
+{
+	(void)clFinish(dev_of(node)->queue);
+}
+
 static const struct pph_node_ops ocl_ops = {
-	ocl_alloc, ocl_free, ocl_to_device, ocl_to_host, ocl_sync,
+	ocl_alloc, ocl_free, ocl_to_device, ocl_to_host, ocl_sync, ocl_wait_copies,
 };
 
 /* How many devices to open: PEPPHER_NOPENCL where set, else the program's

@@ -168,6 +168,9 @@ struct pph_node_ops {
 	/* wait until the work a variant enqueued on the device is done;
 	 * returns 0, or -EIO when it failed (a launch or memory error) */
 	int (*sync)(unsigned node);
+	/* wait until the copies to the device enqueued so far are done
+	 * (errors are sync's to report) */
+	void (*wait_copies)(unsigned node);
 };
 
 /* driver_opencl.c: add one node per device, at most conf_max unless the
@@ -190,10 +193,16 @@ struct pph_node {
 	enum pph_arch arch;
 	const struct pph_node_ops *ops; /* NULL for host memory */
 	void *driver;			/* the driver's per-device state */
+	/* copies to the device enqueued, and how many of them a worker has
+	 * waited for (pph__wait_copies_in) */
+	atomic_ulong copies_in, copies_waited;
 };
 
 /* Register a device memory node; returns its number, or -ENOSPC. */
 int pph__node_add(enum pph_arch arch, const struct pph_node_ops *ops, void *driver);
+/* Wait for the copies to device node that are still running, so that a
+ * variant's measured time is its own, not theirs too. */
+void pph__wait_copies_in(unsigned node);
 
 /* Make the replica on node valid for mode (transferring only if it is
  * invalid and mode reads), and invalidate the others if mode writes.

@@ -298,6 +298,8 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 		pph__task_finish(t);
 		return;
 	}
+	if (w->node)
+		pph__wait_copies_in(w->node);
 	team = team_enter(w, t, impl);
 	/* a fork-join variant has a history per team size */
 	threads = t->cl->impls[impl].arch == PPH_ARCH_OPENMP ? pph__task_team(t) : 1;
