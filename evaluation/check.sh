@@ -6,14 +6,16 @@
 # once.  The models start empty and dmda explores each variant before
 # choosing, several calls in a row each: a quick run may end before it has
 # tried them all, so the program runs again, up to RUNS times, as long as
-# some named variant has not run yet.
+# some named variant has not run yet.  MAIN_XML names another main
+# descriptor of APP than main.xml.
 #   check.sh APP [MIN_RUN_VARIANTS...]
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
 app=$1
 shift
 src="$top_srcdir/evaluation/$app"
-out="$top_builddir/tests/out/evaluation/$app"
+main=${MAIN_XML:-main.xml}
+out="$top_builddir/tests/out/evaluation/$app${MAIN_XML:+-${main%.xml}}"
 rm -rf "$out"
 mkdir -p "$out"
 
@@ -23,7 +25,7 @@ mkdir -p "$out"
 . "$top_srcdir/evaluation/cuda.sh"
 cuda=--disable-cuda
 eval_cuda && cuda=
-"$COMPOSE" $cuda -R "$top_srcdir/repository" "$src/main.xml" -o "$out" > "$out/compose.log" 2>&1 ||
+"$COMPOSE" $cuda -R "$top_srcdir/repository" "$src/$main" -o "$out" > "$out/compose.log" 2>&1 ||
 	{ cat "$out/compose.log"; echo "FAIL: compose $app"; exit 1; }
 make -s -C "$out" > "$out/make.log" 2>&1 || { cat "$out/make.log"; echo "FAIL: build $app"; exit 1; }
 opencl=$(pkg-config --variable=opencl_libs peppher)

@@ -342,6 +342,8 @@ fig5() {
 				b=$(awk '$1 == "transfers:" { gsub(/[(]/, "", $5); gsub(/[(]/, "", $14); print $5 + $14 }' \
 					"$out/last.log")
 				echo "$s $k $t ${b:-0}" >> "$out/fig5.raw"
+				# where the blocks ran, and what moved (its last run)
+				cp "$out/last.log" "$out/spmv_ell/$k/stats-$s.log"
 			done
 		done
 	done

@@ -767,6 +767,24 @@ double pph__perfmodel_predict_n(const struct pph_codelet *cl, unsigned impl,
 	return fmin(t, PPH_PM_MAX_US);
 }
 
+double pph__perfmodel_regression(const struct pph_codelet *cl, unsigned impl,
+				 enum pph_arch arch, unsigned threads, double size)
+{
+	struct pph_pm_variant *v;
+	double t = -1;
+
+	if (cl->model == PPH_MODEL_HISTORY)
+		return -1;
+	pthread_mutex_lock(&pm.lock);
+	v = lookup(cl, impl, arch, threads, 0);
+	if (v && v->reg_dirty)
+		pph__perfmodel_fit(v, cl->model != PPH_MODEL_REGRESSION);
+	if (v && v->reg.valid)
+		t = v->reg.a * pow(size, v->reg.b) + v->reg.c;
+	pthread_mutex_unlock(&pm.lock);
+	return isfinite(t) ? t : -1;
+}
+
 /* ---- files ---- */
 
 static int parse_arch(const char *s, enum pph_arch *arch)

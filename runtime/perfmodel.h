@@ -185,6 +185,13 @@ double pph__perfmodel_predict_n(const struct pph_codelet *cl, unsigned impl,
 				enum pph_arch arch, unsigned threads, uint32_t footprint,
 				double size, unsigned long *samples);
 
+/* The variant's regression over the sizes it ran at, at size, wherever
+ * size lies; negative without one (too few sizes measured, or a codelet
+ * modelled by history alone).  For the slope of a time against size: a
+ * hybrid split's line (wrappers.c). */
+double pph__perfmodel_regression(const struct pph_codelet *cl, unsigned impl,
+				 enum pph_arch arch, unsigned threads, double size);
+
 /* ---- file format, shared with the peppher-perfmodel tool ---- */
 
 /* Folder holding this host's models (malloc'ed), from PEPPHER_HOME, else

@@ -1,5 +1,6 @@
 /* The calls generated entry wrappers make (<peppher/wrappers.h>). */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include <peppher/wrappers.h>
@@ -121,25 +122,32 @@ static unsigned arch_mask(const struct pph_codelet *cl, unsigned impl_mask, enum
 }
 
 /*
- * Predicted microseconds of a block of len on a worker of arch at memory
- * node: the best variant's, from the history of that block shape or the
- * regression over the sizes seen, plus on a device the copies of the block
- * in and of what it writes home (unpartitioning gathers the blocks home);
- * negative while some variant of arch still needs calibration there (then
- * blocks stay equal, and dmda explores it).  A whole buffer every block
- * reads is counted with each block: a device gets one block or few.
+ * What the models predict of a block of len (elements or rows) on a worker
+ * of arch at memory node: for the best variant of mask (or variant impl,
+ * when impl >= 0) its time (history at that block shape, else the
+ * regression: negative while some variant of mask still needs calibration
+ * there) and its regression at the block's size, and the copies to a
+ * device of the block and of what it writes home (unpartitioning gathers
+ * the blocks home).  A whole buffer every block reads is counted with each
+ * block.  Returns the variant, or -1.
  */
-static double block_time(const struct pph_codelet *cl, unsigned mask, unsigned node,
-			 unsigned nbuffers, const pph_data_handle *handles,
-			 const enum pph_access *modes, const int *parts, size_t len)
+struct block_estimate {
+	double us, reg, copies;
+};
+
+static int block_estimate(const struct pph_codelet *cl, unsigned mask, int impl, unsigned node,
+			  unsigned nbuffers, const pph_data_handle *handles,
+			  const enum pph_access *modes, const int *parts, size_t len,
+			  struct block_estimate *e)
 {
 	pph_data_handle shape[PPH_MAX_BUFFERS] = { NULL };
 	struct pph_task *t = pph_task_create(cl);
-	double size, best = -1;
+	double size;
 	uint32_t fp;
 	unsigned i;
-	int rc = t ? 0 : -ENOMEM;
+	int rc = t ? 0 : -ENOMEM, best = impl;
 
+	e->us = -1;
 	for (i = 0; rc == 0 && i < nbuffers; i++)
 		if (parts[i] >= 0 && (rc = shape_register(handles[i], len, &shape[i])) == 0) {
 			pph_data_set_host_reads(shape[i], 1);
@@ -149,7 +157,7 @@ static double block_time(const struct pph_codelet *cl, unsigned mask, unsigned n
 		}
 	if (rc == 0) {
 		fp = pph__task_footprint(t, &size);
-		for (i = 0; i < cl->nimpls && i < 32; i++) {
+		for (i = 0; impl < 0 && i < cl->nimpls && i < 32; i++) {
 			double us;
 
 			if (!(mask >> i & 1u))
@@ -159,11 +167,16 @@ static double block_time(const struct pph_codelet *cl, unsigned mask, unsigned n
 				best = -1;
 				break;
 			}
-			if (best < 0 || us < best)
-				best = us;
+			if (best < 0 || us < e->us) {
+				best = (int)i;
+				e->us = us;
+			}
 		}
-		if (best >= 0)
-			best += pph__transfer_estimate(t, node, 0);
+		if (best >= 0) {
+			e->reg = pph__perfmodel_regression(cl, (unsigned)best, cl->impls[best].arch, 1,
+							   size);
+			e->copies = pph__transfer_estimate(t, node, 0);
+		}
 	}
 	pph_task_destroy(t);
 	for (i = 0; i < nbuffers; i++)
@@ -172,70 +185,231 @@ static double block_time(const struct pph_codelet *cl, unsigned mask, unsigned n
 }
 
 /*
- * Hybrid splitting: the n blocks of a call shared among the kinds of
- * workers, each kind getting blocks in proportion to its workers and rows
- * in proportion to its workers times its predicted throughput (rows per
- * microsecond of an equal block, its copies to and from a device included,
- * from the models: they follow what the models learn).  Fills sizes[k] and masks[k] (the variants block k may
- * run: those of its kind) and returns 1; 0 when blocks stay equal (one
- * kind of worker, or a kind not calibrated yet).
+ * A kind of worker's block as a line: a block of len rows takes about
+ * fixed + len * per_row microseconds.  The fixed part is what a block
+ * costs whatever its length: a device's launch and the copy of a vector
+ * every block reads whole.  Through the time at len, on a device with the
+ * slope of the regression's chord between len and 2 len where it grows,
+ * and with the copies' chord.  On the CPU the time at len is all per row:
+ * a CPU variant has no launch to pay, and its regression is not trusted
+ * beyond twice the sizes it ran at (see perfmodel.c), which a chord to
+ * 2 len would need: extrapolated from SpMV blocks up to 12 MB, it
+ * predicted a block of 19 MB at 10.5 ms where one thread takes about 3.
+ * Returns -1 while a variant of the kind needs calibration.
  */
-static int hybrid_split(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
-			const pph_data_handle *handles, const enum pph_access *modes,
-			const int *parts, unsigned n, size_t total, size_t *sizes, unsigned *masks)
+struct block_line {
+	double fixed, per_row;
+};
+
+static int block_line(const struct pph_codelet *cl, unsigned mask, unsigned node,
+		      unsigned nbuffers, const pph_data_handle *handles,
+		      const enum pph_access *modes, const int *parts, size_t len,
+		      struct block_line *l)
 {
-	static const enum pph_arch kinds[] = { PPH_ARCH_CPU, PPH_ARCH_OPENCL, PPH_ARCH_CUDA };
-	double weight[3] = { 0 }, sum = 0;
-	unsigned mask[3], nblocks[3] = { 0 }, nkinds = 0, a, k = 0, given = 0, i;
-	size_t equal = total / n, given_rows = 0;
+	struct block_estimate e1, e2;
+	int impl = block_estimate(cl, mask, -1, node, nbuffers, handles, modes, parts, len, &e1);
+	double slope, copy_slope;
 
-	for (a = 0; a < 3; a++) {
-		unsigned workers = pph__rt.arch_workers[kinds[a]];
-		double us;
+	if (impl < 0 ||
+	    block_estimate(cl, mask, impl, node, nbuffers, handles, modes, parts, 2 * len, &e2) < 0)
+		return -1;
+	/* at most the time at len, all per row: fitted through few noisy
+	 * sizes, PoCL's 30 us kernel had chords of 0.03 to 52 us an element */
+	slope = e1.us / (double)len;
+	if (node && e1.reg > 0 && e2.reg > e1.reg && (e2.reg - e1.reg) / (double)len < slope)
+		slope = (e2.reg - e1.reg) / (double)len;
+	copy_slope = e2.copies > e1.copies ? (e2.copies - e1.copies) / (double)len : 0;
+	l->per_row = slope + copy_slope;
+	l->fixed = e1.us - slope * (double)len + fmax(0, e1.copies - copy_slope * (double)len);
+	if (l->per_row < 1e-9)
+		l->per_row = 1e-9;
+	return 0;
+}
 
-		mask[a] = workers ? arch_mask(cl, impl_mask, kinds[a]) : 0;
-		if (!mask[a])
-			continue;
-		us = block_time(cl, mask[a], arch_node(kinds[a]), nbuffers, handles, modes, parts,
-				equal);
-		if (us <= 0)
-			return 0;
-		weight[a] = workers * (double)equal / us;
-		sum += weight[a];
-		nkinds++;
-	}
-	if (nkinds < 2 || n < nkinds)
-		return 0;
-	/* blocks per kind: in proportion to its workers, at least one */
+/* The blocks of each kind in set (bit a: kinds[a]) when the n blocks go
+ * to those kinds: in proportion to their workers, at least one each; for
+ * n 0 (partition="auto"), one per worker of those kinds.  Returns the
+ * count of blocks. */
+static unsigned blocks_of(unsigned set, const unsigned *workers, unsigned n, unsigned *nblocks)
+{
+	unsigned a, given = 0, kinds = 0, sum = 0;
+
 	for (a = 0; a < 3; a++)
-		if (mask[a]) {
-			nblocks[a] = 1 + (n - nkinds) * pph__rt.arch_workers[kinds[a]] /
-					     (pph__rt.nworkers ? pph__rt.nworkers : 1);
-			given += nblocks[a];
+		if (set >> a & 1u) {
+			kinds++;
+			sum += workers[a];
 		}
+	if (n == 0) {
+		for (a = 0; a < 3; a++)
+			nblocks[a] = set >> a & 1u ? workers[a] : 0;
+		return sum;
+	}
+	for (a = 0; a < 3; a++) {
+		nblocks[a] = set >> a & 1u ? 1 + (n - kinds) * workers[a] / sum : 0;
+		given += nblocks[a];
+	}
 	for (a = 0; given < n; a = (a + 1) % 3)
-		if (mask[a]) {
+		if (set >> a & 1u) {
 			nblocks[a]++;
 			given++;
 		}
-	for (a = 0; a < 3; a++) {
-		size_t rows = (size_t)((double)total * weight[a] / sum);
+	return n;
+}
 
-		for (i = 0; i < nblocks[a]; i++, k++) {
-			size_t len = rows / nblocks[a] + (i < rows % nblocks[a]);
+/*
+ * The end of a call whose blocks go to the kinds in set, every kind's
+ * workers ending together at T: kind a runs its nblocks on lanes (its
+ * workers, at most its blocks), a lane paying each of its blocks' fixed
+ * part and its rows' time, so that the rows of all lanes, the sum of
+ * lanes (T - fixed') / per_row, make the call.  Fills each kind's share
+ * of the rows (fractions); INFINITY when some block would get no row, or
+ * some kind less than half a step of rows (see hybrid_split).
+ */
+static double split_end(unsigned set, const struct block_line *line, const unsigned *workers,
+			unsigned *n, size_t total, size_t step, unsigned *nblocks, double *share)
+{
+	double fixed[3] = { 0 }, lanes[3] = { 0 }, num = (double)total, den = 0, end, rows = 0;
+	unsigned a;
+
+	*n = blocks_of(set, workers, *n, nblocks);
+	for (a = 0; a < 3; a++) {
+		unsigned l = nblocks[a] < workers[a] ? nblocks[a] : workers[a];
+
+		if (!nblocks[a])
+			continue;
+		lanes[a] = l;
+		/* the blocks a lane runs one after the other */
+		fixed[a] = line[a].fixed * ((nblocks[a] + l - 1) / l);
+		num += lanes[a] * fixed[a] / line[a].per_row;
+		den += lanes[a] / line[a].per_row;
+	}
+	end = num / den;
+	for (a = 0; a < 3; a++) {
+		share[a] = nblocks[a] ? lanes[a] * (end - fixed[a]) / line[a].per_row : 0;
+		if (nblocks[a] && (share[a] < nblocks[a] || share[a] < 0.5 * (double)step))
+			return INFINITY;
+		rows += share[a];
+	}
+	for (a = 0; a < 3; a++)
+		share[a] /= rows;
+	return end;
+}
+
+/*
+ * Hybrid splitting: the blocks of a call shared among the kinds of
+ * workers that end it soonest, as their blocks' lines predict (copies to
+ * and from a device included, from the models: they follow what the
+ * models learn).  A kind whose blocks would cost more than the others take
+ * for the whole call gets none: on PoCL here a kernel's launch is about
+ * 2.5 ms, and given its one block of an SpMV that takes the CPU workers
+ * 0.1 ms, it made the call 28 times slower.  n blocks, or for n 0
+ * (partition="auto") one per worker of the kinds chosen.  Fills sizes[k]
+ * and masks[k] (the variants block k may run: those of its kind) and
+ * returns the count of blocks; 0 when blocks stay equal and dmda places
+ * them (one kind of worker, or fewer blocks than kinds).
+ */
+static unsigned hybrid_split(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
+			     const pph_data_handle *handles, const enum pph_access *modes,
+			     const int *parts, unsigned n, size_t total, size_t *sizes,
+			     unsigned *masks)
+{
+	static const enum pph_arch kinds[] = { PPH_ARCH_CPU, PPH_ARCH_OPENCL, PPH_ARCH_CUDA };
+	struct block_line line[3];
+	double share[3], best_share[3] = { 0 }, best = INFINITY;
+	unsigned workers[3] = { 0 }, mask[3], nblocks[3], best_blocks[3] = { 0 };
+	unsigned present = 0, nkinds = 0, calibrating = 0, most = 0, count, set, a, k = 0, i;
+	size_t rows[3], left = total, step = (total + 63) / 64, given_rows = 0, equal;
+
+	for (a = 0; a < 3; a++) {
+		workers[a] = pph__rt.arch_workers[kinds[a]];
+		mask[a] = workers[a] ? arch_mask(cl, impl_mask, kinds[a]) : 0;
+		if (mask[a]) {
+			present |= 1u << a;
+			nkinds++;
+		}
+	}
+	if (nkinds < 2 || (n && n < nkinds))
+		return 0;
+	/* the lines are drawn from blocks of the length all would have
+	 * with every kind taking part: the length that calibrates them */
+	count = blocks_of(present, workers, n, best_blocks);
+	if (count > total)
+		return 0;
+	equal = total / count;
+	for (a = 0; a < 3; a++)
+		if (mask[a] && block_line(cl, mask[a], arch_node(kinds[a]), nbuffers, handles, modes,
+					  parts, equal, &line[a]) < 0)
+			calibrating |= 1u << a;
+	if (calibrating) {
+		/* blocks of that length, each kind its share of them, and the
+		 * rest of the rows to a block of a kind calibrated already
+		 * (else to each block in turn, call by call).  Left to dmda,
+		 * the blocks all went to the CPU workers, which were
+		 * calibrated, and never to a device whose first run in a
+		 * process costs its setup: 3 blocks for 2 CPU workers at
+		 * every call here; on the H100 machine the OpenCL split moved
+		 * nothing and took 2.4-7 times OpenMP's time */
+		static atomic_uint turn;
+		unsigned rest = atomic_fetch_add_explicit(&turn, 1, memory_order_relaxed) % count;
+
+		for (a = 0; a < 3; a++)
+			for (i = 0; i < best_blocks[a]; i++, k++) {
+				sizes[k] = equal;
+				masks[k] = mask[a];
+				if (i == 0 && !(calibrating >> a & 1u))
+					rest = k;
+			}
+		sizes[rest] += total - equal * count;
+		return count;
+	}
+	/* every set of the kinds present (three kinds at most: seven sets) */
+	for (set = 1; set < 8; set++) {
+		unsigned c = n;
+		double end;
+
+		if ((set & present) != set)
+			continue;
+		end = split_end(set, line, workers, &c, total, step, nblocks, share);
+		if (end < best) {
+			best = end;
+			count = c;
+			memcpy(best_blocks, nblocks, sizeof(nblocks));
+			memcpy(best_share, share, sizeof(share));
+		}
+	}
+	if (best == INFINITY || count > total)
+		return 0;
+	/* rows in steps of a 64th of the call, the kind with the most taking
+	 * what is left: the models move a little at every call, and blocks
+	 * of a new length each time found no device buffer of their size to
+	 * reuse (a 37 MB buffer allocated and faulted in at each call on
+	 * PoCL: the call took 4 times the split's prediction) */
+	for (a = 0; a < 3; a++)
+		if (best_blocks[a] && (!best_blocks[most] || best_share[a] > best_share[most]))
+			most = a;
+	for (a = 0; a < 3; a++) {
+		rows[a] = (size_t)floor((double)total * best_share[a] / (double)step + 0.5) * step;
+		if (rows[a] < best_blocks[a])
+			rows[a] = best_blocks[a];
+		if (a != most)
+			left -= rows[a] < left ? rows[a] : left;
+	}
+	rows[most] = left;
+	for (a = 0; a < 3; a++)
+		for (i = 0; i < best_blocks[a]; i++, k++) {
+			size_t len = rows[a] / best_blocks[a] + (i < rows[a] % best_blocks[a]);
 
 			sizes[k] = len ? len : 1;
 			masks[k] = mask[a];
 		}
-	}
-	/* rounding: the difference goes to (or comes from) the largest blocks,
+	/* what rounding left over goes to (or comes from) the largest blocks,
 	 * every block keeping at least one row */
-	for (k = 0; k < n; k++)
+	for (k = 0; k < count; k++)
 		given_rows += sizes[k];
 	while (given_rows != total) {
 		unsigned big = 0;
 
-		for (k = 1; k < n; k++)
+		for (k = 1; k < count; k++)
 			big = sizes[k] > sizes[big] ? k : big;
 		if (given_rows < total) {
 			sizes[big] += total - given_rows;
@@ -249,17 +423,20 @@ static int hybrid_split(const struct pph_codelet *cl, unsigned impl_mask, unsign
 			return 0;
 		}
 	}
-	return 1;
+	return count;
 }
 
-/* Reductions run on CPU variants only (redux.c): such a call is not split
- * among kinds of workers. */
-static int has_reduction(unsigned nbuffers, const enum pph_access *modes)
+/* Reductions run on CPU variants only (redux.c), and data registered at
+ * NULL stays on the host (submit.c): such a call is not split among kinds
+ * of workers. */
+static int host_only(unsigned nbuffers, const pph_data_handle *handles,
+		     const enum pph_access *modes)
 {
 	unsigned i;
 
 	for (i = 0; i < nbuffers; i++)
-		if (modes[i] == PPH_REDUX)
+		if (modes[i] == PPH_REDUX ||
+		    (handles[i] && !handles[i]->host.iface.vector.ptr && handles[i]->bytes))
 			return 1;
 	return 0;
 }
@@ -272,8 +449,8 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	pph_data_handle sub[PPH_MAX_BUFFERS];
 	size_t sizes[PPH_MAX_WORKERS], total = 0;
 	unsigned masks[PPH_MAX_WORKERS];
-	int n, rc = 0, k, hybrid = 0;
-	unsigned i, done = 0;
+	int n, rc = 0, k, per_worker = 0;
+	unsigned i, done = 0, hybrid = 0;
 
 	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
 		return -EINVAL;
@@ -285,6 +462,8 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 	if (n > PPH_MAX_WORKERS)
 		n = PPH_MAX_WORKERS;
+	for (i = 0; i < nbuffers; i++)
+		per_worker |= parts[i] == 0;
 	/* blocks of sizes by throughput need every partitioned buffer to
 	 * have the same length along the split */
 	for (i = 0; i < nbuffers; i++)
@@ -294,9 +473,13 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 			total = split_length(handles[i]);
 		}
 	if (i == nbuffers && total >= (size_t)n && pph__rt.initialized &&
-	    !has_reduction(nbuffers, modes))
-		hybrid = hybrid_split(cl, impl_mask, nbuffers, handles, modes, parts, (unsigned)n,
-				      total, sizes, masks);
+	    !host_only(nbuffers, handles, modes))
+		hybrid = hybrid_split(cl, impl_mask, nbuffers, handles, modes, parts,
+				      per_worker ? 0 : (unsigned)n, total, sizes, masks);
+	if (hybrid == 1) /* one kind, one worker: the call whole */
+		return pph_call_sync(cl, masks[0], nbuffers, handles, modes, arg, arg_size);
+	if (hybrid)
+		n = (int)hybrid;
 	for (i = 0; rc == 0 && i < nbuffers; i++, done = i)
 		if (parts[i] >= 0)
 			rc = hybrid ? pph_data_partition_sizes(handles[i], (unsigned)n, sizes,

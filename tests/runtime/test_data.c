@@ -533,22 +533,24 @@ static unsigned opencl_node(void)
 	return 0;
 }
 
-/* The same call where copies to and from the device are slow (10 ms each,
- * this process's model only): the device's blocks count their copies, and
- * are now the short ones, the CPU's the long ones. */
-static void test_hybrid_split_slow_link(void)
+/* The same call, one block per worker (partition="auto"), where copies to
+ * and from the device take lat_us each (this process's model only; 0:
+ * the link as measured); returns the elements the device's block had, 0
+ * when it got none. */
+static size_t hybrid_call_slow_link(double lat_us)
 {
 	enum { LEN = 2048 };
 	static int v[LEN];
-	const double slow_lat[2] = { 10000, 10000 };
+	const double slow_lat[2] = { lat_us, lat_us };
 	double lat[2], bw[2];
 	const unsigned node = opencl_node();
 	pph_data_handle h;
 	enum pph_access mode = PPH_RW;
-	int parts = 8, x = 1, i, ok = 1;
+	int parts = 0, x = 1, i, ok = 1;
 
 	pph__transfer_model_get(node, lat, bw);
-	pph__transfer_model_set(node, slow_lat, bw);
+	if (lat_us > 0)
+		pph__transfer_model_set(node, slow_lat, bw);
 	for (i = 0; i < LEN; i++)
 		v[i] = i;
 	pph_vector_register(&h, v, LEN, sizeof(int));
@@ -559,15 +561,35 @@ static void test_hybrid_split_slow_link(void)
 	CU_ASSERT_EQUAL(pph_call_partitioned(&hybrid_cl, PPH_ALL_IMPLS, 1, &h, &mode, &parts, &x,
 					     sizeof(x)), 0);
 	pph__transfer_model_set(node, lat, bw);
-	fprintf(stderr, "hybrid, slow link: CPU blocks %zu-%zu, OpenCL blocks %zu-%zu elements\n",
-		atomic_load(&hybrid_cpu_min), atomic_load(&hybrid_cpu_max),
+	fprintf(stderr, "hybrid, copies of %.0f us: CPU blocks %zu-%zu, OpenCL blocks %zu-%zu elements\n",
+		lat_us, atomic_load(&hybrid_cpu_min), atomic_load(&hybrid_cpu_max),
 		atomic_load(&hybrid_ocl_min), atomic_load(&hybrid_ocl_max));
-	CU_ASSERT(atomic_load(&hybrid_ocl_max) > 0 &&
-		  atomic_load(&hybrid_ocl_max) < atomic_load(&hybrid_cpu_min));
 	pph_data_unregister(h);
 	for (i = 0; i < LEN; i++)
 		ok &= v[i] == i + 1;
 	CU_ASSERT_TRUE(ok);
+	/* one block for the CPU worker, and at most one for the device */
+	CU_ASSERT_EQUAL(pph__rt.arch_workers[PPH_ARCH_CPU], 1);
+	CU_ASSERT_EQUAL(atomic_load(&hybrid_cpu_max) + atomic_load(&hybrid_ocl_max), LEN);
+	return atomic_load(&hybrid_ocl_max);
+}
+
+/* The device's copies count in its block (one CPU worker, 8 us an
+ * element: 16 ms for the whole call).  At 6 ms a copy, a block costs the
+ * device 12 ms whatever its length: the call ends after about 12 ms, the
+ * CPU worker's block the long one.  At 10 ms a copy, the CPU worker ends
+ * the call before any block of the device's could: it gets none. */
+static void test_hybrid_split_slow_link(void)
+{
+	size_t dev;
+	int i;
+
+	for (i = 0; i < 6; i++) /* both kinds calibrated at the blocks' shape */
+		hybrid_call_slow_link(0);
+	dev = hybrid_call_slow_link(6000);
+
+	CU_ASSERT(dev > 0 && dev < atomic_load(&hybrid_cpu_min));
+	CU_ASSERT_EQUAL(hybrid_call_slow_link(10000), 0);
 }
 
 /* A variant 5 ms slower on the CPU than on the device, reading a vector
@@ -1244,7 +1266,7 @@ int main(void)
 	CU_add_test(s, "vector blocks on different nodes gathered", test_vector_blocks);
 	CU_add_test(s, "matrix tile views of a container", test_matrix_tile_views);
 	CU_add_test(s, "partitioned calls split by predicted throughput", test_hybrid_split);
-	CU_add_test(s, "a device with slow copies gets the short blocks", test_hybrid_split_slow_link);
+	CU_add_test(s, "a device with slow copies gets a short block, or none", test_hybrid_split_slow_link);
 	CU_add_test(s, "queued tasks' data moves at once", test_prefetch);
 	CU_add_test(s, "shutdown brings device data home", test_shutdown_flushes);
 	CU_add_test(s, "register/unregister per call reuses device buffers", test_allocation_cache);
