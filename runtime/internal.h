@@ -244,6 +244,11 @@ void pph__transfer_model_get(unsigned node, double latency_us[2], double bytes_p
 void pph__transfer_model_set(unsigned node, const double latency_us[2],
 			     const double bytes_per_us[2]);
 
+/* wrappers.c: how late the blocks of cl's split calls on workers of arch
+ * ended, in microseconds (see split_seen); for tests, set it. */
+double pph__split_late_us(const struct pph_codelet *cl, enum pph_arch arch);
+void pph__split_set_late(const struct pph_codelet *cl, enum pph_arch arch, double us);
+
 /* memory.c: device allocations, with a cache and eviction under a limit. */
 /* Read PEPPHER_LIMIT_*_MEM (before the drivers start): 0, or -EINVAL and
  * pph__mem_limits_error() says why. */

@@ -10,7 +10,7 @@
 
 static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		const pph_data_handle *handles, const enum pph_access *modes,
-		const void *arg, size_t arg_size, int sync)
+		const void *arg, size_t arg_size, int sync, void (*done)(void *), void *done_data)
 {
 	struct pph_task *task;
 	unsigned i;
@@ -39,6 +39,8 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		rc = pph_task_set_arg(task, arg, arg_size);
 	if (rc == 0 && !sync)
 		pph_task_set_detached(task, 1);
+	if (rc == 0 && done)
+		pph_task_set_callback(task, done, done_data);
 	/* a synchronous call's wait fails when no variant could run it */
 	if (rc == 0)
 		rc = sync ? pph__task_submit_and_wait(task) : pph_task_submit(task);
@@ -51,14 +53,14 @@ int pph_call_sync(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbu
 		  const pph_data_handle *handles, const enum pph_access *modes,
 		  const void *arg, size_t arg_size)
 {
-	return call(cl, impl_mask, nbuffers, handles, modes, arg, arg_size, 1);
+	return call(cl, impl_mask, nbuffers, handles, modes, arg, arg_size, 1, NULL, NULL);
 }
 
 int pph_call_async(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		   const pph_data_handle *handles, const enum pph_access *modes,
 		   const void *arg, size_t arg_size)
 {
-	return call(cl, impl_mask, nbuffers, handles, modes, arg, arg_size, 0);
+	return call(cl, impl_mask, nbuffers, handles, modes, arg, arg_size, 0, NULL, NULL);
 }
 
 /* The common number of parts of the partitioned buffers, or -EINVAL. */
@@ -128,11 +130,13 @@ static unsigned arch_mask(const struct pph_codelet *cl, unsigned impl_mask, enum
  * regression: negative while some variant of mask still needs calibration
  * there) and its regression at the block's size, and the copies to a
  * device of the block and of what it writes home (unpartitioning gathers
- * the blocks home).  A whole buffer every block reads is counted with each
- * block.  Returns the variant, or -1.
+ * the blocks home), and on a device what its first run in this process
+ * would pay first (its program's build: dmda charges it too).  A whole
+ * buffer every block reads is counted with each block.  Returns the
+ * variant, or -1.
  */
 struct block_estimate {
-	double us, reg, copies;
+	double us, reg, copies, setup;
 };
 
 static int block_estimate(const struct pph_codelet *cl, unsigned mask, int impl, unsigned node,
@@ -176,6 +180,9 @@ static int block_estimate(const struct pph_codelet *cl, unsigned mask, int impl,
 			e->reg = pph__perfmodel_regression(cl, (unsigned)best, cl->impls[best].arch, 1,
 							   size);
 			e->copies = pph__transfer_estimate(t, node, 0);
+			e->setup = node ? pph__perfmodel_setup_us(cl, (unsigned)best,
+								  cl->impls[best].arch, 1, node) :
+					  0;
 		}
 	}
 	pph_task_destroy(t);
@@ -220,7 +227,8 @@ static int block_line(const struct pph_codelet *cl, unsigned mask, unsigned node
 		slope = (e2.reg - e1.reg) / (double)len;
 	copy_slope = e2.copies > e1.copies ? (e2.copies - e1.copies) / (double)len : 0;
 	l->per_row = slope + copy_slope;
-	l->fixed = e1.us - slope * (double)len + fmax(0, e1.copies - copy_slope * (double)len);
+	l->fixed = e1.us - slope * (double)len + fmax(0, e1.copies - copy_slope * (double)len) +
+		   e1.setup;
 	if (l->per_row < 1e-9)
 		l->per_row = 1e-9;
 	return 0;
@@ -296,6 +304,100 @@ static double split_end(unsigned set, const struct block_line *line, const unsig
 }
 
 /*
+ * How late each kind's blocks of a codelet's split calls ended against the
+ * end the split predicted, in this process (a moving mean, half a call's
+ * weight; 0 when on time or early): the models time each block as if it
+ * ran alone, and do not see what running at once costs.  On PoCL here a
+ * device block shares the two cores with the CPU workers' blocks, and each
+ * ended milliseconds late; a driver thread that spins while its GPU works
+ * would take a CPU worker's core the same way.  The split adds it to the
+ * kind's fixed part, so a kind that ends late gets fewer rows, or none.
+ * Added, not a factor: a late device is mostly late by a wait of its own,
+ * and a factor would also multiply its predicted copies.
+ */
+#define SPLIT_CODELETS 32
+
+static struct {
+	const struct pph_codelet *cl;
+	double late_us[3];
+} split_seen[SPLIT_CODELETS];
+static unsigned split_nseen;
+static pthread_mutex_t split_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* cl's slot, a new one (the oldest reused) when make; -1 if none.  Locked. */
+static int split_slot(const struct pph_codelet *cl, int make)
+{
+	unsigned i, a;
+
+	for (i = 0; i < split_nseen && i < SPLIT_CODELETS; i++)
+		if (split_seen[i].cl == cl)
+			return (int)i;
+	if (!make)
+		return -1;
+	i = split_nseen++ % SPLIT_CODELETS;
+	split_seen[i].cl = cl;
+	for (a = 0; a < 3; a++)
+		split_seen[i].late_us[a] = 0;
+	return (int)i;
+}
+
+static void split_lateness(const struct pph_codelet *cl, double *late_us)
+{
+	int i;
+	unsigned a;
+
+	pthread_mutex_lock(&split_lock);
+	i = split_slot(cl, 0);
+	for (a = 0; a < 3; a++)
+		late_us[a] = i >= 0 ? split_seen[i].late_us[a] : 0;
+	pthread_mutex_unlock(&split_lock);
+}
+
+/* The index of arch among a split's kinds (CPU, OpenCL, CUDA), or -1. */
+static int split_kind(enum pph_arch arch)
+{
+	return arch == PPH_ARCH_CPU ? 0 : arch == PPH_ARCH_OPENCL ? 1 : arch == PPH_ARCH_CUDA ? 2 : -1;
+}
+
+double pph__split_late_us(const struct pph_codelet *cl, enum pph_arch arch)
+{
+	double late_us[3];
+	int a = split_kind(arch);
+
+	split_lateness(cl, late_us);
+	return a >= 0 ? late_us[a] : 0;
+}
+
+void pph__split_set_late(const struct pph_codelet *cl, enum pph_arch arch, double us)
+{
+	int a = split_kind(arch), i;
+
+	if (a < 0)
+		return;
+	pthread_mutex_lock(&split_lock);
+	i = split_slot(cl, 1);
+	split_seen[i].late_us[a] = us;
+	pthread_mutex_unlock(&split_lock);
+}
+
+/* kind a's blocks ended took_us after their submission began, where the
+ * split predicted end_us.  A device's end is taken when its kernel has
+ * run, before the copy home its prediction counts. */
+static void split_measured(const struct pph_codelet *cl, unsigned a, double took_us,
+			   double end_us)
+{
+	double late = took_us > end_us ? took_us - end_us : 0;
+	int i;
+
+	if (!(end_us > 0) || !isfinite(took_us))
+		return;
+	pthread_mutex_lock(&split_lock);
+	i = split_slot(cl, 1);
+	split_seen[i].late_us[a] = 0.5 * split_seen[i].late_us[a] + 0.5 * late;
+	pthread_mutex_unlock(&split_lock);
+}
+
+/*
  * Hybrid splitting: the blocks of a call shared among the kinds of
  * workers that end it soonest, as their blocks' lines predict (copies to
  * and from a device included, from the models: they follow what the
@@ -311,11 +413,11 @@ static double split_end(unsigned set, const struct block_line *line, const unsig
 static unsigned hybrid_split(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 			     const pph_data_handle *handles, const enum pph_access *modes,
 			     const int *parts, unsigned n, size_t total, size_t *sizes,
-			     unsigned *masks)
+			     unsigned *masks, unsigned char *kind_of, double *end_us)
 {
 	static const enum pph_arch kinds[] = { PPH_ARCH_CPU, PPH_ARCH_OPENCL, PPH_ARCH_CUDA };
 	struct block_line line[3];
-	double share[3], best_share[3] = { 0 }, best = INFINITY;
+	double share[3], best_share[3] = { 0 }, best = INFINITY, late_us[3];
 	unsigned workers[3] = { 0 }, mask[3], nblocks[3], best_blocks[3] = { 0 };
 	unsigned present = 0, nkinds = 0, calibrating = 0, most = 0, count, set, a, k = 0, i;
 	size_t rows[3], left = total, step = (total + 63) / 64, given_rows = 0, equal;
@@ -336,10 +438,14 @@ static unsigned hybrid_split(const struct pph_codelet *cl, unsigned impl_mask, u
 	if (count > total)
 		return 0;
 	equal = total / count;
+	split_lateness(cl, late_us);
 	for (a = 0; a < 3; a++)
 		if (mask[a] && block_line(cl, mask[a], arch_node(kinds[a]), nbuffers, handles, modes,
 					  parts, equal, &line[a]) < 0)
 			calibrating |= 1u << a;
+		else if (mask[a])
+			line[a].fixed += late_us[a];
+	*end_us = 0; /* calibrating: nothing predicted */
 	if (calibrating) {
 		/* blocks of that length, each kind its share of them, and the
 		 * rest of the rows to a block of a kind calibrated already
@@ -356,6 +462,7 @@ static unsigned hybrid_split(const struct pph_codelet *cl, unsigned impl_mask, u
 			for (i = 0; i < best_blocks[a]; i++, k++) {
 				sizes[k] = equal;
 				masks[k] = mask[a];
+				kind_of[k] = (unsigned char)a;
 				if (i == 0 && !(calibrating >> a & 1u))
 					rest = k;
 			}
@@ -401,7 +508,9 @@ static unsigned hybrid_split(const struct pph_codelet *cl, unsigned impl_mask, u
 
 			sizes[k] = len ? len : 1;
 			masks[k] = mask[a];
+			kind_of[k] = (unsigned char)a;
 		}
+	*end_us = best;
 	/* what rounding left over goes to (or comes from) the largest blocks,
 	 * every block keeping at least one row */
 	for (k = 0; k < count; k++)
@@ -441,6 +550,17 @@ static int host_only(unsigned nbuffers, const pph_data_handle *handles,
 	return 0;
 }
 
+/* A block of a split call has run: its kind's end, the latest of its
+ * blocks'. */
+static void block_ended(void *data)
+{
+	_Atomic double *end = data;
+	double now = pph__now_us(), seen = atomic_load(end);
+
+	while (now > seen && !atomic_compare_exchange_weak(end, &seen, now))
+		;
+}
+
 int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 			 const pph_data_handle *handles, const enum pph_access *modes,
 			 const int *parts, const void *arg, size_t arg_size)
@@ -449,8 +569,11 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	pph_data_handle sub[PPH_MAX_BUFFERS];
 	size_t sizes[PPH_MAX_WORKERS], total = 0;
 	unsigned masks[PPH_MAX_WORKERS];
+	unsigned char kind_of[PPH_MAX_WORKERS];
+	_Atomic double ended[3] = { 0, 0, 0 };
+	double end_us = 0, t0;
 	int n, rc = 0, k, per_worker = 0;
-	unsigned i, done = 0, hybrid = 0;
+	unsigned i, done = 0, hybrid = 0, a;
 
 	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
 		return -EINVAL;
@@ -475,7 +598,8 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	if (i == nbuffers && total >= (size_t)n && pph__rt.initialized &&
 	    !host_only(nbuffers, handles, modes))
 		hybrid = hybrid_split(cl, impl_mask, nbuffers, handles, modes, parts,
-				      per_worker ? 0 : (unsigned)n, total, sizes, masks);
+				      per_worker ? 0 : (unsigned)n, total, sizes, masks, kind_of,
+				      &end_us);
 	if (hybrid == 1) /* one kind, one worker: the call whole */
 		return pph_call_sync(cl, masks[0], nbuffers, handles, modes, arg, arg_size);
 	if (hybrid)
@@ -485,15 +609,20 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 			rc = hybrid ? pph_data_partition_sizes(handles[i], (unsigned)n, sizes,
 							       blocks[i]) :
 				      pph_data_partition(handles[i], (unsigned)n, blocks[i]);
+	t0 = pph__now_us();
 	for (k = 0; rc == 0 && k < n; k++) {
 		for (i = 0; i < nbuffers; i++)
 			sub[i] = parts[i] >= 0 ? blocks[i][k] : handles[i];
-		rc = pph_call_async(cl, hybrid ? masks[k] : impl_mask, nbuffers, sub, modes, arg,
-				    arg_size);
+		rc = hybrid ? call(cl, masks[k], nbuffers, sub, modes, arg, arg_size, 0, block_ended,
+				   &ended[kind_of[k]]) :
+			      pph_call_async(cl, impl_mask, nbuffers, sub, modes, arg, arg_size);
 	}
 	for (i = 0; i < done; i++) /* waits for the sub-tasks */
 		if (parts[i] >= 0)
 			pph_data_unpartition(handles[i], (unsigned)n, blocks[i]);
+	for (a = 0; rc == 0 && end_us > 0 && a < 3; a++)
+		if (atomic_load(&ended[a]) > 0)
+			split_measured(cl, a, atomic_load(&ended[a]) - t0, end_us);
 	return rc;
 }
 
