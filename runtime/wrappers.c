@@ -382,7 +382,9 @@ void pph__split_set_late(const struct pph_codelet *cl, enum pph_arch arch, doubl
 
 /* kind a's blocks ended took_us after their submission began, where the
  * split predicted end_us.  A device's end is taken when its kernel has
- * run, before the copy home its prediction counts. */
+ * run, before the copy home its prediction counts.  A kind given no block
+ * is not measured: its lateness fades instead (a quarter at each call),
+ * so that one late call does not keep it out for the rest of the run. */
 static void split_measured(const struct pph_codelet *cl, unsigned a, double took_us,
 			   double end_us)
 {
@@ -394,6 +396,16 @@ static void split_measured(const struct pph_codelet *cl, unsigned a, double took
 	pthread_mutex_lock(&split_lock);
 	i = split_slot(cl, 1);
 	split_seen[i].late_us[a] = 0.5 * split_seen[i].late_us[a] + 0.5 * late;
+	pthread_mutex_unlock(&split_lock);
+}
+
+static void split_unmeasured(const struct pph_codelet *cl, unsigned a)
+{
+	int i;
+
+	pthread_mutex_lock(&split_lock);
+	if ((i = split_slot(cl, 0)) >= 0)
+		split_seen[i].late_us[a] *= 0.75;
 	pthread_mutex_unlock(&split_lock);
 }
 
@@ -486,6 +498,9 @@ static unsigned hybrid_split(const struct pph_codelet *cl, unsigned impl_mask, u
 	}
 	if (best == INFINITY || count > total)
 		return 0;
+	for (a = 0; a < 3; a++)
+		if (mask[a] && !best_blocks[a])
+			split_unmeasured(cl, a);
 	/* rows in steps of a 64th of the call, the kind with the most taking
 	 * what is left: the models move a little at every call, and blocks
 	 * of a new length each time found no device buffer of their size to

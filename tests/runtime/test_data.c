@@ -601,14 +601,16 @@ static void test_hybrid_split_slow_link(void)
 }
 
 /* A kind whose blocks ended late gets fewer rows: 20 ms late, the device
- * cannot end before the CPU worker alone (16 ms).  What a split call
- * measures is kept: finite, never negative. */
+ * cannot end before the CPU worker alone (16 ms), and given no block its
+ * lateness fades by a quarter.  What a split call measures is kept:
+ * finite, never negative. */
 static void test_hybrid_split_late(void)
 {
 	double late;
 
 	pph__split_set_late(&hybrid_cl, PPH_ARCH_OPENCL, 20000);
 	CU_ASSERT_EQUAL(hybrid_call_slow_link(0), 0);
+	CU_ASSERT_DOUBLE_EQUAL(pph__split_late_us(&hybrid_cl, PPH_ARCH_OPENCL), 15000, 1e-6);
 	pph__split_set_late(&hybrid_cl, PPH_ARCH_OPENCL, 0);
 	hybrid_call_slow_link(0);
 	late = pph__split_late_us(&hybrid_cl, PPH_ARCH_CPU) +
