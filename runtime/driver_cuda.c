@@ -152,6 +152,31 @@ static unsigned max_devices(int conf_max)
 	return (unsigned)v;
 }
 
+/*
+ * How a CUDA worker waits for its device: PEPPHER_CUDA_WAIT spin, yield or
+ * block (cudaDeviceScheduleSpin, Yield, BlockingSync); unset, CUDA's own
+ * choice, which spins while there are fewer contexts than cores.  A
+ * spinning driver thread takes a core that a CPU worker is bound to, for
+ * as long as its kernels and copies run; blocking costs a wake-up at each
+ * wait instead.  Returns the flag, or -1 to leave CUDA's.
+ */
+static int wait_flag(void)
+{
+	const char *s = getenv("PEPPHER_CUDA_WAIT");
+
+	if (!s || !*s)
+		return -1;
+	if (strcmp(s, "spin") == 0)
+		return cudaDeviceScheduleSpin;
+	if (strcmp(s, "yield") == 0)
+		return cudaDeviceScheduleYield;
+	if (strcmp(s, "block") == 0)
+		return cudaDeviceScheduleBlockingSync;
+	fprintf(stderr, "peppher: PEPPHER_CUDA_WAIT=%s: expected spin, yield or block; using CUDA's choice\n",
+		s);
+	return -1;
+}
+
 static void destroy_streams(struct cuda_device *d)
 {
 	cudaStreamDestroy(d->copy_stream);
@@ -161,7 +186,7 @@ static void destroy_streams(struct cuda_device *d)
 unsigned pph__cuda_start(int conf_max)
 {
 	unsigned max = max_devices(conf_max);
-	int n = 0, i;
+	int n = 0, i, flag = wait_flag();
 
 	ndevices = 0;
 	/* no GPU or no driver: an error here just means no CUDA workers */
@@ -171,8 +196,12 @@ unsigned pph__cuda_start(int conf_max)
 		struct cuda_device *d = &devices[ndevices];
 
 		d->id = i;
-		if (cudaSetDevice(i) != cudaSuccess ||
-		    check(cudaStreamCreate(&d->stream), "cudaStreamCreate"))
+		if (cudaSetDevice(i) != cudaSuccess)
+			continue;
+		/* before the streams create the device's context */
+		if (flag >= 0)
+			(void)check(cudaSetDeviceFlags((unsigned)flag), "cudaSetDeviceFlags");
+		if (check(cudaStreamCreate(&d->stream), "cudaStreamCreate"))
 			continue;
 		if (check(cudaStreamCreate(&d->copy_stream), "cudaStreamCreate")) {
 			cudaStreamDestroy(d->stream);
