@@ -153,28 +153,25 @@ static unsigned max_devices(int conf_max)
 }
 
 /*
- * How a CUDA worker waits for its device: PEPPHER_CUDA_WAIT spin, yield or
- * block (cudaDeviceScheduleSpin, Yield, BlockingSync); unset, CUDA's own
- * choice, which spins while there are fewer contexts than cores.  A
+ * How a CUDA worker waits for its device (PEPPHER_CUDA_WAIT, read by
+ * pph_init): cudaDeviceScheduleSpin, Yield or BlockingSync; else CUDA's
+ * own choice, which spins while there are fewer contexts than cores.  A
  * spinning driver thread takes a core that a CPU worker is bound to, for
  * as long as its kernels and copies run; blocking costs a wake-up at each
  * wait instead.  Returns the flag, or -1 to leave CUDA's.
  */
 static int wait_flag(void)
 {
-	const char *s = getenv("PEPPHER_CUDA_WAIT");
-
-	if (!s || !*s)
-		return -1;
-	if (strcmp(s, "spin") == 0)
+	switch (pph__rt.cuda_wait) {
+	case PPH_CUDA_WAIT_SPIN:
 		return cudaDeviceScheduleSpin;
-	if (strcmp(s, "yield") == 0)
+	case PPH_CUDA_WAIT_YIELD:
 		return cudaDeviceScheduleYield;
-	if (strcmp(s, "block") == 0)
+	case PPH_CUDA_WAIT_BLOCK:
 		return cudaDeviceScheduleBlockingSync;
-	fprintf(stderr, "peppher: PEPPHER_CUDA_WAIT=%s: expected spin, yield or block; using CUDA's choice\n",
-		s);
-	return -1;
+	default:
+		return -1;
+	}
 }
 
 static void destroy_streams(struct cuda_device *d)

@@ -114,6 +114,25 @@ static int env_tiny_us(double *us)
 	return 0;
 }
 
+/* PEPPHER_CUDA_WAIT: spin, yield or block; unset, CUDA's own choice
+ * (driver_cuda.c).  Read whether this build has CUDA or not. */
+static int env_cuda_wait(enum pph_cuda_wait *wait)
+{
+	static const char *const names[] = { "", "spin", "yield", "block" };
+	const char *s = getenv("PEPPHER_CUDA_WAIT");
+	unsigned i;
+
+	*wait = PPH_CUDA_WAIT_AUTO;
+	if (!s || !*s)
+		return 0;
+	for (i = 1; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(s, names[i]) == 0) {
+			*wait = (enum pph_cuda_wait)i;
+			return 0;
+		}
+	return init_failed(-EINVAL, "PEPPHER_CUDA_WAIT=%s: expected spin, yield or block", s);
+}
+
 /* Codelets declared by the program (pph_codelet_declare): their models
  * are loaded when the runtime starts. */
 #define PPH_MAX_DECLARED 1024
@@ -175,6 +194,8 @@ int pph_init_conf(const struct pph_conf *conf)
 		rc = env_undeferred(&pph__rt.undeferred);
 	if (rc == 0)
 		rc = env_tiny_us(&pph__rt.tiny_us);
+	if (rc == 0)
+		rc = env_cuda_wait(&pph__rt.cuda_wait);
 	if (rc == 0 && (rc = pph__trace_init()) != 0)
 		init_failed(rc, "PEPPHER_TRACE: %s", strerror(-rc));
 	if (rc == 0 && (rc = pph__perfmodel_init()) != 0)

@@ -653,6 +653,9 @@ struct pph_runtime {
 	atomic_int has_parallel; /* an OPENMP variant was submitted */
 	int undeferred; /* submit.c: tasks may run at submission (PEPPHER_UNDEFERRED) */
 	double tiny_us;	/* submit.c: tasks predicted shorter run in place (PEPPHER_TINY_US) */
+	enum pph_cuda_wait {
+		PPH_CUDA_WAIT_AUTO, PPH_CUDA_WAIT_SPIN, PPH_CUDA_WAIT_YIELD, PPH_CUDA_WAIT_BLOCK
+	} cuda_wait; /* driver_cuda.c: how a CUDA worker waits (PEPPHER_CUDA_WAIT) */
 	/* pph_init calls and variants disabled or enabled so far: what a
 	 * thread cached of the runtime is stale after one (submit.c) */
 	atomic_uint generation;

@@ -303,6 +303,7 @@ static void test_failed_init(void)
 		{ "PEPPHER_LIMIT_OPENCL_MEM", "12MB" },
 		{ "PEPPHER_CALIBRATE", "3" },
 		{ "PEPPHER_TINY_US", "inf" },
+		{ "PEPPHER_CUDA_WAIT", "fast" },
 	};
 	size_t i;
 
