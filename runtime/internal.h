@@ -13,6 +13,7 @@
 
 #define PPH_MAX_NODES 8	  /* memory nodes: 0 is host memory */
 #define PPH_MAX_WORKERS 256
+#define PPH_MAX_TEAM_SIZES 9 /* fork-join team sizes: see pph__team_sizes */
 #define PPH_CACHE_LINE 64
 
 /* Thread-local variables read on every task: the initial-exec model makes
@@ -622,7 +623,9 @@ struct pph_worker {
 	pthread_rwlock_t team_lock;
 	unsigned team_threads; /* team size of the fork-join variant running */
 	int team_bound;        /* its thread bound to the team's cores meanwhile */
-	unsigned pinned_team;  /* the team size whose OpenMP threads it pinned last */
+	/* the team size whose OpenMP threads it pinned last: read by the
+	 * scheduler, which charges a leader's change of size */
+	atomic_uint pinned_team;
 	int pins_held;         /* and whether they are pinned (else, bound together) */
 	/* the largest OpenMP team this worker's thread has started: a larger
 	 * one starts threads, a one-time cost its run does not record */
@@ -676,6 +679,12 @@ struct pph_runtime {
 	 * costs its caller beyond the run (wake-ups), in microseconds: a
 	 * moving mean (pph__task_submit_and_wait) */
 	_Alignas(PPH_CACHE_LINE) _Atomic double handover_us;
+	/* workers.c: what a leader's change of team size cost (the region
+	 * that pins the team's OpenMP threads, in which libgomp starts the
+	 * threads a larger team needs), in microseconds, per team size's
+	 * index in pph__team_sizes: a moving mean, which dmda adds to a
+	 * choice of that size whose leader last ran another */
+	_Atomic double team_switch_us[PPH_MAX_TEAM_SIZES];
 };
 
 extern struct pph_runtime pph__rt;
@@ -738,7 +747,6 @@ const char *pph__init_error(void);
  * runs a fork-join variant with.  Team sizes are the powers of two below
  * the number of CPU workers, and that number; pph__team_sizes fills sizes
  * (PPH_MAX_TEAM_SIZES at most) and returns how many. */
-#define PPH_MAX_TEAM_SIZES 9
 static inline unsigned pph__team_base(unsigned w, unsigned threads)
 {
 	unsigned ncpu = pph__rt.arch_workers[PPH_ARCH_CPU];

@@ -381,6 +381,13 @@ static struct choice choose(const struct pph_task *t)
 				if (xfer[wk->node] == NOT_ASKED)
 					xfer[wk->node] = pph__transfer_estimate(t, wk->node, 1);
 				end = avail + p + xfer[wk->node];
+				/* a leader that last ran another team size
+				 * starts or ends OpenMP threads first */
+				if (threads > 1 &&
+				    atomic_load_explicit(&wk->pinned_team, memory_order_relaxed) !=
+					    threads)
+					end += atomic_load_explicit(&pph__rt.team_switch_us[k],
+								    memory_order_relaxed);
 				if (handover > 0 && !(w_idle && one_thread_on_cpu(t, w, i, threads)))
 					end += handover;
 				/* the first pair is taken whatever its estimate: a

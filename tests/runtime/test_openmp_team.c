@@ -6,6 +6,9 @@
  * as one thread, a process at a time).  The variant records, for each of
  * its threads, the cores it may run on; with 2 CPU workers, every call
  * runs a team of 2 whose threads are each bound to one core, not the same.
+ * The region that pins them is what a leader's change of team size costs
+ * (libgomp starts or ends threads): it is measured, for the scheduler to
+ * charge.  Twice, in two runtimes one after the other.
  * Skipped (77) with fewer than 2 cores, where workers cannot be bound, or
  * where OpenMP allows one thread.
  */
@@ -17,7 +20,9 @@
 #include <peppher/runtime.h>
 #include <peppher/wrappers.h>
 
-#define CALLS 20
+#include "internal.h"
+
+#define CALLS 20 /* 10 in each runtime */
 
 struct team_seen {
 	int threads;
@@ -79,11 +84,26 @@ static const struct pph_impl team_impls[] = {
 };
 static const struct pph_codelet team_cl = { "pinned_team", 1, team_impls, PPH_MODEL_DEFAULT };
 
-int main(void)
+/* Start a runtime of 2 CPU workers; 0 on success. */
+static int start(void)
 {
 	struct pph_conf conf;
+	int rc;
+
+	pph_conf_init(&conf);
+	conf.ncpu = 2;
+	conf.nopencl = 0;
+	conf.ncuda = 0;
+	if ((rc = pph_init_conf(&conf)) != 0)
+		fprintf(stderr, "FAIL: pph_init_conf: %d\n", rc);
+	return rc;
+}
+
+int main(void)
+{
 	cpu_set_t all;
-	int failed = 0, rc;
+	int failed = 0, rc, run;
+	unsigned sizes[PPH_MAX_TEAM_SIZES], k;
 
 	if (sched_getaffinity(0, sizeof all, &all) != 0 || CPU_COUNT(&all) < 2) {
 		printf("SKIP: fewer than 2 cores\n");
@@ -94,26 +114,27 @@ int main(void)
 		return 77;
 	}
 	setenv("PEPPHER_SCHED", "eager", 1);
-	pph_conf_init(&conf);
-	conf.ncpu = 2;
-	conf.nopencl = 0;
-	conf.ncuda = 0;
-	if ((rc = pph_init_conf(&conf)) != 0) {
-		fprintf(stderr, "FAIL: pph_init_conf: %d\n", rc);
-		return 1;
-	}
-	/* on a worker (an asynchronous call is not run in the caller's place) */
-	if ((rc = pph_call_async(&probe_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0)) != 0) {
-		fprintf(stderr, "FAIL: the probe's call: %d\n", rc);
-		return 1;
-	}
-	pph_task_wait_all();
-	for (call = 0; call < CALLS; call++)
-		if ((rc = pph_call_sync(&team_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0)) != 0) {
-			fprintf(stderr, "FAIL: call %d: %d\n", call, rc);
+	for (run = 0; run < 2; run++) {
+		if (start() != 0)
+			return 1;
+		/* on a worker (an asynchronous call is not run in the caller's place) */
+		if ((rc = pph_call_async(&probe_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0)) != 0) {
+			fprintf(stderr, "FAIL: the probe's call: %d\n", rc);
+			return 1;
+		}
+		pph_task_wait_all();
+		for (; call < CALLS / 2 * (run + 1); call++)
+			if ((rc = pph_call_sync(&team_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0)) != 0) {
+				fprintf(stderr, "FAIL: call %d: %d\n", call, rc);
+				failed = 1;
+			}
+		k = pph__team_sizes(sizes) - 1; /* the team of every worker */
+		if (worker_core >= 0 && !(atomic_load(&pph__rt.team_switch_us[k]) > 0)) {
+			fprintf(stderr, "FAIL: runtime %d: the team's start was not measured\n", run);
 			failed = 1;
 		}
-	pph_shutdown();
+		pph_shutdown();
+	}
 	if (worker_core < 0) {
 		printf("SKIP: the workers are not bound to cores here\n");
 		return 77;
@@ -128,7 +149,7 @@ int main(void)
 		}
 	}
 	if (!failed)
-		printf("ok: %d calls, each on a team of 2 threads bound to cores %d and %d\n", CALLS,
-		       seen[0].cores[0], seen[0].cores[1]);
+		printf("ok: %d calls in 2 runtimes, each on a team of 2 threads bound to cores %d and %d\n",
+		       CALLS, seen[0].cores[0], seen[0].cores[1]);
 	return failed;
 }
