@@ -683,8 +683,11 @@ struct pph_runtime {
 	 * that pins the team's OpenMP threads, in which libgomp starts the
 	 * threads a larger team needs), in microseconds, per team size's
 	 * index in pph__team_sizes: a moving mean, which dmda adds to a
-	 * choice of that size whose leader last ran another */
+	 * choice of that size whose leader last ran another, less what the
+	 * choices have lost by not changing to that size since the last
+	 * change (team_regret_us, sched_dmda.c) */
 	_Atomic double team_switch_us[PPH_MAX_TEAM_SIZES];
+	_Atomic double team_regret_us[PPH_MAX_TEAM_SIZES];
 };
 
 extern struct pph_runtime pph__rt;

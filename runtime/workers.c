@@ -117,7 +117,8 @@ static void pin_member(void *arg)
  * the H100 machine's 16 cores bfs at 20,000 nodes went between teams of
  * 4, 8 and 16 with 230-560 us between levels at each change, 30 us
  * otherwise, and took 1.4 times the CPU program.  Its moving mean per
- * team size is what dmda charges a choice whose leader would change.
+ * team size is what dmda charges a choice whose leader would change (less
+ * what staying has lost since: see sched_dmda.c).
  */
 static void note_team_switch(unsigned threads, double us)
 {
@@ -132,6 +133,9 @@ static void note_team_switch(unsigned threads, double us)
 			atomic_store_explicit(m, old ? old + (us - old) / 4 : us,
 					      memory_order_relaxed);
 		}
+	/* what choices lost by not changing counts from the last change */
+	for (k = 0; k < n; k++)
+		atomic_store_explicit(&pph__rt.team_regret_us[k], 0.0, memory_order_relaxed);
 }
 
 /* Pin the OpenMP threads of w's team of threads from base to the other

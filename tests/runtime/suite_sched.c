@@ -115,8 +115,9 @@ static void test_dmda_team_size(void)
  * A leader's change of team size is charged its measured cost (libgomp
  * ends or starts OpenMP threads: pph__rt.team_switch_us).  A team of 2 is
  * 3 times faster than one thread here; with no leader pinned at 2 and the
- * change costing a second, the calls stay on one thread; once the change
- * costs nothing, they go to the team.  (This program has no libgomp:
+ * change costing a second, the calls stay on one thread; costing 5 ms,
+ * they go to the team once they have lost that much by staying; once the
+ * change costs nothing, at once.  (This program has no libgomp:
  * nothing is pinned, nor measured.)
  */
 static void k_switch(void *buffers[], void *arg)
@@ -154,6 +155,14 @@ static void test_team_switch_charged(void)
 	team_size_calls(&switch_cl, 10);
 	CU_ASSERT_EQUAL(atomic_load(&team_size_runs[2]), 0);
 	CU_ASSERT_EQUAL(atomic_load(&team_size_runs[1]), 10);
+	/* a change costing 5 ms: about 2 lost a call by staying, so the
+	 * third call changes (this program pins nothing: no change starts
+	 * the count again) */
+	atomic_store(&pph__rt.team_switch_us[k], 5000.0);
+	atomic_store(&pph__rt.team_regret_us[k], 0.0);
+	team_size_calls(&switch_cl, 10);
+	CU_ASSERT_TRUE(atomic_load(&team_size_runs[1]) >= 1 && atomic_load(&team_size_runs[1]) <= 4);
+	CU_ASSERT_TRUE(atomic_load(&team_size_runs[2]) >= 6);
 	atomic_store(&pph__rt.team_switch_us[k], 0.0);
 	team_size_calls(&switch_cl, 10);
 	/* a run the machine stalls may call for a refresh of one thread */
