@@ -124,6 +124,38 @@ static unsigned arch_mask(const struct pph_codelet *cl, unsigned impl_mask, enum
 }
 
 /*
+ * A call split into blocks for one kind of worker (the CPU workers alone,
+ * say, where the program has no variant for the devices present).
+ * `auto` is one block per worker that can run one of the call's variants,
+ * not per worker: 17 blocks for 16 CPU workers and an OpenCL worker left
+ * one CPU worker two blocks, the call twice a block's time.  Where the
+ * blocks are as many as the CPU workers, they run the single-thread CPU
+ * variants, if the call has one, as the blocks split among kinds do: on
+ * the H100 machine spmv_ell's 17 blocks each ran on an OpenMP team of 8,
+ * each team holding the cores of the blocks queued behind it, and the
+ * call took 2-3 times the OpenMP program's whole call.  Returns the block
+ * count, and the variants the blocks may run in *mask.
+ */
+static unsigned one_kind_blocks(const struct pph_codelet *cl, unsigned n, int per_worker,
+				unsigned *mask)
+{
+	unsigned a, i, able = 0, single = arch_mask(cl, *mask, PPH_ARCH_CPU);
+
+	for (a = 0; a < PPH_ARCH_COUNT; a++)
+		for (i = 0; pph__rt.arch_workers[a] && i < cl->nimpls && i < 32; i++)
+			if ((*mask >> i & 1u) &&
+			    pph__arch_can_run((enum pph_arch)a, cl->impls[i].arch)) {
+				able += pph__rt.arch_workers[a];
+				break;
+			}
+	if (per_worker && able)
+		n = able;
+	if (single && n >= pph__rt.arch_workers[PPH_ARCH_CPU])
+		*mask &= ~arch_mask(cl, *mask, PPH_ARCH_OPENMP);
+	return n;
+}
+
+/*
  * What the models predict of a block of len (elements or rows) on a worker
  * of arch at memory node: for the best variant of mask (or variant impl,
  * when impl >= 0) its time (history at that block shape, else the
@@ -619,6 +651,10 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 		return pph_call_sync(cl, masks[0], nbuffers, handles, modes, arg, arg_size);
 	if (hybrid)
 		n = (int)hybrid;
+	else if (pph__rt.initialized)
+		n = (int)one_kind_blocks(cl, (unsigned)n, per_worker, &impl_mask);
+	if (n <= 1)
+		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 	for (i = 0; rc == 0 && i < nbuffers; i++, done = i)
 		if (parts[i] >= 0)
 			rc = hybrid ? pph_data_partition_sizes(handles[i], (unsigned)n, sizes,

@@ -14,6 +14,7 @@
 #include <peppher/runtime.h>
 #include <peppher/wrappers.h>
 
+#include "internal.h"
 #include "suites.h"
 #include "testutil.h"
 
@@ -30,7 +31,69 @@ static void test_sync_call(void)
 	pph_data_unregister(h);
 }
 
+/*
+ * A call split for the CPU workers alone (the codelet has no device
+ * variant): `auto` is one block per CPU worker, not per worker, and the
+ * blocks run the single-thread variant, never the fork-join one, whose
+ * team would hold the other blocks' cores.  Each block adds one to its
+ * elements and counts itself; the fork-join variant counts itself too.
+ */
+static atomic_int split_blocks, split_forks;
+
+static void k_block_inc(void *buffers[], void *arg)
+{
+	int *v = PPH_VECTOR_PTR(buffers[0]);
+	size_t i, n = PPH_VECTOR_N(buffers[0]);
+
+	(void)arg;
+	for (i = 0; i < n; i++)
+		v[i]++;
+	atomic_fetch_add(&split_blocks, 1);
+}
+
+static void k_block_inc_omp(void *buffers[], void *arg)
+{
+	atomic_fetch_add(&split_forks, 1);
+	k_block_inc(buffers, arg);
+}
+
+static const struct pph_impl split_impls[] = {
+	{ PPH_ARCH_CPU, k_block_inc, "inc_cpu" },
+	{ PPH_ARCH_OPENMP, k_block_inc_omp, "inc_omp" },
+};
+static const struct pph_codelet split_cl = { "cpu_split", 2, split_impls, PPH_MODEL_DEFAULT };
+
+static void test_cpu_only_split(void)
+{
+	enum { N = 1000, CALLS = 6 };
+	int *v = calloc(N, sizeof(int)), parts = 0, call, i, ok = 1;
+	unsigned ncpu = pph__rt.arch_workers[PPH_ARCH_CPU];
+	pph_data_handle h;
+	enum pph_access mode = PPH_RW;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, v, N, sizeof(int)), 0);
+	atomic_store(&split_blocks, 0);
+	atomic_store(&split_forks, 0);
+	/* dmda explores every uncalibrated choice: the fork-join variant
+	 * would run in the first calls if the blocks could run it */
+	for (call = 0; call < CALLS; call++)
+		CU_ASSERT_EQUAL(pph_call_partitioned(&split_cl, PPH_ALL_IMPLS, 1, &h, &mode, &parts,
+						     NULL, 0),
+				0);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
+	for (i = 0; i < N; i++)
+		ok &= v[i] == CALLS;
+	CU_ASSERT_TRUE(ok);
+	pph_data_unregister(h);
+	free(v);
+	CU_ASSERT_EQUAL(atomic_load(&split_blocks), CALLS * (int)ncpu);
+	CU_ASSERT_EQUAL(atomic_load(&split_forks), 0);
+}
+
 void add_wrappers_tests(CU_pSuite s)
 {
 	CU_add_test(s, "synchronous call", test_sync_call);
+	CU_add_test(s, "a split for the CPU workers alone: a block per worker, one thread each",
+		    test_cpu_only_split);
 }

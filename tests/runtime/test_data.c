@@ -527,6 +527,45 @@ static void test_hybrid_split(void)
 	pph_data_unregister(h);
 }
 
+/* A call partitioned `auto` with no device variant: one block per CPU
+ * worker, not one per worker (the OpenCL worker's block went to a CPU
+ * worker too, which then ran two). */
+static atomic_int cpu_only_blocks;
+
+static void counted_add_cpu(void *b[], void *arg)
+{
+	add_cpu(b, arg);
+	atomic_fetch_add(&cpu_only_blocks, 1);
+}
+
+static const struct pph_impl cpu_only_impls[] = { { PPH_ARCH_CPU, counted_add_cpu, "counted_add_cpu" } };
+static const struct pph_codelet cpu_only_cl = { "data_cpu_only_add", 1, cpu_only_impls,
+						PPH_MODEL_DEFAULT };
+
+static void test_auto_blocks_for_able_workers(void)
+{
+	enum { LEN = 1000 };
+	static int v[LEN];
+	pph_data_handle h;
+	enum pph_access mode = PPH_RW;
+	int parts = 0, x = 3, i, ok = 1;
+
+	CU_ASSERT_TRUE_FATAL(pph__rt.nworkers > pph__rt.arch_workers[PPH_ARCH_CPU]);
+	for (i = 0; i < LEN; i++)
+		v[i] = i;
+	pph_vector_register(&h, v, LEN, sizeof(int));
+	atomic_store(&cpu_only_blocks, 0);
+	CU_ASSERT_EQUAL(pph_call_partitioned(&cpu_only_cl, PPH_ALL_IMPLS, 1, &h, &mode, &parts, &x,
+					     sizeof(x)),
+			0);
+	CU_ASSERT_EQUAL(atomic_load(&cpu_only_blocks), (int)pph__rt.arch_workers[PPH_ARCH_CPU]);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
+	for (i = 0; i < LEN; i++)
+		ok &= v[i] == i + 3;
+	CU_ASSERT_TRUE(ok);
+	pph_data_unregister(h);
+}
+
 /* The OpenCL device's memory node: 1 here, 2 on a machine whose CUDA
  * device took node 1 first. */
 static unsigned opencl_node(void)
@@ -1294,6 +1333,8 @@ int main(void)
 	CU_add_test(s, "partitioned calls split by predicted throughput", test_hybrid_split);
 	CU_add_test(s, "a device with slow copies gets a short block, or none", test_hybrid_split_slow_link);
 	CU_add_test(s, "a kind whose blocks end late gets fewer rows", test_hybrid_split_late);
+	CU_add_test(s, "auto: a block per worker that can run the call",
+		    test_auto_blocks_for_able_workers);
 	CU_add_test(s, "queued tasks' data moves at once", test_prefetch);
 	CU_add_test(s, "shutdown brings device data home", test_shutdown_flushes);
 	CU_add_test(s, "register/unregister per call reuses device buffers", test_allocation_cache);
