@@ -328,6 +328,7 @@ struct pph_task {
 	int sched_impl;	    /* variant the scheduler chose, or -1 */
 	unsigned sched_team; /* CPU workers a fork-join variant gets; 0: all */
 	double sched_pred;  /* its predicted microseconds (dmda) */
+	double sched_pushed_us; /* when dmda queued it, where timed (else 0) */
 	int sched_refresh;  /* dmda runs it to refresh a stale history */
 	uint64_t seq; /* queue number, given when the task may be queued */
 	unsigned nbuffers;
@@ -520,6 +521,8 @@ struct pph_sched_policy {
 	/* the variant of a task the worker took has returned (NULL: not
 	 * needed); before the task finishes and its successors are pushed */
 	void (*ran)(struct pph_worker *worker, const struct pph_task *task);
+	/* its own lines of PEPPHER_STATS (NULL: none) */
+	void (*print_stats)(FILE *fp);
 };
 
 extern const struct pph_sched_policy pph__sched_eager;

@@ -148,6 +148,8 @@ void pph_stats_print(FILE *fp)
 	print_variants(fp, app_stats, app_nstats);
 	pthread_mutex_unlock(&app_lock);
 	print_tiny(fp);
+	if (pph__rt.sched->print_stats)
+		pph__rt.sched->print_stats(fp);
 	if (pph__rt.nnodes > 1)
 		print_transfers(fp);
 }

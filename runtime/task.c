@@ -170,6 +170,7 @@ void pph__task_share(struct pph_task *t)
 	t->shared = 1;
 	t->next = NULL;
 	t->sched_team = 0;
+	t->sched_pushed_us = 0;
 	t->sched_pred = 0;
 	t->sched_refresh = 0;
 	atomic_init(&t->sleep_wait, 0);
