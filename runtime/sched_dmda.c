@@ -48,7 +48,7 @@ static struct queue q[PPH_MAX_WORKERS];
  * one variant a codelet (a median of 3.6 us against 1.7), and where it
  * went (the choice, the hand-over) could not be told from a trace.
  */
-#define PPH_TIMED_EVERY 64
+#define PPH_TIMED_EVERY 16
 static struct {
 	atomic_ulong pushes, timed, waits;
 	_Atomic double choose_us, wait_us;

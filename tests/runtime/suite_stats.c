@@ -40,7 +40,7 @@ static void test_stats(void)
 	CU_ASSERT_PTR_NULL(strstr(buf, "two/a"));
 	/* the first push is timed: its choice, and its wait for the worker */
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "scheduler dmda: 1 choices, "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(buf, " us after its push (1 in 64 timed)\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, " us after its push (1 in 16 timed)\n"));
 	free(buf);
 }
 
