@@ -249,6 +249,10 @@ void pph__transfer_model_set(unsigned node, const double latency_us[2],
  * ended, in microseconds (see split_seen); for tests, set it. */
 double pph__split_late_us(const struct pph_codelet *cl, enum pph_arch arch);
 void pph__split_set_late(const struct pph_codelet *cl, enum pph_arch arch, double us);
+/* What submitting one block of a split call costs its thread, in
+ * microseconds (a moving mean; tests set it). */
+double pph__split_submit_us(void);
+void pph__split_set_submit_us(double us);
 
 /* memory.c: device allocations, with a cache and eviction under a limit. */
 /* Read PEPPHER_LIMIT_*_MEM (before the drivers start): 0, or -EINVAL and

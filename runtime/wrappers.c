@@ -297,6 +297,40 @@ static unsigned blocks_of(unsigned set, const unsigned *workers, unsigned n, uns
 }
 
 /*
+ * The call's thread submits its blocks one after another, each a task and a
+ * choice among the workers, so a block cannot start before those submitted
+ * ahead of it: on the H100 machine's 16 CPU workers spmv_ell's CPU blocks
+ * went out slower than the first ones ran (at 100,000 x 8 workers 0 and 1
+ * ran 19 and 18 blocks over 10 calls, workers 14 and 15 one each).  Counted
+ * as lateness, that delay moved rows from the CPU workers to the device,
+ * whose copies then made the call slower still.  So the split counts it:
+ * a moving mean of a block's submission (block_submit_us, in this
+ * process), and each kind's workers starting after the blocks submitted
+ * before theirs.  The devices' blocks go first: their copies and launch
+ * take longest before their rows start.
+ */
+static const unsigned submit_order[3] = { 2, 1, 0 }; /* CUDA, OpenCL, CPU */
+static _Atomic double block_submit_us;
+
+double pph__split_submit_us(void)
+{
+	return atomic_load_explicit(&block_submit_us, memory_order_relaxed);
+}
+
+void pph__split_set_submit_us(double us)
+{
+	atomic_store_explicit(&block_submit_us, us, memory_order_relaxed);
+}
+
+static void submitted(unsigned blocks, double us)
+{
+	double old = atomic_load_explicit(&block_submit_us, memory_order_relaxed), per = us / blocks;
+
+	atomic_store_explicit(&block_submit_us, old > 0 ? old + (per - old) / 4 : per,
+			      memory_order_relaxed);
+}
+
+/*
  * The end of a call whose blocks go to the kinds in set, every kind's
  * workers ending together at T: kind a runs its nblocks on lanes (its
  * workers, at most its blocks), a lane paying each of its blocks' fixed
@@ -309,17 +343,22 @@ static double split_end(unsigned set, const struct block_line *line, const unsig
 			unsigned *n, size_t total, size_t step, unsigned *nblocks, double *share)
 {
 	double fixed[3] = { 0 }, lanes[3] = { 0 }, num = (double)total, den = 0, end, rows = 0;
-	unsigned a;
+	double submit = atomic_load_explicit(&block_submit_us, memory_order_relaxed);
+	unsigned a, o, ahead = 0;
 
 	*n = blocks_of(set, workers, *n, nblocks);
-	for (a = 0; a < 3; a++) {
-		unsigned l = nblocks[a] < workers[a] ? nblocks[a] : workers[a];
+	for (o = 0; o < 3; o++) {
+		unsigned l;
 
+		a = submit_order[o];
+		l = nblocks[a] < workers[a] ? nblocks[a] : workers[a];
 		if (!nblocks[a])
 			continue;
 		lanes[a] = l;
-		/* the blocks a lane runs one after the other */
-		fixed[a] = line[a].fixed * ((nblocks[a] + l - 1) / l);
+		/* the blocks a lane runs one after the other, the last lane
+		 * starting once its first block is submitted */
+		fixed[a] = line[a].fixed * ((nblocks[a] + l - 1) / l) + (ahead + l - 1) * submit;
+		ahead += nblocks[a];
 		num += lanes[a] * fixed[a] / line[a].per_row;
 		den += lanes[a] / line[a].per_row;
 	}
@@ -463,7 +502,7 @@ static unsigned hybrid_split(const struct pph_codelet *cl, unsigned impl_mask, u
 	struct block_line line[3];
 	double share[3], best_share[3] = { 0 }, best = INFINITY, late_us[3];
 	unsigned workers[3] = { 0 }, mask[3], nblocks[3], best_blocks[3] = { 0 };
-	unsigned present = 0, nkinds = 0, calibrating = 0, most = 0, count, set, a, k = 0, i;
+	unsigned present = 0, nkinds = 0, calibrating = 0, most = 0, count, set, a, o, k = 0, i;
 	size_t rows[3], left = total, step = (total + 63) / 64, given_rows = 0, equal;
 
 	for (a = 0; a < 3; a++) {
@@ -502,8 +541,8 @@ static unsigned hybrid_split(const struct pph_codelet *cl, unsigned impl_mask, u
 		static atomic_uint turn;
 		unsigned rest = atomic_fetch_add_explicit(&turn, 1, memory_order_relaxed) % count;
 
-		for (a = 0; a < 3; a++)
-			for (i = 0; i < best_blocks[a]; i++, k++) {
+		for (o = 0; o < 3; o++)
+			for (a = submit_order[o], i = 0; i < best_blocks[a]; i++, k++) {
 				sizes[k] = equal;
 				masks[k] = mask[a];
 				kind_of[k] = (unsigned char)a;
@@ -549,8 +588,8 @@ static unsigned hybrid_split(const struct pph_codelet *cl, unsigned impl_mask, u
 			left -= rows[a] < left ? rows[a] : left;
 	}
 	rows[most] = left;
-	for (a = 0; a < 3; a++)
-		for (i = 0; i < best_blocks[a]; i++, k++) {
+	for (o = 0; o < 3; o++)
+		for (a = submit_order[o], i = 0; i < best_blocks[a]; i++, k++) {
 			size_t len = rows[a] / best_blocks[a] + (i < rows[a] % best_blocks[a]);
 
 			sizes[k] = len ? len : 1;
@@ -618,7 +657,7 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	unsigned masks[PPH_MAX_WORKERS];
 	unsigned char kind_of[PPH_MAX_WORKERS];
 	_Atomic double ended[3] = { 0, 0, 0 };
-	double end_us = 0, t0;
+	double end_us = 0, t0, submit_end;
 	int n, rc = 0, k, per_worker = 0;
 	unsigned i, done = 0, hybrid = 0, a;
 
@@ -668,9 +707,12 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 				   &ended[kind_of[k]]) :
 			      pph_call_async(cl, impl_mask, nbuffers, sub, modes, arg, arg_size);
 	}
+	submit_end = pph__now_us();
 	for (i = 0; i < done; i++) /* waits for the sub-tasks */
 		if (parts[i] >= 0)
 			pph_data_unpartition(handles[i], (unsigned)n, blocks[i]);
+	if (rc == 0 && hybrid)
+		submitted((unsigned)n, submit_end - t0);
 	for (a = 0; rc == 0 && end_us > 0 && a < 3; a++)
 		if (atomic_load(&ended[a]) > 0)
 			split_measured(cl, a, atomic_load(&ended[a]) - t0, end_us);

@@ -657,6 +657,30 @@ static void test_hybrid_split_late(void)
 	CU_ASSERT(isfinite(late) && late >= 0);
 }
 
+/* Submitting a block costs the call's thread, and a block starts once
+ * submitted.  The device made 8 ms late, the call splits (the CPU worker
+ * alone takes 16 ms, the device alone some 8).  At 20 ms a block (the
+ * device's first, the CPU worker's after it), the CPU worker's block
+ * would end after the device alone ends the whole call: it gets none. */
+static size_t call_device_late(double submit_us)
+{
+	pph__split_set_late(&hybrid_cl, PPH_ARCH_OPENCL, 8000);
+	pph__split_set_late(&hybrid_cl, PPH_ARCH_CPU, 0);
+	pph__split_set_submit_us(submit_us);
+	return hybrid_call_slow_link(0);
+}
+
+static void test_hybrid_split_submission(void)
+{
+	double submit = pph__split_submit_us();
+	size_t device = call_device_late(0);
+
+	CU_ASSERT(device > 0 && device < 2048);
+	CU_ASSERT_EQUAL(call_device_late(20000), 2048);
+	pph__split_set_late(&hybrid_cl, PPH_ARCH_OPENCL, 0);
+	pph__split_set_submit_us(submit);
+}
+
 /* A variant 5 ms slower on the CPU than on the device, reading a vector
  * whose copy to the device costs 20 ms (this process's model): each
  * version of the vector is read by 12 such tasks, so one copy serves them
@@ -1333,6 +1357,7 @@ int main(void)
 	CU_add_test(s, "partitioned calls split by predicted throughput", test_hybrid_split);
 	CU_add_test(s, "a device with slow copies gets a short block, or none", test_hybrid_split_slow_link);
 	CU_add_test(s, "a kind whose blocks end late gets fewer rows", test_hybrid_split_late);
+	CU_add_test(s, "a block starts once submitted: one kind takes the call", test_hybrid_split_submission);
 	CU_add_test(s, "auto: a block per worker that can run the call",
 		    test_auto_blocks_for_able_workers);
 	CU_add_test(s, "queued tasks' data moves at once", test_prefetch);
