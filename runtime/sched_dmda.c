@@ -204,13 +204,13 @@ static unsigned draw(uint64_t seq, unsigned n)
  * recurs: measured fewer than 3 times, it is tried again, so that one run
  * (the last call of a process, slowed) does not decide for good.
  */
+/* The prediction, and in *n the samples it stands on. */
 static double predict(const struct pph_task *t, unsigned impl, enum pph_arch arch,
-		      unsigned threads)
+		      unsigned threads, unsigned long *n)
 {
-	unsigned long n;
-	double p = pph__perfmodel_predict_n(t->cl, impl, arch, threads, t->footprint, t->size, &n);
+	double p = pph__perfmodel_predict_n(t->cl, impl, arch, threads, t->footprint, t->size, n);
 
-	if (p >= 0 && t->work <= 0 && n > 0 && n < PPH_CALIBRATION_MIN)
+	if (p >= 0 && t->work <= 0 && *n > 0 && *n < PPH_CALIBRATION_MIN)
 		return -1;
 	return p;
 }
@@ -236,12 +236,19 @@ static unsigned long samples(const struct pph_task *t, const struct choice *c)
 static struct choice stalest(const struct pph_task *t, const struct choice *best,
 			     double other_end[ROWS][PPH_CHOICE_IMPLS],
 			     int other_worker[ROWS][PPH_CHOICE_IMPLS],
-			     double pred[ROWS][PPH_CHOICE_IMPLS], const unsigned *sizes,
+			     double pred[ROWS][PPH_CHOICE_IMPLS],
+			     unsigned long nsamples[ROWS][PPH_CHOICE_IMPLS], const unsigned *sizes,
 			     unsigned nsizes, double now)
 {
 	struct choice c, pick = { -1, -1, 0, INFINITY, 0, 0, 1 };
-	unsigned long nbest = samples(t, best), n, fewest = 0;
+	/* the samples each prediction stood on, not asked again: a lookup
+	 * under the models' lock each */
+	unsigned long nbest, n, fewest = 0;
 	unsigned row, i;
+
+	if (best->impl < 0)
+		return pick;
+	nbest = best->impl < PPH_CHOICE_IMPLS ? nsamples[best->row][best->impl] : samples(t, best);
 
 	for (row = 0; row < PPH_ARCH_COUNT + nsizes; row++)
 		for (i = 0; i < PPH_CHOICE_IMPLS && i < t->cl->nimpls; i++) {
@@ -251,7 +258,7 @@ static struct choice stalest(const struct pph_task *t, const struct choice *best
 			c = (struct choice){ other_worker[row][i], (int)i,
 					     row < PPH_ARCH_COUNT ? 0 : sizes[row - PPH_ARCH_COUNT],
 					     other_end[row][i], pred[row][i], row, 1 };
-			n = samples(t, &c);
+			n = nsamples[row][i];
 			/* not a footprint the choice has not calibrated,
 			 * which its regression predicts (a call's work,
 			 * pph_call_work, each met once a run): a refresh
@@ -326,6 +333,7 @@ static struct choice choose(const struct pph_task *t)
 	double costly_setup = 0, setup;
 	double now = pph__now_us();
 	double pred[ROWS][PPH_CHOICE_IMPLS], other_end[ROWS][PPH_CHOICE_IMPLS];
+	unsigned long nsamples[ROWS][PPH_CHOICE_IMPLS], n_other;
 	int other_worker[ROWS][PPH_CHOICE_IMPLS];
 	double xfer[PPH_MAX_NODES]; /* the data's copies to each node: asked once */
 	/* each worker's availability, read once: read per variant and per
@@ -388,9 +396,10 @@ static struct choice choose(const struct pph_task *t)
 					continue;
 				avail = team ? team_available_at(w, threads, avail_of) : avail_of[w];
 				if (i >= PPH_CHOICE_IMPLS)
-					p = predict(t, i, wk->arch, threads);
+					p = predict(t, i, wk->arch, threads, &n_other);
 				else if ((p = pred[row][i]) == NOT_ASKED)
-					p = pred[row][i] = predict(t, i, wk->arch, threads);
+					p = pred[row][i] =
+						predict(t, i, wk->arch, threads, &nsamples[row][i]);
 				if (p < 0 && wk->node &&
 				    (setup = pph__perfmodel_setup_us(cl, i, wk->arch, threads,
 								     wk->node)) > 0) {
@@ -483,7 +492,7 @@ static struct choice choose(const struct pph_task *t)
 		regret(waived_k, best.end - waived_end);
 	if (costly.impl >= 0 && worth_its_setup(&best, costly_setup, now))
 		return costly;
-	refresh = stalest(t, &best, other_end, other_worker, pred, sizes, nsizes, now);
+	refresh = stalest(t, &best, other_end, other_worker, pred, nsamples, sizes, nsizes, now);
 	return refresh.impl >= 0 ? refresh : best;
 }
 
