@@ -253,6 +253,9 @@ void pph__split_set_late(const struct pph_codelet *cl, enum pph_arch arch, doubl
  * microseconds (a moving mean; tests set it). */
 double pph__split_submit_us(void);
 void pph__split_set_submit_us(double us);
+/* PEPPHER_STATS: each codelet's calls split by kind, the rows each kind
+ * had, its lateness now, and a block's submission. */
+void pph__split_print_stats(FILE *fp);
 
 /* memory.c: device allocations, with a cache and eviction under a limit. */
 /* Read PEPPHER_LIMIT_*_MEM (before the drivers start): 0, or -EINVAL and

@@ -150,6 +150,7 @@ void pph_stats_print(FILE *fp)
 	print_tiny(fp);
 	if (pph__rt.sched->print_stats)
 		pph__rt.sched->print_stats(fp);
+	pph__split_print_stats(fp);
 	if (pph__rt.nnodes > 1)
 		print_transfers(fp);
 }

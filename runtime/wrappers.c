@@ -391,6 +391,9 @@ static double split_end(unsigned set, const struct block_line *line, const unsig
 static struct {
 	const struct pph_codelet *cl;
 	double late_us[3];
+	/* for PEPPHER_STATS: the calls sized by kind, and each kind's rows */
+	unsigned long calls;
+	double rows[3];
 } split_seen[SPLIT_CODELETS];
 static unsigned split_nseen;
 static pthread_mutex_t split_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -407,9 +410,56 @@ static int split_slot(const struct pph_codelet *cl, int make)
 		return -1;
 	i = split_nseen++ % SPLIT_CODELETS;
 	split_seen[i].cl = cl;
+	split_seen[i].calls = 0;
 	for (a = 0; a < 3; a++)
-		split_seen[i].late_us[a] = 0;
+		split_seen[i].late_us[a] = split_seen[i].rows[a] = 0;
 	return (int)i;
+}
+
+/* A call of cl sized by kind: its n blocks, of sizes, went to kind_of. */
+static void split_counted(const struct pph_codelet *cl, unsigned n, const size_t *sizes,
+			  const unsigned char *kind_of)
+{
+	int i;
+	unsigned k;
+
+	pthread_mutex_lock(&split_lock);
+	i = split_slot(cl, 1);
+	split_seen[i].calls++;
+	for (k = 0; k < n; k++)
+		split_seen[i].rows[kind_of[k]] += (double)sizes[k];
+	pthread_mutex_unlock(&split_lock);
+}
+
+void pph__split_print_stats(FILE *fp)
+{
+	static const char *const names[3] = { "CPU", "OpenCL", "CUDA" };
+	unsigned i, a;
+
+	pthread_mutex_lock(&split_lock);
+	for (i = 0; i < split_nseen && i < SPLIT_CODELETS; i++) {
+		double all = 0;
+
+		if (!split_seen[i].calls)
+			continue;
+		for (a = 0; a < 3; a++)
+			all += split_seen[i].rows[a];
+		fprintf(fp, "split %s: %lu calls; rows", split_seen[i].cl->name,
+			split_seen[i].calls);
+		for (a = 0; a < 3; a++)
+			if (split_seen[i].rows[a] > 0)
+				fprintf(fp, " %s %.0f %%", names[a],
+					100.0 * split_seen[i].rows[a] / all);
+		for (a = 0; a < 3; a++)
+			if (split_seen[i].late_us[a] > 0)
+				fprintf(fp, "; %s %.0f us late now", names[a],
+					split_seen[i].late_us[a]);
+		fprintf(fp, "\n");
+	}
+	pthread_mutex_unlock(&split_lock);
+	if (atomic_load(&block_submit_us) > 0)
+		fprintf(fp, "split calls: a block submitted in %.1f us\n",
+			atomic_load(&block_submit_us));
 }
 
 static void split_lateness(const struct pph_codelet *cl, double *late_us)
@@ -686,6 +736,10 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 		hybrid = hybrid_split(cl, impl_mask, nbuffers, handles, modes, parts,
 				      per_worker ? 0 : (unsigned)n, total, sizes, masks, kind_of,
 				      &end_us);
+	if (hybrid) {
+		sizes[0] = hybrid == 1 ? total : sizes[0];
+		split_counted(cl, hybrid, sizes, kind_of);
+	}
 	if (hybrid == 1) /* one kind, one worker: the call whole */
 		return pph_call_sync(cl, masks[0], nbuffers, handles, modes, arg, arg_size);
 	if (hybrid)

@@ -679,6 +679,19 @@ static void test_hybrid_split_submission(void)
 	CU_ASSERT_EQUAL(call_device_late(20000), 2048);
 	pph__split_set_late(&hybrid_cl, PPH_ARCH_OPENCL, 0);
 	pph__split_set_submit_us(submit);
+	/* PEPPHER_STATS says what the split did */
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&buf, &len);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+		pph_stats_print(fp);
+		fclose(fp);
+		CU_ASSERT_PTR_NOT_NULL(strstr(buf, "split data_hybrid_add: "));
+		CU_ASSERT_PTR_NOT_NULL(strstr(buf, "split calls: a block submitted in "));
+		free(buf);
+	}
 }
 
 /* A variant 5 ms slower on the CPU than on the device, reading a vector
