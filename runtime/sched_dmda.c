@@ -50,7 +50,8 @@ static struct queue q[PPH_MAX_WORKERS];
  */
 #define PPH_TIMED_EVERY 16
 static struct {
-	atomic_ulong pushes, timed, waits;
+	atomic_ulong timed, waits; /* not every push: one cache line all
+				    * pushing threads would write */
 	_Atomic double choose_us, wait_us;
 } cost;
 
@@ -66,7 +67,6 @@ static int dmda_init(void)
 {
 	unsigned i;
 
-	atomic_store(&cost.pushes, 0);
 	atomic_store(&cost.timed, 0);
 	atomic_store(&cost.waits, 0);
 	atomic_store(&cost.choose_us, 0.0);
@@ -202,9 +202,9 @@ static unsigned draw(uint64_t seq, unsigned n)
  * only once or twice from those runs, which suits a call's work
  * (pph_call_work: many works, each met once a run).  A size of data
  * recurs: measured fewer than 3 times, it is tried again, so that one run
- * (the last call of a process, slowed) does not decide for good.
+ * (the last call of a process, slowed) does not decide for good.  In *n
+ * the samples the prediction stands on.
  */
-/* The prediction, and in *n the samples it stands on. */
 static double predict(const struct pph_task *t, unsigned impl, enum pph_arch arch,
 		      unsigned threads, unsigned long *n)
 {
@@ -643,7 +643,6 @@ static void nudge_idle(unsigned v)
 
 static void dmda_push(struct pph_task *t)
 {
-	atomic_fetch_add_explicit(&cost.pushes, 1, memory_order_relaxed);
 	/* drawn by the task's number (a Weyl sequence: timed pushes are
 	 * PPH_TIMED_EVERY apart on average, never regularly, so that a
 	 * program's own period does not pick the same call each time: every
@@ -739,17 +738,15 @@ static void dmda_wake_all(void)
 
 static void dmda_print_stats(FILE *fp)
 {
-	unsigned long pushes = atomic_load(&cost.pushes), timed = atomic_load(&cost.timed),
-		      waits = atomic_load(&cost.waits);
+	unsigned long timed = atomic_load(&cost.timed), waits = atomic_load(&cost.waits);
 
 	if (!timed)
 		return;
-	fprintf(fp, "scheduler dmda: %lu choices, %.2f us each", pushes,
-		atomic_load(&cost.choose_us) / (double)timed);
+	fprintf(fp, "scheduler dmda: a choice %.2f us", atomic_load(&cost.choose_us) / (double)timed);
 	if (waits)
 		fprintf(fp, "; a queued task started %.1f us after its push",
 			atomic_load(&cost.wait_us) / (double)waits);
-	fprintf(fp, " (1 in %d timed)\n", PPH_TIMED_EVERY);
+	fprintf(fp, " (%lu pushes timed, one in %d)\n", timed, PPH_TIMED_EVERY);
 }
 
 const struct pph_sched_policy pph__sched_dmda = {
