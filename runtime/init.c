@@ -211,8 +211,7 @@ int pph_init_conf(const struct pph_conf *conf)
 	atomic_store(&pph__rt.has_parallel, 0);
 	atomic_fetch_add(&pph__rt.generation, 1);
 	atomic_store(&pph__rt.handover_us, 0);
-	for (k = 0; k < PPH_MAX_TEAM_SIZES; k++)
-	{
+	for (k = 0; k < PPH_MAX_TEAM_SIZES; k++) {
 		atomic_store(&pph__rt.team_switch_us[k], 0.0);
 		atomic_store(&pph__rt.team_regret_us[k], 0.0);
 	}

@@ -333,7 +333,8 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	}
 	if (w->node)
 		pph__wait_copies_in(w->node);
-	entered = pph__now_us();
+	/* a fork-join variant's team may start first (pin_team) */
+	entered = t->cl->impls[impl].arch == PPH_ARCH_OPENMP ? pph__now_us() : 0;
 	team = team_enter(w, t, impl);
 	/* a fork-join variant has a history per team size */
 	threads = t->cl->impls[impl].arch == PPH_ARCH_OPENMP ? pph__task_team(t) : 1;
@@ -355,7 +356,7 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	t->worker_ran = (int)w->id;
 	us = pph__now_us() - t0;
 	/* with its team's start (a change of size): not a hand-over's cost */
-	t->ran_us = us + (t0 - entered);
+	t->ran_us = us + (entered > 0 ? t0 - entered : 0);
 	/* a run that built a program is still held back as a warm-up at
 	 * most: what follows a build (the first launch) is slow too */
 	pph__perfmodel_record_run(t->cl, (unsigned)impl, w->arch, threads, t->footprint,

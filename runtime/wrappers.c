@@ -736,15 +736,15 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 		hybrid = hybrid_split(cl, impl_mask, nbuffers, handles, modes, parts,
 				      per_worker ? 0 : (unsigned)n, total, sizes, masks, kind_of,
 				      &end_us);
-	if (hybrid) {
-		sizes[0] = hybrid == 1 ? total : sizes[0];
-		split_counted(cl, hybrid, sizes, kind_of);
-	}
-	if (hybrid == 1) /* one kind, one worker: the call whole */
+	if (hybrid == 1) { /* one kind, one worker: the call whole */
+		sizes[0] = total;
+		split_counted(cl, 1, sizes, kind_of);
 		return pph_call_sync(cl, masks[0], nbuffers, handles, modes, arg, arg_size);
-	if (hybrid)
+	}
+	if (hybrid) {
+		split_counted(cl, hybrid, sizes, kind_of);
 		n = (int)hybrid;
-	else if (pph__rt.initialized)
+	} else if (pph__rt.initialized)
 		n = (int)one_kind_blocks(cl, (unsigned)n, per_worker, &impl_mask);
 	if (n <= 1)
 		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
