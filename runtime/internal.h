@@ -512,6 +512,12 @@ int pph__readyq_stopped(struct pph_readyq *q);
 /* The same without blocking: NULL when none is queued now. */
 struct pph_task *pph__readyq_try_pop(struct pph_readyq *q, enum pph_arch arch);
 void pph__readyq_stop(struct pph_readyq *q);
+/* Hold back, on this thread, the wakes its pushes and nudges would make
+ * until pph__wakes_release: a burst of tasks is queued before the workers
+ * it wakes compete for this thread's core.  Nothing in between may wait
+ * for a worker. */
+void pph__wakes_hold(void);
+void pph__wakes_release(void);
 
 struct pph_sched_policy {
 	const char *name;

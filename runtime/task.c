@@ -404,6 +404,7 @@ static void wait_until(int (*done)(const void *), const struct pph_task *task,
 		return;
 	}
 	pph__list_held_task(); /* called by a task run in place: let its handles go */
+	pph__wakes_release(); /* the workers it would wait for may sleep */
 	if (done(task))
 		return;
 	/* called by a task run in a worker's place: let its core go */

@@ -868,6 +868,49 @@ static void test_pair_wakes_sleeper(void)
 	CU_ASSERT_EQUAL(atomic_load(&meet_lost), 0);
 }
 
+/*
+ * Wakes held back (pph__wakes_hold, as a split call's thread holds them
+ * while it submits the blocks): a sleeping worker is not woken for a task
+ * pushed meanwhile, and is at the release.  A wait while held releases
+ * them (else the waiting thread would wait for a worker that sleeps).
+ */
+static atomic_int held_ran;
+
+static void k_note_run(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&held_ran, 1);
+}
+
+static const struct pph_impl note_impls[] = { { PPH_ARCH_CPU, k_note_run, "note" } };
+static const struct pph_codelet note_cl = { "note_run", 1, note_impls, PPH_MODEL_DEFAULT };
+
+static void test_held_wakes(void)
+{
+	double end;
+
+	atomic_store(&held_ran, 0);
+	pph_task_wait_all();
+	usleep(50000); /* the workers have stopped spinning and sleep */
+	pph__wakes_hold();
+	CU_ASSERT_EQUAL(pph_call_async(&note_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+	usleep(30000);
+	CU_ASSERT_EQUAL(atomic_load(&held_ran), 0);
+	pph__wakes_release();
+	end = pph__now_us() + 2e6;
+	while (atomic_load(&held_ran) == 0 && pph__now_us() < end)
+		usleep(100);
+	CU_ASSERT_EQUAL(atomic_load(&held_ran), 1);
+
+	usleep(50000);
+	pph__wakes_hold();
+	CU_ASSERT_EQUAL(pph_call_async(&note_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+	pph_task_wait_all();
+	CU_ASSERT_EQUAL(atomic_load(&held_ran), 2);
+	pph__wakes_release();
+}
+
 void add_sched_suites(void)
 {
 	CU_pSuite s;
@@ -876,10 +919,12 @@ void add_sched_suites(void)
 	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
 	CU_add_test(s, "composed calls take the thread's priority", test_call_priority);
 	CU_add_test(s, "a pair pushed at once wakes a sleeping worker", test_pair_wakes_sleeper);
+	CU_add_test(s, "wakes held back wake at their release", test_held_wakes);
 	s = CU_add_suite("sched_ws", init_ws, suite_clean);
 	CU_add_test(s, "a pair pushed at once wakes a sleeping worker", test_pair_wakes_sleeper);
 	s = CU_add_suite("sched_dmda", init_fresh_dmda, clean_fresh);
 	CU_add_test(s, "a pair pushed at once wakes a sleeping worker", test_pair_wakes_sleeper);
+	CU_add_test(s, "wakes held back wake at their release", test_held_wakes);
 	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
 	CU_add_test(s, "faster variant chosen after calibration", test_dmda_picks_faster);
 	CU_add_test(s, "fork-join team size chosen from history", test_dmda_team_size);
