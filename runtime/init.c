@@ -175,7 +175,7 @@ int pph_init(void)
 int pph_init_conf(const struct pph_conf *conf)
 {
 	struct pph_conf defaults;
-	unsigned ncpu, k;
+	unsigned ncpu;
 	int rc;
 
 	if (pph__rt.initialized)
@@ -211,10 +211,6 @@ int pph_init_conf(const struct pph_conf *conf)
 	atomic_store(&pph__rt.has_parallel, 0);
 	atomic_fetch_add(&pph__rt.generation, 1);
 	atomic_store(&pph__rt.handover_us, 0);
-	for (k = 0; k < PPH_MAX_TEAM_SIZES; k++) {
-		atomic_store(&pph__rt.team_switch_us[k], 0.0);
-		atomic_store(&pph__rt.team_regret_us[k], 0.0);
-	}
 	pph__rt.nnodes = 1; /* host memory */
 	pph__rt.nodes[0].arch = PPH_ARCH_CPU;
 	pph__rt.nodes[0].ops = NULL;

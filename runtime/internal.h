@@ -639,9 +639,7 @@ struct pph_worker {
 	pthread_rwlock_t team_lock;
 	unsigned team_threads; /* team size of the fork-join variant running */
 	int team_bound;        /* its thread bound to the team's cores meanwhile */
-	/* the team size whose OpenMP threads it pinned last: read by the
-	 * scheduler, which charges a leader's change of size */
-	atomic_uint pinned_team;
+	unsigned pinned_team;  /* the team size whose OpenMP threads it pinned last */
 	int pins_held;         /* and whether they are pinned (else, bound together) */
 	/* the largest OpenMP team this worker's thread has started: a larger
 	 * one starts threads, a one-time cost its run does not record */
@@ -695,15 +693,6 @@ struct pph_runtime {
 	 * costs its caller beyond the run (wake-ups), in microseconds: a
 	 * moving mean (pph__task_submit_and_wait) */
 	_Alignas(PPH_CACHE_LINE) _Atomic double handover_us;
-	/* workers.c: what a leader's change of team size cost (the region
-	 * that pins the team's OpenMP threads, in which libgomp starts the
-	 * threads a larger team needs), in microseconds, per team size's
-	 * index in pph__team_sizes: a moving mean, which dmda adds to a
-	 * choice of that size whose leader last ran another, less what the
-	 * choices have lost by not changing to that size since the last
-	 * change (team_regret_us, sched_dmda.c) */
-	_Atomic double team_switch_us[PPH_MAX_TEAM_SIZES];
-	_Atomic double team_regret_us[PPH_MAX_TEAM_SIZES];
 };
 
 extern struct pph_runtime pph__rt;

@@ -290,35 +290,6 @@ static int worth_its_setup(const struct choice *best, double setup, double now)
 }
 
 /*
- * A leader's change of team size costs its OpenMP threads' start or end
- * (pph__rt.team_switch_us, measured in workers.c), which a choice of that
- * size pays.  Charged the whole cost, the choice task by task never
- * changed: a larger team saves less on one task than the change costs, on
- * every task (bfs's OpenMP program on the H100 machine stayed on teams of
- * 2 at 400,000 nodes and took 2.5 times its time with the team of 16).
- * Uncharged, it changed at every near tie (bfs at 20,000 went between 4,
- * 8 and 16 threads, 230-560 us a change).  So what the choices lose by
- * not changing to a size counts against its charge, as renting skis counts
- * against buying them: a size whose gain persists is changed to once the
- * gains given up equal the change's cost, a near tie never.  Every change
- * starts the count again (workers.c).
- */
-static double switch_charge(unsigned k)
-{
-	return atomic_load_explicit(&pph__rt.team_switch_us[k], memory_order_relaxed) -
-	       atomic_load_explicit(&pph__rt.team_regret_us[k], memory_order_relaxed);
-}
-
-static void regret(unsigned k, double us)
-{
-	_Atomic double *r = &pph__rt.team_regret_us[k];
-	double old = atomic_load_explicit(r, memory_order_relaxed);
-
-	/* a race loses a little regret at most: not worth a CAS loop */
-	atomic_store_explicit(r, old + us, memory_order_relaxed);
-}
-
-/*
  * Try every (worker, variant) pair, and for a fork-join (OPENMP) variant
  * on a CPU worker every team size; an uncalibrated one wins outright: one
  * warmed up in this process first, then the least tried.
@@ -341,11 +312,8 @@ static struct choice choose(const struct pph_task *t)
 	 * another core writes (0.09 us of a choice's 0.6 here) */
 	double avail_of[PPH_MAX_WORKERS];
 	unsigned w, i, a, k, sizes[PPH_MAX_TEAM_SIZES], nsizes = pph__team_sizes(sizes);
-	unsigned ntied = 0, waived_k = 0;
+	unsigned ntied = 0;
 	unsigned long tries = 0, tries_all = 0;
-	/* the earliest end of a choice charged a change of team size, had it
-	 * not been charged */
-	double waived_end = INFINITY, charge;
 	int explore_warm = 0;
 	/* a synchronous call's caller waits for a hand-over, not for a run
 	 * given back to it */
@@ -450,16 +418,6 @@ static struct choice choose(const struct pph_task *t)
 				if (xfer[wk->node] == NOT_ASKED)
 					xfer[wk->node] = pph__transfer_estimate(t, wk->node, 1);
 				end = avail + p + xfer[wk->node];
-				if (threads > 1 &&
-				    atomic_load_explicit(&wk->pinned_team, memory_order_relaxed) !=
-					    threads &&
-				    (charge = switch_charge(k)) > 0) {
-					if (end < waived_end) {
-						waived_end = end;
-						waived_k = k;
-					}
-					end += charge;
-				}
 				if (handover > 0 && !(w_idle && one_thread_on_cpu(t, w, i, threads)))
 					end += handover;
 				/* the first pair is taken whatever its estimate: a
@@ -488,8 +446,6 @@ static struct choice choose(const struct pph_task *t)
 	}
 	if (explore.impl >= 0)
 		return explore;
-	if (waived_end < best.end)
-		regret(waived_k, best.end - waived_end);
 	if (costly.impl >= 0 && worth_its_setup(&best, costly_setup, now))
 		return costly;
 	refresh = stalest(t, &best, other_end, other_worker, pred, nsamples, sizes, nsizes, now);

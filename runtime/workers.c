@@ -108,36 +108,6 @@ static void pin_member(void *arg)
 		atomic_fetch_add(&p->pinned, 1);
 }
 
-/*
- * A leader's change of team size costs a region more: libgomp ends the
- * threads a smaller team does not use and starts new ones for a larger
- * team (measured here, passive wait, teams of 8 on 2 cores: 34-60 us a
- * region at the same size, 115-126 us going to 4 or 2, 141-272 us back to
- * 8).  The pinning region pays it, outside the variant's timed run: on
- * the H100 machine's 16 cores bfs at 20,000 nodes went between teams of
- * 4, 8 and 16 with 230-560 us between levels at each change, 30 us
- * otherwise, and took 1.4 times the CPU program.  Its moving mean per
- * team size is what dmda charges a choice whose leader would change (less
- * what staying has lost since: see sched_dmda.c).
- */
-static void note_team_switch(unsigned threads, double us)
-{
-	unsigned sizes[PPH_MAX_TEAM_SIZES], n = pph__team_sizes(sizes), k;
-
-	for (k = 0; k < n; k++)
-		if (sizes[k] == threads) {
-			_Atomic double *m = &pph__rt.team_switch_us[k];
-			double old = atomic_load_explicit(m, memory_order_relaxed);
-
-			us = fmin(fmax(us, 0), 100000);
-			atomic_store_explicit(m, old ? old + (us - old) / 4 : us,
-					      memory_order_relaxed);
-		}
-	/* what choices lost by not changing counts from the last change */
-	for (k = 0; k < n; k++)
-		atomic_store_explicit(&pph__rt.team_regret_us[k], 0.0, memory_order_relaxed);
-}
-
 /* Pin the OpenMP threads of w's team of threads from base to the other
  * members' cores, in worker order; 0 if they are (or were already).  Not
  * from inside a region (a variant that calls a component there): its
@@ -146,14 +116,13 @@ static int pin_team(struct pph_worker *w, unsigned base, unsigned threads)
 {
 	struct team_pins p = { { NULL }, 0, 0 };
 	unsigned i;
-	double t0;
 
-	if (atomic_load_explicit(&w->pinned_team, memory_order_relaxed) == threads)
-		return w->pins_held ? 0 : -1; /* tried at this size: once */
+	if (w->pinned_team == threads) /* tried at this size: once */
+		return w->pins_held ? 0 : -1;
 	pthread_once(&gomp_once, find_gomp);
 	if (!gomp.parallel || !gomp.thread_num || !gomp.level || gomp.level() > 0)
 		return -1;
-	atomic_store_explicit(&w->pinned_team, threads, memory_order_relaxed);
+	w->pinned_team = threads;
 	w->pins_held = 0;
 	for (i = base; i < base + threads; i++) {
 		int core = pph__rt.workers[i].core;
@@ -168,9 +137,7 @@ static int pin_team(struct pph_worker *w, unsigned base, unsigned threads)
 		p.sets[++p.n] = obj->cpuset;
 	}
 	p.n++;
-	t0 = pph__now_us();
 	gomp.parallel(pin_member, &p, threads, 0);
-	note_team_switch(threads, pph__now_us() - t0);
 	/* fewer threads than asked (OMP_THREAD_LIMIT): not pinned */
 	if (atomic_load(&p.pinned) != threads - 1)
 		return -1;

@@ -111,65 +111,6 @@ static void test_dmda_team_size(void)
 	CU_ASSERT_TRUE(best_team_chosen(flat_cl, 1));
 }
 
-/*
- * A leader's change of team size is charged its measured cost (libgomp
- * ends or starts OpenMP threads: pph__rt.team_switch_us).  A team of 2 is
- * 3 times faster than one thread here; with no leader pinned at 2 and the
- * change costing a second, the calls stay on one thread; costing 5 ms,
- * they go to the team once they have lost that much by staying; once the
- * change costs nothing, at once.  (This program has no libgomp:
- * nothing is pinned, nor measured.)
- */
-static void k_switch(void *buffers[], void *arg)
-{
-	int threads = pph_openmp_threads();
-
-	(void)buffers;
-	(void)arg;
-	atomic_fetch_add(&team_size_runs[threads <= 2 ? threads : 0], 1);
-	spin_us(threads == 1 ? 3000 : 1000);
-}
-
-static const struct pph_impl switch_impls[] = { { PPH_ARCH_OPENMP, k_switch, "switch" } };
-static const struct pph_codelet switch_cl = { "team_switch", 1, switch_impls, PPH_MODEL_DEFAULT };
-
-/* the index of the team size of every CPU worker in pph__team_sizes */
-static unsigned all_workers_index(void)
-{
-	unsigned sizes[PPH_MAX_TEAM_SIZES], n = pph__team_sizes(sizes);
-
-	return n - 1;
-}
-
-static void test_team_switch_charged(void)
-{
-	unsigned k = all_workers_index(), w;
-
-	CU_ASSERT_EQUAL_FATAL(pph__rt.arch_workers[PPH_ARCH_CPU], 2);
-	team_size_calls(&switch_cl, 8); /* calibrates both sizes */
-	CU_ASSERT_TRUE(atomic_load(&team_size_runs[1]) >= 2 && atomic_load(&team_size_runs[2]) >= 2);
-	pph_task_wait_all();
-	for (w = 0; w < 2; w++)
-		atomic_store(&pph__rt.workers[w].pinned_team, 0);
-	atomic_store(&pph__rt.team_switch_us[k], 1e6);
-	team_size_calls(&switch_cl, 10);
-	CU_ASSERT_EQUAL(atomic_load(&team_size_runs[2]), 0);
-	CU_ASSERT_EQUAL(atomic_load(&team_size_runs[1]), 10);
-	/* a change costing 5 ms: about 2 lost a call by staying, so the
-	 * third call changes (this program pins nothing: no change starts
-	 * the count again) */
-	atomic_store(&pph__rt.team_switch_us[k], 5000.0);
-	atomic_store(&pph__rt.team_regret_us[k], 0.0);
-	team_size_calls(&switch_cl, 10);
-	CU_ASSERT_TRUE(atomic_load(&team_size_runs[1]) >= 1 && atomic_load(&team_size_runs[1]) <= 4);
-	CU_ASSERT_TRUE(atomic_load(&team_size_runs[2]) >= 6);
-	atomic_store(&pph__rt.team_switch_us[k], 0.0);
-	team_size_calls(&switch_cl, 10);
-	/* a run the machine stalls may call for a refresh of one thread */
-	CU_ASSERT_TRUE(atomic_load(&team_size_runs[2]) >= 8);
-	/* measured where a change pins OpenMP threads: test_openmp_team */
-}
-
 static void test_unforced_uses_all(void)
 {
 	int i;
@@ -928,7 +869,6 @@ void add_sched_suites(void)
 	CU_add_test(s, "unforced calls use every variant", test_unforced_uses_all);
 	CU_add_test(s, "faster variant chosen after calibration", test_dmda_picks_faster);
 	CU_add_test(s, "fork-join team size chosen from history", test_dmda_team_size);
-	CU_add_test(s, "a leader's change of team size is charged", test_team_switch_charged);
 	CU_add_test(s, "an idle worker takes from a busy one's queue", test_dmda_idle_takes);
 	CU_add_test(s, "a short run calibrates one variant after another",
 		    test_short_run_tries_all);
