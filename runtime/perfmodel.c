@@ -724,17 +724,13 @@ double pph__perfmodel_predict(const struct pph_codelet *cl, unsigned impl,
 	return pph__perfmodel_predict_n(cl, impl, arch, threads, footprint, size, &samples);
 }
 
-double pph__perfmodel_predict_n(const struct pph_codelet *cl, unsigned impl,
-				enum pph_arch arch, unsigned threads, uint32_t footprint,
-				double size, unsigned long *samples)
+/* The prediction of variant v of cl (NULL: none yet); pm.lock held. */
+static double predict_locked(const struct pph_codelet *cl, struct pph_pm_variant *v,
+			     uint32_t footprint, double size, unsigned long *samples)
 {
-	struct pph_pm_variant *v;
-	struct pph_pm_entry *e;
+	struct pph_pm_entry *e = v ? entry_get(v, footprint, size, 0) : NULL;
 	double t = -1;
 
-	pthread_mutex_lock(&pm.lock);
-	v = lookup(cl, impl, arch, threads, 0);
-	e = v ? entry_get(v, footprint, size, 0) : NULL;
 	*samples = e ? samples_of(e) : 0;
 	if (v && v->reg_dirty && cl->model != PPH_MODEL_HISTORY)
 		pph__perfmodel_fit(v, cl->model != PPH_MODEL_REGRESSION);
@@ -759,12 +755,40 @@ double pph__perfmodel_predict_n(const struct pph_codelet *cl, unsigned impl,
 		if (e && e->count && e->mean < t)
 			t = e->mean;
 	}
-	pthread_mutex_unlock(&pm.lock);
 	/* a regression far from its points (a tiny size and b < 0) can give
 	 * inf or NaN: the scheduler adds predictions up, so they stay finite */
 	if (isnan(t))
 		return -1;
 	return fmin(t, PPH_PM_MAX_US);
+}
+
+double pph__perfmodel_predict_n(const struct pph_codelet *cl, unsigned impl,
+				enum pph_arch arch, unsigned threads, uint32_t footprint,
+				double size, unsigned long *samples)
+{
+	double t;
+
+	pthread_mutex_lock(&pm.lock);
+	t = predict_locked(cl, lookup(cl, impl, arch, threads, 0), footprint, size, samples);
+	pthread_mutex_unlock(&pm.lock);
+	return t;
+}
+
+void pph__perfmodel_predict_all(const struct pph_codelet *cl, uint32_t footprint, double size,
+				struct pph_pm_ask *asks, unsigned n)
+{
+	unsigned i;
+
+	pthread_mutex_lock(&pm.lock);
+	for (i = 0; i < n; i++) {
+		struct pph_pm_ask *a = &asks[i];
+		struct pph_pm_variant *v = lookup(cl, a->impl, a->arch, a->threads, 0);
+
+		a->us = predict_locked(cl, v, footprint, size, &a->samples);
+		a->setup_us = v ? v->setup_us : 0;
+		a->ran_nodes = v ? v->ran_nodes : 0;
+	}
+	pthread_mutex_unlock(&pm.lock);
 }
 
 double pph__perfmodel_regression(const struct pph_codelet *cl, unsigned impl,

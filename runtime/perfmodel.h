@@ -185,6 +185,22 @@ double pph__perfmodel_predict_n(const struct pph_codelet *cl, unsigned impl,
 				enum pph_arch arch, unsigned threads, uint32_t footprint,
 				double size, unsigned long *samples);
 
+/* Several of pph__perfmodel_predict_n's answers for one task, with what
+ * pph__perfmodel_setup_us needs, under one lock: a choice of dmda's asks
+ * up to 9 (on the H100 machine's 16 cores a choice among CPU, OpenMP,
+ * OpenCL and CUDA variants cost 2.5-3 us, one among CPU variants 1). */
+struct pph_pm_ask {
+	unsigned impl;		/* asked: */
+	enum pph_arch arch;
+	unsigned threads;
+	double us;		/* answered: the prediction, or -1 */
+	unsigned long samples;
+	double setup_us;	/* the setup a node not in ran_nodes pays */
+	unsigned ran_nodes;
+};
+void pph__perfmodel_predict_all(const struct pph_codelet *cl, uint32_t footprint, double size,
+				struct pph_pm_ask *asks, unsigned n);
+
 /* The variant's regression over the sizes it ran at, at size, wherever
  * size lies; negative without one (too few sizes measured, or a codelet
  * modelled by history alone).  For the slope of a time against size: a

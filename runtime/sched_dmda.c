@@ -290,6 +290,66 @@ static int worth_its_setup(const struct choice *best, double setup, double now)
 }
 
 /*
+ * Every prediction the choice of t may need, under one lock of the
+ * models: asked lazily, a choice among CPU, OpenMP (5 team sizes), OpenCL
+ * and CUDA variants took the lock 9 times and more, each a cache line the
+ * workers' records write too.  Rows as in choose; pred stays NOT_ASKED
+ * where no worker could ask.
+ */
+static void ask_all(const struct pph_task *t, const unsigned *sizes, unsigned nsizes,
+		    double pred[][PPH_CHOICE_IMPLS], unsigned long nsamples[][PPH_CHOICE_IMPLS],
+		    double setup[][PPH_CHOICE_IMPLS], unsigned ran_nodes[][PPH_CHOICE_IMPLS])
+{
+	const struct pph_codelet *cl = t->cl;
+	struct pph_pm_ask asks[ROWS * PPH_CHOICE_IMPLS];
+	unsigned char row_of[ROWS * PPH_CHOICE_IMPLS];
+	unsigned n = 0, i, a, k, r;
+
+	for (i = 0; i < cl->nimpls && i < PPH_CHOICE_IMPLS; i++) {
+		if (!pph__impl_allowed(t, i))
+			continue;
+		for (a = 0; a < PPH_ARCH_COUNT; a++) {
+			int team = a == PPH_ARCH_CPU && cl->impls[i].arch == PPH_ARCH_OPENMP;
+
+			if (!pph__rt.arch_workers[a] ||
+			    !pph__arch_can_run((enum pph_arch)a, cl->impls[i].arch))
+				continue;
+			for (k = 0; k < (team ? nsizes : 1); k++) {
+				asks[n] = (struct pph_pm_ask){ i, (enum pph_arch)a,
+							       team ? sizes[k] : 1, 0, 0, 0, 0 };
+				row_of[n++] = (unsigned char)(team ? PPH_ARCH_COUNT + k : a);
+			}
+		}
+	}
+	pph__perfmodel_predict_all(cl, t->footprint, t->size, asks, n);
+	for (k = 0; k < n; k++) {
+		const struct pph_pm_ask *q = &asks[k];
+
+		r = row_of[k];
+		i = q->impl;
+		nsamples[r][i] = q->samples;
+		/* as predict */
+		pred[r][i] = q->us >= 0 && t->work <= 0 && q->samples > 0 &&
+					     q->samples < PPH_CALIBRATION_MIN ?
+				     -1 :
+				     q->us;
+		setup[r][i] = q->setup_us;
+		ran_nodes[r][i] = q->ran_nodes;
+	}
+}
+
+/* What a run of the asked (row, i) on node pays before its first there in
+ * this process (pph__perfmodel_setup_us). */
+static double setup_on(const struct pph_task *t, unsigned i, const struct pph_worker *wk,
+		       unsigned threads, unsigned row, double setup[][PPH_CHOICE_IMPLS],
+		       unsigned ran_nodes[][PPH_CHOICE_IMPLS])
+{
+	if (i >= PPH_CHOICE_IMPLS || setup[row][i] < 0)
+		return pph__perfmodel_setup_us(t->cl, i, wk->arch, threads, wk->node);
+	return ran_nodes[row][i] >> wk->node & 1u ? 0 : setup[row][i];
+}
+
+/*
  * Try every (worker, variant) pair, and for a fork-join (OPENMP) variant
  * on a CPU worker every team size; an uncalibrated one wins outright: one
  * warmed up in this process first, then the least tried.
@@ -305,6 +365,8 @@ static struct choice choose(const struct pph_task *t)
 	double now = pph__now_us();
 	double pred[ROWS][PPH_CHOICE_IMPLS], other_end[ROWS][PPH_CHOICE_IMPLS];
 	unsigned long nsamples[ROWS][PPH_CHOICE_IMPLS], n_other;
+	double setup_of[ROWS][PPH_CHOICE_IMPLS];
+	unsigned ran_nodes[ROWS][PPH_CHOICE_IMPLS];
 	int other_worker[ROWS][PPH_CHOICE_IMPLS];
 	double xfer[PPH_MAX_NODES]; /* the data's copies to each node: asked once */
 	/* each worker's availability, read once: read per variant and per
@@ -326,8 +388,10 @@ static struct choice choose(const struct pph_task *t)
 	for (a = 0; a < PPH_ARCH_COUNT + nsizes; a++)
 		for (i = 0; i < PPH_CHOICE_IMPLS && i < cl->nimpls; i++) {
 			pred[a][i] = NOT_ASKED;
+			setup_of[a][i] = -1; /* not asked */
 			other_worker[a][i] = -1;
 		}
+	ask_all(t, sizes, nsizes, pred, nsamples, setup_of, ran_nodes);
 	for (a = 0; a < PPH_MAX_NODES; a++)
 		xfer[a] = NOT_ASKED;
 	for (w = 0; w < pph__rt.nworkers; w++)
@@ -369,8 +433,8 @@ static struct choice choose(const struct pph_task *t)
 					p = pred[row][i] =
 						predict(t, i, wk->arch, threads, &nsamples[row][i]);
 				if (p < 0 && wk->node &&
-				    (setup = pph__perfmodel_setup_us(cl, i, wk->arch, threads,
-								     wk->node)) > 0) {
+				    (setup = setup_on(t, i, wk, threads, row, setup_of,
+						      ran_nodes)) > 0) {
 					/* see worth_its_setup */
 					if (costly.impl < 0 || setup < costly_setup) {
 						costly = (struct choice){ (int)w, (int)i, 0, avail, 0,
@@ -413,8 +477,7 @@ static struct choice choose(const struct pph_task *t)
 				/* a device pays its variant's setup (its program
 				 * built) before the first run of the process there */
 				if (wk->node)
-					p += pph__perfmodel_setup_us(cl, i, wk->arch, threads,
-								     wk->node);
+					p += setup_on(t, i, wk, threads, row, setup_of, ran_nodes);
 				if (xfer[wk->node] == NOT_ASKED)
 					xfer[wk->node] = pph__transfer_estimate(t, wk->node, 1);
 				end = avail + p + xfer[wk->node];
