@@ -530,7 +530,12 @@ int pph__workers_start(unsigned ncpu, int ncuda, int nopencl)
 	ndev += pph__opencl_start(nopencl);
 	if (ncpu + ndev > PPH_MAX_WORKERS)
 		ncpu = PPH_MAX_WORKERS - ndev;
-	pph__rt.workers = calloc(ncpu + ndev, sizeof(*pph__rt.workers));
+	/* aligned, so that each worker's lines are its own (struct pph_worker) */
+	if (posix_memalign((void **)&pph__rt.workers, PPH_CACHE_LINE,
+			   (ncpu + ndev) * sizeof(*pph__rt.workers)) != 0)
+		pph__rt.workers = NULL;
+	else
+		memset(pph__rt.workers, 0, (ncpu + ndev) * sizeof(*pph__rt.workers));
 	if (!pph__rt.workers) {
 		pph__opencl_stop();
 		pph__cuda_stop();
