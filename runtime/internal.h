@@ -518,6 +518,7 @@ void pph__readyq_stop(struct pph_readyq *q);
  * for a worker. */
 void pph__wakes_hold(void);
 void pph__wakes_release(void);
+int pph__wakes_held(void);
 
 struct pph_sched_policy {
 	const char *name;

@@ -187,6 +187,11 @@ void pph__wakes_hold(void)
 	held.holding = 1;
 }
 
+int pph__wakes_held(void)
+{
+	return held.holding;
+}
+
 /* The sleepers read after the pushes: a worker that went to sleep since
  * looked at its queue after announcing its sleep, and found the task. */
 void pph__wakes_release(void)

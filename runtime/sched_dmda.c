@@ -696,8 +696,13 @@ static void dmda_push(struct pph_task *t)
 		pph__task_claim(t, &pph__rt.workers[c.worker]);
 		return;
 	}
-	/* the data starts moving now, while the worker finishes what it runs */
-	pph__task_prefetch(t, pph__rt.workers[c.worker].node);
+	/* the data starts moving now, while the worker finishes what it runs;
+	 * not in a burst of pushes (a split call's blocks): there the copy
+	 * held up the pushes after it, the CPU blocks of spmv_ell's split on
+	 * the H100 machine went out 62 us a block, and the device's worker
+	 * copies as soon as the burst's wakes are released */
+	if (!pph__wakes_held())
+		pph__task_prefetch(t, pph__rt.workers[c.worker].node);
 	t->sched_pushed_us = timed ? pph__now_us() : 0;
 	pph__readyq_push(&q[c.worker].ready, t);
 	nudge_idle((unsigned)c.worker);

@@ -527,6 +527,40 @@ static void test_hybrid_split(void)
 	pph_data_unregister(h);
 }
 
+/* A split call's blocks go out in a burst (pph__wakes_hold): the device's
+ * block is copied by its worker, not by the call's thread, whose copy
+ * held up the blocks after it.  A fresh codelet: its first call, still
+ * calibrating, gives each kind its share of the blocks. */
+static const struct pph_codelet burst_cl = { "data_burst_add", 2, hybrid_impls, PPH_MODEL_DEFAULT };
+
+static void test_split_not_prefetched(void)
+{
+	enum { LEN = 2048 };
+	static int v[LEN];
+	pph_data_handle h;
+	enum pph_access mode = PPH_RW;
+	int parts = 8, x = 5, i, ok = 1;
+	struct pph_transfer_stats s;
+
+	for (i = 0; i < LEN; i++)
+		v[i] = i;
+	pph_vector_register(&h, v, LEN, sizeof(int));
+	atomic_store(&hybrid_ocl_max, 0);
+	pph_transfer_stats_reset();
+	CU_ASSERT_EQUAL(pph_call_partitioned(&burst_cl, PPH_ALL_IMPLS, 1, &h, &mode, &parts, &x,
+					     sizeof(x)),
+			0);
+	pph_transfer_stats_get(&s);
+	CU_ASSERT(atomic_load(&hybrid_ocl_max) > 0); /* the device ran a block */
+	CU_ASSERT(s.to_device > 0);
+	CU_ASSERT_EQUAL(s.prefetches, 0);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
+	for (i = 0; i < LEN; i++)
+		ok &= v[i] == i + 5;
+	CU_ASSERT_TRUE(ok);
+	pph_data_unregister(h);
+}
+
 /* A call partitioned `auto` with no device variant: one block per CPU
  * worker, not one per worker (the OpenCL worker's block went to a CPU
  * worker too, which then ran two). */
@@ -1374,6 +1408,7 @@ int main(void)
 	CU_add_test(s, "auto: a block per worker that can run the call",
 		    test_auto_blocks_for_able_workers);
 	CU_add_test(s, "queued tasks' data moves at once", test_prefetch);
+	CU_add_test(s, "a split's device block is copied by its worker", test_split_not_prefetched);
 	CU_add_test(s, "shutdown brings device data home", test_shutdown_flushes);
 	CU_add_test(s, "register/unregister per call reuses device buffers", test_allocation_cache);
 	CU_add_test(s, "a kernel that does not build disables its variant", test_failed_variant);
