@@ -426,7 +426,9 @@ static struct choice choose(const struct pph_task *t)
 				 * with 16 CPU workers, the scheduler's main cost */
 				if (threads > 1 && !(wk->leads >> k & 1u))
 					continue;
-				avail = team ? team_available_at(w, threads, avail_of) : avail_of[w];
+				avail = team ? team_available_at(pph__team_base(w, threads), threads,
+								 avail_of) :
+					       avail_of[w];
 				if (i >= PPH_CHOICE_IMPLS)
 					p = predict(t, i, wk->arch, threads, &n_other);
 				else if ((p = pred[row][i]) == NOT_ASKED)

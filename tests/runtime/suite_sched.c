@@ -852,6 +852,47 @@ static void test_held_wakes(void)
 	pph__wakes_release();
 }
 
+/*
+ * With 16 CPU workers, no worker leads teams of two sizes (libgomp resizes
+ * a leading thread's pool at each change of size: workers.c,
+ * team_leader), and each team of each size has one leader, a member.
+ */
+static int init_sixteen(void)
+{
+	setenv("PEPPHER_NCPU", "16", 1);
+	setenv("PEPPHER_SCHED", "dmda", 1);
+	return pph_init();
+}
+
+static int clean_sixteen(void)
+{
+	pph_shutdown();
+	setenv("PEPPHER_NCPU", "2", 1);
+	return 0;
+}
+
+static void test_one_size_a_leader(void)
+{
+	unsigned sizes[PPH_MAX_TEAM_SIZES], n = pph__team_sizes(sizes), k, w, b;
+
+	CU_ASSERT_EQUAL_FATAL(pph__rt.arch_workers[PPH_ARCH_CPU], 16);
+	CU_ASSERT_EQUAL_FATAL(n, 5); /* 1, 2, 4, 8, 16 */
+	for (w = 0; w < 16; w++) {
+		unsigned led = pph__rt.workers[w].leads & ~1u; /* teams of several */
+
+		CU_ASSERT_EQUAL(led & (led - 1), 0);
+	}
+	CU_ASSERT(pph__rt.workers[0].leads >> (n - 1) & 1u);
+	for (k = 1; k < n; k++)
+		for (b = 0; b < 16; b += sizes[k]) {
+			unsigned leaders = 0;
+
+			for (w = b; w < b + sizes[k]; w++)
+				leaders += pph__rt.workers[w].leads >> k & 1u;
+			CU_ASSERT_EQUAL(leaders, 1);
+		}
+}
+
 void add_sched_suites(void)
 {
 	CU_pSuite s;
@@ -878,4 +919,6 @@ void add_sched_suites(void)
 	CU_add_test(s, "a refresh runs on its chain's worker", test_refresh_stays_on_chain);
 	CU_add_test(s, "a work measured once is not refreshed",
 		    test_work_measured_once_not_refreshed);
+	s = CU_add_suite("sched_dmda_16_workers", init_sixteen, clean_sixteen);
+	CU_add_test(s, "no worker leads teams of two sizes", test_one_size_a_leader);
 }
