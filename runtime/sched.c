@@ -170,12 +170,12 @@ static void wake_sleepers(struct pph_readyq *q)
 	if (held.holding) {
 		for (i = 0; i < held.n && held.q[i] != q; i++)
 			;
-		if (i == held.n && held.n < PPH_MAX_WORKERS) {
+		if (i < held.n)
+			return; /* held already */
+		if (held.n < PPH_MAX_WORKERS) {
 			held.q[held.n++] = q;
 			return;
 		}
-		if (i < held.n)
-			return;
 	}
 	pthread_mutex_lock(&q->lock);
 	pthread_cond_broadcast(&q->cond);

@@ -309,8 +309,10 @@ static unsigned blocks_of(unsigned set, const unsigned *workers, unsigned n, uns
  * before theirs.  The devices' blocks go first: their copies and launch
  * take longest before their rows start.  Most of that delay was the
  * workers the first blocks woke taking the call's thread's core (121-125
- * us a block there, 20-220 here): the wakes are held until every block is
- * queued (pph__wakes_hold), and a block now takes 5-8 us here.
+ * us a block there, 20-220 here), then the device block's copy made as it
+ * was queued: the wakes are held until every block is queued
+ * (pph__wakes_hold), the device's worker copies once woken, and a block
+ * now takes 3-7 us there, 5-8 here.
  */
 static const unsigned submit_order[3] = { 2, 1, 0 }; /* CUDA, OpenCL, CPU */
 static _Atomic double block_submit_us;
