@@ -197,22 +197,25 @@ static unsigned draw(uint64_t seq, unsigned n)
 }
 
 /*
- * t's predicted run time with variant impl, or -1: try it.  Once a
+ * Prediction p of t's run time, standing on n samples, or -1: try it.  Once a
  * variant's regression holds, its model predicts a footprint measured
  * only once or twice from those runs, which suits a call's work
  * (pph_call_work: many works, each met once a run).  A size of data
  * recurs: measured fewer than 3 times, it is tried again, so that one run
- * (the last call of a process, slowed) does not decide for good.  In *n
- * the samples the prediction stands on.
+ * (the last call of a process, slowed) does not decide for good.
  */
+static double trusted(const struct pph_task *t, double p, unsigned long n)
+{
+	return p >= 0 && t->work <= 0 && n > 0 && n < PPH_CALIBRATION_MIN ? -1 : p;
+}
+
+/* t's predicted run time with variant impl, or -1; in *n its samples. */
 static double predict(const struct pph_task *t, unsigned impl, enum pph_arch arch,
 		      unsigned threads, unsigned long *n)
 {
 	double p = pph__perfmodel_predict_n(t->cl, impl, arch, threads, t->footprint, t->size, n);
 
-	if (p >= 0 && t->work <= 0 && *n > 0 && *n < PPH_CALIBRATION_MIN)
-		return -1;
-	return p;
+	return trusted(t, p, *n);
 }
 
 static int same_choice(const struct choice *c, int impl, unsigned row)
@@ -328,11 +331,7 @@ static void ask_all(const struct pph_task *t, const unsigned *sizes, unsigned ns
 		r = row_of[k];
 		i = q->impl;
 		nsamples[r][i] = q->samples;
-		/* as predict */
-		pred[r][i] = q->us >= 0 && t->work <= 0 && q->samples > 0 &&
-					     q->samples < PPH_CALIBRATION_MIN ?
-				     -1 :
-				     q->us;
+		pred[r][i] = trusted(t, q->us, q->samples);
 		setup[r][i] = q->setup_us;
 		ran_nodes[r][i] = q->ran_nodes;
 	}
