@@ -617,7 +617,8 @@ struct pph_worker {
 	unsigned node; /* memory node the worker's variants access */
 	int core;      /* PU bound to, -1 if none */
 	unsigned leads; /* CPU workers: bit k, it leads a team of the k-th size
-			   (pph__team_sizes, pph__team_base) */
+			   (pph__team_sizes; workers.c's team_leader: one size
+			   of several threads at most) */
 	pthread_t thread;
 	/* statistics, written by this worker only, at every task: on a cache
 	 * line of their own, not on the one above, which dmda reads for
