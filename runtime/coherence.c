@@ -142,6 +142,39 @@ static int fetch_to_host(struct pph_data *d)
 	return -EIO; /* no valid replica anywhere: cannot happen */
 }
 
+/*
+ * Where d's version was read (pph__transfer_estimate): bits into its
+ * copied_to, a node's when copied there to be read, PPH_VERSION_READ when
+ * read at all.  Stored only when they change: a chain whose data stays on
+ * one node keeps the handle's line shared.  coh_lock held.
+ */
+static void note_version(struct pph_data *d, unsigned bits)
+{
+	uint16_t seen = atomic_load_explicit(&d->copied_to, memory_order_relaxed);
+
+	if ((seen | bits) != seen)
+		atomic_store_explicit(&d->copied_to, (uint16_t)(seen | bits), memory_order_relaxed);
+}
+
+/* A write on node starts a version not read yet: where the version before
+ * was copied, if it was read, is kept for the node that wrote it (an
+ * unread version says nothing of its readers).  coh_lock held. */
+static void new_version(struct pph_data *d, unsigned node)
+{
+	uint8_t by = atomic_load_explicit(&d->written_on, memory_order_relaxed);
+	uint16_t to = atomic_load_explicit(&d->copied_to, memory_order_relaxed);
+	uint8_t nodes = (uint8_t)(to & ~PPH_VERSION_READ);
+
+	if ((to & PPH_VERSION_READ) &&
+	    atomic_load_explicit(&d->copied_after[by], memory_order_relaxed) != nodes)
+		atomic_store_explicit(&d->copied_after[by], nodes, memory_order_relaxed);
+	if (by != node)
+		atomic_store_explicit(&d->written_on, (uint8_t)node, memory_order_relaxed);
+	if (to)
+		atomic_store_explicit(&d->copied_to, 0, memory_order_relaxed);
+}
+
+/* A copy of d's valid data to node, if it has none (to be read there). */
 static int make_valid(struct pph_data *d, unsigned node)
 {
 	int rc;
@@ -149,11 +182,15 @@ static int make_valid(struct pph_data *d, unsigned node)
 	if (pph__replica(d, node)->state != PPH_INVALID)
 		return 0;
 	rc = fetch_to_host(d);
-	if (rc || node == 0)
+	if (rc || node == 0) {
+		if (!rc)
+			note_version(d, 1u);
 		return rc;
+	}
 	rc = copy(d, node, 0); /* node's buffer is allocated: ensure_allocated */
 	if (rc)
 		return rc;
+	note_version(d, 1u << node);
 	pph__device_replica(d, node)->state = PPH_SHARED;
 	if (d->host.state == PPH_MODIFIED)
 		d->host.state = PPH_SHARED;
@@ -188,7 +225,10 @@ static int acquire(struct pph_data *d, unsigned node, enum pph_access mode,
 	}
 	if (!rc && (mode & PPH_R))
 		rc = make_valid(d, node);
+	if (!rc && (mode & PPH_R))
+		note_version(d, PPH_VERSION_READ);
 	if (!rc && (mode & PPH_W)) {
+		new_version(d, node);
 		if (node != 0)
 			d->host.state = PPH_INVALID;
 		for (n = 1; n < pph__rt.nnodes && d->devices; n++)

@@ -185,8 +185,42 @@ void pph_data_set_host_reads(pph_data_handle handle, int yes)
 }
 
 /*
- * The copies task needs before it can run on node, and the copies home of
- * what it writes there that the host reads next (pph_data_set_host_reads).
+ * The copies of d written on node to where its new version is likely read:
+ * where the last version written on node was copied to be read, and home
+ * where the host reads it (pph_data_set_host_reads).  Kept per writing
+ * node: readers that ran where their data was written may follow it
+ * elsewhere (a chain better on a GPU moves there whole), and the copies a
+ * version written on the CPU needed say nothing of one written on the GPU.
+ * A device's copy reaches another device through the host.  Without them
+ * a step's copy task (the ODE solver's y = ynew between CUDA tasks on the
+ * H100) ran on the CPU, charged its copy in and not the copy back to the
+ * GPU's next reader.
+ */
+static double copies_to_readers(const struct pph_data *d, unsigned node, uint64_t bytes)
+{
+	/* the version there now, if written on node and read: its readers
+	 * are done (a writer waits for them), its copies known */
+	unsigned now = atomic_load_explicit(&d->copied_to, memory_order_relaxed), n;
+	unsigned mask = atomic_load_explicit(&d->written_on, memory_order_relaxed) == node &&
+					(now & PPH_VERSION_READ) ?
+				now & ~PPH_VERSION_READ :
+				atomic_load_explicit(&d->copied_after[node], memory_order_relaxed);
+	double us = 0;
+
+	if (d->host_reads)
+		mask |= 1u;
+	mask &= ~(1u << node);
+	if (node && mask)
+		us += pph__transfer_time(node, 1, bytes);
+	for (n = 1; n < pph__rt.nnodes; n++)
+		if (mask >> n & 1u)
+			us += pph__transfer_time(n, 0, bytes);
+	return us;
+}
+
+/*
+ * The copies task needs before it can run on node, and those of what it
+ * writes there to where it is read next (copies_to_readers).
  * A copy in serves every task that reads the same version of the data on
  * that node: each reader is charged its share, as many readers as the
  * data's versions have had (a step's state vector, read by 7 tasks of an
@@ -211,8 +245,8 @@ double pph__transfer_estimate(const struct pph_task *task, unsigned node, int sh
 		double readers, copies = 0;
 		unsigned listed;
 
-		if (node && d->host_reads && (task->modes[i] & PPH_W))
-			us += pph__transfer_time(node, 1, bytes);
+		if (task->modes[i] & PPH_W)
+			us += copies_to_readers(d, node, bytes);
 		if (!(task->modes[i] & PPH_R) || pph__replica(d, node)->state != PPH_INVALID)
 			continue;
 		if (d->host.state == PPH_INVALID) /* devices exchange through the host */

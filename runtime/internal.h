@@ -12,6 +12,7 @@
 #include <peppher/runtime.h>
 
 #define PPH_MAX_NODES 8	  /* memory nodes: 0 is host memory */
+#define PPH_VERSION_READ (1u << PPH_MAX_NODES) /* pph_data's copied_to */
 #define PPH_MAX_WORKERS 256
 #define PPH_MAX_TEAM_SIZES 9 /* fork-join team sizes: see pph__team_sizes */
 #define PPH_CACHE_LINE 64
@@ -119,6 +120,16 @@ struct pph_data {
 	/* pph_data_set_host_reads: a writer placed on a device pays the copy
 	 * home (pph__transfer_estimate) */
 	_Bool host_reads;
+	/* coherence.c, under coh_lock (read racily): the node that wrote
+	 * the current version (0 for the registered data) and a bit per node it
+	 * was copied to, to be read there (by a task, or by the host: node
+	 * 0), with PPH_VERSION_READ once read anywhere; then, per node, the
+	 * nodes the last version read that was written there was copied to.
+	 * pph__transfer_estimate charges a writer on a node those copies:
+	 * where its version is likely read next */
+	_Atomic uint8_t written_on;
+	_Atomic uint16_t copied_to;
+	_Atomic uint8_t copied_after[PPH_MAX_NODES];
 	/* deps.c, written under lock: the tasks listed to read the version
 	 * the last writer made, and their mean over the versions before (0:
 	 * none yet); pph__transfer_estimate shares a copy among a version's

@@ -29,7 +29,9 @@ static const char *const kernels_src =
 	"__kernel void add(__global int *v, uint n, int x)\n"
 	"{ size_t i = get_global_id(0); if (i < n) v[i] += x; }\n"
 	"__kernel void sum(__global const int *v, uint n, __global int *out)\n"
-	"{ if (get_global_id(0) == 0) { int s = 0; for (uint i = 0; i < n; i++) s += v[i]; out[0] = s; } }\n";
+	"{ if (get_global_id(0) == 0) { int s = 0; for (uint i = 0; i < n; i++) s += v[i]; out[0] = s; } }\n"
+	"__kernel void copy(__global int *dst, uint n, __global const int *src)\n"
+	"{ size_t i = get_global_id(0); if (i < n) dst[i] = src[i]; }\n";
 
 static void run_kernel_n(const char *name, void *buffers[], cl_uint n, int x,
 			 int with_out)
@@ -448,6 +450,17 @@ static void test_matrix_tile_views(void)
 /* Block lengths the last hybrid call gave each kind of worker. */
 static atomic_size_t hybrid_cpu_max, hybrid_ocl_min, hybrid_cpu_min, hybrid_ocl_max;
 
+/* Keep this thread busy for us microseconds: a variant of a known time. */
+static void spin_us(double us)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1e6 + (t.tv_nsec - t0.tv_nsec) / 1e3 < us);
+}
+
 static void note_len(atomic_size_t *lo, atomic_size_t *hi, size_t n)
 {
 	size_t seen = atomic_load(lo);
@@ -462,13 +475,9 @@ static void note_len(atomic_size_t *lo, atomic_size_t *hi, size_t n)
 /* The CPU variant is slow (8 microseconds per element), the OpenCL one fast. */
 static void slow_add_cpu(void *b[], void *arg)
 {
-	struct timespec t0, t;
 	size_t n = PPH_VECTOR_N(b[0]);
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	while ((t.tv_sec - t0.tv_sec) * 1e6 + (t.tv_nsec - t0.tv_nsec) / 1e3 < 8.0 * n);
+	spin_us(8.0 * n);
 	add_cpu(b, arg);
 	note_len(&hybrid_cpu_min, &hybrid_cpu_max, n);
 }
@@ -756,12 +765,7 @@ static atomic_int share_on_device;
 
 static void share_cpu(void *b[], void *arg)
 {
-	struct timespec t0, t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	while ((t.tv_sec - t0.tv_sec) * 1e6 + (t.tv_nsec - t0.tv_nsec) / 1e3 < 5000);
+	spin_us(5000);
 	sum_cpu(b, arg);
 }
 
@@ -1186,6 +1190,133 @@ static void test_transfer_estimate(void)
 	pph_data_unregister(h);
 }
 
+/* Run cl on variant (CPU or GPU) with (h, mode) [+ (out, PPH_W)], value x,
+ * and wait. */
+static void call_sync(const struct pph_codelet *cl, int variant, pph_data_handle h,
+		      enum pph_access mode, pph_data_handle out, int x)
+{
+	pph_data_handle hs[2] = { h, out };
+	enum pph_access modes[2] = { mode, PPH_W };
+
+	CU_ASSERT_EQUAL(pph_call_sync(cl, 1u << variant, out ? 2 : 1, hs, modes, &x, sizeof(x)),
+			0);
+}
+
+/* A writer on a node is charged the copies the last version written there
+ * needed to be read: to the device after the host wrote a version the
+ * device read, home after the device wrote one the CPU read, none once a
+ * version written on the device was read there. */
+static void test_estimate_copies_to_readers(void)
+{
+	enum { M = 1 << 16 };
+	static int v[M], out;
+	const uint64_t bytes = M * sizeof(int);
+	const unsigned node = opencl_node();
+	const double in = pph__transfer_time(node, 0, bytes);
+	const double home = pph__transfer_time(node, 1, bytes);
+	pph_data_handle h, o;
+	struct pph_task *w;
+
+	pph_vector_register(&h, v, M, sizeof(int));
+	pph_vector_register(&o, &out, 1, sizeof(int));
+	w = pph_task_create(&add_cl);
+	CU_ASSERT_FATAL(w && pph_task_add_buffer(w, h, PPH_W) == 0);
+	call_sync(&fill_cl, CPU, h, PPH_W, NULL, 1);
+	call_sync(&sum_cl, GPU, h, PPH_R, o, 0);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 0, 1), in, 1e-9);
+	call_sync(&fill_cl, CPU, h, PPH_W, NULL, 2); /* unread: the version before counts */
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 0, 1), in, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), 0, 1e-9);
+	call_sync(&sum_cl, GPU, h, PPH_R, o, 0);
+	call_sync(&fill_cl, GPU, h, PPH_W, NULL, 3);
+	call_sync(&sum_cl, CPU, h, PPH_R, o, 0);
+	call_sync(&fill_cl, GPU, h, PPH_W, NULL, 4);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), home, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 0, 1), in, 1e-9);
+	pph_data_set_host_reads(h, 1); /* home once, whatever else reads it */
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), home, 1e-9);
+	pph_data_set_host_reads(h, 0);
+	call_sync(&sum_cl, GPU, h, PPH_R, o, 0);
+	call_sync(&fill_cl, GPU, h, PPH_W, NULL, 5);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), 0, 1e-9);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0); /* the host's read counts too */
+	CU_ASSERT_EQUAL(v[M - 1], 5 + M - 1);
+	call_sync(&fill_cl, GPU, h, PPH_W, NULL, 6);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), home, 1e-9);
+	pph_task_destroy(w);
+	pph_data_unregister(h);
+	pph_data_unregister(o);
+}
+
+/*
+ * A step's copy between device tasks (the ODE solver's y = ynew): x made
+ * on the device, copied into y, y read on the device.  Copies cost 10 ms
+ * each way (this process's model); the device's copy variant takes 14 ms.
+ * On the CPU the copy costs x's copy home (10 ms) and y's copy back to its
+ * reader (10 ms): once the model has seen y copied back, the copy stays on
+ * the device.  Charged its copy in only, it ran on the CPU each step.
+ */
+static atomic_int copies_on_device;
+
+static void copy_cpu(void *b[], void *arg)
+{
+	(void)arg;
+	memcpy(PPH_VECTOR_PTR(b[0]), PPH_VECTOR_PTR(b[1]), PPH_VECTOR_N(b[0]) * sizeof(int));
+}
+
+static void slow_copy_ocl(void *b[], void *arg)
+{
+	spin_us(14000);
+	run_kernel("copy", b, 0, 1);
+	(void)arg;
+	atomic_fetch_add(&copies_on_device, 1);
+}
+
+static const struct pph_impl copy_impls[] = { { PPH_ARCH_CPU, copy_cpu, "copy_cpu" },
+					      { PPH_ARCH_OPENCL, slow_copy_ocl, "slow_copy_ocl" } };
+static const struct pph_codelet copy_cl = { "data_copy_between_device_tasks", 2, copy_impls,
+					    PPH_MODEL_DEFAULT };
+
+static void test_copy_between_device_tasks(void)
+{
+	enum { ROUNDS = 16, LAST = 8 };
+	static int x[N], y[N], out;
+	const double slow_lat[2] = { 10000, 10000 };
+	const unsigned node = opencl_node();
+	double lat[2], bw[2];
+	pph_data_handle hx, hy, ho, hs[2];
+	enum pph_access modes[2] = { PPH_W, PPH_R };
+	int r, late;
+
+	pph_vector_register(&hx, x, N, sizeof(int));
+	pph_vector_register(&hy, y, N, sizeof(int));
+	pph_vector_register(&ho, &out, 1, sizeof(int));
+	pph__transfer_model_get(node, lat, bw);
+	pph__transfer_model_set(node, slow_lat, bw);
+	/* once on the device first, as in test_copy_shared_by_readers: its
+	 * program's build is charged until it has run in the process */
+	hs[0] = hy;
+	hs[1] = hx;
+	CU_ASSERT_EQUAL(pph_call_sync(&copy_cl, 1u << GPU, 2, hs, modes, NULL, 0), 0);
+	for (r = 0; r < ROUNDS; r++) {
+		if (r == ROUNDS - LAST)
+			atomic_store(&copies_on_device, 0);
+		call_sync(&fill_cl, GPU, hx, PPH_W, NULL, r);
+		hs[0] = hy;
+		hs[1] = hx;
+		CU_ASSERT_EQUAL(pph_call_sync(&copy_cl, PPH_ALL_IMPLS, 2, hs, modes, NULL, 0), 0);
+		call_sync(&sum_cl, GPU, hy, PPH_R, ho, 0);
+	}
+	late = atomic_load(&copies_on_device);
+	pph__transfer_model_set(node, lat, bw);
+	fprintf(stderr, "copy between device tasks: %d of the last %d on the device\n", late, LAST);
+	CU_ASSERT(late >= LAST - 2);
+	pph_data_unregister(hx);
+	pph_data_unregister(hy);
+	pph_data_unregister(ho);
+	CU_ASSERT_EQUAL(out, N * (ROUNDS - 1) + N * (N - 1) / 2);
+}
+
 static void expect_memory(unsigned long allocs, unsigned long reuses, unsigned long evictions)
 {
 	struct pph_transfer_stats s;
@@ -1441,6 +1572,10 @@ int main(void)
 	CU_add_test(s, "a history holds the variant's time, not its copies'",
 		    test_history_without_copies);
 	CU_add_test(s, "a result the host reads costs its copy home", test_transfer_estimate);
+	CU_add_test(s, "a writer pays the copies to its version's readers",
+		    test_estimate_copies_to_readers);
+	CU_add_test(s, "a copy between device tasks stays on the device",
+		    test_copy_between_device_tasks);
 	CU_add_test(s, "transfers in traces", test_trace_transfers);
 	s = CU_add_suite("memory limit", limited_init, limited_clean);
 	CU_add_test(s, "eviction under PEPPHER_LIMIT_OPENCL_MEM", test_eviction);
