@@ -217,13 +217,16 @@ unsigned names_check(const struct model *m)
 			strmap_put(&impls, impl->name, (void *)impl);
 			claim_impl(&t, impl);
 		}
+	/* the map holds the keys, not copies: every claim is looked up before
+	 * any key is freed (a lookup compares with the keys on its way) */
 	for (i = 0; i < t.nkeys; i++) {
 		struct claim *c = strmap_get(&t.map, t.keys[i]);
 
 		free(c->what);
 		free(c);
-		free(t.keys[i]);
 	}
+	for (i = 0; i < t.nkeys; i++)
+		free(t.keys[i]);
 	free(t.keys);
 	strmap_free(&t.map);
 	strmap_free(&impls);

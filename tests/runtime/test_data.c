@@ -1208,7 +1208,7 @@ static void call_sync(const struct pph_codelet *cl, int variant, pph_data_handle
  * version written on the device was read there. */
 static void test_estimate_copies_to_readers(void)
 {
-	enum { M = 1 << 16 };
+	enum { M = 1 << 15 }; /* its sums fit an int */
 	static int v[M], out;
 	const uint64_t bytes = M * sizeof(int);
 	const unsigned node = opencl_node();
