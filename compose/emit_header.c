@@ -131,19 +131,26 @@ static bool composes_platform(const struct model *m, enum platform p)
 
 /* PEPPHER_INITIALIZE(): the runtime starts no device that no variant of
  * the program runs on (loading PoCL's OpenCL platform alone costs some
- * 40 ms and 70 MB); the environment still decides where it says. */
+ * 40 ms and 70 MB); the environment still decides where it says.  It
+ * starts the OpenMP threads of its fork-join teams only for OPENMP
+ * variants (pph_conf.openmp: else the program would start them wherever
+ * it links OpenMP for its own use). */
 static void emit_initialize(struct out *o, const struct model *m)
 {
 	bool cuda = composes_platform(m, PLATFORM_CUDA), opencl = composes_platform(m, PLATFORM_OPENCL);
+	bool openmp = composes_platform(m, PLATFORM_OPENMP);
 
 	out_line(o, "/* Start the runtime, or stop the program with the reason and exit status 1.%s",
-		 cuda && opencl ? " */" : "");
+		 cuda && opencl && openmp ? " */" : "");
 	if (!cuda || !opencl)
-		out_line(o, " * No %s variant here: no %s is started (unless %s says). */",
+		out_line(o, " * No %s variant here: no %s is started (unless %s says).%s",
 			 cuda ? "OpenCL" : opencl ? "CUDA" : "device",
 			 cuda ? "OpenCL device" : opencl ? "CUDA device" : "device",
-			 cuda ? "PEPPHER_NOPENCL" : opencl ? "PEPPHER_NCUDA" : "PEPPHER_NCUDA or PEPPHER_NOPENCL");
-	if (cuda && opencl) {
+			 cuda ? "PEPPHER_NOPENCL" : opencl ? "PEPPHER_NCUDA" : "PEPPHER_NCUDA or PEPPHER_NOPENCL",
+			 openmp ? " */" : "");
+	if (!openmp)
+		out_line(o, " * No OpenMP variant here: the runtime starts no OpenMP thread. */");
+	if (cuda && opencl && openmp) {
 		out_line(o, "#define PEPPHER_INITIALIZE() PPH_INITIALIZE_OR_EXIT()");
 		return;
 	}
@@ -155,6 +162,8 @@ static void emit_initialize(struct out *o, const struct model *m)
 		out_line(o, "\t\tpph_conf_.ncuda = 0; \\");
 	if (!opencl)
 		out_line(o, "\t\tpph_conf_.nopencl = 0; \\");
+	if (!openmp)
+		out_line(o, "\t\tpph_conf_.openmp = 0; \\");
 	out_line(o, "\t\tPPH_INITIALIZE_CONF_OR_EXIT(&pph_conf_); \\");
 	out_line(o, "\t} while (0)");
 }

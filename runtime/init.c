@@ -165,6 +165,7 @@ void pph_conf_init(struct pph_conf *conf)
 	conf->ncpu = -1;
 	conf->ncuda = -1;
 	conf->nopencl = -1;
+	conf->openmp = -1;
 }
 
 int pph_init(void)
@@ -186,6 +187,10 @@ int pph_init_conf(const struct pph_conf *conf)
 	}
 	init_error[0] = '\0';
 	rc = env_ncpu(conf->ncpu, &ncpu);
+	if (rc == 0 && (conf->openmp < -1 || conf->openmp > 1))
+		rc = init_failed(-EINVAL,
+				 "pph_conf: openmp=%d: expected 1 (start the OpenMP teams at pph_init), 0 (at their first use) or -1 (1 where the program links OpenMP)",
+				 conf->openmp);
 	if (rc == 0)
 		rc = env_sched(&pph__rt.sched);
 	if (rc == 0 && (rc = pph__mem_limits_init()) != 0)
@@ -217,7 +222,7 @@ int pph_init_conf(const struct pph_conf *conf)
 	pph_transfer_stats_reset();
 	memset(pph__rt.arch_workers, 0, sizeof(pph__rt.arch_workers));
 	rc = pph__workers_start(ncpu, conf->ncuda < 0 ? -1 : conf->ncuda,
-				conf->nopencl < 0 ? -1 : conf->nopencl);
+				conf->nopencl < 0 ? -1 : conf->nopencl, conf->openmp);
 	if (rc != 0) {
 		pph__rt.sched->deinit();
 		pph__perfmodel_shutdown();

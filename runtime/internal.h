@@ -718,7 +718,10 @@ extern PPH_TLS struct pph_worker *pph__current_worker;
  * built): what a run spent on them is taken out of its recorded time. */
 extern PPH_TLS double pph__one_time_us;
 
-int pph__workers_start(unsigned ncpu, int ncuda, int nopencl);
+/* Start the workers; openmp as pph_conf's: 1 (or -1 where the program
+ * links OpenMP) also starts the OpenMP threads of each CPU worker's teams
+ * before returning. */
+int pph__workers_start(unsigned ncpu, int ncuda, int nopencl, int openmp);
 /* A worker waits inside a variant (a nested call, pph_task_wait, a host
  * access): it runs ready tasks itself until done(arg), so that a task only
  * it could run, or one queued behind it, never waits for it forever. */

@@ -81,6 +81,7 @@ void pph_conf_init(struct pph_conf *conf)
 	conf->ncpu = -1;
 	conf->ncuda = -1;
 	conf->nopencl = -1;
+	conf->openmp = -1; /* not used: a variant here runs on one CPU worker, no team */
 }
 
 int pph_init(void)

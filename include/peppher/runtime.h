@@ -40,6 +40,14 @@ struct pph_conf {
 	int ncpu;    /**< CPU workers, 1 or more; -1: one per core */
 	int ncuda;   /**< CUDA devices at most; -1: every device */
 	int nopencl; /**< OpenCL devices at most; 0 loads no OpenCL platform; -1: every device */
+	/**
+	 * When the OpenMP threads of fork-join teams start: 1 at pph_init (each
+	 * team's leading worker starts and pins its team's threads there, out of
+	 * the program's calls); 0 at each team's first fork-join variant (a
+	 * program without OPENMP variants starts none); -1: 1 where the program
+	 * links an OpenMP runtime, else 0.
+	 */
+	int openmp;
 };
 
 /** Fill conf with the defaults (every field -1). */

@@ -14,6 +14,7 @@
 #include <peppher/runtime.h>
 #include <peppher/wrappers.h>
 
+#include "internal.h"
 #include "suites.h"
 #include "testutil.h"
 
@@ -65,7 +66,7 @@ static void test_conf(void)
 
 	pph_shutdown();
 	pph_conf_init(&conf);
-	CU_ASSERT_TRUE(conf.ncpu == -1 && conf.ncuda == -1 && conf.nopencl == -1);
+	CU_ASSERT_TRUE(conf.ncpu == -1 && conf.ncuda == -1 && conf.nopencl == -1 && conf.openmp == -1);
 	unsetenv("PEPPHER_NCPU");
 	unsetenv("PEPPHER_NOPENCL");
 	conf.ncpu = 3;
@@ -89,6 +90,11 @@ static void test_conf(void)
 	unsetenv("PEPPHER_NCPU");
 	conf.ncpu = 0;
 	CU_ASSERT_EQUAL(pph_init_conf(&conf), -EINVAL);
+	conf.ncpu = 2;
+	conf.openmp = 2;
+	CU_ASSERT_EQUAL(pph_init_conf(&conf), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(pph__init_error(),
+			       "pph_conf: openmp=2: expected 1 (start the OpenMP teams at pph_init), 0 (at their first use) or -1 (1 where the program links OpenMP)");
 	setenv("PEPPHER_NCPU", "2", 1);
 	CU_ASSERT_EQUAL(pph_init_conf(NULL), 0);
 	CU_ASSERT_EQUAL(pph_worker_count(), 2);

@@ -7,13 +7,19 @@
  * its threads, the cores it may run on; with 2 CPU workers, every call
  * runs a team of 2 whose threads are each bound to one core, not the same.
  * Twice, in two runtimes one after the other (the second pins again).
+ * Then the threads pph_init starts: with 8 CPU workers and pph_conf's
+ * openmp = 1, each team's leader starts its team's OpenMP threads there
+ * (the whole team's 7, two teams of 4's 3 each, four teams of 2's 1
+ * each: 17), none with openmp = 0, and they end with the runtime.
  * Skipped (77) with fewer than 2 cores, where workers cannot be bound, or
  * where OpenMP allows one thread.
  */
+#include <dirent.h>
 #include <omp.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include <peppher/runtime.h>
 #include <peppher/wrappers.h>
@@ -80,19 +86,71 @@ static const struct pph_impl team_impls[] = {
 };
 static const struct pph_codelet team_cl = { "pinned_team", 1, team_impls, PPH_MODEL_DEFAULT };
 
-/* Start a runtime of 2 CPU workers; 0 on success. */
-static int start(void)
+/* Start a runtime of ncpu CPU workers, its OpenMP teams started as
+ * openmp says (pph_conf); 0 on success. */
+static int start(int ncpu, int openmp)
 {
 	struct pph_conf conf;
 	int rc;
 
 	pph_conf_init(&conf);
-	conf.ncpu = 2;
+	conf.ncpu = ncpu;
 	conf.nopencl = 0;
 	conf.ncuda = 0;
+	conf.openmp = openmp;
 	if ((rc = pph_init_conf(&conf)) != 0)
 		fprintf(stderr, "FAIL: pph_init_conf: %d\n", rc);
 	return rc;
+}
+
+/* The threads of this process. */
+static int count_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* The threads of this process once at most `expected` (threads that end
+ * leave /proc a moment after they are joined or detached): waits up to
+ * a second. */
+static int settled_threads(int expected)
+{
+	struct timespec ms = { 0, 1000000 };
+	int n, i;
+
+	for (i = 0; (n = count_threads()) > expected && i < 1000; i++)
+		nanosleep(&ms, NULL);
+	return n;
+}
+
+/* pph_init with 8 CPU workers starts 17 OpenMP threads with openmp = 1,
+ * none with 0; all end at pph_shutdown.  0 if so. */
+static int check_started_threads(int openmp)
+{
+	int before = count_threads(), expected = before + 8 + (openmp ? 17 : 0), n, failed = 0;
+
+	if (start(8, openmp) != 0)
+		return 1;
+	if ((n = count_threads()) != expected) {
+		fprintf(stderr, "FAIL: openmp=%d: %d threads after pph_init, expected %d (%d before, 8 workers, %d OpenMP threads)\n",
+			openmp, n, expected, before, openmp ? 17 : 0);
+		failed = 1;
+	}
+	pph_shutdown();
+	if ((n = settled_threads(before)) != before) {
+		fprintf(stderr, "FAIL: openmp=%d: %d threads after pph_shutdown, %d before pph_init\n",
+			openmp, n, before);
+		failed = 1;
+	}
+	return failed;
 }
 
 int main(void)
@@ -110,7 +168,7 @@ int main(void)
 	}
 	setenv("PEPPHER_SCHED", "eager", 1);
 	for (run = 0; run < 2; run++) {
-		if (start() != 0)
+		if (start(2, -1) != 0)
 			return 1;
 		/* on a worker (an asynchronous call is not run in the caller's place) */
 		if ((rc = pph_call_async(&probe_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0)) != 0) {
@@ -125,6 +183,8 @@ int main(void)
 			}
 		pph_shutdown();
 	}
+	if (omp_get_thread_limit() >= 32)
+		failed |= check_started_threads(0) | check_started_threads(1);
 	if (worker_core < 0) {
 		printf("SKIP: the workers are not bound to cores here\n");
 		return 77;

@@ -21,13 +21,15 @@ void matmul(double *C, const double *A, const double *B, int m, int n, int k);
 #endif
 
 /* Start the runtime, or stop the program with the reason and exit status 1.
- * No device variant here: no device is started (unless PEPPHER_NCUDA or PEPPHER_NOPENCL says). */
+ * No device variant here: no device is started (unless PEPPHER_NCUDA or PEPPHER_NOPENCL says).
+ * No OpenMP variant here: the runtime starts no OpenMP thread. */
 #define PEPPHER_INITIALIZE() \
 	do { \
 		struct pph_conf pph_conf_; \
 		pph_conf_init(&pph_conf_); \
 		pph_conf_.ncuda = 0; \
 		pph_conf_.nopencl = 0; \
+		pph_conf_.openmp = 0; \
 		PPH_INITIALIZE_CONF_OR_EXIT(&pph_conf_); \
 	} while (0)
 
