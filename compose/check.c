@@ -107,6 +107,22 @@ static void check_compiler(const struct compiler *c, bool link)
 		check_flags(&c->loc, link ? "link flags" : "compiler flags", c->flags);
 }
 
+/* @symbol: the linker's name of the function the interface wraps, where
+ * its header declares it under another name than the one its users write
+ * (GMP's "#define mpz_add __gmpz_add").  It lands in generated code and in
+ * the link's --wrap: an identifier, of an interface with @wrap. */
+static void check_symbol(const struct iface *ifc)
+{
+	if (!ifc->symbol)
+		return;
+	if (!is_c_identifier(ifc->symbol))
+		diag_error(&ifc->loc, "interface '%s': symbol '%s' is not a C identifier", ifc->name,
+			   ifc->symbol);
+	else if (!ifc->wrap || ifc->template_type)
+		diag_error(&ifc->loc, "interface '%s': symbol names the function it wraps: it needs wrap=\"true\"%s",
+			   ifc->name, ifc->template_type ? " and no templateTypes" : "");
+}
+
 /* @include: each a header name, <x.h>, "x.h" or x.h, that stays on its
  * #include line (line breaks are blanks by now: no blanks either). */
 static void check_includes(const struct iface *ifc)
@@ -315,6 +331,7 @@ unsigned check_model(const struct model *m)
 
 		names_check_identifier(&ifc->loc, "interface name", ifc->name);
 		check_params(ifc);
+		check_symbol(ifc);
 		check_includes(ifc);
 		check_impls(ifc, &impl_names);
 	}

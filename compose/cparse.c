@@ -1,4 +1,5 @@
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 	X(Cursor_getArgument) \
 	X(Cursor_getNumArguments) \
 	X(Cursor_getStorageClass) \
+	X(Cursor_getTranslationUnit) \
 	X(Type_getNamedType) \
 	X(Type_getSizeOf) \
 	X(Type_visitFields) \
@@ -51,6 +53,7 @@
 	X(getDiagnosticSpelling) \
 	X(getExpansionLocation) \
 	X(getFile) \
+	X(getFileContents) \
 	X(getFileName) \
 	X(getNumDiagnostics) \
 	X(getPointeeType) \
@@ -326,12 +329,123 @@ static bool describe_decayed(CXType t, struct cparam *p)
 	return true;
 }
 
+static const char *skip_blank(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+static bool ident_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       ch == '_';
+}
+
+/* The identifier at off in the text of file, or NULL. */
+static char *identifier_at(CXTranslationUnit tu, CXFile file, unsigned off)
+{
+	size_t size, n = 0;
+	const char *text = clang.getFileContents(tu, file, &size);
+
+	if (!text || off >= size || (text[off] >= '0' && text[off] <= '9'))
+		return NULL;
+	while (off + n < size && ident_char(text[off + n]))
+		n++;
+	return n ? xasprintf("%.*s", (int)n, text + off) : NULL;
+}
+
+/* Does the line s (up to end) define written as an object-like macro
+ * ("#define written body", not "#define written(...)")? */
+static bool line_defines(const char *s, const char *end, const char *written)
+{
+	size_t w = strlen(written);
+
+	s = skip_blank(s);
+	if (s >= end || *s++ != '#')
+		return false;
+	s = skip_blank(s);
+	if (end - s < 7 || strncmp(s, "define", 6) != 0 || (s[6] != ' ' && s[6] != '\t'))
+		return false;
+	s = skip_blank(s + 6);
+	return (size_t)(end - s) > w && strncmp(s, written, w) == 0 &&
+	       (s[w] == ' ' || s[w] == '\t');
+}
+
+/* Does file define written as an object-like macro? */
+static bool file_defines(CXTranslationUnit tu, CXFile file, const char *written)
+{
+	size_t size;
+	const char *text = clang.getFileContents(tu, file, &size), *line, *end;
+
+	for (line = text; line && line < text + size; line = end + 1) {
+		end = memchr(line, '\n', (size_t)(text + size - line));
+		if (!end)
+			end = text + size;
+		if (line_defines(line, end, written))
+			return true;
+	}
+	return false;
+}
+
+/* Is the identifier at off in file followed by "(" (a declarator's
+ * parameters)? */
+static bool called_at(CXTranslationUnit tu, CXFile file, unsigned off)
+{
+	size_t size;
+	const char *text = clang.getFileContents(tu, file, &size), *s;
+
+	if (!text || off >= size)
+		return false;
+	for (s = text + off; s < text + size && ident_char(*s); s++)
+		;
+	while (s < text + size && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+		s++;
+	return s < text + size && *s == '(';
+}
+
+/*
+ * The name a function is declared with where the header renames it with
+ * a macro of the name its users write: GMP's "#define mpz_add __gmpz_add"
+ * (or "#define mpn_add __MPN(add)") before "void mpz_add (mpz_ptr, ...)"
+ * declares __gmpz_add, which programs call as mpz_add.  NULL where the
+ * name is written as declared, or comes from a function-like macro
+ * (libpng's PNG_EXPORT(1, ..., png_read_info, ...)), or from a macro that
+ * writes the whole declaration (no "(" after it), or from a macro defined
+ * in another file (zlib's Z_PREFIX names, in zconf.h: the interface then
+ * takes the declared name).  libclang 14 gives a macro's expansion as the
+ * spelling location too, so the macro is looked up in the header's text.
+ */
+static char *renamed_from(CXCursor c, const char *name)
+{
+	CXTranslationUnit tu = clang.Cursor_getTranslationUnit(c);
+	CXFile used;
+	unsigned line, col, off;
+	char *written;
+
+	clang.getExpansionLocation(clang.getCursorLocation(c), &used, &line, &col, &off);
+	if (!used || !(written = identifier_at(tu, used, off)))
+		return NULL;
+	if (strcmp(written, name) == 0 || !called_at(tu, used, off) ||
+	    !file_defines(tu, used, written)) {
+		free(written);
+		return NULL;
+	}
+	return written;
+}
+
 static void read_function(CXCursor c, struct cfunc *fn)
 {
 	int i, n = clang.Cursor_getNumArguments(c);
 
 	memset(fn, 0, sizeof(*fn));
 	fn->name = take(clang.getCursorSpelling(c));
+	if ((fn->symbol = renamed_from(c, fn->name))) { /* users write the macro's name */
+		char *symbol = fn->name;
+
+		fn->name = fn->symbol;
+		fn->symbol = symbol;
+	}
 	location(clang.getCursorLocation(c), &fn->file, &fn->line);
 	fn->result = take(clang.getTypeSpelling(clang.getCursorResultType(c)));
 	fn->result_plain = unqualified(clang.getCanonicalType(clang.getCursorResultType(c)));
@@ -451,7 +565,7 @@ static enum CXChildVisitResult visit_header(CXCursor c, CXCursor parent, void *d
 	    clang.Cursor_getStorageClass(c) == CX_SC_Static)
 		return CXChildVisit_Continue;
 	name = take(clang.getCursorSpelling(c));
-	for (i = 0; i < w->n && strcmp(w->funcs[i].name, name) != 0; i++)
+	for (i = 0; i < w->n && strcmp(cfunc_symbol(&w->funcs[i]), name) != 0; i++)
 		;
 	free(name);
 	if (i == w->n) /* the first declaration of each function */
@@ -474,13 +588,6 @@ static const char **make_args(const char *const *lang, char *const *args, size_t
 		all[k++] = args[i];
 	*n = k;
 	return all;
-}
-
-static const char *skip_blank(const char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	return s;
 }
 
 static char *read_text(const char *path)
@@ -575,6 +682,23 @@ static const char *const preludes[][8] = {
 	  NULL },
 };
 
+/* NULL if path is a file compose can read, else why not (libclang says
+ * only that it could not parse it). */
+static const char *unreadable(const char *path)
+{
+	struct stat st;
+	FILE *fp;
+
+	if (stat(path, &st) != 0)
+		return strerror(errno);
+	if (S_ISDIR(st.st_mode))
+		return "a directory";
+	if (!(fp = fopen(path, "r")))
+		return strerror(errno);
+	fclose(fp);
+	return NULL;
+}
+
 int cparse_header(const char *path, char *const *args, size_t nargs,
 		  struct cfunc **funcs, size_t *nfuncs, const char *const **prelude)
 {
@@ -589,6 +713,12 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 	*funcs = NULL;
 	*nfuncs = 0;
 	*prelude = NULL;
+	if ((why = unreadable(path))) {
+		struct loc loc = { path, 0 };
+
+		diag_error(&loc, "cannot read this header: %s", why);
+		return -1;
+	}
 	if (cparse_load(&why) != 0) {
 		diag_error(NULL, "cannot parse C headers: %s", why);
 		return -1;
@@ -1036,6 +1166,7 @@ void cfunc_free(struct cfunc *fn)
 		cparam_free(&fn->params[i]);
 	free(fn->params);
 	free(fn->name);
+	free(fn->symbol);
 	free(fn->file);
 	free(fn->result);
 	free(fn->result_plain);

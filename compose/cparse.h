@@ -42,7 +42,9 @@ struct cparam {
 };
 
 struct cfunc {
-	char *name;
+	char *name;	/* as the header's users write it */
+	char *symbol;	/* the name it is declared with, where a macro renames
+			 * it (GMP's mpz_add is __gmpz_add); else NULL */
 	char *file;
 	int line;
 	char *result;	/* return type as written ("void" for none) */
@@ -53,6 +55,12 @@ struct cfunc {
 	struct cparam *params;
 	size_t nparams;
 };
+
+/* The name fn is declared with: the linker's. */
+static inline const char *cfunc_symbol(const struct cfunc *fn)
+{
+	return fn->symbol ? fn->symbol : fn->name;
+}
 
 /* The libclang compose opens when it first parses (its soname). */
 const char *cparse_library(void);

@@ -242,7 +242,9 @@ static void emit_parts(struct out *o, const struct iface *ifc)
  * An interface that wraps a function of the same name is defined as
  * __wrap_NAME: the program is linked with -Wl,--wrap=NAME, so that the
  * application's calls of NAME come here while variants reach the original
- * as __real_NAME.  Declared first, so that C++ gives it C linkage too.
+ * as __real_NAME.  NAME is @symbol where the header renames the function
+ * (GMP's mpz_add, a macro for __gmpz_add, is __wrap___gmpz_add here).
+ * Declared first, so that C++ gives it C linkage too.
  */
 static char *entry_name(struct out *o, const struct iface *ifc)
 {
@@ -250,9 +252,9 @@ static char *entry_name(struct out *o, const struct iface *ifc)
 
 	if (!ifc->wrap)
 		return xstrdup(ifc->name);
-	name = xasprintf("__wrap_%s", ifc->name);
+	name = xasprintf("__wrap_%s", IFACE_SYMBOL(ifc));
 	sig = c_signature(ifc, name, 0);
-	out_line(o, "/* linked with -Wl,--wrap=%s: the application's calls of %s */", ifc->name,
+	out_line(o, "/* linked with -Wl,--wrap=%s: the application's calls of %s */", IFACE_SYMBOL(ifc),
 		 ifc->name);
 	out_line(o, "#ifdef __cplusplus");
 	out_line(o, "extern \"C\"");

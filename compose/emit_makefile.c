@@ -243,7 +243,8 @@ static void emit_variables(struct out *o, const struct objs *objs,
 
 /* The main module's link flags, those the chosen variants add (their
  * libraries), each variant's once, then --wrap for the interfaces that
- * replace a function of the same name (the linker option as tool passes it). */
+ * replace a function of the same name, or of @symbol (the linker option as
+ * tool passes it). */
 static char *link_flags(const struct model *m, enum toolchain tool)
 {
 	struct strbuf b = { 0 };
@@ -255,7 +256,7 @@ static char *link_flags(const struct model *m, enum toolchain tool)
 	for (i = 0; i < m->nifaces; i++)
 		if (m->ifaces[i]->wrap)
 			strbuf_join(&b, " ", "%s--wrap=%s",
-				    tool == TOOL_NVCC ? "-Xlinker " : "-Wl,", m->ifaces[i]->name);
+				    tool == TOOL_NVCC ? "-Xlinker " : "-Wl,", IFACE_SYMBOL(m->ifaces[i]));
 	for (i = 0; i < m->nifaces; i++)
 		for (j = 0; j < m->ifaces[i]->nchosen; j++) {
 			const struct impl *impl = m->ifaces[i]->chosen[j];

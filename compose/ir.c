@@ -112,6 +112,7 @@ static void free_iface(struct iface *ifc)
 	free(ifc->template_type);
 	free(ifc->return_type);
 	free(ifc->work_size);
+	free(ifc->symbol);
 	free(ifc->work_size_c);
 	for (i = 0; i < ifc->nincludes; i++)
 		free(ifc->includes[i]);

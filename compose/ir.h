@@ -128,6 +128,9 @@ struct impl {
 	bool dynamic; /* has dynamic constraints */
 };
 
+/* The linker's name of the function an interface with @wrap replaces. */
+#define IFACE_SYMBOL(ifc) ((ifc)->symbol ? (ifc)->symbol : (ifc)->name)
+
 struct iface {
 	struct loc loc;
 	char *name;
@@ -140,6 +143,8 @@ struct iface {
 	bool partitioned; /* some parameter has @partition: one call, sub-tasks */
 	bool wrap;	  /* @wrap: the entry wrapper replaces a function of the same
 			     name through -Wl,--wrap=NAME (that is __real_NAME then) */
+	char *symbol;	  /* @symbol: the name that function is declared with, where
+			     its header renames it (a macro); NULL: the name */
 	unsigned disabled_platforms; /* bit per enum platform: @disableCPU... */
 	enum model_kind model; /* @use*Models, else the command line's */
 	char *work_size;       /* @workSize, as written */

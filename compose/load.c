@@ -732,6 +732,7 @@ static struct iface *parse_iface(struct loader *l, const xmlNode *n,
 	if (attr_bool(n, "disableOpenCL"))
 		ifc->disabled_platforms |= 1u << PLATFORM_OPENCL;
 	ifc->wrap = attr_bool(n, "wrap");
+	ifc->symbol = attr(n, "symbol");
 	parse_params(l, ifc, n);
 	impl_dir = path_join(dir, imp_path ? imp_path : ifc->name);
 	*(struct iface **)array_push(&l->m->ifaces, &l->m->nifaces,

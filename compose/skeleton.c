@@ -593,6 +593,8 @@ static char *interface_attrs(const struct skeleton *s, const struct cfunc *fn,
 		strbuf_append(&b, " returnType=\"%s\"", result);
 	if (delegates(s, fn))
 		strbuf_append(&b, " wrap=\"true\"");
+	if (delegates(s, fn) && fn->symbol)
+		strbuf_append(&b, " symbol=\"%s\"", fn->symbol);
 	free(result);
 	free(inc_x);
 	free(inc);
@@ -910,10 +912,12 @@ static void cpu_stub(struct out *o, const struct stub *t, bool openmp)
 }
 
 /* A CPU variant that calls the original function, which the program's
- * link (-Wl,--wrap=NAME) names __real_NAME. */
+ * link (-Wl,--wrap=NAME) names __real_NAME (NAME: the name it is declared
+ * with, which a macro of the header may give it). */
 static void delegate_stub(struct out *o, const struct stub *t)
 {
-	char *from = stamp(t->fn), *real = xasprintf("__real_%s", t->fn->name);
+	const char *symbol = cfunc_symbol(t->fn);
+	char *from = stamp(t->fn), *real = xasprintf("__real_%s", symbol);
 	char *decl = signature(t->fn, t->ps, real);
 	char *args = t->fn->nparams ? param_list(t->fn, t->ps, param_name, NULL) : xstrdup("");
 
@@ -925,7 +929,7 @@ static void delegate_stub(struct out *o, const struct stub *t)
 	out_line(o, "%s", t->include);
 	out_blank(o);
 	out_line(o, "/* The original %s: the program is linked with -Wl,--wrap=%s, which sends", t->fn->name,
-		 t->fn->name);
+		 symbol);
 	out_line(o, " * the application's calls to PEPPHER and this name to the original. */");
 	out_line(o, "%s;", decl);
 	out_blank(o);

@@ -1,7 +1,9 @@
 /*
- * libFuzzer target: any bytes as a main descriptor, loaded and checked the
- * way compose does (the output stage is left out: it only writes what the
- * IR says), and as a constraint expression.  Built and run by scripts/fuzz.
+ * libFuzzer target: any bytes as a main descriptor, loaded, expanded and
+ * analysed the way compose's main does (the output stage is left out: it
+ * only writes what the IR says), and as a constraint expression.  Built
+ * and run by scripts/fuzz, whose short run in make check-long keeps this
+ * file building as those stages change.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -12,9 +14,13 @@
 #include <libxml/parser.h>
 
 #include "check.h"
+#include "classify.h"
 #include "constraint.h"
 #include "diag.h"
+#include "expand.h"
 #include "load.h"
+#include "narrow.h"
+#include "order.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -36,8 +42,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fwrite(data, 1, size, fp);
 	fclose(fp);
 	diag_reset(devnull);
-	if (load_model(&m, path, NULL, 0) == 0)
-		check_model(&m, &nw);
+	if (load_model(&m, path, NULL, 0, NULL) == 0 && expand_generics(&m) == 0) {
+		/* as main's analyse: every stage, whatever the ones before said */
+		check_model(&m);
+		classify_model(&m);
+		narrow_model(&m, &nw);
+		order_model(&m);
+	}
 	model_free(&m);
 	{	/* the same bytes as a constraint expression */
 		char *text = strndup((const char *)data, size);

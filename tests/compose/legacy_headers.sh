@@ -24,13 +24,13 @@ cd "$work" || exit 1
 # function without a prototype left out of main.xml, each with a word;
 # nothing else is said
 sed "s|^$data/||" gen.err > gen.msg
-printf '%s\n' "mix.h:21: warning: parameter 'f' of 'mix_apply' is a function pointer: passed by value, so only CPU variants can call it" \
-	"mix.h:24: warning: '__mix_internal' is reserved for the C implementation (__x, _X): skipped" \
-	"mix.h:25: warning: 'mix_old' is declared without a prototype (its parameters are unknown): main.xml leaves it out" |
+printf '%s\n' "mix.h:24: warning: parameter 'f' of 'mix_apply' is a function pointer: passed by value, so only CPU variants can call it" \
+	"mix.h:27: warning: '__mix_internal' is reserved for the C implementation (__x, _X): skipped" \
+	"mix.h:28: warning: 'mix_old' is declared without a prototype (its parameters are unknown): main.xml leaves it out" |
 	diff -u - gen.msg || fail "unexpected diagnostics"
 [ ! -e mix/__mix_internal.xml ] || fail "__mix_internal has an interface"
 ls mix/*.xml | sed 's|.*/||' | sort | tr '\n' ' ' > interfaces
-[ "$(cat interfaces)" = "main.xml mix_Scale.xml mix_apply.xml mix_old.xml mix_pick.xml mix_pick_into.xml mix_scale.xml mix_stamp.xml mix_sum.xml mixlib_neg.xml mixlib_twice.xml nstd_put.xml " ] ||
+[ "$(cat interfaces)" = "main.xml mix_Scale.xml mix_add.xml mix_apply.xml mix_half.xml mix_old.xml mix_pick.xml mix_pick_into.xml mix_scale.xml mix_stamp.xml mix_sub.xml mix_sum.xml mixlib_neg.xml mixlib_twice.xml nstd_put.xml " ] ||
 	fail "interfaces: $(cat interfaces)"
 
 # expect FILE LINE...: each line appears in FILE
@@ -53,6 +53,13 @@ expect mix_pick_into.xml 'name="out" type="int (**)(int)" accessMode="read"'
 head -n 8 mix/nstd_put/cpu/nstd_put_cpu.c | grep -q '^#include <stdio.h> /\* needs_stdio.h needs it first \*/$' ||
 	fail "nstd_put's stub does not include <stdio.h> before needs_stdio.h"
 expect mixlib_twice.xml 'include="'
+# named as programs write them, wrapping the names they are declared with;
+# a macro that writes the whole declaration leaves the name clang sees
+expect mix_add.xml '<peppher:interface name="mix_add" include="' 'wrap="true" symbol="__mix_v2_add"'
+expect mix_sub.xml 'wrap="true" symbol="__mix_v2_sub"'
+expect mix_half.xml '<peppher:interface name="mix_half" include="'
+grep -q 'symbol=' mix/mix_half.xml && fail "mix_half: a symbol"
+grep -q '__real___mix_v2_add(a, b)' mix/mix_add/cpu/mix_add_cpu.c || fail "mix_add's CPU variant does not call __real___mix_v2_add"
 
 # a C++ header is said to be one; a header that needs another first gets
 # clang's error at its line; neither writes anything
@@ -64,6 +71,15 @@ grep -qx "$data/cplusplus.h: error: a C++ header (it parses as C++, not as C): u
 	cplusplus.err || { cat cplusplus.err; fail "cplusplus.h: not said to be C++"; }
 grep -qx "$data/needs_first.h:3: error: unknown type name 'j_ptr'" needs_first.err ||
 	{ cat needs_first.err; fail "needs_first.h: not its own error"; }
+# a header that is not there (gmp.h is in /usr/include/x86_64-linux-gnu on
+# Debian), or a folder, is said to be so, not "cannot parse"
+"$COMPOSE" --generate-comp-files="$data/missing.h" -o missing > /dev/null 2> missing.err &&
+	fail "missing.h generated"
+grep -qx "$data/missing.h: error: cannot read this header: No such file or directory" missing.err ||
+	{ cat missing.err; fail "missing.h: not said to be missing"; }
+"$COMPOSE" --generate-comp-files="$data" -o folder > /dev/null 2> folder.err && fail "a folder generated"
+grep -qx "$data: error: cannot read this header: a directory" folder.err ||
+	{ cat folder.err; fail "a folder: not said to be one"; }
 
 cp "$data/mix_calls.c" mix/main.c
 "$COMPOSE" mix/main.xml -o gen --platforms=CPU > /dev/null 2> compose.err ||
@@ -79,7 +95,8 @@ PEPPHER_NCPU=2 PEPPHER_TRACE="$work/mix.trace" ./gen/mix_app > peppher.out || fa
 gcc -O2 -DDIRECT -I"$data" -o direct "$data/mix_calls.c" libmix.a || fail "direct build"
 ./direct > direct.out || fail "the direct program failed"
 diff -u direct.out peppher.out || fail "results differ from direct calls"
-for f in mix_Scale mix_scale mix_stamp mix_sum mix_apply mix_pick mix_pick_into nstd_put mixlib_twice mixlib_neg; do
+for f in mix_Scale mix_scale mix_stamp mix_sum mix_apply mix_pick mix_pick_into nstd_put mixlib_twice mixlib_neg \
+	mix_add mix_sub mix_half; do
 	grep -q "\"$f/${f}_cpu\"" mix.trace || fail "$f did not run as a component"
 done
 # over StarPU too: a NULL pointer, and a call inside a variant (mixlib_neg

@@ -1,9 +1,11 @@
 #!/bin/sh
-# Real libraries' headers in utility mode (Debian's zlib1g-dev and
-# libblas-dev): zlib.h and cblas.h each become a tree that composes as
-# generated and builds; their access modes follow const; and a program that
-# calls crc32, adler32, compress2 and uncompress, or cblas_sgemm, cblas_saxpy
-# and cblas_sdot, prints the same bits through PEPPHER as with direct calls.
+# Real libraries' headers in utility mode (Debian's zlib1g-dev, libblas-dev
+# and libgmp-dev): zlib.h, cblas.h and gmp.h each become a tree that
+# composes as generated and builds; their access modes follow const; and a
+# program that calls crc32, adler32, compress2 and uncompress, or
+# cblas_sgemm, cblas_saxpy and cblas_sdot, or GMP's mpz functions (which
+# gmp.h declares as __gmpz_mul..., under macros of the names programs
+# write), prints the same bits through PEPPHER as with direct calls.
 # Whole-library trees that take longer (sqlite3.h, lapacke.h, fftw3.h) are in
 # legacy_long.sh (make check-long).
 set -u
@@ -25,9 +27,10 @@ header() {
 	"$COMPOSE" --generate-comp-files="$h" -o "$name" > /dev/null 2> "$name.err" ||
 		{ cat "$name.err"; fail "$name: skeleton"; }
 	grep -v ": warning: " "$name.err" && fail "$name: more than warnings"
-	# every function gcc sees declared in the header has its interface
+	# every function gcc sees declared in the header has its interface (once:
+	# gmp.h declares its inline functions, then defines them)
 	gcc -fsyntax-only -aux-info "$name.aux" -x c "$h" || fail "gcc -aux-info"
-	expected=$(grep -c "^/\* $h:" "$name.aux")
+	expected=$(grep "^/\* $h:" "$name.aux" | sed 's|^/\* [^ ]* \*/ *\([^(]*\)(.*|\1|' | sort -u | wc -l)
 	[ "$(ls "$name"/*.xml | grep -vc main.xml)" -eq "$expected" ] ||
 		fail "$name: $(ls "$name"/*.xml | grep -vc main.xml) interfaces for $expected functions"
 	# access modes follow const: const T * is read, T * readwrite, by value
@@ -80,4 +83,16 @@ if [ -n "$cblas" ]; then
 		fail "cblas_sgemm: B is not guessed K x N"
 else
 	echo "SKIP: no cblas.h (Debian libblas-dev)"
+fi
+gmp=$(system_header gmp.h)
+if [ -n "$gmp" ]; then
+	header "$gmp" gmp -lgmp gmp_calls.c
+	for f in mpz_mul_ui mpz_fib_ui mpz_mul mpz_nextprime mpz_gcd mpz_powm_ui mpz_sqrt mpz_get_str; do
+		grep -q "\"$f/${f}_cpu\"" gmp.trace || fail "$f did not run as a component"
+	done
+	grep -q '<peppher:interface name="mpz_mul" .* wrap="true" symbol="__gmpz_mul"' gmp/mpz_mul.xml ||
+		fail "mpz_mul does not wrap __gmpz_mul"
+	grep -q -- '-Wl,--wrap=__gmpz_mul ' gmp-gen/Makefile || fail "the link does not wrap __gmpz_mul"
+else
+	echo "SKIP: no gmp.h (Debian libgmp-dev)"
 fi

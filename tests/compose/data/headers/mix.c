@@ -31,6 +31,9 @@ int (*mix_pick(int which))(int) { return which ? sq : inc; }
 void mix_pick_into(int which, int (**out)(int)) { *out = mix_pick(which); }
 void __mix_internal(void) {}
 int mix_old() { return 0; }
+int mix_add(int a, int b) { return a + b; } /* __mix_v2_add */
+int mix_sub(int a, int b) { return a - b; }
+int mix_half(int x) { return x / 2; }
 
 size_t nstd_put(FILE *out, const char *text) { return (size_t)fprintf(out, "[%s]\n", text); }
 

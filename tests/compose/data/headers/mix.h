@@ -6,7 +6,10 @@
  * parameter names (<dirent.h>, <pthread.h>), a const function pointer
  * (ncurses' form.h), functions that return a function pointer or write one
  * (openssl's evp.h), a reserved function name (glibc's __assert_fail), a
- * declaration without a prototype (old headers).
+ * declaration without a prototype (old headers), functions declared under
+ * another name than the one programs write (gmp.h: "#define mpz_add
+ * __gmpz_add", "#define mpn_add __MPN(add)"), and a macro that writes a
+ * whole declaration.
  */
 #ifndef MIX_H
 #define MIX_H
@@ -23,5 +26,12 @@ int (*mix_pick(int which))(int);
 void mix_pick_into(int which, int (**out)(int));
 void __mix_internal(void);
 int mix_old();
+#define MIX_NAME(x) __mix_v2_##x
+#define mix_add __mix_v2_add
+int mix_add(int a, int b);
+#define mix_sub MIX_NAME(sub)
+int mix_sub(int a, int b);
+#define MIX_DECLARE_HALF int mix_half(int x)
+MIX_DECLARE_HALF;
 
 #endif
