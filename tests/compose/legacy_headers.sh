@@ -80,6 +80,18 @@ grep -qx "$data/missing.h: error: cannot read this header: No such file or direc
 "$COMPOSE" --generate-comp-files="$data" -o folder > /dev/null 2> folder.err && fail "a folder generated"
 grep -qx "$data: error: cannot read this header: a directory" folder.err ||
 	{ cat folder.err; fail "a folder: not said to be one"; }
+# a header read with -D (pcre2.h's PCRE2_CODE_UNIT_WIDTH): compose says the
+# tree needs it too, main.xml says so, and with it the tree builds
+"$COMPOSE" -D NEEDS_WIDTH=16 --empty-stubs --generate-comp-files="$data/needs_define.h" -o nd \
+	> /dev/null 2> nd.err || { cat nd.err; fail "needs_define.h with -D"; }
+printf '%s\n' "compose: note: the headers were read with -DNEEDS_WIDTH=16: build the composed program with them too (make CPPFLAGS=\"-DNEEDS_WIDTH=16\")" |
+	diff -u - nd.err || fail "needs_define.h: not told to build with -D"
+grep -qF '<!-- the headers were read with -DNEEDS_WIDTH=16: build with them too (make CPPFLAGS="-DNEEDS_WIDTH=16") -->' nd/main.xml ||
+	fail "needs_define.h: main.xml does not say how to build"
+"$COMPOSE" nd/main.xml -o nd-gen --platforms=CPU > /dev/null 2>&1 || fail "needs_define.h: compose"
+make_quiet -C nd-gen > nd-build.log 2>&1 && fail "needs_define.h: built without -D"
+make_quiet -C nd-gen CPPFLAGS=-DNEEDS_WIDTH=16 > nd-build.log 2>&1 ||
+	{ tail nd-build.log; fail "needs_define.h: the tree does not build with -D"; }
 
 cp "$data/mix_calls.c" mix/main.c
 "$COMPOSE" mix/main.xml -o gen --platforms=CPU > /dev/null 2> compose.err ||
