@@ -1058,19 +1058,30 @@ static CXTranslationUnit parser_unit(struct cparser *p, enum toolchain tool, con
 	return p->tu;
 }
 
-/* Did loading the precompiled header fail (a fatal error)? */
-static bool fatal_error(CXTranslationUnit tu)
+/* Did the unit stop with a fatal error (a precompiled header that did not
+ * load; too many errors, after which clang reports none)?  Then its first
+ * error says why (a header not found, which KeepGoing makes an error);
+ * else NULL. */
+static char *fatal_error(CXTranslationUnit tu)
 {
 	unsigned i, n = clang.getNumDiagnostics(tu);
+	char *first = NULL;
 	bool fatal = false;
 
 	for (i = 0; i < n && !fatal; i++) {
 		CXDiagnostic d = clang.getDiagnostic(tu, i);
+		enum CXDiagnosticSeverity s = clang.getDiagnosticSeverity(d);
 
-		fatal = clang.getDiagnosticSeverity(d) == CXDiagnostic_Fatal;
+		if (s >= CXDiagnostic_Error && !first)
+			first = take(clang.formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation));
+		fatal = s == CXDiagnostic_Fatal;
 		clang.disposeDiagnostic(d);
 	}
-	return fatal;
+	if (!fatal) {
+		free(first);
+		first = NULL;
+	}
+	return first;
 }
 
 int cparse_function(struct cparser *p, const char *path, enum toolchain tool,
@@ -1114,13 +1125,18 @@ int cparse_function(struct cparser *p, const char *path, enum toolchain tool,
 		all[nall++] = "-fno-validate-pch";
 	}
 	tu = parser_unit(p, tool, all, nall, &unsaved);
-	if (pch && tu && fatal_error(tu)) { /* parse without it */
+	if (pch && tu && (*why = fatal_error(tu))) { /* parse without it */
+		free(*why);
 		pch->failed = true;
 		nall -= 4;
 		tu = parser_unit(p, tool, all, nall, &unsaved);
 	}
 	if (!tu) {
 		*why = xasprintf("libclang cannot parse '%s'", path);
+		rc = -1;
+	} else if ((*why = fatal_error(tu))) {
+		/* clang says nothing after a fatal error (a header not found):
+		 * the types it did not see would read as int */
 		rc = -1;
 	} else {
 		clang.visitChildren(clang.getTranslationUnitCursor(tu), visit_source, &w);

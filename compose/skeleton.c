@@ -452,34 +452,60 @@ struct header_ref {
 	const char *const *prelude; /* the standard headers it needs first (jpeglib.h), or NULL */
 };
 
-static void header_ref(struct header_ref *h, const char *path)
+/* path's name below folder root (which ends with '/'), else NULL:
+ * /usr/include/x86_64-linux-gnu/cblas.h is <cblas.h> below /usr/include/. */
+static const char *below_root(const char *path, const char *root)
 {
-	static const char *const roots[] = { "/usr/local/include/", "/usr/include/" };
+	size_t len = strlen(root);
+	const char *rest, *slash;
+
+	if (strncmp(path, root, len) != 0)
+		return NULL;
+	rest = path + len;
+	slash = strchr(rest, '/');
+	if (slash && strstr(rest, "-linux-") && strstr(rest, "-linux-") < slash)
+		rest = slash + 1;
+	return rest;
+}
+
+/*
+ * How the stubs include the header at path: <name> below a folder given
+ * with -I (libxml2's tree.h read with -I /usr/include/libxml2 is
+ * <libxml/tree.h>, as its own headers include each other), then below a
+ * system include folder, else by its path.
+ */
+static void header_ref(struct header_ref *h, const char *path, const struct skeleton_request *r)
+{
+	static const char *const system_roots[] = { "/usr/local/include/", "/usr/include/" };
 	/* the path as given first: cblas.h may be a link to cblas-netlib.h */
 	char *cwd = getcwd(NULL, 0);
 	char *given = path[0] == '/' ? xstrdup(path) : xasprintf("%s/%s", cwd ? cwd : ".", path);
-	char *real = realpath(path, NULL);
-	const char *tries[2] = { given, real };
-	size_t i, t;
+	char *real = realpath(path, NULL), **roots = NULL;
+	const char *tries[2] = { given, real }, *rest;
+	size_t i, t, nroots = 0;
 
+	for (i = 0; i < r->nargs; i++)
+		if (strncmp(r->clang_args[i], "-I", 2) == 0 && r->clang_args[i][2]) {
+			char *dir = absolute(r->clang_args[i] + 2);
+
+			*(char **)array_push(&roots, &nroots, sizeof(char *)) =
+				xasprintf("%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/");
+			free(dir);
+		}
+	for (i = 0; i < 2; i++)
+		*(char **)array_push(&roots, &nroots, sizeof(char *)) = xstrdup(system_roots[i]);
 	h->path = path;
 	h->system = false;
 	h->name = NULL;
-	for (t = 0; t < 2 && !h->system; t++)
-		for (i = 0; tries[t] && i < 2 && !h->system; i++) {
-			size_t len = strlen(roots[i]);
-
-			if (strncmp(tries[t], roots[i], len) == 0) {
-				const char *rest = tries[t] + len, *slash = strchr(rest, '/');
-
-				/* /usr/include/x86_64-linux-gnu/cblas.h is <cblas.h> */
-				if (slash && strstr(rest, "-linux-") &&
-				    strstr(rest, "-linux-") < slash)
-					rest = slash + 1;
+	for (i = 0; i < nroots && !h->system; i++)
+		for (t = 0; t < 2 && !h->system; t++)
+			if (tries[t] && (rest = below_root(tries[t], roots[i]))) {
 				h->system = true;
 				h->name = xstrdup(rest);
 			}
-		}
+	for (i = 0; i < nroots; i++)
+		free(roots[i]);
+	free(roots);
 	free(given);
 	free(real);
 	free(cwd);
@@ -1230,10 +1256,10 @@ static void main_descriptor(struct out *o, const struct skeleton *s, const char 
 		char *flags = parser_flags(s->r);
 
 		if (flags && !strstr(flags, "--") && !has_control(flags))
-			out_line(o, "<!-- the headers were read with %s: build with them too (make CPPFLAGS=\"%s\") -->",
-				 flags, flags);
+			out_line(o, "<!-- the headers were read with %s: compose and build with them too (compose %s main.xml; make CPPFLAGS=\"%s\") -->",
+				 flags, flags, flags);
 		else if (flags)
-			out_line(o, "<!-- the headers were read with -I and -D options: build with them too (make CPPFLAGS=...) -->");
+			out_line(o, "<!-- the headers were read with -I and -D options: compose and build with them too (compose -I... main.xml; make CPPFLAGS=...) -->");
 		free(flags);
 	}
 	source_file(o, "", " type=\"link\"", "gcc", "output", program);
@@ -1363,7 +1389,7 @@ int generate_skeletons(const struct skeleton_request *r)
 
 			diag_warning(&loc, "declares no function");
 		}
-		header_ref(&h, r->headers[i]);
+		header_ref(&h, r->headers[i], r);
 		h.prelude = prelude;
 		for (j = 0; rc == 0 && j < nfuncs; j++)
 			skeleton_function(&s, &funcs[j], &h);
@@ -1386,11 +1412,12 @@ int generate_skeletons(const struct skeleton_request *r)
 	if (rc == 0 && r->nargs && !r->dry_run) {
 		/* the generated tree includes the headers: without the
 		 * options they would not compile (pcre2.h's
-		 * PCRE2_CODE_UNIT_WIDTH) or be found */
+		 * PCRE2_CODE_UNIT_WIDTH) or be found, nor could compose
+		 * check the stubs' prototypes */
 		char *flags = parser_flags(r);
 
-		diag_note(NULL, "the headers were read with %s: build the composed program with them too (make CPPFLAGS=\"%s\")",
-			  flags, flags);
+		diag_note(NULL, "the headers were read with %s: compose and build with them too (compose %s main.xml; make CPPFLAGS=\"%s\")",
+			  flags, flags, flags);
 		free(flags);
 	}
 	for (i = 0; i < s.nfiles; i++) {

@@ -84,11 +84,13 @@ grep -qx "$data: error: cannot read this header: a directory" folder.err ||
 # tree needs it too, main.xml says so, and with it the tree builds
 "$COMPOSE" -D NEEDS_WIDTH=16 --empty-stubs --generate-comp-files="$data/needs_define.h" -o nd \
 	> /dev/null 2> nd.err || { cat nd.err; fail "needs_define.h with -D"; }
-printf '%s\n' "compose: note: the headers were read with -DNEEDS_WIDTH=16: build the composed program with them too (make CPPFLAGS=\"-DNEEDS_WIDTH=16\")" |
+printf '%s\n' "compose: note: the headers were read with -DNEEDS_WIDTH=16: compose and build with them too (compose -DNEEDS_WIDTH=16 main.xml; make CPPFLAGS=\"-DNEEDS_WIDTH=16\")" |
 	diff -u - nd.err || fail "needs_define.h: not told to build with -D"
-grep -qF '<!-- the headers were read with -DNEEDS_WIDTH=16: build with them too (make CPPFLAGS="-DNEEDS_WIDTH=16") -->' nd/main.xml ||
+grep -qF '<!-- the headers were read with -DNEEDS_WIDTH=16: compose and build with them too (compose -DNEEDS_WIDTH=16 main.xml; make CPPFLAGS="-DNEEDS_WIDTH=16") -->' nd/main.xml ||
 	fail "needs_define.h: main.xml does not say how to build"
-"$COMPOSE" nd/main.xml -o nd-gen --platforms=CPU > /dev/null 2>&1 || fail "needs_define.h: compose"
+"$COMPOSE" -DNEEDS_WIDTH=16 nd/main.xml -o nd-gen --platforms=CPU > /dev/null 2> nd-compose.err ||
+	fail "needs_define.h: compose with -D"
+[ -s nd-compose.err ] && { cat nd-compose.err; fail "needs_define.h: composing with -D warns"; }
 make_quiet -C nd-gen > nd-build.log 2>&1 && fail "needs_define.h: built without -D"
 make_quiet -C nd-gen CPPFLAGS=-DNEEDS_WIDTH=16 > nd-build.log 2>&1 ||
 	{ tail nd-build.log; fail "needs_define.h: the tree does not build with -D"; }

@@ -1,11 +1,12 @@
 #!/bin/sh
-# Real libraries' headers in utility mode (Debian's zlib1g-dev, libblas-dev
-# and libgmp-dev): zlib.h, cblas.h and gmp.h each become a tree that
-# composes as generated and builds; their access modes follow const; and a
-# program that calls crc32, adler32, compress2 and uncompress, or
-# cblas_sgemm, cblas_saxpy and cblas_sdot, or GMP's mpz functions (which
-# gmp.h declares as __gmpz_mul..., under macros of the names programs
-# write), prints the same bits through PEPPHER as with direct calls.
+# Real libraries' headers in utility mode (Debian's zlib1g-dev, libblas-dev,
+# libgmp-dev and libxml2-dev): zlib.h, cblas.h, gmp.h and libxml2's xpath.h
+# (read with -I /usr/include/libxml2) each become a tree that composes as
+# generated and builds; their access modes follow const; and a program that
+# calls crc32, adler32, compress2 and uncompress, or cblas_sgemm,
+# cblas_saxpy and cblas_sdot, or GMP's mpz functions (which gmp.h declares
+# as __gmpz_mul..., under macros of the names programs write), or XPath
+# queries, prints the same bits through PEPPHER as with direct calls.
 # Whole-library trees that take longer (sqlite3.h, lapacke.h, fftw3.h) are in
 # legacy_long.sh (make check-long).
 set -u
@@ -20,16 +21,20 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$work" || exit 1
 
-# header NAME LIBS CALLS: generate, check, compose, build with CALLS as the
-# application, run, and compare with CALLS built directly
+# header NAME LIBS CALLS [FLAGS]: generate, check, compose, build with CALLS
+# as the application, run, and compare with CALLS built directly; FLAGS
+# (-I, -D) for every step, as the header needs them
 header() {
-	h=$1 name=$2 libs=$3 calls=$4
-	"$COMPOSE" --generate-comp-files="$h" -o "$name" > /dev/null 2> "$name.err" ||
+	h=$1 name=$2 libs=$3 calls=$4 flags=${5:-}
+	# shellcheck disable=SC2086
+	"$COMPOSE" $flags --generate-comp-files="$h" -o "$name" > /dev/null 2> "$name.err" ||
 		{ cat "$name.err"; fail "$name: skeleton"; }
-	grep -v ": warning: " "$name.err" && fail "$name: more than warnings"
+	grep -v -e ": warning: " -e "^compose: note: the headers were read with " "$name.err" &&
+		fail "$name: more than warnings"
 	# every function gcc sees declared in the header has its interface (once:
 	# gmp.h declares its inline functions, then defines them)
-	gcc -fsyntax-only -aux-info "$name.aux" -x c "$h" || fail "gcc -aux-info"
+	# shellcheck disable=SC2086
+	gcc $flags -fsyntax-only -aux-info "$name.aux" -x c "$h" || fail "gcc -aux-info"
 	expected=$(grep "^/\* $h:" "$name.aux" | sed 's|^/\* [^ ]* \*/ *\([^(]*\)(.*|\1|' | sort -u | wc -l)
 	[ "$(ls "$name"/*.xml | grep -vc main.xml)" -eq "$expected" ] ||
 		fail "$name: $(ls "$name"/*.xml | grep -vc main.xml) interfaces for $expected functions"
@@ -43,14 +48,16 @@ header() {
 		grep -e 'type="const [^"]*" accessMode="readwrite"' -e 'accessMode="read"' -e 'accessMode="write"')
 	[ -z "$bad" ] || { echo "$bad" | head; fail "$name: access modes do not follow const"; }
 	cp "$data/$calls" "$name/main.c"
-	"$COMPOSE" "$name/main.xml" -o "$name-gen" --platforms=CPU > /dev/null 2> "$name-compose.err" ||
+	# shellcheck disable=SC2086
+	"$COMPOSE" $flags "$name/main.xml" -o "$name-gen" --platforms=CPU > /dev/null 2> "$name-compose.err" ||
 		{ cat "$name-compose.err"; fail "$name: compose"; }
 	[ -s "$name-compose.err" ] && { cat "$name-compose.err"; fail "$name: composing warns"; }
-	make_quiet -C "$name-gen" -j2 LDLIBS="$libs" > "$name-build.log" 2>&1 ||
+	make_quiet -C "$name-gen" -j2 CPPFLAGS="$flags" LDLIBS="$libs" > "$name-build.log" 2>&1 ||
 		{ tail "$name-build.log"; fail "$name: build"; }
 	PEPPHER_NCPU=2 PEPPHER_TRACE="$work/$name.trace" "./$name-gen/${name}_app" > "$name-peppher.out" ||
 		fail "$name: the composed program failed"
-	gcc -O2 -DDIRECT -o "$name-direct" "$data/$calls" $libs || fail "$name: direct build"
+	# shellcheck disable=SC2086
+	gcc -O2 -DDIRECT $flags -o "$name-direct" "$data/$calls" $libs || fail "$name: direct build"
 	"./$name-direct" > "$name-direct.out" || fail "$name: the direct program failed"
 	diff -u "$name-direct.out" "$name-peppher.out" || fail "$name: results differ from direct calls"
 	echo "PASS: $h ($expected functions) composes and builds; the same bits through PEPPHER"
@@ -95,4 +102,16 @@ if [ -n "$gmp" ]; then
 	grep -q -- '-Wl,--wrap=__gmpz_mul ' gmp-gen/Makefile || fail "the link does not wrap __gmpz_mul"
 else
 	echo "SKIP: no gmp.h (Debian libgmp-dev)"
+fi
+# a header whose own includes need -I (libxml2's <libxml/...>): the stubs
+# include it as <libxml/xpath.h>, below the -I folder
+xpath=/usr/include/libxml2/libxml/xpath.h
+if [ -e "$xpath" ]; then
+	header "$xpath" xpath -lxml2 xpath_calls.c "-I/usr/include/libxml2"
+	for f in xmlXPathNewContext xmlXPathEvalExpression xmlXPathCastToString xmlXPathCastToNumber xmlXPathFreeObject; do
+		grep -q "\"$f/${f}_cpu\"" xpath.trace || fail "$f did not run as a component"
+	done
+	grep -q 'include="libxml/xpath.h"' xpath/xmlXPathNewContext.xml || fail "xpath.h is not included as <libxml/xpath.h>"
+else
+	echo "SKIP: no $xpath (Debian libxml2-dev)"
 fi
