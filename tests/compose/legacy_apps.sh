@@ -1,8 +1,8 @@
 #!/bin/sh
 # Programs nobody here wrote, the examples Debian ships
-# with liblzma-dev, libexpat1-dev, libpng-dev, zlib1g-dev, nettle-dev and
-# libidn2-dev (libpng's pngtest.c and zlib's example.c, their own tests,
-# among them), PEPPHER-ized as doc/legacy.md says: the tree generated from
+# with liblzma-dev, libexpat1-dev, libpng-dev, zlib1g-dev, nettle-dev,
+# libidn2-dev, libzstd-dev and libsndfile1-dev (libpng's pngtest.c and
+# zlib's example.c, their own tests, among them), PEPPHER-ized as doc/legacy.md says: the tree generated from
 # the library's header, the program as its main.c with the three lines
 # (peppher.h, PEPPHER_INITIALIZE, PEPPHER_SHUTDOWN) and nothing else
 # changed.  Each prints, exits and writes what it does built directly, and
@@ -32,13 +32,28 @@ three_lines() {
 	done == 0 && /^(int|extern int) +main *\(/ { head(); inmain = 1 }
 	{ if (held != "") { print held; held = "" } }
 	done == 0 && inmain == 0 && /^(extern )?int$/ { held = $0; next }
+	# right after the "{" of main: what follows it on its line (sfprocess.c
+	# opens a comment there) comes after the two lines
+	inmain == 1 && done == 0 && /\{/ {
+		i = index($0, "{")
+		print substr($0, 1, i)
+		print "\tPEPPHER_INITIALIZE();"
+		print "\tatexit(stop_peppher);"
+		if (substr($0, i + 1) ~ /[^ \t]/)
+			print "\t" substr($0, i + 1)
+		done = 1
+		next
+	}
 	{ print }
-	inmain == 1 && done == 0 && /\{/ { print "\tPEPPHER_INITIALIZE();"; print "\tatexit(stop_peppher);"; done = 1 }
 	' "$1"
 }
 
 # app NAME HEADER SOURCE LIBS FUNCTION INPUT ARGS...: FUNCTION must have run
-# as a component; INPUT is the program's standard input
+# as a component; INPUT is the program's standard input.  $app_cppflags:
+# options the program builds with (zstd's examples include their
+# common.h); $app_files: files the program writes, which must be the same
+# bytes both ways.
+app_cppflags= app_files=
 app() {
 	name=$1 h=$2 src=$3 libs=$4 fn=$5 input=$6
 	shift 6
@@ -49,21 +64,28 @@ app() {
 	grep -q "PEPPHER_INITIALIZE" "$name/main.c" || fail "$name: no main found in $src"
 	"$COMPOSE" "$name/main.xml" -o "$name-gen" --platforms=CPU > /dev/null 2> "$name.compose.err" ||
 		{ cat "$name.compose.err"; fail "$name: compose"; }
-	make_quiet -C "$name-gen" -j2 LDLIBS="$libs" > "$name.build.log" 2>&1 ||
+	make_quiet -C "$name-gen" -j2 CPPFLAGS="$app_cppflags" LDLIBS="$libs" > "$name.build.log" 2>&1 ||
 		{ grep -m5 error "$name.build.log"; fail "$name: build"; }
-	gcc -O2 -w -o "$name-direct" "$src" $libs || fail "$name: direct build"
+	# shellcheck disable=SC2086
+	gcc -O2 -w $app_cppflags -o "$name-direct" "$src" $libs || fail "$name: direct build"
 	"./$name-direct" "$@" < "$input" > "$name.direct.out" 2> /dev/null
 	drc=$?
+	for f in $app_files; do
+		mv "$f" "$f.direct" || fail "$name: built directly, it wrote no $f"
+	done
 	PEPPHER_STATS=1 "./$name-gen/"*_app "$@" < "$input" > "$name.out" 2> "$name.err"
 	prc=$?
 	[ $drc -eq $prc ] || fail "$name: exit status $prc, $drc built directly"
 	cmp -s "$name.direct.out" "$name.out" || fail "$name: output differs from the program built directly"
+	for f in $app_files; do
+		cmp -s "$f.direct" "$f" || fail "$name: $f differs from the one written built directly"
+	done
 	grep -q "^    $fn/${fn}_cpu: " "$name.err" || fail "$name: $fn did not run as a component"
 	# and composed for StarPU (libpeppher-starpu), the same
 	if pkg-config --exists peppher-starpu; then
 		"$COMPOSE" "$name/main.xml" -o "$name-starpu" --platforms=CPU --runtime=starpu \
 			> /dev/null 2> "$name.starpu.err" || { cat "$name.starpu.err"; fail "$name: compose for StarPU"; }
-		make_quiet -C "$name-starpu" -j2 LDLIBS="$libs" > "$name.starpu.log" 2>&1 ||
+		make_quiet -C "$name-starpu" -j2 CPPFLAGS="$app_cppflags" LDLIBS="$libs" > "$name.starpu.log" 2>&1 ||
 			{ grep -m5 error "$name.starpu.log"; fail "$name: build for StarPU"; }
 		STARPU_SILENT=1 STARPU_HOME="$work/starpu-home" "./$name-starpu/"*_app "$@" < "$input" \
 			> "$name.starpu.out" 2> "$name.starpu.err"
@@ -71,7 +93,7 @@ app() {
 		[ $drc -eq $src_rc ] || { tail -3 "$name.starpu.err"; fail "$name: exit status $src_rc over StarPU, $drc built directly"; }
 		cmp -s "$name.direct.out" "$name.starpu.out" || fail "$name: output over StarPU differs"
 	fi
-	echo "PASS: $name ($(basename "$src")): the same $(wc -c < "$name.out") bytes, $(sed -n 's|^    \([^/]*\)/.*|\1|p' "$name.err" | sort -u | wc -l) library functions run as components$(pkg-config --exists peppher-starpu && echo '; over StarPU too')"
+	echo "PASS: $name ($(basename "$src")): the same $(wc -c < "$name.out") bytes${app_files:+ and the same $app_files}, $(sed -n 's|^    \([^/]*\)/.*|\1|p' "$name.err" | sort -u | wc -l) library functions run as components$(pkg-config --exists peppher-starpu && echo '; over StarPU too')"
 }
 
 doc=/usr/share/doc
@@ -108,7 +130,32 @@ zlib=$doc/zlib1g-dev/examples
 app zpipe /usr/include/zlib.h "$zlib/zpipe.c" -lz deflate text
 app zlib_example /usr/include/zlib.h "$zlib/example.c" -lz inflateSync /dev/null
 app minigzip /usr/include/zlib.h "$zlib/minigzip.c" -lz gzwrite text
+# nettle's sha1.h declares nettle_sha1_update under "#define sha1_update
+# nettle_sha1_update": the interface takes the name programs write
 app sha_example /usr/include/nettle/sha1.h "$doc/nettle-dev/examples/sha-example.c" -lnettle \
-	nettle_sha1_update text
+	sha1_update text
 echo "xn--bcher-kva.example" > name
 app idn2_decode /usr/include/idn2.h "$doc/libidn2-dev/examples/decode.c" -lidn2 idn2_to_unicode_lzlz name
+# zstd's examples: a round trip through a file, in one call and streamed
+zstd=$doc/libzstd-dev/examples
+app_cppflags="-I$zstd" app_files=text.zst
+app zstd_compress /usr/include/zstd.h "$zstd/simple_compression.c" -lzstd ZSTD_compress /dev/null text
+app_files=
+app zstd_decompress /usr/include/zstd.h "$zstd/simple_decompression.c" -lzstd ZSTD_decompress /dev/null text.zst
+app_files=text.zst
+app zstd_stream /usr/include/zstd.h "$zstd/streaming_compression.c" -lzstd ZSTD_compressStream2 /dev/null text
+app_files=
+app zstd_unstream /usr/include/zstd.h "$zstd/streaming_decompression.c" -lzstd ZSTD_decompressStream /dev/null text.zst
+cmp -s text zstd_unstream.out || fail "zstd: the streamed round trip lost data"
+app_cppflags= app_files=
+# libsndfile's examples: a sine written, processed, and printed as text
+sndfile=$doc/libsndfile1-dev/examples
+app_files=sine.wav
+app make_sine /usr/include/sndfile.h "$sndfile/make_sine.c" "-lsndfile -lm" sf_write_int /dev/null
+cp sine.wav input.wav
+app_files=output.wav
+app sfprocess /usr/include/sndfile.h "$sndfile/sfprocess.c" -lsndfile sf_read_double /dev/null
+app_files=output.txt
+app sndfile_to_text /usr/include/sndfile.h "$sndfile/sndfile-to-text.c" -lsndfile sf_readf_float /dev/null \
+	output.wav output.txt
+app_files=
