@@ -18,20 +18,28 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$work" || exit 1
 
-# library NAME LIBS [FUNCTIONS THE LIBRARY LACKS]
+# library NAME LIBS [FUNCTIONS THE LIBRARY LACKS]: NAME.h below /usr/include
+# (or its multiarch folder); $lib_flags: -I and -D options it needs, for
+# every step
+lib_flags=
 library() {
-	h=/usr/include/$1.h name=$(basename "$1") libs=${2:-}
+	name=$(basename "$1") libs=${2:-} h=
+	for d in /usr/include /usr/include/x86_64-linux-gnu; do
+		[ -e "$d/$1.h" ] && { h=$d/$1.h; break; }
+	done
 	shift
 	[ $# -gt 0 ] && shift
-	[ -e "$h" ] || { echo "SKIP: no $h"; return; }
-	"$COMPOSE" --generate-comp-files="$h" -o "$name" > /dev/null 2> "$name.err" ||
+	[ -n "$h" ] || { echo "SKIP: no $name.h"; return; }
+	# shellcheck disable=SC2086
+	"$COMPOSE" $lib_flags --generate-comp-files="$h" -o "$name" > /dev/null 2> "$name.err" ||
 		{ cat "$name.err"; fail "$name: skeleton"; }
 	for f in "$@"; do
 		sed -i "/requiredInterface name=\"$f\"/d" "$name/main.xml"
 	done
-	"$COMPOSE" "$name/main.xml" -o "$name-gen" --platforms=CPU > /dev/null 2> "$name-compose.err" ||
+	# shellcheck disable=SC2086
+	"$COMPOSE" $lib_flags "$name/main.xml" -o "$name-gen" --platforms=CPU > /dev/null 2> "$name-compose.err" ||
 		{ head "$name-compose.err"; fail "$name: compose"; }
-	make_quiet -C "$name-gen" -j2 LDLIBS="$libs" > "$name-build.log" 2>&1 ||
+	make_quiet -C "$name-gen" -j2 CPPFLAGS="$lib_flags" LDLIBS="$libs" > "$name-build.log" 2>&1 ||
 		{ grep -m5 "error" "$name-build.log"; fail "$name: build"; }
 	PEPPHER_NCPU=1 PEPPHER_HOME="$work/home" "./$name-gen/${name}_app" || fail "$name: run"
 	echo "PASS: $h ($(grep -c '<peppher:requiredInterface ' "$name/main.xml") interfaces) composes and builds"
@@ -56,3 +64,16 @@ library lzma -llzma
 library z3 -lz3
 library openssl/evp -lcrypto
 library dirent
+# declared under other names than programs write (gmp.h's "#define mpz_add
+# __gmpz_add"), needing -D (pcre2.h) or -I (libxml2's headers), and more
+# of Debian's scientific and system libraries
+library gmp -lgmp
+library mpfr "-lmpfr -lgmp"
+library curl/curl -lcurl
+library gsl/gsl_linalg "-lgsl -lgslcblas -lm"
+library uv -luv
+lib_flags=-DPCRE2_CODE_UNIT_WIDTH=8
+library pcre2 "-lpcre2-8 -lpcre2-16 -lpcre2-32"
+lib_flags=-I/usr/include/libxml2
+library libxml2/libxml/tree -lxml2
+lib_flags=
