@@ -1,7 +1,7 @@
 #!/bin/sh
 # Programs nobody here wrote, the examples Debian ships
 # with liblzma-dev, libexpat1-dev, libpng-dev, zlib1g-dev, nettle-dev,
-# libidn2-dev, libzstd-dev and libsndfile1-dev (libpng's pngtest.c and
+# libidn2-dev, libzstd-dev, libsndfile1-dev and libarchive-dev (libpng's pngtest.c and
 # zlib's example.c, their own tests, among them), PEPPHER-ized as doc/legacy.md says: the tree generated from
 # the library's header, the program as its main.c with the three lines
 # (peppher.h, PEPPHER_INITIALIZE, PEPPHER_SHUTDOWN) and nothing else
@@ -158,4 +158,13 @@ app sfprocess /usr/include/sndfile.h "$sndfile/sfprocess.c" -lsndfile sf_read_do
 app_files=output.txt
 app sndfile_to_text /usr/include/sndfile.h "$sndfile/sndfile-to-text.c" -lsndfile sf_readf_float /dev/null \
 	output.wav output.txt
+app_files=
+# libarchive's untar.c: a tar listed, then extracted (archive_entry.h's
+# functions stay direct calls: only archive.h's tree is composed)
+mkdir -p tree && cp text tree/text && cp output.txt tree/sine.txt && tar cf tree.tar tree && rm -r tree
+untar=$doc/libarchive-dev/examples/untar.c
+app untar_list /usr/include/archive.h "$untar" -larchive archive_read_next_header /dev/null -tf tree.tar
+app_files="tree/text tree/sine.txt"
+app untar /usr/include/archive.h "$untar" -larchive archive_read_data_block /dev/null -xf tree.tar
+cmp -s text tree/text || fail "untar: the extracted file differs from the one archived"
 app_files=
