@@ -25,6 +25,7 @@
 	X(Cursor_getArgument) \
 	X(Cursor_getNumArguments) \
 	X(Cursor_getStorageClass) \
+	X(Cursor_isFunctionInlined) \
 	X(Cursor_getTranslationUnit) \
 	X(Type_getNamedType) \
 	X(Type_getSizeOf) \
@@ -570,6 +571,10 @@ static enum CXChildVisitResult visit_header(CXCursor c, CXCursor parent, void *d
 	free(name);
 	if (i == w->n) /* the first declaration of each function */
 		read_function(c, array_push(&w->funcs, &w->n, sizeof(struct cfunc)));
+	/* gmp.h's extern inline definitions (clang_isCursorDefinition is
+	 * false for them, their bodies skipped) */
+	if (clang.Cursor_isFunctionInlined(c))
+		w->funcs[i].defined_here = true;
 	return CXChildVisit_Continue;
 }
 

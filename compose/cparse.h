@@ -52,6 +52,9 @@ struct cfunc {
 	bool variadic;
 	bool no_prototype; /* "int f();": variadic too, its parameters unknown */
 	bool va_list;	/* takes a va_list, which another thread cannot use */
+	bool defined_here; /* the header declares it inline too (gmp.h's
+			    * extern inline definitions): calls may be
+			    * inlined (header walks only) */
 	struct cparam *params;
 	size_t nparams;
 };

@@ -1193,6 +1193,10 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 	else if (fn->va_list)
 		warn_at(fn, fn->line, "'%s' takes a va_list, which a task cannot carry: main.xml leaves it out%s",
 			fn->name, "");
+	else if (fn->defined_here && delegates(s, fn))
+		/* --wrap reaches calls, not bodies the compiler copied in */
+		warn_at(fn, fn->line, "'%s' is inline in the header: the calls the compiler inlines do not reach PEPPHER%s",
+			fn->name, "");
 	ps = plan_params(fn);
 	write_interface(s, fn, ps, h);
 	for (i = 0; i < sizeof(stubs) / sizeof(stubs[0]); i++)

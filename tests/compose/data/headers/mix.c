@@ -34,6 +34,7 @@ int mix_old() { return 0; }
 int mix_add(int a, int b) { return a + b; } /* __mix_v2_add */
 int mix_sub(int a, int b) { return a - b; }
 int mix_half(int x) { return x / 2; }
+int mix_inc(int x) { return x + 1; } /* the out-of-line copy of the inline one */
 
 size_t nstd_put(FILE *out, const char *text) { return (size_t)fprintf(out, "[%s]\n", text); }
 

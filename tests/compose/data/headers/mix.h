@@ -8,8 +8,9 @@
  * (openssl's evp.h), a reserved function name (glibc's __assert_fail), a
  * declaration without a prototype (old headers), functions declared under
  * another name than the one programs write (gmp.h: "#define mpz_add
- * __gmpz_add", "#define mpn_add __MPN(add)"), and a macro that writes a
- * whole declaration.
+ * __gmpz_add", "#define mpn_add __MPN(add)"), a macro that writes a
+ * whole declaration, and a function defined inline (gmp.h's extern
+ * inline mpz_get_ui).
  */
 #ifndef MIX_H
 #define MIX_H
@@ -33,5 +34,8 @@ int mix_add(int a, int b);
 int mix_sub(int a, int b);
 #define MIX_DECLARE_HALF int mix_half(int x)
 MIX_DECLARE_HALF;
+/* declared, then defined inline (gmp.h's mpz_get_ui) */
+int mix_inc(int x);
+extern __inline__ __attribute__((__gnu_inline__)) int mix_inc(int x) { return x + 1; }
 
 #endif

@@ -36,7 +36,7 @@ int main(void)
 	printf("pick into %d\n", f(9));
 	nstd_put(stdout, "put");
 	printf("twice %d neg %d\n", mixlib_twice(21), mixlib_neg(21));
-	printf("add %d sub %d half %d\n", mix_add(40, 2), mix_sub(40, 2), mix_half(40));
+	printf("add %d sub %d half %d inc %d\n", mix_add(40, 2), mix_sub(40, 2), mix_half(40), mix_inc(41));
 	PEPPHER_SHUTDOWN();
 	return 0;
 }
