@@ -95,6 +95,21 @@ grep -qF '<!-- the headers were read with -DNEEDS_WIDTH=16: compose and build wi
 make_quiet -C nd-gen > nd-build.log 2>&1 && fail "needs_define.h: built without -D"
 make_quiet -C nd-gen CPPFLAGS=-DNEEDS_WIDTH=16 > nd-build.log 2>&1 ||
 	{ tail nd-build.log; fail "needs_define.h: the tree does not build with -D"; }
+# composed without the -I its header needs, clang stops with "too many
+# errors" and reports none after: the prototype checks say they cannot
+# check, with the first error, instead of comparing the types clang read as
+# int (which were errors: "'const int *p', but interface ... 'const nd_byte *p'")
+"$COMPOSE" -I "$data/ndpart" --generate-comp-files="$data/needs_include.h" -o ni > /dev/null 2>&1 ||
+	fail "needs_include.h with -I"
+"$COMPOSE" ni/main.xml -o ni-gen --platforms=CPU > /dev/null 2> ni-compose.err ||
+	{ head -3 ni-compose.err; fail "needs_include.h: composing without -I fails"; }
+grep -q "^ni/nd_get1/cpu/nd_get1_cpu.xml:6: warning: cannot check the prototype of 'nd_get1_cpu': .*needs_include.h:6: error: 'nd_part.h' file not found$" ni-compose.err ||
+	{ head -3 ni-compose.err; fail "needs_include.h: not said why the prototype cannot be checked"; }
+[ "$(grep -c ': warning: cannot check the prototype of' ni-compose.err)" -eq 24 ] ||
+	{ cat ni-compose.err; fail "needs_include.h: not 24 warnings"; }
+"$COMPOSE" -I "$data/ndpart" ni/main.xml -o ni-gen --platforms=CPU > /dev/null 2> ni-compose.err ||
+	fail "needs_include.h: compose with -I"
+[ -s ni-compose.err ] && { head -3 ni-compose.err; fail "needs_include.h: composing with -I warns"; }
 
 cp "$data/mix_calls.c" mix/main.c
 "$COMPOSE" mix/main.xml -o gen --platforms=CPU > /dev/null 2> compose.err ||
