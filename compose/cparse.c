@@ -56,6 +56,7 @@
 	X(getFile) \
 	X(getFileContents) \
 	X(getFileName) \
+	X(getInclusions) \
 	X(getNumDiagnostics) \
 	X(getPointeeType) \
 	X(getRangeStart) \
@@ -514,8 +515,8 @@ static CXTranslationUnit parse(CXIndex index, const char *path, const char **arg
 }
 
 struct header_walk {
-	CXFile main;	/* the header itself */
-	char **own;	/* or, when set, these files (real paths): see own_headers */
+	char **own;	/* the files whose functions count (real paths): the header
+			 * and its parts (own_headers, private_parts) */
 	size_t nown;
 	struct cfunc *funcs;
 	size_t n;
@@ -543,8 +544,6 @@ static bool expanded_in(CXCursor c, const struct header_walk *w)
 	clang.getExpansionLocation(clang.getCursorLocation(c), &file, &line, &col, &off);
 	if (!file)
 		return false;
-	if (!w->own)
-		return clang.File_isEqual(file, w->main);
 	name = take(clang.getFileName(file));
 	real = realpath(name, NULL);
 	in = real && has_path(w->own, w->nown, real);
@@ -660,6 +659,115 @@ static char **own_headers(const char *path, size_t *n)
 	return own;
 }
 
+/* Does the header at path refuse to be included on its own (glibc's
+ * bits/mathcalls.h: "# error "Never include <bits/mathcalls.h> directly;
+ * include <math.h> instead."", lzma's "Never include this file directly")? */
+static bool refuses_direct_include(const char *path)
+{
+	char *text = read_text(path), *line;
+	bool refuses = false;
+
+	for (line = text; line && !refuses; line = (line = strchr(line, '\n')) ? line + 1 : NULL) {
+		const char *s = skip_blank(line);
+		size_t i, len;
+		char *lower;
+
+		if (*s++ != '#')
+			continue;
+		s = skip_blank(s);
+		if (strncmp(s, "error", 5) != 0)
+			continue;
+		len = strcspn(s, "\n");
+		lower = xasprintf("%.*s", (int)len, s);
+		for (i = 0; i < len; i++)
+			if (lower[i] >= 'A' && lower[i] <= 'Z')
+				lower[i] = (char)(lower[i] - 'A' + 'a');
+		refuses = strstr(lower, "directly") || strstr(lower, "never include");
+		free(lower);
+	}
+	free(text);
+	return refuses;
+}
+
+struct inclusion {
+	char *file, *from; /* real paths: the file included, and the file including it */
+};
+
+struct inclusions {
+	struct inclusion *v;
+	size_t n;
+};
+
+static void note_inclusion(CXFile included, CXSourceLocation *stack, unsigned depth,
+			   CXClientData data)
+{
+	struct inclusions *all = data;
+	struct inclusion inc;
+	CXFile from;
+	unsigned line, col, off;
+	char *name;
+
+	if (!depth) /* the header itself */
+		return;
+	clang.getExpansionLocation(stack[0], &from, &line, &col, &off);
+	if (!from)
+		return;
+	name = take(clang.getFileName(included));
+	inc.file = realpath(name, NULL);
+	free(name);
+	name = take(clang.getFileName(from));
+	inc.from = realpath(name, NULL);
+	free(name);
+	if (inc.file && inc.from)
+		*(struct inclusion *)array_push(&all->v, &all->n, sizeof(inc)) = inc;
+	else {
+		free(inc.file);
+		free(inc.from);
+	}
+}
+
+/*
+ * Add to own the private parts of its files: the headers they include
+ * that refuse to be included on their own, and their parts in turn.
+ * glibc's math.h declares none of its functions itself: each is written
+ * once in <bits/mathcalls.h>, which math.h includes once per floating
+ * type.  Such a part's functions can only be had through its includer,
+ * so they are the includer's.
+ */
+static void add_private_parts(CXTranslationUnit tu, char ***own, size_t *nown)
+{
+	struct inclusions all = { NULL, 0 };
+	bool grew = true;
+	size_t i;
+
+	clang.getInclusions(tu, note_inclusion, &all);
+	while (grew) {
+		grew = false;
+		for (i = 0; i < all.n; i++)
+			if (has_path(*own, *nown, all.v[i].from) &&
+			    !has_path(*own, *nown, all.v[i].file) &&
+			    refuses_direct_include(all.v[i].file)) {
+				*(char **)array_push(own, nown, sizeof(char *)) =
+					xstrdup(all.v[i].file);
+				grew = true;
+			}
+	}
+	for (i = 0; i < all.n; i++) {
+		free(all.v[i].file);
+		free(all.v[i].from);
+	}
+	free(all.v);
+}
+
+static void free_paths(char **paths, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
 /* Does the header that did not parse as C parse as C++ (ncurses' cursesw.h,
  * gmpxx.h)?  Then clang's first C error says less than that. */
 static bool parses_as_cxx(CXIndex index, const char *path, char *const *args, size_t nargs)
@@ -708,7 +816,7 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 		  struct cfunc **funcs, size_t *nfuncs, const char *const **prelude)
 {
 	static const char *const lang[] = { "-x", "c", "-std=gnu11", NULL };
-	struct header_walk w = { NULL, NULL, 0, NULL, 0 };
+	struct header_walk w = { NULL, 0, NULL, 0 };
 	CXIndex index;
 	CXTranslationUnit tu;
 	const char **all, *why;
@@ -758,16 +866,17 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 	} else if (errors_of(tu, true)) {
 		rc = -1;
 	} else {
-		w.main = clang.getFile(tu, path);
-		clang.visitChildren(clang.getTranslationUnitCursor(tu), visit_header, &w);
-		if (!w.n) {
-			size_t i;
+		char *real = realpath(path, NULL);
 
+		*(char **)array_push(&w.own, &w.nown, sizeof(char *)) = real ? real : xstrdup(path);
+		add_private_parts(tu, &w.own, &w.nown);
+		clang.visitChildren(clang.getTranslationUnitCursor(tu), visit_header, &w);
+		free_paths(w.own, w.nown);
+		if (!w.n) { /* an umbrella header */
 			w.own = own_headers(path, &w.nown);
+			add_private_parts(tu, &w.own, &w.nown);
 			clang.visitChildren(clang.getTranslationUnitCursor(tu), visit_header, &w);
-			for (i = 0; i < w.nown; i++)
-				free(w.own[i]);
-			free(w.own);
+			free_paths(w.own, w.nown);
 		}
 	}
 	if (tu)

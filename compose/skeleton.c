@@ -40,6 +40,7 @@ struct skeleton {
 	size_t nnames;
 	bool *variadic; /* per name: left out of main.xml */
 	unsigned reserved; /* functions skipped for their names */
+	const struct cfunc *kept; /* the last function given an interface */
 	unsigned errors; /* files that could not be made */
 };
 
@@ -1171,7 +1172,12 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 	 * replaces (-Wl,--wrap): glibc's __assert_fail, or malloc, would
 	 * not compose */
 	if (why) {
-		warn_at(fn, fn->line, "'%s'%s: skipped", fn->name, why);
+		/* not where one macro declared a function kept and, at the
+		 * same place, its reserved alias: glibc's bits/mathcalls.h
+		 * declares sin and __sin, sinf and __sinf... (204 of them) */
+		if (!(s->kept && fn->name[0] == '_' && strcmp(s->kept->file, fn->file) == 0 &&
+		      s->kept->line == fn->line))
+			warn_at(fn, fn->line, "'%s'%s: skipped", fn->name, why);
 		s->reserved++;
 		return;
 	}
@@ -1197,6 +1203,7 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 		/* --wrap reaches calls, not bodies the compiler copied in */
 		warn_at(fn, fn->line, "'%s' is inline in the header: the calls the compiler inlines do not reach PEPPHER%s",
 			fn->name, "");
+	s->kept = fn;
 	ps = plan_params(fn);
 	write_interface(s, fn, ps, h);
 	for (i = 0; i < sizeof(stubs) / sizeof(stubs[0]); i++)

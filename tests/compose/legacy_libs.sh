@@ -1,12 +1,13 @@
 #!/bin/sh
 # Real libraries' headers in utility mode (Debian's zlib1g-dev, libblas-dev,
-# libgmp-dev and libxml2-dev): zlib.h, cblas.h, gmp.h and libxml2's xpath.h
-# (read with -I /usr/include/libxml2) each become a tree that composes as
-# generated and builds; their access modes follow const; and a program that
-# calls crc32, adler32, compress2 and uncompress, or cblas_sgemm,
-# cblas_saxpy and cblas_sdot, or GMP's mpz functions (which gmp.h declares
-# as __gmpz_mul..., under macros of the names programs write), or XPath
-# queries, prints the same bits through PEPPHER as with direct calls.
+# libgmp-dev and libxml2-dev, and glibc's math.h): zlib.h, cblas.h, math.h,
+# gmp.h and libxml2's xpath.h (read with -I /usr/include/libxml2) each
+# become a tree that composes as generated and builds; their access modes
+# follow const; and a program that calls crc32, adler32, compress2 and
+# uncompress, or cblas_sgemm, cblas_saxpy and cblas_sdot, or sin, sqrt,
+# frexp..., or GMP's mpz functions (which gmp.h declares as __gmpz_mul...,
+# under macros of the names programs write), or XPath queries, prints the
+# same bits through PEPPHER as with direct calls.
 # Whole-library trees that take longer (sqlite3.h, lapacke.h, fftw3.h) are in
 # legacy_long.sh (make check-long).
 set -u
@@ -35,7 +36,7 @@ header() {
 	# gmp.h declares its inline functions, then defines them)
 	# shellcheck disable=SC2086
 	gcc $flags -fsyntax-only -aux-info "$name.aux" -x c "$h" || fail "gcc -aux-info"
-	expected=$(grep "^/\* $h:" "$name.aux" | sed 's|^/\* [^ ]* \*/ *\([^(]*\)(.*|\1|' | sort -u | wc -l)
+	expected=$(declared "$name.aux" "${parts:-$h}" | sort -u | wc -l)
 	[ "$(ls "$name"/*.xml | grep -vc main.xml)" -eq "$expected" ] ||
 		fail "$name: $(ls "$name"/*.xml | grep -vc main.xml) interfaces for $expected functions"
 	# access modes follow const: const T * is read, T * readwrite, by value
@@ -61,6 +62,15 @@ header() {
 	"./$name-direct" > "$name-direct.out" || fail "$name: the direct program failed"
 	diff -u "$name-direct.out" "$name-peppher.out" || fail "$name: results differ from direct calls"
 	echo "PASS: $h ($expected functions) composes and builds; the same bits through PEPPHER"
+}
+
+# declared AUX FILES: the functions gcc's -aux-info file AUX lists as
+# declared in FILES (a grep pattern), less a reserved name declared at the
+# place of the name before it: glibc's aliases (one macro declares sin
+# and __sin), which utility mode leaves out
+declared() {
+	grep "^/\* \($2\):" "$1" | sed 's|^/\* \([^ ]*\) \*/ *\([^(]*\)(.*|\1 \2|' |
+		awk '{ name = $NF; if (!(name ~ /^__/ && $1 == at)) print name; at = $1 }'
 }
 
 system_header() {
@@ -102,6 +112,23 @@ if [ -n "$gmp" ]; then
 	grep -q -- '-Wl,--wrap=__gmpz_mul ' gmp-gen/Makefile || fail "the link does not wrap __gmpz_mul"
 else
 	echo "SKIP: no gmp.h (Debian libgmp-dev)"
+fi
+# glibc's math.h declares its functions in <bits/mathcalls.h>, which
+# refuses to be included on its own; gcc expands sqrt, fabs and floor
+# inline and turns sin and cos of one value into sincos unless the
+# program is compiled with -fno-builtin-NAME (the Makefile does)
+math=$(system_header math.h)
+if [ -n "$math" ]; then
+	parts=$(system_header bits/mathcalls.h)
+	header "$math" math -lm math_calls.c
+	parts=
+	for f in sin cos exp log pow sqrt fabs floor frexp modf atan2 sinf; do
+		grep -q "\"$f/${f}_cpu\"" math.trace || fail "$f did not run as a component"
+	done
+	grep -q 'fno-builtin-sqrt' math-gen/Makefile || fail "the Makefile leaves sqrt a builtin"
+	[ "$(grep -c "__sin.*reserved" math.err)" -eq 0 ] || fail "math.h: warnings for glibc's aliases"
+else
+	echo "SKIP: no math.h"
 fi
 # a header whose own includes need -I (libxml2's <libxml/...>): the stubs
 # include it as <libxml/xpath.h>, below the -I folder
