@@ -13,6 +13,7 @@
 #include "config.h"
 #include "cparse.h"
 #include "diag.h"
+#include "names.h"
 #include "util.h"
 
 /*
@@ -659,13 +660,21 @@ static char **own_headers(const char *path, size_t *n)
 	return own;
 }
 
-/* Does the header at path refuse to be included on its own (glibc's
- * bits/mathcalls.h: "# error "Never include <bits/mathcalls.h> directly;
- * include <math.h> instead."", lzma's "Never include this file directly")? */
-static bool refuses_direct_include(const char *path)
+/* Is the header at path private to the headers that include it: does it
+ * refuse to be included on its own (glibc's bits/mathcalls.h: "# error
+ * "Never include <bits/mathcalls.h> directly; include <math.h> instead."",
+ * lzma's "Never include this file directly"), or is it in a folder named
+ * bits, glibc's for such headers (bits/getopt_core.h says so in a comment
+ * only)? */
+static bool is_private_part(const char *path)
 {
-	char *text = read_text(path), *line;
+	const char *slash = strrchr(path, '/');
+	char *text, *line;
 	bool refuses = false;
+
+	if (slash && slash - path >= 5 && strncmp(slash - 5, "/bits", 5) == 0)
+		return true;
+	text = read_text(path);
 
 	for (line = text; line && !refuses; line = (line = strchr(line, '\n')) ? line + 1 : NULL) {
 		const char *s = skip_blank(line);
@@ -734,29 +743,33 @@ static void note_inclusion(CXFile included, CXSourceLocation *stack, unsigned de
  * type.  Such a part's functions can only be had through its includer,
  * so they are the includer's.
  */
-static void add_private_parts(CXTranslationUnit tu, char ***own, size_t *nown)
+static void add_private_parts(const struct inclusions *all, char ***own, size_t *nown)
 {
-	struct inclusions all = { NULL, 0 };
 	bool grew = true;
 	size_t i;
 
-	clang.getInclusions(tu, note_inclusion, &all);
 	while (grew) {
 		grew = false;
-		for (i = 0; i < all.n; i++)
-			if (has_path(*own, *nown, all.v[i].from) &&
-			    !has_path(*own, *nown, all.v[i].file) &&
-			    refuses_direct_include(all.v[i].file)) {
+		for (i = 0; i < all->n; i++)
+			if (has_path(*own, *nown, all->v[i].from) &&
+			    !has_path(*own, *nown, all->v[i].file) &&
+			    is_private_part(all->v[i].file)) {
 				*(char **)array_push(own, nown, sizeof(char *)) =
-					xstrdup(all.v[i].file);
+					xstrdup(all->v[i].file);
 				grew = true;
 			}
 	}
-	for (i = 0; i < all.n; i++) {
-		free(all.v[i].file);
-		free(all.v[i].from);
+}
+
+static void free_inclusions(struct inclusions *all)
+{
+	size_t i;
+
+	for (i = 0; i < all->n; i++) {
+		free(all->v[i].file);
+		free(all->v[i].from);
 	}
-	free(all.v);
+	free(all->v);
 }
 
 static void free_paths(char **paths, size_t n)
@@ -766,6 +779,98 @@ static void free_paths(char **paths, size_t n)
 	for (i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
+}
+
+/* How many functions each file declares that would have interfaces:
+ * files[i] declares counts[i]. */
+struct declared_by_file {
+	char **files;
+	size_t n;
+	unsigned *counts;
+};
+
+static enum CXChildVisitResult count_declared(CXCursor c, CXCursor parent, void *data)
+{
+	struct declared_by_file *d = data;
+	CXFile file;
+	unsigned line, col, off;
+	char *name, *real;
+	size_t i;
+
+	(void)parent;
+	if (c.kind == CXCursor_LinkageSpec)
+		return CXChildVisit_Recurse;
+	if (c.kind != CXCursor_FunctionDecl || clang.Cursor_getStorageClass(c) == CX_SC_Static)
+		return CXChildVisit_Continue;
+	/* those that would have interfaces: not glibc's __sin */
+	name = take(clang.getCursorSpelling(c));
+	if (names_problem(name)) {
+		free(name);
+		return CXChildVisit_Continue;
+	}
+	free(name);
+	clang.getExpansionLocation(clang.getCursorLocation(c), &file, &line, &col, &off);
+	if (!file)
+		return CXChildVisit_Continue;
+	name = take(clang.getFileName(file));
+	real = realpath(name, NULL);
+	free(name);
+	if (!real)
+		return CXChildVisit_Continue;
+	for (i = 0; i < d->n && strcmp(d->files[i], real) != 0; i++)
+		;
+	if (i == d->n) {
+		d->counts = xrealloc(d->counts, d->n + 1, sizeof(unsigned));
+		d->counts[d->n] = 0;
+		*(char **)array_push(&d->files, &d->n, sizeof(char *)) = real;
+	} else {
+		free(real);
+	}
+	d->counts[i]++;
+	return CXChildVisit_Continue;
+}
+
+/*
+ * The header at path (real: its real path) declares no function: say so,
+ * and which of the headers it includes do (poll.h only includes
+ * <sys/poll.h>, libevent's event.h only <event2/...> headers), to
+ * generate from.
+ */
+static void declares_none(CXTranslationUnit tu, const char *path, const char *real,
+			  const struct inclusions *all)
+{
+	struct declared_by_file d = { NULL, 0, NULL };
+	struct loc loc = { path, 0 };
+	size_t i, j;
+
+	diag_warning(&loc, "declares no function");
+	clang.visitChildren(clang.getTranslationUnitCursor(tu), count_declared, &d);
+	for (i = 0; i < all->n; i++) {
+		char **parts = NULL;
+		size_t nparts = 0, k;
+		unsigned count = 0;
+
+		if (strcmp(all->v[i].from, real) != 0)
+			continue;
+		for (k = 0; k < i && (strcmp(all->v[k].from, real) != 0 ||
+				      strcmp(all->v[k].file, all->v[i].file) != 0); k++)
+			;
+		if (k < i) /* said at its first include */
+			continue;
+		/* the functions it declares with its private parts */
+		*(char **)array_push(&parts, &nparts, sizeof(char *)) = xstrdup(all->v[i].file);
+		add_private_parts(all, &parts, &nparts);
+		for (k = 0; k < nparts; k++)
+			for (j = 0; j < d.n; j++)
+				if (strcmp(d.files[j], parts[k]) == 0)
+					count += d.counts[j];
+		if (count)
+			diag_note(&loc, "it includes %s, which declares %u function%s: generate from that header",
+				  all->v[i].file, count, count == 1 ? "" : "s");
+		free_paths(parts, nparts);
+	}
+	free_paths(d.files, d.n);
+	free(d.counts);
 }
 
 /* Does the header that did not parse as C parse as C++ (ncurses' cursesw.h,
@@ -867,17 +972,25 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 		rc = -1;
 	} else {
 		char *real = realpath(path, NULL);
+		struct inclusions included = { NULL, 0 };
 
-		*(char **)array_push(&w.own, &w.nown, sizeof(char *)) = real ? real : xstrdup(path);
-		add_private_parts(tu, &w.own, &w.nown);
+		if (!real)
+			real = xstrdup(path);
+		clang.getInclusions(tu, note_inclusion, &included);
+		*(char **)array_push(&w.own, &w.nown, sizeof(char *)) = xstrdup(real);
+		add_private_parts(&included, &w.own, &w.nown);
 		clang.visitChildren(clang.getTranslationUnitCursor(tu), visit_header, &w);
 		free_paths(w.own, w.nown);
 		if (!w.n) { /* an umbrella header */
 			w.own = own_headers(path, &w.nown);
-			add_private_parts(tu, &w.own, &w.nown);
+			add_private_parts(&included, &w.own, &w.nown);
 			clang.visitChildren(clang.getTranslationUnitCursor(tu), visit_header, &w);
 			free_paths(w.own, w.nown);
 		}
+		if (!w.n)
+			declares_none(tu, path, real, &included);
+		free_inclusions(&included);
+		free(real);
 	}
 	if (tu)
 		clang.disposeTranslationUnit(tu);

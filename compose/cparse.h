@@ -75,10 +75,15 @@ const char *cparse_library(void);
 int cparse_load(const char **why);
 
 /*
- * Every non-static function declared in the header at path itself (not in
- * the headers it includes), in order, each once; for an umbrella header
- * that declares none (lzma.h), those of its own folder's headers
- * (DIR/NAME/ for DIR/NAME.h).  args are passed to clang (-I, -D).  A
+ * Every non-static function declared in the header at path itself or in
+ * its private parts (headers it includes that refuse to be included
+ * alone, or are in a folder named bits: glibc's math.h declares its
+ * functions in <bits/mathcalls.h>), not in the other headers it includes,
+ * in order, each once; for an umbrella header that declares none
+ * (lzma.h), those of the headers it includes with quotes, and their
+ * parts.  A header that declares none is warned about, with the headers
+ * it includes that do (poll.h: <sys/poll.h>).  args are passed to clang
+ * (-I, -D).  A
  * header that parses only after standard headers (jpeglib.h: <stdio.h>)
  * sets *prelude to their names (NULL-terminated), else to NULL.
  * Returns 0, or -1 when the header does not parse or libclang cannot be

@@ -1395,10 +1395,6 @@ int generate_skeletons(const struct skeleton_request *r)
 		if (cparse_header(r->headers[i], r->clang_args, r->nargs, &funcs, &nfuncs,
 				  &prelude) != 0) {
 			rc = -1;
-		} else if (!nfuncs) {
-			struct loc loc = { r->headers[i], 0 };
-
-			diag_warning(&loc, "declares no function");
 		}
 		header_ref(&h, r->headers[i], r);
 		h.prelude = prelude;

@@ -3,7 +3,8 @@
 # headers: each of mix.h's declarations, needs_stdio.h and the umbrella
 # mixlib.h stands for a real header whose generated tree did not compose:
 # bzlib.h, png.h, jpeglib.h, lzma.h, z3.h, form.h, openssl's evp.h,
-# glibc's): the tree composes as generated, builds with the library, and a
+# glibc's; typed.h and forward.h as glibc's math.h and poll.h): the tree
+# composes as generated, builds with the library, and a
 # program calling every function prints through PEPPHER what it prints
 # calling them directly.  The real headers are in legacy_long.sh.
 set -u
@@ -110,6 +111,35 @@ grep -q "^ni/nd_get1/cpu/nd_get1_cpu.xml:6: warning: cannot check the prototype 
 "$COMPOSE" -I "$data/ndpart" ni/main.xml -o ni-gen --platforms=CPU > /dev/null 2> ni-compose.err ||
 	fail "needs_include.h: compose with -I"
 [ -s ni-compose.err ] && { head -3 ni-compose.err; fail "needs_include.h: composing with -I warns"; }
+
+# a header whose functions are declared in its private parts (typed.h, as
+# glibc's math.h): one interface per function, none and no word for the
+# reserved aliases the same macro declares; they compute as called directly
+"$COMPOSE" -I "$data" --generate-comp-files="$data/typed.h" -o typed > /dev/null 2> typed.err ||
+	{ cat typed.err; fail "typed.h"; }
+grep -v "^compose: note: the headers were read with -I" typed.err && fail "typed.h: more than the -I note"
+[ "$(ls typed/*.xml | sed 's|.*/||' | sort | tr '\n' ' ')" = "half.xml halff.xml main.xml twice.xml twicef.xml typed_count.xml " ] ||
+	fail "typed.h: interfaces $(ls typed)"
+cp "$data/typed_calls.c" typed/main.c
+"$COMPOSE" -I "$data" typed/main.xml -o typed-gen --platforms=CPU > /dev/null 2> typed-compose.err ||
+	{ cat typed-compose.err; fail "typed.h: compose"; }
+gcc -O2 -c -I"$data" -o typed.o "$data/typed.c" && ar rcs libtyped.a typed.o || fail "typed.h's library"
+make_quiet -C typed-gen -j2 CPPFLAGS="-I$data" LDLIBS="-L$work -ltyped" > typed-build.log 2>&1 ||
+	{ tail typed-build.log; fail "typed.h: build"; }
+PEPPHER_NCPU=2 PEPPHER_TRACE="$work/typed.trace" ./typed-gen/typed_app > typed-peppher.out ||
+	fail "typed.h: the composed program failed"
+gcc -O2 -DDIRECT -I"$data" -o typed-direct "$data/typed_calls.c" libtyped.a || fail "typed.h: direct build"
+./typed-direct | diff -u - typed-peppher.out || fail "typed.h: results differ from direct calls"
+for f in half halff twice twicef typed_count; do
+	grep -q "\"$f/${f}_cpu\"" typed.trace || fail "$f did not run as a component"
+done
+# a header that only includes another (glibc's poll.h, memory.h) says which
+"$COMPOSE" -I "$data" --generate-comp-files="$data/forward.h" -o forward > /dev/null 2> forward.err &&
+	fail "forward.h generated"
+printf '%s\n' "$data/forward.h: warning: declares no function" \
+	"$data/forward.h: note: it includes $(cd "$data" && pwd -P)/typed.h, which declares 5 functions: generate from that header" \
+	"compose: error: no function declared in the headers: nothing to generate" \
+	"compose: 1 error, nothing written" | diff -u - forward.err || fail "forward.h: not told where the functions are"
 
 cp "$data/mix_calls.c" mix/main.c
 "$COMPOSE" mix/main.xml -o gen --platforms=CPU > /dev/null 2> compose.err ||

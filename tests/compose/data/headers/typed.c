@@ -1,0 +1,14 @@
+/* The library behind typed.h. */
+#include <typed.h>
+
+static int calls;
+
+double half(double x) { calls++; return x / 2; }
+double twice(double x) { calls++; return 2 * x; }
+float halff(float x) { calls++; return x / 2; }
+float twicef(float x) { calls++; return 2 * x; }
+double __half(double x) { return half(x); }
+double __twice(double x) { return twice(x); }
+float __halff(float x) { return halff(x); }
+float __twicef(float x) { return twicef(x); }
+int typed_count(void) { return calls; }
