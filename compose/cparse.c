@@ -240,6 +240,65 @@ static bool is_handle(CXType pointee)
 	return pointers;
 }
 
+static bool ident_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       ch == '_';
+}
+
+/*
+ * The keyword clang writes before a tag that has no name of its own, only
+ * a typedef's ("enum " for X11's "typedef enum { ... } XrmBinding,
+ * *XrmBindingList", which it spells "enum XrmBinding *"): no such tag
+ * exists in C, so the keyword must go.  NULL where t reaches no such tag.
+ */
+static const char *unnamed_tag_keyword(CXType t)
+{
+	CXType c = clang.getCanonicalType(t);
+	CXCursor decl;
+	CXFile file;
+	unsigned line, col, off;
+	size_t size;
+	const char *text, *s, *kw = NULL;
+
+	while (c.kind == CXType_Pointer)
+		c = clang.getCanonicalType(clang.getPointeeType(c));
+	if (c.kind == CXType_Enum)
+		kw = "enum";
+	else if (c.kind == CXType_Record)
+		kw = "struct"; /* or union: read below */
+	else
+		return NULL;
+	decl = clang.getTypeDeclaration(c);
+	clang.getExpansionLocation(clang.getRangeStart(clang.getCursorExtent(decl)), &file, &line,
+				   &col, &off);
+	if (!file || !(text = clang.getFileContents(clang.Cursor_getTranslationUnit(decl), file, &size)) ||
+	    off >= size)
+		return NULL;
+	s = text + off;
+	if (strncmp(s, "union", 5) == 0)
+		kw = "union";
+	if (strncmp(s, kw, strlen(kw)) != 0)
+		return NULL;
+	for (s += strlen(kw); s < text + size && (*s == ' ' || *s == '\t' || *s == '\n'); s++)
+		;
+	if (s >= text + size || *s != '{')
+		return NULL;
+	return strcmp(kw, "enum") == 0 ? "enum " : strcmp(kw, "union") == 0 ? "union " : "struct ";
+}
+
+/* spelling less the first kw ("enum ") that starts a word */
+static void drop_keyword(char *spelling, const char *kw)
+{
+	char *at;
+
+	for (at = strstr(spelling, kw); at; at = strstr(at + 1, kw))
+		if (at == spelling || !ident_char(at[-1])) {
+			memmove(at, at + strlen(kw), strlen(at + strlen(kw)) + 1);
+			return;
+		}
+}
+
 /* t with the '*' of a pointer typedef shown ("z_stream *" for z_streamp),
  * or NULL when t is no typedef of a pointer. */
 static char *pointer_shown(CXType t)
@@ -256,7 +315,16 @@ static char *pointer_shown(CXType t)
 			break;
 		}
 	}
-	return typedefs && t.kind == CXType_Pointer ? take(clang.getTypeSpelling(t)) : NULL;
+	if (!typedefs || t.kind != CXType_Pointer)
+		return NULL;
+	{
+		char *shown = take(clang.getTypeSpelling(t));
+		const char *kw = unnamed_tag_keyword(t);
+
+		if (kw)
+			drop_keyword(shown, kw);
+		return shown;
+	}
 }
 
 /* What header mode needs to know of a parameter's type beyond describe(). */
@@ -337,12 +405,6 @@ static const char *skip_blank(const char *s)
 	while (*s == ' ' || *s == '\t')
 		s++;
 	return s;
-}
-
-static bool ident_char(char ch)
-{
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-	       ch == '_';
 }
 
 /* The identifier at off in the text of file, or NULL. */
@@ -1334,8 +1396,16 @@ int cparse_function(struct cparser *p, const char *path, enum toolchain tool,
 	}
 	/* the interface's types, resolved where the implementation sees them */
 	strbuf_append(&text, "#include \"%s\"\n", w.file);
-	for (i = 0; i < ntypes; i++)
-		strbuf_append(&text, "typedef __typeof__(%s) pph_iface_type_%zu;\n", types[i], i);
+	for (i = 0; i < ntypes; i++) {
+		/* a declaration, not __typeof__(type): a function pointer's
+		 * attribute ("void (*)(void) __attribute__((noreturn))") is
+		 * no part of a type name */
+		char *name = xasprintf("pph_iface_type_%zu", i), *decl = c_decl(types[i], name);
+
+		strbuf_append(&text, "typedef %s;\n", decl);
+		free(decl);
+		free(name);
+	}
 	/* a main file that exists only in memory: the source comes in by its full path */
 	unsaved.Filename = tool == TOOL_CC ? "pph-prototype-check.c" :
 			   tool == TOOL_CXX ? "pph-prototype-check.cpp" : "pph-prototype-check.cu";

@@ -225,23 +225,6 @@ void out_blank(struct out *o)
 	fputc('\n', o->fp);
 }
 
-char *c_decl(const char *type, const char *name)
-{
-	size_t len = strlen(type);
-	const char *paren = strchr(type, '(');
-
-	if (paren) { /* function pointer: the name goes inside "(*)", "(**)" */
-		const char *after = paren + 1;
-
-		while (*after == ' ' || *after == '*')
-			after++;
-		return xasprintf("%.*s%s%s", (int)(after - type), type, name, after);
-	}
-	if (len && type[len - 1] == '*')
-		return xasprintf("%s%s", type, name);
-	return xasprintf("%s %s", type, name);
-}
-
 char *backend_file_name(const struct impl *impl)
 {
 	const char *ext = ".c";

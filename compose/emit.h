@@ -70,8 +70,6 @@ void out_line(struct out *o, const char *fmt, ...) __attribute__((format(printf,
 
 void out_blank(struct out *o);
 
-/* "type name" as a C declaration ("float *x", "int n"). */
-char *c_decl(const char *type, const char *name);
 
 /* "void fname(T1 a, T2 b)" with the interface's parameters; for_impl: as
  * implementations see them (a container becomes a pointer to elemType). */

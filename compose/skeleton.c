@@ -309,6 +309,15 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 	int s;
 
 	p->access = p->c->pointee_const ? "read" : "readwrite";
+	if (p->c->shape == CSHAPE_POINTER && strchr(p->c->type, '(')) {
+		/* "double m[][3]": a pointer to arrays, which the data layer
+		 * does not describe */
+		warn_at(fn, p->c->line, "parameter '%s' of '%s' points to arrays: passed as itself, so only CPU variants can use it; describe its data by hand",
+			p->name, fn->name);
+		pass_address(p, xasprintf("FIXME: '%s' points to arrays: the variant gets the pointer itself (host memory: CPU variants only)",
+					  p->name));
+		return;
+	}
 	switch (p->c->shape) {
 	case CSHAPE_PTRPTR:
 		if (strchr(p->c->type, '(')) { /* "int (**pinit)(void *)", openssl's */

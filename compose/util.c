@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -306,8 +307,49 @@ static bool is_param_types(const char *s, const char *end, int depth)
 	return true;
 }
 
+/* Does [s, end) end with " __attribute__((word))" (clang spells a
+ * noreturn function pointer "void (*)(void) __attribute__((noreturn))")?
+ * Then *end moves before it. */
+static bool strip_attribute(const char *s, const char **end)
+{
+	static const char open[] = "__attribute__((";
+	const char *e = *end, *w;
+
+	if (e - s < (ptrdiff_t)sizeof(open) + 2 || e[-1] != ')' || e[-2] != ')')
+		return false;
+	for (w = e - 2; w > s && (w[-1] == '_' || (w[-1] >= 'a' && w[-1] <= 'z') ||
+				  (w[-1] >= 'A' && w[-1] <= 'Z') || (w[-1] >= '0' && w[-1] <= '9'));
+	     w--)
+		;
+	if (w == e - 2 || w - s < (ptrdiff_t)sizeof(open) - 1 ||
+	    memcmp(w - (sizeof(open) - 1), open, sizeof(open) - 1) != 0)
+		return false;
+	*end = w - (sizeof(open) - 1);
+	while (*end > s && (*end)[-1] == ' ')
+		(*end)--;
+	return true;
+}
+
+/* "[3]", "[3][4]": what follows "(*)" in a pointer to arrays. */
+static bool is_array_dims(const char *s, const char *end)
+{
+	if (s == end)
+		return false;
+	while (s < end) {
+		if (*s++ != '[' || s == end || *s < '0' || *s > '9')
+			return false;
+		while (s < end && *s >= '0' && *s <= '9')
+			s++;
+		if (s == end || *s++ != ']')
+			return false;
+	}
+	return true;
+}
+
 /* Words and stars in [s, end), or with allow_fnptr a pointer to a function
- * "T (*)(T1, T2)", whose parameters may be function pointers too. */
+ * "T (*)(T1, T2)", whose parameters may be function pointers too, and
+ * which may end in an attribute (noreturn), or a pointer to arrays
+ * "T (*)[3]" (libclang's spelling of a parameter "T m[][3]"). */
 static bool is_type_in(const char *s, const char *end, bool allow_fnptr, int depth)
 {
 	const char *open = memchr(s, '(', (size_t)(end - s)), *args, *close = end;
@@ -317,7 +359,7 @@ static bool is_type_in(const char *s, const char *end, bool allow_fnptr, int dep
 	if (!allow_fnptr || depth > 8 || !is_plain_type(s, open))
 		return false;
 	/* "(*)" (or "(**)": where a function pointer is written) then
-	 * "(T1, T2)" at the end */
+	 * "(T1, T2)" or "[N]" at the end */
 	for (args = open + 1; *args == ' '; args++)
 		;
 	if (*args++ != '*')
@@ -328,10 +370,13 @@ static bool is_type_in(const char *s, const char *end, bool allow_fnptr, int dep
 		return false;
 	while (*args == ' ')
 		args++;
-	if (*args++ != '(')
-		return false;
 	while (close > args && close[-1] == ' ')
 		close--;
+	if (*args == '[')
+		return is_array_dims(args, close);
+	if (*args++ != '(')
+		return false;
+	strip_attribute(args, &close);
 	if (close <= args || close[-1] != ')')
 		return false;
 	return is_param_types(args, close - 1, depth);
@@ -581,4 +626,21 @@ int file_write_atomic(const char *path, const char *text, size_t len)
 	char *tmp = file_stage(path, text, len);
 
 	return tmp ? file_commit(tmp, path) : -1;
+}
+
+char *c_decl(const char *type, const char *name)
+{
+	size_t len = strlen(type);
+	const char *paren = strchr(type, '(');
+
+	if (paren) { /* function pointer: the name goes inside "(*)", "(**)" */
+		const char *after = paren + 1;
+
+		while (*after == ' ' || *after == '*')
+			after++;
+		return xasprintf("%.*s%s%s", (int)(after - type), type, name, after);
+	}
+	if (len && type[len - 1] == '*')
+		return xasprintf("%s%s", type, name);
+	return xasprintf("%s %s", type, name);
 }

@@ -50,6 +50,8 @@ char *normalize_space(const char *s);
 
 /* normalize_space, and pointer stars spelt "T *" / "T **". */
 char *normalize_type(const char *type);
+/* "type name" as a C declaration ("float *x", "int n"). */
+char *c_decl(const char *type, const char *name);
 
 bool is_c_identifier(const char *s);
 /* Levenshtein distance: the fewest insertions, deletions and replacements

@@ -3,7 +3,8 @@
 # headers: each of mix.h's declarations, needs_stdio.h and the umbrella
 # mixlib.h stands for a real header whose generated tree did not compose:
 # bzlib.h, png.h, jpeglib.h, lzma.h, z3.h, form.h, openssl's evp.h,
-# glibc's; typed.h and forward.h as glibc's math.h and poll.h): the tree
+# glibc's; typed.h and forward.h as glibc's math.h and poll.h; odd_types.h
+# as X11's, valgrind's and openssl's modes.h types): the tree
 # composes as generated, builds with the library, and a
 # program calling every function prints through PEPPHER what it prints
 # calling them directly.  The real headers are in legacy_long.sh.
@@ -132,6 +133,32 @@ gcc -O2 -DDIRECT -I"$data" -o typed-direct "$data/typed_calls.c" libtyped.a || f
 ./typed-direct | diff -u - typed-peppher.out || fail "typed.h: results differ from direct calls"
 for f in half halff twice twicef typed_count; do
 	grep -q "\"$f/${f}_cpu\"" typed.trace || fail "$f did not run as a component"
+done
+# types real headers write that descriptors could not take (odd_types.h):
+# a pointer to an unnamed enum, noreturn function pointers, pointers to
+# arrays, in a callback too; a pointer to arrays is passed as itself
+"$COMPOSE" --generate-comp-files="$data/odd_types.h" -o odd > /dev/null 2> odd.err ||
+	{ cat odd.err; fail "odd_types.h"; }
+sed "s|^$data/||" odd.err | grep -v ": is a function pointer: passed by value" > odd.msg
+grep -qx "odd_types.h:12: warning: parameter 'm' of 'odd_rows' points to arrays: passed as itself, so only CPU variants can use it; describe its data by hand" odd.msg ||
+	{ cat odd.msg; fail "odd_types.h: no word on the pointer to arrays"; }
+grep -q 'name="b" type="odd_binding \*" accessMode="readwrite"' odd/odd_bind.xml ||
+	fail "odd_bind: b is not an odd_binding *"
+grep -q 'name="m" type="double (\*)\[3\]" accessMode="read"/>' odd/odd_rows.xml ||
+	fail "odd_rows: m is not passed as itself"
+cp "$data/odd_types_calls.c" odd/main.c
+"$COMPOSE" odd/main.xml -o odd-gen --platforms=CPU > /dev/null 2> odd-compose.err ||
+	{ cat odd-compose.err; fail "odd_types.h: compose"; }
+[ -s odd-compose.err ] && { cat odd-compose.err; fail "odd_types.h: composing warns"; }
+gcc -O2 -c -I"$data" -o odd.o "$data/odd_types.c" && ar rcs libodd.a odd.o || fail "odd_types.h's library"
+make_quiet -C odd-gen -j2 CFLAGS=-Werror CPPFLAGS="-I$data" LDLIBS="-L$work -lodd" > odd-build.log 2>&1 ||
+	{ tail odd-build.log; fail "odd_types.h: build (warnings are errors)"; }
+PEPPHER_NCPU=2 PEPPHER_TRACE="$work/odd.trace" ./odd-gen/odd_types_app > odd-peppher.out ||
+	fail "odd_types.h: the composed program failed"
+gcc -O2 -DDIRECT -I"$data" -o odd-direct "$data/odd_types_calls.c" libodd.a || fail "odd_types.h: direct build"
+./odd-direct | diff -u - odd-peppher.out || fail "odd_types.h: results differ from direct calls"
+for f in odd_rows odd_each odd_bind odd_set odd_exit_with; do
+	grep -q "\"$f/${f}_cpu\"" odd.trace || fail "$f did not run as a component"
 done
 # a header that only includes another (glibc's poll.h, memory.h) says which
 "$COMPOSE" -I "$data" --generate-comp-files="$data/forward.h" -o forward > /dev/null 2> forward.err &&

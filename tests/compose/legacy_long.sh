@@ -77,3 +77,11 @@ library pcre2 "-lpcre2-8 -lpcre2-16 -lpcre2-32"
 lib_flags=-I/usr/include/libxml2
 library libxml2/libxml/tree -lxml2
 lib_flags=
+# glibc's headers whose functions are declared in their private parts
+# (complex.h's in <bits/cmathcalls.h>, unistd.h's getopt in
+# <bits/getopt_core.h>, signal.h's pthread_sigmask in <bits/sigthread.h>)
+library complex -lm
+library fenv -lm
+library getopt
+library signal
+library unistd -lcrypt

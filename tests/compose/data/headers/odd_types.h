@@ -1,0 +1,18 @@
+/* Types real headers write that descriptors once could not (X11's
+ * Xresource.h and Intrinsic.h, valgrind's libvex.h, openssl's modes.h,
+ * numerical code's fixed-width matrices). */
+#ifndef ODD_TYPES_H
+#define ODD_TYPES_H
+/* a tag named by its typedef only: clang spells a pointer to it
+ * "enum odd_binding *", a tag that does not exist */
+typedef enum { ODD_TIGHT, ODD_LOOSE } odd_binding, *odd_binding_list;
+/* a function pointer that does not return */
+typedef void (*odd_handler)(const char *) __attribute__((noreturn));
+/* rows of three: a pointer to arrays */
+double odd_rows(int n, double m[][3]);
+/* a callback taking a pointer to arrays */
+int odd_each(int (*f)(const unsigned char (*)[4], int), int x);
+int odd_bind(const char *s, odd_binding_list b, int *n);
+odd_handler odd_set(odd_handler h);
+int odd_exit_with(void (*leave)(void) __attribute__((noreturn)), int now);
+#endif

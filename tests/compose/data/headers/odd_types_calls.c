@@ -1,0 +1,47 @@
+/* Calls every function odd_types.h declares; prints what they return. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "odd_types.h"
+#ifndef DIRECT
+#include "peppher.h"
+#endif
+
+static int sum_row(const unsigned char (*rows)[4], int x)
+{
+	return rows[x][0] + rows[x][1] + rows[x][2] + rows[x][3];
+}
+
+static __attribute__((noreturn)) void fail(const char *why)
+{
+	printf("failed: %s\n", why);
+	exit(1);
+}
+
+static __attribute__((noreturn)) void never(void)
+{
+	exit(2);
+}
+
+int main(void)
+{
+#ifndef DIRECT
+	PEPPHER_INITIALIZE();
+#endif
+	double m[2][3] = { { 1, 2, 3 }, { 4, 5, 6 } };
+	odd_binding b[8];
+	int n = 0;
+
+	printf("rows %g\n", odd_rows(2, m));
+	printf("each %d %d\n", odd_each(sum_row, 0), odd_each(sum_row, 1));
+	printf("bind %d:", odd_bind("a.b*c.d", b, &n));
+	for (int i = 0; i < n; i++)
+		printf(" %d", (int)b[i]);
+	printf("\n");
+	printf("set %d %d\n", odd_set(fail) == NULL, odd_set(NULL) == fail);
+	printf("exit_with %d\n", odd_exit_with(never, 0));
+#ifndef DIRECT
+	PEPPHER_SHUTDOWN();
+#endif
+	return 0;
+}
