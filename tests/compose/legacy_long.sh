@@ -85,3 +85,10 @@ library fenv -lm
 library getopt
 library signal
 library unistd -lcrypt
+# types descriptors could not take: X11's noreturn handlers
+# (XtAppSetErrorMsgHandler) and pointer to a typedef-named enum
+# (XrmStringToBindingQuarkList), openssl's callback taking a pointer to
+# arrays (CRYPTO_ocb128_new)
+library X11/Intrinsic "-lXt -lX11"
+library X11/Xresource -lX11
+library openssl/modes -lcrypto
