@@ -113,6 +113,30 @@ grep -q "^ni/nd_get1/cpu/nd_get1_cpu.xml:6: warning: cannot check the prototype 
 	fail "needs_include.h: compose with -I"
 [ -s ni-compose.err ] && { head -3 ni-compose.err; fail "needs_include.h: composing with -I warns"; }
 
+# compute_as_called TREE LIBRARY CALLS FUNCTION...: TREE's skeleton, with
+# CALLS as its program, composes without a word and builds without a
+# warning against LIBRARY; the program prints what CALLS built directly
+# prints, and each FUNCTION ran as a component
+compute_as_called() {
+	tree=$1 library=$2 calls=$3
+	shift 3
+	cp "$data/$calls" "$tree/main.c"
+	"$COMPOSE" -I "$data" "$tree/main.xml" -o "$tree-gen" --platforms=CPU > /dev/null 2> "$tree-compose.err" ||
+		{ cat "$tree-compose.err"; fail "$tree: compose"; }
+	[ -s "$tree-compose.err" ] && { cat "$tree-compose.err"; fail "$tree: composing warns"; }
+	gcc -O2 -c -I"$data" -o "$tree.o" "$data/$library" && ar rcs "lib$tree.a" "$tree.o" ||
+		fail "$tree: the library"
+	make_quiet -C "$tree-gen" -j2 CFLAGS=-Werror CPPFLAGS="-I$data" LDLIBS="-L$work -l$tree" \
+		> "$tree-build.log" 2>&1 || { tail "$tree-build.log"; fail "$tree: build (warnings are errors)"; }
+	PEPPHER_NCPU=2 PEPPHER_TRACE="$work/$tree.trace" "$tree-gen"/*_app > "$tree-peppher.out" ||
+		fail "$tree: the composed program failed"
+	gcc -O2 -DDIRECT -I"$data" -o "$tree-direct" "$data/$calls" "lib$tree.a" || fail "$tree: direct build"
+	"./$tree-direct" | diff -u - "$tree-peppher.out" || fail "$tree: results differ from direct calls"
+	for f; do
+		grep -q "\"$f/${f}_cpu\"" "$tree.trace" || fail "$f did not run as a component"
+	done
+}
+
 # a header whose functions are declared in its private parts (typed.h, as
 # glibc's math.h): one interface per function, none and no word for the
 # reserved aliases the same macro declares; they compute as called directly
@@ -121,45 +145,20 @@ grep -q "^ni/nd_get1/cpu/nd_get1_cpu.xml:6: warning: cannot check the prototype 
 grep -v "^compose: note: the headers were read with -I" typed.err && fail "typed.h: more than the -I note"
 [ "$(ls typed/*.xml | sed 's|.*/||' | sort | tr '\n' ' ')" = "half.xml halff.xml main.xml twice.xml twicef.xml typed_count.xml " ] ||
 	fail "typed.h: interfaces $(ls typed)"
-cp "$data/typed_calls.c" typed/main.c
-"$COMPOSE" -I "$data" typed/main.xml -o typed-gen --platforms=CPU > /dev/null 2> typed-compose.err ||
-	{ cat typed-compose.err; fail "typed.h: compose"; }
-gcc -O2 -c -I"$data" -o typed.o "$data/typed.c" && ar rcs libtyped.a typed.o || fail "typed.h's library"
-make_quiet -C typed-gen -j2 CPPFLAGS="-I$data" LDLIBS="-L$work -ltyped" > typed-build.log 2>&1 ||
-	{ tail typed-build.log; fail "typed.h: build"; }
-PEPPHER_NCPU=2 PEPPHER_TRACE="$work/typed.trace" ./typed-gen/typed_app > typed-peppher.out ||
-	fail "typed.h: the composed program failed"
-gcc -O2 -DDIRECT -I"$data" -o typed-direct "$data/typed_calls.c" libtyped.a || fail "typed.h: direct build"
-./typed-direct | diff -u - typed-peppher.out || fail "typed.h: results differ from direct calls"
-for f in half halff twice twicef typed_count; do
-	grep -q "\"$f/${f}_cpu\"" typed.trace || fail "$f did not run as a component"
-done
+compute_as_called typed typed.c typed_calls.c half halff twice twicef typed_count
 # types real headers write that descriptors could not take (odd_types.h):
 # a pointer to an unnamed enum, noreturn function pointers, pointers to
 # arrays, in a callback too; a pointer to arrays is passed as itself
 "$COMPOSE" --generate-comp-files="$data/odd_types.h" -o odd > /dev/null 2> odd.err ||
 	{ cat odd.err; fail "odd_types.h"; }
-sed "s|^$data/||" odd.err | grep -v ": is a function pointer: passed by value" > odd.msg
+sed "s|^$data/||" odd.err > odd.msg
 grep -qx "odd_types.h:12: warning: parameter 'm' of 'odd_rows' points to arrays: passed as itself, so only CPU variants can use it; describe its data by hand" odd.msg ||
 	{ cat odd.msg; fail "odd_types.h: no word on the pointer to arrays"; }
 grep -q 'name="b" type="odd_binding \*" accessMode="readwrite"' odd/odd_bind.xml ||
 	fail "odd_bind: b is not an odd_binding *"
 grep -q 'name="m" type="double (\*)\[3\]" accessMode="read"/>' odd/odd_rows.xml ||
 	fail "odd_rows: m is not passed as itself"
-cp "$data/odd_types_calls.c" odd/main.c
-"$COMPOSE" odd/main.xml -o odd-gen --platforms=CPU > /dev/null 2> odd-compose.err ||
-	{ cat odd-compose.err; fail "odd_types.h: compose"; }
-[ -s odd-compose.err ] && { cat odd-compose.err; fail "odd_types.h: composing warns"; }
-gcc -O2 -c -I"$data" -o odd.o "$data/odd_types.c" && ar rcs libodd.a odd.o || fail "odd_types.h's library"
-make_quiet -C odd-gen -j2 CFLAGS=-Werror CPPFLAGS="-I$data" LDLIBS="-L$work -lodd" > odd-build.log 2>&1 ||
-	{ tail odd-build.log; fail "odd_types.h: build (warnings are errors)"; }
-PEPPHER_NCPU=2 PEPPHER_TRACE="$work/odd.trace" ./odd-gen/odd_types_app > odd-peppher.out ||
-	fail "odd_types.h: the composed program failed"
-gcc -O2 -DDIRECT -I"$data" -o odd-direct "$data/odd_types_calls.c" libodd.a || fail "odd_types.h: direct build"
-./odd-direct | diff -u - odd-peppher.out || fail "odd_types.h: results differ from direct calls"
-for f in odd_rows odd_each odd_bind odd_set odd_exit_with; do
-	grep -q "\"$f/${f}_cpu\"" odd.trace || fail "$f did not run as a component"
-done
+compute_as_called odd odd_types.c odd_types_calls.c odd_rows odd_each odd_bind odd_set odd_exit_with
 # a header that only includes another (glibc's poll.h, memory.h) says which
 "$COMPOSE" -I "$data" --generate-comp-files="$data/forward.h" -o forward > /dev/null 2> forward.err &&
 	fail "forward.h generated"
