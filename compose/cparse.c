@@ -359,6 +359,54 @@ static char *pointer_to(const char *spelling)
 	return cut ? xasprintf("%.*s (*)%s", (int)n, spelling, cut) : xasprintf("%s *", spelling);
 }
 
+/* What the first "[...]" of spelling holds ("m" of "double [m]"), or NULL
+ * where it holds nothing. */
+static char *first_dimension(const char *spelling)
+{
+	const char *open = strchr(spelling, '['), *close = open ? strchr(open, ']') : NULL;
+
+	if (!close || close == open + 1)
+		return NULL;
+	return xasprintf("%.*s", (int)(close - open - 1), open + 1);
+}
+
+/*
+ * A parameter declared as rows of a one-dimensional array ("double
+ * a[n][m]", "const double a[][3]"): its data is a row-major matrix of the
+ * row's elements, which a pointer to them ("double *") describes.  Not
+ * deeper arrays.  Returns false for other parameters.
+ */
+static bool describe_rows(CXType t, CXType row, struct cparam *p)
+{
+	CXType crow = clang.getCanonicalType(row), elem, celem;
+	char *s;
+
+	if (crow.kind != CXType_ConstantArray && crow.kind != CXType_VariableArray)
+		return false;
+	elem = clang.getArrayElementType(row);
+	celem = clang.getCanonicalType(elem);
+	if (is_array(celem.kind) || celem.kind == CXType_Record || celem.kind == CXType_Pointer)
+		return false;
+	s = take(clang.getTypeSpelling(row));
+	p->cols = first_dimension(s);
+	free(s);
+	if (!p->cols)
+		return false;
+	s = take(clang.getTypeSpelling(t));
+	p->rows = is_array(t.kind) ? first_dimension(s) : NULL;
+	free(s);
+	s = take(clang.getTypeSpelling(elem));
+	p->flat = xasprintf("%s *", s);
+	free(s);
+	free(p->pointee);
+	p->pointee = unqualified(celem);
+	p->pointee_const = clang.isConstQualifiedType(celem);
+	p->pointee_integer = is_integer(celem.kind);
+	p->pointee_char = false;
+	p->shape = CSHAPE_POINTER;
+	return true;
+}
+
 /*
  * A parameter declared as an array ("char out[29]", png.h) or a function
  * is a pointer, as C adjusts it; libclang gives the type as written,
@@ -391,6 +439,8 @@ static bool describe_decayed(CXType t, struct cparam *p)
 	p->pointee = unqualified(celem);
 	p->plain = pointer_to(p->pointee);
 	p->pointee_const = clang.isConstQualifiedType(celem);
+	if (describe_rows(t, elem, p))
+		return true;
 	p->shape = celem.kind == CXType_Pointer ? CSHAPE_PTRPTR : CSHAPE_POINTER;
 	p->pointee_integer = is_integer(celem.kind);
 	p->pointee_char = celem.kind == CXType_Char_S || celem.kind == CXType_Char_U;
@@ -528,10 +578,15 @@ static void read_function(CXCursor c, struct cfunc *fn)
 			 * glibc's): a prototype ignores them */
 			char *spelled = take(clang.getTypeSpelling(clang.getCursorType(a)));
 
+			CXType canon = clang.getCanonicalType(clang.getCursorType(a));
+
 			p->type = normalize_type(spelled);
 			free(spelled);
 			describe(clang.getCursorType(a), p);
 			describe_more(clang.getCursorType(a), p);
+			/* "double (*a)[3]", written as the pointer it is */
+			if (canon.kind == CXType_Pointer)
+				describe_rows(canon, clang.getPointeeType(canon), p);
 		}
 		fn->va_list |= strstr(p->type, "va_list") || strstr(p->plain, "__va_list");
 	}
@@ -1468,6 +1523,9 @@ void cparam_free(struct cparam *p)
 	free(p->plain);
 	free(p->pointee);
 	free(p->spelled);
+	free(p->flat);
+	free(p->rows);
+	free(p->cols);
 	memset(p, 0, sizeof(*p));
 }
 

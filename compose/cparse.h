@@ -34,6 +34,11 @@ struct cparam {
 	bool pointee_char;    /* points to char: a string */
 	long long array_len; /* declared as an array of that many elements
 				("char out[29]"), else 0 */
+	/* declared as rows of an array ("double a[n][m]", "double a[][3]"):
+	 * the pointer to their elements ("double *"), the rows as written
+	 * ("n", or NULL where not), and the elements of a row ("m", "3");
+	 * else NULL */
+	char *flat, *rows, *cols;
 	bool handle;	 /* points to a struct or union that is incomplete or holds
 			    pointers (gzFile, sqlite3 *, FILE *): only its address
 			    means something to the caller */

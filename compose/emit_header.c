@@ -191,10 +191,17 @@ void emit_header(struct gen *g)
 	out_line(&o, "#endif");
 	for (i = 0; i < g->m->nifaces; i++) {
 		const struct iface *ifc = g->m->ifaces[i];
-		/* the header of a function it wraps may define a macro of its name
-		 * (zlib's gzgetc): "(name)" is no macro call */
-		char *name = ifc->wrap ? xasprintf("(%s)", ifc->name) : xstrdup(ifc->name);
-		char *sig = c_signature(ifc, name, 0);
+		char *name, *sig;
+
+		/* a function it wraps is its header's, declared there as the
+		 * library wrote it: rows ("double a[n][m]") that the interface
+		 * takes as a matrix ("double *") would conflict */
+		if (ifc->wrap && ifc->nincludes)
+			continue;
+		/* a header may define a macro of the name (zlib's gzgetc):
+		 * "(name)" is no macro call */
+		name = ifc->wrap ? xasprintf("(%s)", ifc->name) : xstrdup(ifc->name);
+		sig = c_signature(ifc, name, 0);
 
 		out_blank(&o);
 		out_line(&o, "/* %s */", path_basename(ifc->path));

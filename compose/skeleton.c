@@ -302,6 +302,80 @@ static bool plan_address(struct sparam *ps, size_t n, size_t k)
 	return true;
 }
 
+/* The parameter that counts the rows of the pointer at index k: one
+ * named as row counts are, else guess_vector's. */
+static int guess_row_count(const struct sparam *ps, size_t n, size_t k, const char **why)
+{
+	static const char *const names[] = { "nrows", "rows", "nr", "height" };
+	size_t i;
+	int r;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((r = find_size(ps, n, names[i])) >= 0) {
+			*why = "named as row counts are";
+			return r;
+		}
+	return guess_vector(ps, n, k, why);
+}
+
+/* dim ("3", "m") as a size over the interface's parameters: a number, or
+ * a by-value integer parameter's name (as the interface names it); NULL
+ * where it is neither. */
+static char *size_of_dimension(const struct sparam *ps, size_t n, const char *dim)
+{
+	size_t i;
+
+	if (strspn(dim, "0123456789") == strlen(dim))
+		return xstrdup(dim);
+	for (i = 0; i < n; i++)
+		if (ps[i].c->integer && ps[i].c->shape == CSHAPE_VALUE &&
+		    strcmp(ps[i].c->name, dim) == 0)
+			return xstrdup(ps[i].name);
+	return NULL;
+}
+
+/*
+ * A parameter declared as rows ("double a[n][m]", "double a[][3]") is a
+ * row-major matrix of their elements, rows by the row's length: the
+ * rows as declared, else a size parameter's guess.  False where the
+ * sizes are no parameters' (then it is passed as itself).
+ */
+static bool plan_rows(const struct cfunc *fn, struct sparam *ps, size_t n, size_t k)
+{
+	struct sparam *p = &ps[k];
+	char *rows = p->c->rows ? size_of_dimension(ps, n, p->c->rows) : NULL;
+	char *cols = size_of_dimension(ps, n, p->c->cols);
+	const char *why;
+	int s;
+
+	if (!cols || (p->c->rows && !rows)) {
+		free(rows);
+		free(cols);
+		return false;
+	}
+	if (rows) {
+		prepend_note(p, xasprintf("'%s' is declared as %s rows of %s elements: a row-major matrix",
+					  p->name, rows, cols));
+	} else if ((s = guess_row_count(ps, n, k, &why)) >= 0) {
+		rows = xstrdup(ps[s].name);
+		prepend_note(p, xasprintf("guess: '%s' holds '%s' rows of %s elements (%s)", p->name,
+					  rows, cols, why));
+	} else {
+		char *which = xasprintf("'%s' of '%s'", p->name, fn->name);
+
+		rows = xstrdup("1");
+		warn_at(fn, p->c->line, "parameter %s has rows of %s elements, but no parameter says how many: give them in numElements",
+			which, cols);
+		free(which);
+		prepend_note(p, xasprintf("FIXME: '%s' holds rows of %s elements; how many rows?",
+					  p->name, cols));
+	}
+	p->num_elements = xasprintf("%s,%s", rows, cols);
+	free(rows);
+	free(cols);
+	return true;
+}
+
 static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, size_t k)
 {
 	struct sparam *p = &ps[k];
@@ -309,6 +383,8 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 	int s;
 
 	p->access = p->c->pointee_const ? "read" : "readwrite";
+	if (p->c->flat && plan_rows(fn, ps, n, k))
+		return;
 	if (p->c->shape == CSHAPE_POINTER && strchr(p->c->type, '(')) {
 		/* "double m[][3]": a pointer to arrays, which the data layer
 		 * does not describe */
@@ -641,6 +717,8 @@ static char *interface_attrs(const struct skeleton *s, const struct cfunc *fn,
  * data shows its '*', so that compose sees a pointer too. */
 static const char *param_type(const struct sparam *p)
 {
+	if (p->c->flat && p->num_elements)
+		return p->c->flat; /* rows, as a matrix of their elements */
 	return p->c->spelled && !p->by_value ? p->c->spelled : p->c->type;
 }
 
@@ -781,7 +859,9 @@ static char *param_list(const struct cfunc *fn, const struct sparam *ps,
 
 static char *param_decl(const struct sparam *p)
 {
-	return c_decl(p->c->type, p->name);
+	/* the original takes rows ("double (*a)[m]"): its __real_ name is
+	 * declared with the pointer to their elements, the same pointer */
+	return c_decl(p->c->flat && p->num_elements ? p->c->flat : p->c->type, p->name);
 }
 
 static char *param_name(const struct sparam *p)

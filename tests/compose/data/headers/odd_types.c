@@ -13,6 +13,25 @@ double odd_rows(int n, double m[][3])
 	return s;
 }
 
+void odd_scale(int n, int m, double a[n][m], double s)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < m; j++)
+			a[i][j] *= s * (i + 1);
+}
+
+double odd_blocks(int n, const double b[][2][2])
+{
+	double det = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		det += b[i][0][0] * b[i][1][1] - b[i][0][1] * b[i][1][0];
+	return det;
+}
+
 int odd_each(int (*f)(const unsigned char (*)[4], int), int x)
 {
 	static const unsigned char rows[2][4] = { { 1, 2, 3, 4 }, { 5, 6, 7, 8 } };

@@ -8,8 +8,11 @@
 typedef enum { ODD_TIGHT, ODD_LOOSE } odd_binding, *odd_binding_list;
 /* a function pointer that does not return */
 typedef void (*odd_handler)(const char *) __attribute__((noreturn));
-/* rows of three: a pointer to arrays */
+/* rows of three, and rows of m: row-major matrices */
 double odd_rows(int n, double m[][3]);
+void odd_scale(int n, int m, double a[n][m], double s);
+/* blocks of 2 x 2: a pointer to arrays, passed as itself */
+double odd_blocks(int n, const double b[][2][2]);
 /* a callback taking a pointer to arrays */
 int odd_each(int (*f)(const unsigned char (*)[4], int), int x);
 int odd_bind(const char *s, odd_binding_list b, int *n);

@@ -32,7 +32,16 @@ int main(void)
 	odd_binding b[8];
 	int n = 0;
 
+	double a[3][4], blk[2][2][2] = { { { 1, 2 }, { 3, 4 } }, { { 5, 6 }, { 7, 9 } } };
+
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 4; j++)
+			a[i][j] = i * 4 + j;
 	printf("rows %g\n", odd_rows(2, m));
+	odd_scale(3, 4, a, 0.5);
+	for (int i = 0; i < 3; i++)
+		printf("scaled %g %g %g %g\n", a[i][0], a[i][1], a[i][2], a[i][3]);
+	printf("blocks %g\n", odd_blocks(2, blk));
 	printf("each %d %d\n", odd_each(sum_row, 0), odd_each(sum_row, 1));
 	printf("bind %d:", odd_bind("a.b*c.d", b, &n));
 	for (int i = 0; i < n; i++)
