@@ -88,19 +88,28 @@ static void emit_generics(struct out *o, const struct model *m)
 	out_line(o, "#endif");
 }
 
-/* Every interface's @include headers, each once. */
+/* Is ifc's function declared in peppher.h?  Not one it wraps whose header
+ * it includes: the header declares it, as the library wrote it. */
+static bool declared_here(const struct iface *ifc)
+{
+	return !(ifc->wrap && ifc->nincludes);
+}
+
+/* The @include headers of the interfaces peppher.h declares, each once:
+ * a program that includes a library's header, then peppher.h, does not
+ * get the header twice (pcre2posix.h has no include guard). */
 static void emit_all_includes(struct gen *g, struct out *o)
 {
 	const struct model *m = g->m;
 	size_t i, k, j, l;
 
 	for (i = 0; i < m->nifaces; i++)
-		for (k = 0; k < m->ifaces[i]->nincludes; k++) {
+		for (k = 0; k < m->ifaces[i]->nincludes && declared_here(m->ifaces[i]); k++) {
 			const char *inc = m->ifaces[i]->includes[k];
 			bool seen = false;
 
 			for (j = 0; j <= i && !seen; j++)
-				for (l = 0; l < m->ifaces[j]->nincludes && !seen; l++) {
+				for (l = 0; l < m->ifaces[j]->nincludes && !seen && declared_here(m->ifaces[j]); l++) {
 					if (j == i && l == k)
 						break;
 					seen = strcmp(m->ifaces[j]->includes[l], inc) == 0;
@@ -196,7 +205,7 @@ void emit_header(struct gen *g)
 		/* a function it wraps is its header's, declared there as the
 		 * library wrote it: rows ("double a[n][m]") that the interface
 		 * takes as a matrix ("double *") would conflict */
-		if (ifc->wrap && ifc->nincludes)
+		if (!declared_here(ifc))
 			continue;
 		/* a header may define a macro of the name (zlib's gzgetc):
 		 * "(name)" is no macro call */

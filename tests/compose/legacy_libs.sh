@@ -1,7 +1,8 @@
 #!/bin/sh
 # Real libraries' headers in utility mode (Debian's zlib1g-dev, libblas-dev,
-# libgmp-dev and libxml2-dev, and glibc's math.h): zlib.h, cblas.h, math.h,
-# gmp.h and libxml2's xpath.h (read with -I /usr/include/libxml2) each
+# libgmp-dev, libpcre2-dev and libxml2-dev, and glibc's math.h): zlib.h,
+# cblas.h, math.h, gmp.h, pcre2posix.h and libxml2's xpath.h (read with
+# -I /usr/include/libxml2) each
 # become a tree that composes as generated and builds; their access modes
 # follow const; and a program that calls crc32, adler32, compress2 and
 # uncompress, or cblas_sgemm, cblas_saxpy and cblas_sdot, or sin, sqrt,
@@ -129,6 +130,18 @@ if [ -n "$math" ]; then
 	[ "$(grep -c "__sin.*reserved" math.err)" -eq 0 ] || fail "math.h: warnings for glibc's aliases"
 else
 	echo "SKIP: no math.h"
+fi
+# pcre2posix.h has no include guard (a program that includes it, then
+# peppher.h, must not get it twice) and renames regcomp... to
+# pcre2_regcomp... after declaring them
+pcre2posix=$(system_header pcre2posix.h)
+if [ -n "$pcre2posix" ]; then
+	header "$pcre2posix" pcre2posix -lpcre2-posix pcre2posix_calls.c
+	for f in pcre2_regcomp pcre2_regexec pcre2_regfree; do
+		grep -q "\"$f/${f}_cpu\"" pcre2posix.trace || fail "$f did not run as a component"
+	done
+else
+	echo "SKIP: no pcre2posix.h (Debian libpcre2-dev)"
 fi
 # a header whose own includes need -I (libxml2's <libxml/...>): the stubs
 # include it as <libxml/xpath.h>, below the -I folder
