@@ -41,6 +41,7 @@ struct skeleton {
 	bool *variadic; /* per name: left out of main.xml */
 	unsigned reserved; /* functions skipped for their names */
 	const struct cfunc *kept; /* the last function given an interface */
+	struct strbuf main_includes; /* main.c's includes of the headers */
 	unsigned errors; /* files that could not be made */
 };
 
@@ -1381,10 +1382,13 @@ static void main_descriptor(struct out *o, const struct skeleton *s, const char 
 	free(comment);
 }
 
-static void main_source(struct out *o, const char *header)
+static void main_source(struct out *o, const struct skeleton *s, const char *header)
 {
 	out_line(o, "/* The application's main: %s's functions are PEPPHER components now. */",
 		 header);
+	/* the headers declare the functions: peppher.h does not (the
+	 * program's own includes come first, as they did) */
+	out_line(o, "%s", s->main_includes.s);
 	out_line(o, "#include \"peppher.h\"");
 	out_blank(o);
 	open_function(o, "int main(void)");
@@ -1405,7 +1409,7 @@ static void write_main(struct skeleton *s)
 		close_file(s, &o);
 	}
 	if (open_file(s, &o, xstrdup("main.c"), C_UNIT) == 0) {
-		main_source(&o, header);
+		main_source(&o, s, header);
 		close_file(s, &o);
 	}
 }
@@ -1487,6 +1491,12 @@ int generate_skeletons(const struct skeleton_request *r)
 		}
 		header_ref(&h, r->headers[i], r);
 		h.prelude = prelude;
+		if (rc == 0) {
+			char *line = include_line(&s, &h, "");
+
+			strbuf_join(&s.main_includes, "\n", "%s", line);
+			free(line);
+		}
 		for (j = 0; rc == 0 && j < nfuncs; j++)
 			skeleton_function(&s, &funcs[j], &h);
 		for (j = 0; j < nfuncs; j++)
@@ -1527,6 +1537,7 @@ int generate_skeletons(const struct skeleton_request *r)
 	free(s.names);
 	free(s.variadic);
 	free(s.outdir_abs);
+	free(s.main_includes.s);
 	return rc;
 }
 #endif

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../legacy.h" /* copied to out/main.c, one folder below legacy.h */
 #include "peppher.h"
 
 static int failures;

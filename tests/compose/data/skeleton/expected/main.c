@@ -1,4 +1,5 @@
 /* The application's main: legacy.h's functions are PEPPHER components now. */
+#include "../legacy.h"
 #include "peppher.h"
 
 int main(void)
