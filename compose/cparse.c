@@ -189,6 +189,25 @@ static bool is_integer(enum CXTypeKind k)
 	       (k >= CXType_Short && k <= CXType_LongLong);
 }
 
+/* Is the data of type t const: t itself, or an array's elements (a const
+ * array typedef, openssl's "const DES_cblock", is an array of const
+ * elements, and the array type carries no qualifier)? */
+static bool is_const_data(CXType t)
+{
+	CXType elem;
+
+	while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
+	       t.kind == CXType_VariableArray) {
+		if (clang.isConstQualifiedType(t))
+			return true;
+		elem = clang.getCanonicalType(clang.getArrayElementType(t));
+		if (elem.kind == CXType_Invalid)
+			break;
+		t = elem;
+	}
+	return clang.isConstQualifiedType(t) != 0;
+}
+
 /* Shape, plain spelling and pointee of type t. */
 static void describe(CXType t, struct cparam *p)
 {
@@ -203,7 +222,7 @@ static void describe(CXType t, struct cparam *p)
 		CXType pointee = clang.getCanonicalType(clang.getPointeeType(canon));
 
 		p->pointee = unqualified(pointee);
-		p->pointee_const = clang.isConstQualifiedType(pointee);
+		p->pointee_const = is_const_data(pointee);
 		if (pointee.kind == CXType_FunctionProto || pointee.kind == CXType_FunctionNoProto)
 			p->shape = CSHAPE_FUNCPTR;
 		else if (pointee.kind == CXType_Void)
@@ -398,9 +417,8 @@ static bool describe_rows(CXType t, CXType row, struct cparam *p)
 	s = take(clang.getTypeSpelling(elem));
 	p->flat = xasprintf("%s *", s);
 	free(s);
-	free(p->pointee);
-	p->pointee = unqualified(celem);
-	p->pointee_const = clang.isConstQualifiedType(celem);
+	/* pointee stays the row ("double [3]"): prototype checks compare it */
+	p->pointee_const = is_const_data(crow);
 	p->pointee_integer = is_integer(celem.kind);
 	p->pointee_char = false;
 	p->shape = CSHAPE_POINTER;
@@ -438,7 +456,7 @@ static bool describe_decayed(CXType t, struct cparam *p)
 	free(s);
 	p->pointee = unqualified(celem);
 	p->plain = pointer_to(p->pointee);
-	p->pointee_const = clang.isConstQualifiedType(celem);
+	p->pointee_const = is_const_data(celem);
 	if (describe_rows(t, elem, p))
 		return true;
 	p->shape = celem.kind == CXType_Pointer ? CSHAPE_PTRPTR : CSHAPE_POINTER;

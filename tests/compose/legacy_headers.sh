@@ -153,7 +153,7 @@ compute_as_called typed typed.c typed_calls.c half halff twice twicef typed_coun
 "$COMPOSE" --generate-comp-files="$data/odd_types.h" -o odd > /dev/null 2> odd.err ||
 	{ cat odd.err; fail "odd_types.h"; }
 sed "s|^$data/||" odd.err > odd.msg
-grep -qx "odd_types.h:15: warning: parameter 'b' of 'odd_blocks' points to arrays: passed as itself, so only CPU variants can use it; describe its data by hand" odd.msg ||
+grep -qx "odd_types.h:19: warning: parameter 'b' of 'odd_blocks' points to arrays: passed as itself, so only CPU variants can use it; describe its data by hand" odd.msg ||
 	{ cat odd.msg; fail "odd_types.h: no word on the pointer to arrays"; }
 grep -q 'name="b" type="odd_binding \*" accessMode="readwrite"' odd/odd_bind.xml ||
 	fail "odd_bind: b is not an odd_binding *"
@@ -161,9 +161,11 @@ grep -q 'name="m" type="double \*" accessMode="readwrite" numElements="n,3"' odd
 	fail "odd_rows: m is not an n x 3 matrix"
 grep -q 'name="a" type="double \*" accessMode="readwrite" numElements="n,m"' odd/odd_scale.xml ||
 	fail "odd_scale: a is not an n x m matrix"
+grep -q 'name="in" type="const odd_block \*" accessMode="read" numElements="n"' odd/odd_sum_blocks.xml ||
+	fail "odd_sum_blocks: in is not a vector of n odd_blocks"
 grep -q 'name="b" type="const double (\*)\[2\]\[2\]" accessMode="read"/>' odd/odd_blocks.xml ||
 	fail "odd_blocks: b is not passed as itself"
-compute_as_called odd odd_types.c odd_types_calls.c odd_rows odd_scale odd_blocks odd_each odd_bind odd_set \
+compute_as_called odd odd_types.c odd_types_calls.c odd_rows odd_scale odd_blocks odd_sum_blocks odd_each odd_bind odd_set \
 	odd_exit_with
 # a header that only includes another (glibc's poll.h, memory.h) says which
 "$COMPOSE" -I "$data" --generate-comp-files="$data/forward.h" -o forward > /dev/null 2> forward.err &&

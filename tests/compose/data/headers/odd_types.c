@@ -32,6 +32,15 @@ double odd_blocks(int n, const double b[][2][2])
 	return det;
 }
 
+int odd_sum_blocks(const odd_block in[], int n)
+{
+	int s = 0, i;
+
+	for (i = 0; i < n; i++)
+		s += in[i][0] + in[i][3];
+	return s;
+}
+
 int odd_each(int (*f)(const unsigned char (*)[4], int), int x)
 {
 	static const unsigned char rows[2][4] = { { 1, 2, 3, 4 }, { 5, 6, 7, 8 } };

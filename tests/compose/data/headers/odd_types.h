@@ -11,6 +11,10 @@ typedef void (*odd_handler)(const char *) __attribute__((noreturn));
 /* rows of three, and rows of m: row-major matrices */
 double odd_rows(int n, double m[][3]);
 void odd_scale(int n, int m, double a[n][m], double s);
+/* an array of arrays a typedef names (openssl's DES_cblock output[]):
+ * a vector of them */
+typedef unsigned char odd_block[4];
+int odd_sum_blocks(const odd_block in[], int n);
 /* blocks of 2 x 2: a pointer to arrays, passed as itself */
 double odd_blocks(int n, const double b[][2][2]);
 /* a callback taking a pointer to arrays */

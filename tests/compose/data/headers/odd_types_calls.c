@@ -42,6 +42,11 @@ int main(void)
 	for (int i = 0; i < 3; i++)
 		printf("scaled %g %g %g %g\n", a[i][0], a[i][1], a[i][2], a[i][3]);
 	printf("blocks %g\n", odd_blocks(2, blk));
+	{
+		const odd_block in[3] = { { 1, 2, 3, 4 }, { 5, 6, 7, 8 }, { 9, 10, 11, 12 } };
+
+		printf("sum_blocks %d\n", odd_sum_blocks(in, 3));
+	}
 	printf("each %d %d\n", odd_each(sum_row, 0), odd_each(sum_row, 1));
 	printf("bind %d:", odd_bind("a.b*c.d", b, &n));
 	for (int i = 0; i < n; i++)
