@@ -486,6 +486,9 @@ static struct sparam *plan_params(const struct cfunc *fn)
 			warn_at(fn, ps[i].c->line, "parameter '%s' of '%s' is a function pointer: passed by value, so only CPU variants can call it",
 				ps[i].name, fn->name);
 			prepend_note(&ps[i], xstrdup("FIXME: a function pointer, passed by value: only meaningful on the CPU"));
+			/* "MPI_Comm_errhandler_function *", a pointer to a
+			 * typedef'd function type, reads as data: say it is not */
+			ps[i].by_value = true;
 		} else if (ps[i].c->shape != CSHAPE_VALUE) {
 			plan_pointer(fn, ps, fn->nparams, i);
 		}

@@ -163,10 +163,12 @@ grep -q 'name="a" type="double \*" accessMode="readwrite" numElements="n,m"' odd
 	fail "odd_scale: a is not an n x m matrix"
 grep -q 'name="in" type="const odd_block \*" accessMode="read" numElements="n"' odd/odd_sum_blocks.xml ||
 	fail "odd_sum_blocks: in is not a vector of n odd_blocks"
+grep -q 'name="f" type="odd_visit_fn \*" accessMode="read" byValue="true"' odd/odd_visit.xml ||
+	fail "odd_visit: f is not passed as itself"
 grep -q 'name="b" type="const double (\*)\[2\]\[2\]" accessMode="read"/>' odd/odd_blocks.xml ||
 	fail "odd_blocks: b is not passed as itself"
 compute_as_called odd odd_types.c odd_types_calls.c odd_rows odd_scale odd_blocks odd_sum_blocks odd_each odd_bind odd_set \
-	odd_exit_with
+	odd_exit_with odd_visit
 # a header that only includes another (glibc's poll.h, memory.h) says which
 "$COMPOSE" -I "$data" --generate-comp-files="$data/forward.h" -o forward > /dev/null 2> forward.err &&
 	fail "forward.h generated"

@@ -92,3 +92,6 @@ library unistd -lcrypt
 library X11/Intrinsic "-lXt -lX11"
 library X11/Xresource -lX11
 library openssl/modes -lcrypto
+# MPI: callbacks typed as pointers to typedef'd function types
+# (MPI_Comm_errhandler_function *), which read as data
+library openmpi/mpi -lmpi

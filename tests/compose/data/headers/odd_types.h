@@ -22,4 +22,8 @@ int odd_each(int (*f)(const unsigned char (*)[4], int), int x);
 int odd_bind(const char *s, odd_binding_list b, int *n);
 odd_handler odd_set(odd_handler h);
 int odd_exit_with(void (*leave)(void) __attribute__((noreturn)), int now);
+/* a pointer to a typedef'd function type (mpi.h's
+ * MPI_Comm_errhandler_function *): a function pointer, not data */
+typedef int(odd_visit_fn)(int);
+int odd_visit(odd_visit_fn *f, int x);
 #endif

@@ -12,6 +12,11 @@ static int sum_row(const unsigned char (*rows)[4], int x)
 	return rows[x][0] + rows[x][1] + rows[x][2] + rows[x][3];
 }
 
+static int square(int x)
+{
+	return x * x;
+}
+
 static __attribute__((noreturn)) void fail(const char *why)
 {
 	printf("failed: %s\n", why);
@@ -54,6 +59,7 @@ int main(void)
 	printf("\n");
 	printf("set %d %d\n", odd_set(fail) == NULL, odd_set(NULL) == fail);
 	printf("exit_with %d\n", odd_exit_with(never, 0));
+	printf("visit %d\n", odd_visit(square, 3));
 #ifndef DIRECT
 	PEPPHER_SHUTDOWN();
 #endif
