@@ -141,6 +141,12 @@ static void compare_param(const struct impl *impl, const struct cfunc *fn, size_
 	}
 	if (!is_pointer_shape(got->shape) || p->kind == PARAM_VALUE)
 		return;
+	if (got->shape == CSHAPE_FUNCPTR) { /* "fn_type *f": no data, no const */
+		diag_warning(&here, "parameter '%s' of '%s' is a function pointer: give it byValue=\"true\" (as data, the runtime would register and move the function's code)",
+			     name, impl->name);
+		diag_note(&p->loc, "declared here");
+		return;
+	}
 	if (got->pointee_const && p->access != ACCESS_READ) {
 		diag_error(&here, "parameter '%s' of '%s' points to const, but interface '%s' writes it (accessMode=\"%s\")",
 			   name, impl->name, impl->iface->name, access_name(p->access));

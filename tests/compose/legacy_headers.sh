@@ -169,6 +169,11 @@ grep -q 'name="b" type="const double (\*)\[2\]\[2\]" accessMode="read"/>' odd/od
 	fail "odd_blocks: b is not passed as itself"
 compute_as_called odd odd_types.c odd_types_calls.c odd_rows odd_scale odd_blocks odd_sum_blocks odd_each odd_bind odd_set \
 	odd_exit_with odd_visit
+# described as data, a function pointer gets a word, not "declare it const"
+sed -i 's|type="odd_visit_fn \*" accessMode="read" byValue="true"|type="odd_visit_fn *" accessMode="read"|' odd/odd_visit.xml
+"$COMPOSE" -I "$data" odd/main.xml -o odd-gen2 --platforms=CPU > /dev/null 2> odd-fn.err || fail "odd: compose without byValue"
+grep -qx "odd/odd_visit/cpu/odd_visit_cpu.c:[0-9]*: warning: parameter 'f' of 'odd_visit_cpu' is a function pointer: give it byValue=\"true\" (as data, the runtime would register and move the function's code)" odd-fn.err ||
+	{ cat odd-fn.err; fail "odd_visit: no word on a function pointer described as data"; }
 # a header that only includes another (glibc's poll.h, memory.h) says which
 "$COMPOSE" -I "$data" --generate-comp-files="$data/forward.h" -o forward > /dev/null 2> forward.err &&
 	fail "forward.h generated"
