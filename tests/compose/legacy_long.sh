@@ -95,3 +95,11 @@ library openssl/modes -lcrypto
 # MPI: callbacks typed as pointers to typedef'd function types
 # (MPI_Comm_errhandler_function *), which read as data
 library openmpi/mpi -lmpi
+# Python's C API (read with -I; Debian's libpython3 lacks
+# PySignal_SetWakeupFd, which Python.h declares)
+py=$(ls -d /usr/include/python3.*/ 2>/dev/null | head -n 1)
+if [ -n "$py" ]; then
+	lib_flags=-I$py
+	library "$(basename "$py")/Python" "-l$(basename "$py")" PySignal_SetWakeupFd
+	lib_flags=
+fi
