@@ -36,12 +36,13 @@ ls mix/*.xml | sed 's|.*/||' | sort | tr '\n' ' ' > interfaces
 [ "$(cat interfaces)" = "main.xml mix_Scale.xml mix_add.xml mix_apply.xml mix_half.xml mix_inc.xml mix_old.xml mix_pick.xml mix_pick_into.xml mix_scale.xml mix_stamp.xml mix_sub.xml mix_sum.xml mixlib_neg.xml mixlib_twice.xml nstd_put.xml " ] ||
 	fail "interfaces: $(cat interfaces)"
 
-# expect FILE LINE...: each line appears in FILE
+# expect FILE LINE...: each line appears in mix/FILE (TREE/FILE with
+# in_tree=TREE)
 expect() {
-	f=$1
+	f=${in_tree:-mix}/$1
 	shift
 	for line in "$@"; do
-		grep -qF -- "$line" "mix/$f" || { grep 'peppher:parameter \|returnType' "mix/$f"; fail "$f lacks: $line"; }
+		grep -qF -- "$line" "$f" || { grep 'peppher:parameter \|returnType' "$f"; fail "$f lacks: $line"; }
 	done
 }
 expect mix_stamp.xml '<!-- '"'"'out'"'"' is declared as an array of 13 elements -->' \
@@ -155,18 +156,14 @@ compute_as_called typed typed.c typed_calls.c half halff twice twicef typed_coun
 sed "s|^$data/||" odd.err > odd.msg
 grep -qx "odd_types.h:19: warning: parameter 'b' of 'odd_blocks' points to arrays: passed as itself, so only CPU variants can use it; describe its data by hand" odd.msg ||
 	{ cat odd.msg; fail "odd_types.h: no word on the pointer to arrays"; }
-grep -q 'name="b" type="odd_binding \*" accessMode="readwrite"' odd/odd_bind.xml ||
-	fail "odd_bind: b is not an odd_binding *"
-grep -q 'name="m" type="double \*" accessMode="readwrite" numElements="n,3"' odd/odd_rows.xml ||
-	fail "odd_rows: m is not an n x 3 matrix"
-grep -q 'name="a" type="double \*" accessMode="readwrite" numElements="n,m"' odd/odd_scale.xml ||
-	fail "odd_scale: a is not an n x m matrix"
-grep -q 'name="in" type="const odd_block \*" accessMode="read" numElements="n"' odd/odd_sum_blocks.xml ||
-	fail "odd_sum_blocks: in is not a vector of n odd_blocks"
-grep -q 'name="f" type="odd_visit_fn \*" accessMode="read" byValue="true"' odd/odd_visit.xml ||
-	fail "odd_visit: f is not passed as itself"
-grep -q 'name="b" type="const double (\*)\[2\]\[2\]" accessMode="read"/>' odd/odd_blocks.xml ||
-	fail "odd_blocks: b is not passed as itself"
+in_tree=odd
+expect odd_bind.xml 'name="b" type="odd_binding *" accessMode="readwrite"'
+expect odd_rows.xml 'name="m" type="double *" accessMode="readwrite" numElements="n,3"'
+expect odd_scale.xml 'name="a" type="double *" accessMode="readwrite" numElements="n,m"'
+expect odd_sum_blocks.xml 'name="in" type="const odd_block *" accessMode="read" numElements="n"'
+expect odd_visit.xml 'name="f" type="odd_visit_fn *" accessMode="read" byValue="true"'
+expect odd_blocks.xml 'name="b" type="const double (*)[2][2]" accessMode="read"/>'
+in_tree=
 compute_as_called odd odd_types.c odd_types_calls.c odd_rows odd_scale odd_blocks odd_sum_blocks odd_each odd_bind odd_set \
 	odd_exit_with odd_visit
 # described as data, a function pointer gets a word, not "declare it const"
