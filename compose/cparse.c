@@ -713,6 +713,40 @@ static enum CXChildVisitResult visit_header(CXCursor c, CXCursor parent, void *d
 	return CXChildVisit_Continue;
 }
 
+/*
+ * Does the walk's header use a struct it never declared, inside a
+ * parameter list ("void f(struct foo *)" alone: clang warns that the
+ * declaration will not be visible outside)?  Then each function declares
+ * a type of its own, the generated code's declarations conflict with the
+ * header's, and the tree does not build: libevent's buffer_compat.h needs
+ * event2/buffer.h first.  Reports each as an error; returns how many.
+ */
+static unsigned types_declared_too_late(CXTranslationUnit tu, const struct header_walk *w)
+{
+	unsigned i, n = clang.getNumDiagnostics(tu), found = 0;
+
+	for (i = 0; i < n; i++) {
+		CXDiagnostic d = clang.getDiagnostic(tu, i);
+		char *msg = take(clang.getDiagnosticSpelling(d)), *file, *real;
+		struct loc loc;
+
+		location(clang.getDiagnosticLocation(d), &file, &loc.line);
+		real = file[0] ? realpath(file, NULL) : NULL;
+		if (real && has_path(w->own, w->nown, real) &&
+		    strstr(msg, "will not be visible outside of this function")) {
+			loc.file = file;
+			diag_error(&loc, "%s: the header needs one that declares it first (include that one before it, or generate from a header that does)",
+				   msg);
+			found++;
+		}
+		free(real);
+		free(file);
+		free(msg);
+		clang.disposeDiagnostic(d);
+	}
+	return found;
+}
+
 /* clang's arguments: the language first, then the caller's. */
 static const char **make_args(const char *const *lang, char *const *args, size_t nargs,
 			      int *n)
@@ -1115,11 +1149,15 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 		*(char **)array_push(&w.own, &w.nown, sizeof(char *)) = xstrdup(real);
 		add_private_parts(&included, &w.own, &w.nown);
 		clang.visitChildren(clang.getTranslationUnitCursor(tu), visit_header, &w);
+		if (w.n && types_declared_too_late(tu, &w))
+			rc = -1;
 		free_paths(w.own, w.nown);
 		if (!w.n) { /* an umbrella header */
 			w.own = own_headers(path, &w.nown);
 			add_private_parts(&included, &w.own, &w.nown);
 			clang.visitChildren(clang.getTranslationUnitCursor(tu), visit_header, &w);
+			if (w.n && types_declared_too_late(tu, &w))
+				rc = -1;
 			free_paths(w.own, w.nown);
 		}
 		if (!w.n)

@@ -75,6 +75,13 @@ grep -qx "$data/cplusplus.h: error: a C++ header (it parses as C++, not as C): u
 	cplusplus.err || { cat cplusplus.err; fail "cplusplus.h: not said to be C++"; }
 grep -qx "$data/needs_first.h:3: error: unknown type name 'j_ptr'" needs_first.err ||
 	{ cat needs_first.err; fail "needs_first.h: not its own error"; }
+# a struct first declared in a parameter list parses (clang warns), but is a
+# type of its own in each declaration: the tree would not build
+"$COMPOSE" --generate-comp-files="$data/needs_struct.h" -o needs_struct > /dev/null 2> needs_struct.err &&
+	fail "needs_struct.h generated"
+printf '%s\n' "$data/needs_struct.h:3: error: declaration of 'struct ns_buffer' will not be visible outside of this function: the header needs one that declares it first (include that one before it, or generate from a header that does)" \
+	"compose: 1 error, nothing written" | diff -u - needs_struct.err || fail "needs_struct.h: not said what it needs"
+[ ! -e needs_struct ] || fail "needs_struct.h wrote files"
 # a header that is not there (gmp.h is in /usr/include/x86_64-linux-gnu on
 # Debian), or a folder, is said to be so, not "cannot parse"
 "$COMPOSE" --generate-comp-files="$data/missing.h" -o missing > /dev/null 2> missing.err &&
