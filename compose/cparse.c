@@ -1244,6 +1244,65 @@ static char *error_between(CXTranslationUnit tu, const char *real, int first, in
 	return why;
 }
 
+/* An error as "FILE:LINE: error: MESSAGE", the file by its real path: a
+ * header included by different relative paths reads the same from each
+ * source (clang writes the path as included). */
+static char *error_text(CXDiagnostic d)
+{
+	char *file, *real, *msg = take(clang.getDiagnosticSpelling(d)), *text;
+	int line;
+
+	location(clang.getDiagnosticLocation(d), &file, &line);
+	real = file[0] ? realpath(file, NULL) : NULL;
+	text = file[0] ? xasprintf("%s:%d: error: %s", real ? real : file, line, msg) :
+			 xasprintf("error: %s", msg);
+	free(real);
+	free(file);
+	free(msg);
+	return text;
+}
+
+/* Is line (1-based) of file an #error directive? */
+static bool is_error_directive(const char *file, int line)
+{
+	char *text = read_text(file), *s = text;
+	bool yes = false;
+
+	while (s && --line > 0)
+		s = (s = strchr(s, '\n')) ? s + 1 : NULL;
+	if (s && *(s = (char *)skip_blank(s)) == '#') {
+		s = (char *)skip_blank(s + 1);
+		yes = strncmp(s, "error", 5) == 0 && (s[5] == ' ' || s[5] == '\t' || s[5] == '\n' || !s[5]);
+	}
+	free(text);
+	return yes;
+}
+
+/* The first error an #error directive raised: the header says the source
+ * will not compile as it is (pcre2.h without PCRE2_CODE_UNIT_WIDTH), though
+ * clang goes on and may find the function; NULL if none. */
+static char *error_directive(CXTranslationUnit tu)
+{
+	unsigned i, n = clang.getNumDiagnostics(tu);
+	char *why = NULL;
+
+	for (i = 0; i < n && !why; i++) {
+		CXDiagnostic d = clang.getDiagnostic(tu, i);
+
+		if (clang.getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+			char *file;
+			int line;
+
+			location(clang.getDiagnosticLocation(d), &file, &line);
+			if (file[0] && is_error_directive(file, line))
+				why = error_text(d);
+			free(file);
+		}
+		clang.disposeDiagnostic(d);
+	}
+	return why;
+}
+
 static const char *const *source_language(enum toolchain tool)
 {
 	static const char *const c[] = { "-x", "c", "-std=gnu11", NULL };
@@ -1278,6 +1337,7 @@ struct cparser {
 	CXIndex index;
 	CXTranslationUnit tu; /* the last unit parsed, or NULL */
 	char *key;	      /* the tool and flags it was parsed with */
+	bool reparsed;	      /* tu is the previous unit, reparsed */
 	struct pch *pchs;
 	size_t npchs;
 };
@@ -1379,10 +1439,14 @@ static char *make_pch(CXIndex index, const char **hargs, int nargs, const char *
 		return NULL;
 	}
 	close(fd);
+	/* not with an error (an #error, a header not found): a unit that
+	 * used it would not report it, and might read the types it lacks as
+	 * int; each source is parsed in full instead, and says why */
 	if (clang.parseTranslationUnit2(index, header.Filename, hargs, nargs, &header, 1,
 					CXTranslationUnit_Incomplete |
 						CXTranslationUnit_ForSerialization,
 					&tu) != CXError_Success ||
+	    errors_of(tu, false) ||
 	    clang.saveTranslationUnit(tu, path, clang.defaultSaveOptions(tu)) !=
 		    CXSaveError_None) {
 		unlink(path);
@@ -1439,23 +1503,34 @@ static struct pch *parser_pch(struct cparser *p, enum toolchain tool, char *cons
  * clang's driver (toolchain and header search discovery, about half the
  * cost of checking a small source), else a fresh parse.
  */
+static void parser_drop_unit(struct cparser *p);
+
 static CXTranslationUnit parser_unit(struct cparser *p, enum toolchain tool, const char **all,
 				     int nall, struct CXUnsavedFile *unsaved)
 {
 	char *key = parser_key(tool, all, nall);
 
-	if (p->tu && strcmp(key, p->key) == 0 &&
-	    clang.reparseTranslationUnit(p->tu, 1, unsaved,
-					 clang.defaultReparseOptions(p->tu)) == 0) {
+	p->reparsed = p->tu && strcmp(key, p->key) == 0 &&
+		      clang.reparseTranslationUnit(p->tu, 1, unsaved,
+						   clang.defaultReparseOptions(p->tu)) == 0;
+	if (p->reparsed) {
 		free(key);
 		return p->tu;
 	}
-	if (p->tu) /* other flags, or a failed reparse, which leaves it unusable */
-		clang.disposeTranslationUnit(p->tu);
-	free(p->key);
+	parser_drop_unit(p); /* other flags, or a failed reparse, which leaves it unusable */
 	p->key = key;
 	p->tu = parse(p->index, unsaved->Filename, all, nall, unsaved, 1);
 	return p->tu;
+}
+
+/* Forget the last unit: the next is parsed afresh. */
+static void parser_drop_unit(struct cparser *p)
+{
+	if (p->tu)
+		clang.disposeTranslationUnit(p->tu);
+	p->tu = NULL;
+	free(p->key);
+	p->key = NULL;
 }
 
 /* Did the unit stop with a fatal error (a precompiled header that did not
@@ -1473,7 +1548,7 @@ static char *fatal_error(CXTranslationUnit tu)
 		enum CXDiagnosticSeverity s = clang.getDiagnosticSeverity(d);
 
 		if (s >= CXDiagnostic_Error && !first)
-			first = take(clang.formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation));
+			first = error_text(d);
 		fatal = s == CXDiagnostic_Fatal;
 		clang.disposeDiagnostic(d);
 	}
@@ -1482,6 +1557,15 @@ static char *fatal_error(CXTranslationUnit tu)
 		first = NULL;
 	}
 	return first;
+}
+
+/* Why the unit cannot be read as its source will compile: a fatal error,
+ * or an #error directive; NULL when neither. */
+static char *unit_stopped(CXTranslationUnit tu)
+{
+	char *why = fatal_error(tu);
+
+	return why ? why : error_directive(tu);
 }
 
 int cparse_function(struct cparser *p, const char *path, enum toolchain tool,
@@ -1539,10 +1623,17 @@ int cparse_function(struct cparser *p, const char *path, enum toolchain tool,
 		nall -= 4;
 		tu = parser_unit(p, tool, all, nall, &unsaved);
 	}
+	if (tu && p->reparsed && (*why = unit_stopped(tu))) {
+		/* a reparsed unit does not repeat what stopped it (a header not
+		 * found), only "too many errors": parsed afresh, it says */
+		free(*why);
+		parser_drop_unit(p);
+		tu = parser_unit(p, tool, all, nall, &unsaved);
+	}
 	if (!tu) {
 		*why = xasprintf("libclang cannot parse '%s'", path);
 		rc = -1;
-	} else if ((*why = fatal_error(tu))) {
+	} else if ((*why = unit_stopped(tu))) {
 		/* clang says nothing after a fatal error (a header not found):
 		 * the types it did not see would read as int */
 		rc = -1;

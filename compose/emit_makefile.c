@@ -325,12 +325,59 @@ static void emit_link(struct out *o, const struct model *m, const struct objs *o
 	out_line(o, "\trm -f $(PROGRAM) $(OBJS)%s", objs->generated.s ? objs->generated.s : "");
 }
 
+/*
+ * The preprocessor options of the main module's sources (-I, -D, ...), as
+ * written, for the entry wrappers: they are the application's code, and
+ * include the headers the application does (pcre2.h only compiles with the
+ * -DPCRE2_CODE_UNIT_WIDTH its includer gives).  NULL if none.
+ */
+static char *app_cpp_flags(const struct model *m)
+{
+	struct strbuf b = { 0 };
+	struct strmap seen = { 0 }; /* keys: the options in kept */
+	char **kept = NULL;
+	size_t nkept = 0, i, j;
+
+	for (i = 0; i < m->main->nsources; i++) {
+		const struct source_file *sf = &m->main->sources[i];
+		char **raw = NULL, **plain = NULL;
+		size_t nraw = 0, nplain = 0;
+		bool joined;
+
+		if (sf->kernel || !sf->compile.flags)
+			continue;
+		split_words(sf->compile.flags, true, &raw, &nraw);
+		split_words(sf->compile.flags, false, &plain, &nplain);
+		for (j = 0; j < nraw; j++) {
+			char *option;
+
+			if (!is_cpp_option(plain[j], &joined))
+				continue;
+			option = joined || j + 1 == nraw ? xstrdup(raw[j]) :
+							   xasprintf("%s %s", raw[j], raw[j + 1]);
+			j += !joined && j + 1 < nraw;
+			if (strmap_get(&seen, option)) {
+				free(option);
+				continue;
+			}
+			strmap_put(&seen, option, option);
+			strbuf_join(&b, " ", "%s", option);
+			*(char **)array_push(&kept, &nkept, sizeof(char *)) = option;
+		}
+		free_words(raw, nraw);
+		free_words(plain, nplain);
+	}
+	strmap_free(&seen);
+	free_words(kept, nkept);
+	return b.s;
+}
+
 void emit_makefile(struct gen *g)
 {
 	const struct model *m = g->m;
 	const struct compiler *link = &m->main->link;
 	struct objs objs = { { NULL, 0, 0 }, { NULL, 0, 0 }, false, false, false, false, false };
-	char *rules_text = NULL;
+	char *rules_text = NULL, *app_flags;
 	size_t rules_len = 0;
 	FILE *rules_fp = open_memstream(&rules_text, &rules_len);
 	struct out rules = { rules_fp, 0, NULL }, o;
@@ -347,6 +394,7 @@ void emit_makefile(struct gen *g)
 		objs.wraps |= m->ifaces[i]->wrap;
 	/* rules first, into memory, since they decide the variables */
 	emit_impl_rules(g, &rules, m->main, &objs, "peppher.h");
+	app_flags = app_cpp_flags(m);
 	for (i = 0; i < m->nifaces; i++) {
 		const struct iface *ifc = m->ifaces[i];
 		char *entry = entry_file_name(g, ifc), *header = backend_header_name(ifc);
@@ -355,7 +403,7 @@ void emit_makefile(struct gen *g)
 		char *deps = xasprintf("peppher.h %s", header);
 
 		add_obj(&objs, obj);
-		emit_compile(&rules, obj, entry, deps, entry_tool, NULL, false, NULL);
+		emit_compile(&rules, obj, entry, deps, entry_tool, NULL, false, app_flags);
 		objs.cxx |= entry_tool == TOOL_CXX;
 		for (j = 0; j < ifc->nchosen; j++)
 			emit_impl_rules(g, &rules, ifc->chosen[j], &objs, "");
@@ -364,6 +412,7 @@ void emit_makefile(struct gen *g)
 		free(header);
 		free(entry);
 	}
+	free(app_flags);
 	emit_variables(&o, m, &objs, link->output, g->runtime_pc ? g->runtime_pc : "peppher");
 	fclose(rules_fp);
 	fwrite(rules_text, 1, rules_len, o.fp);

@@ -1,4 +1,5 @@
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "config.h"
@@ -29,30 +30,6 @@ unsigned check_prototypes(const struct model *m, const char *outdir, char *const
 /* the stack clang wants for deeply nested code, as its own threads have */
 #define PPH_CHECK_STACK (8u << 20)
 
-/* Split shell-quoted flags ("'-DT=unsigned int' -O2") into words. */
-static void split_words(const char *s, char ***words, size_t *n)
-{
-	while (*s) {
-		struct strbuf w = { 0 };
-		char quote = 0;
-
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (!*s)
-			break;
-		strbuf_append(&w, "%s", "");
-		for (; *s && (quote || (*s != ' ' && *s != '\t')); s++) {
-			if (!quote && (*s == '\'' || *s == '"'))
-				quote = *s;
-			else if (quote && *s == quote)
-				quote = 0;
-			else
-				strbuf_append(&w, "%c", *s);
-		}
-		*(char **)array_push(words, n, sizeof(char *)) = w.s;
-	}
-}
-
 /* The preprocessor flags among words, relative -I made relative to cwd. */
 static void keep_cpp_flags(char **words, size_t nwords, const char *outdir,
 			   char ***args, size_t *nargs)
@@ -78,15 +55,6 @@ static void keep_cpp_flags(char **words, size_t nwords, const char *outdir,
 		if (arg)
 			*(char **)array_push(args, nargs, sizeof(char *)) = arg;
 	}
-}
-
-static void free_words(char **words, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(words[i]);
-	free(words);
 }
 
 /* The parameters' C types as implementations see them, and the return type. */
@@ -225,9 +193,9 @@ static void parse_impl(struct cparser *parser, struct impl_check *c, const char 
 		for (i = 0; i < c->ntypes; i++) /* of the previous source */
 			cparam_free(&c->resolved[i]);
 		if (impl->defines)
-			split_words(impl->defines, &words, &nwords);
+			split_words(impl->defines, false, &words, &nwords);
 		if (sf->compile.flags)
-			split_words(sf->compile.flags, &words, &nwords);
+			split_words(sf->compile.flags, false, &words, &nwords);
 		keep_cpp_flags(words, nwords, outdir, &args, &nargs);
 		for (i = 0; i < nextra; i++)
 			*(char **)array_push(&args, &nargs, sizeof(char *)) = xstrdup(extra[i]);
@@ -252,8 +220,22 @@ static void *parse_thread(void *arg)
 	return NULL;
 }
 
-/* Diagnostics for one implementation, as a sequential check would give them. */
-static void report_impl(struct impl_check *c)
+/*
+ * Diagnostics for one implementation, as a sequential check would give them.
+ * A reason for not checking is given once: a tree whose sources all include
+ * one header that stops them (pcre2.h's #error without its definition) has
+ * as many implementations.
+ */
+struct reasons {
+	struct reason {
+		char *why;
+		size_t more; /* implementations it stopped after the first */
+	} *v;
+	size_t n;
+	struct strmap index; /* why -> its place in v, plus one */
+};
+
+static void report_impl(struct impl_check *c, struct reasons *given)
 {
 	const struct impl *impl = c->impl;
 	size_t i;
@@ -262,8 +244,20 @@ static void report_impl(struct impl_check *c)
 		diag_verbose(2, "checking the prototype of %s in %s", impl->name,
 			     impl->sources[i].path);
 	if (c->found < 0) {
-		diag_warning(&impl->sources[c->tried - 1].loc,
-			     "cannot check the prototype of '%s': %s", impl->name, c->why);
+		uintptr_t place = (uintptr_t)strmap_get(&given->index, c->why);
+
+		if (place) {
+			given->v[place - 1].more++;
+		} else {
+			struct reason *r = array_push(&given->v, &given->n, sizeof(*r));
+
+			diag_warning(&impl->sources[c->tried - 1].loc,
+				     "cannot check the prototype of '%s': %s", impl->name, c->why);
+			r->why = c->why;
+			r->more = 0;
+			strmap_put(&given->index, r->why, (void *)(uintptr_t)given->n);
+			c->why = NULL; /* the key now */
+		}
 	} else if (c->found) {
 		/* diagnostics name the source as the descriptor does */
 		free(c->fn.file);
@@ -293,6 +287,7 @@ unsigned check_prototypes(const struct model *m, const char *outdir, char *const
 {
 	unsigned errors = diag_error_count();
 	struct check_run run = { NULL, 0, 0, outdir, args, nargs };
+	struct reasons given = { NULL, 0, { NULL, 0, 0 } };
 	pthread_t threads[PPH_CHECK_THREADS_MAX];
 	pthread_attr_t attr;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -332,7 +327,15 @@ unsigned check_prototypes(const struct model *m, const char *outdir, char *const
 	for (i = 1; i < nthreads; i++)
 		pthread_join(threads[i], NULL);
 	for (i = 0; i < run.n; i++)
-		report_impl(&run.checks[i]);
+		report_impl(&run.checks[i], &given);
+	for (i = 0; i < given.n; i++) {
+		if (given.v[i].more)
+			diag_note(NULL, "the prototypes of %zu more implementation%s cannot be checked for the same reason (%s)",
+				  given.v[i].more, given.v[i].more == 1 ? "" : "s", given.v[i].why);
+		free(given.v[i].why);
+	}
+	free(given.v);
+	strmap_free(&given.index);
 	free(run.checks);
 	return diag_error_count() - errors;
 }

@@ -387,6 +387,62 @@ bool is_c_type(const char *type, bool allow_fnptr)
 	return is_type_in(type, type + strlen(type), allow_fnptr, 0);
 }
 
+void split_words(const char *s, bool raw, char ***words, size_t *n)
+{
+	while (*s) {
+		struct strbuf w = { 0 };
+		char quote = 0;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		strbuf_append(&w, "%s", "");
+		for (; *s && (quote || (*s != ' ' && *s != '\t')); s++) {
+			bool mark = true; /* an opening or closing quote */
+
+			if (!quote && (*s == '\'' || *s == '"'))
+				quote = *s;
+			else if (quote && *s == quote)
+				quote = 0;
+			else
+				mark = false;
+			if (raw || !mark)
+				strbuf_append(&w, "%c", *s);
+		}
+		*(char **)array_push(words, n, sizeof(char *)) = w.s;
+	}
+}
+
+void free_words(char **words, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(words[i]);
+	free(words);
+}
+
+bool is_cpp_option(const char *w, bool *joined)
+{
+	static const char *const with_word[] = { "-include", "-isystem", "-iquote", "-idirafter" };
+	size_t i;
+
+	if (w[0] == '-' && (w[1] == 'I' || w[1] == 'D' || w[1] == 'U')) {
+		*joined = w[2] != '\0';
+		return true;
+	}
+	for (i = 0; i < sizeof(with_word) / sizeof(with_word[0]); i++) {
+		size_t len = strlen(with_word[i]);
+
+		if (strncmp(w, with_word[i], len) == 0) {
+			*joined = w[len] != '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
 char *printable(const char *s)
 {
 	char *d = xcalloc(2 * strlen(s) + 1, 1), *p = d;

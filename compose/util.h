@@ -64,6 +64,16 @@ bool is_c_keyword(const char *s);
  * "RET (*)(T1, T2)".  Anything else could leave its place in generated code. */
 bool is_c_type(const char *type, bool allow_fnptr);
 
+/* Split shell-quoted flags ("'-DT=unsigned int' -O2") into words, appended
+ * to *words: without their quotes, or as written (raw).  free_words() frees
+ * n of them and the array. */
+void split_words(const char *s, bool raw, char ***words, size_t *n);
+void free_words(char **words, size_t n);
+/* Is w, unquoted, a preprocessor option (-I, -D, -U, -include, -isystem,
+ * -iquote, -idirafter)?  *joined: its argument is in w ("-Idir"), else in
+ * the next word. */
+bool is_cpp_option(const char *w, bool *joined);
+
 /* Copy of s for a diagnostic: line breaks and tabs spelt \n and \t, other control
  * characters '?', so that a message stays on its line. */
 char *printable(const char *s);

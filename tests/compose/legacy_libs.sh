@@ -25,7 +25,8 @@ cd "$work" || exit 1
 
 # header NAME LIBS CALLS [FLAGS]: generate, check, compose, build with CALLS
 # as the application, run, and compare with CALLS built directly; FLAGS
-# (-I, -D) for every step, as the header needs them
+# (-I, -D) as the header needs them: the skeleton writes them into its
+# descriptors, so compose and make need none
 header() {
 	h=$1 name=$2 libs=$3 calls=$4 flags=${5:-}
 	# shellcheck disable=SC2086
@@ -50,11 +51,10 @@ header() {
 		grep -e 'type="const [^"]*" accessMode="readwrite"' -e 'accessMode="read"' -e 'accessMode="write"')
 	[ -z "$bad" ] || { echo "$bad" | head; fail "$name: access modes do not follow const"; }
 	cp "$data/$calls" "$name/main.c"
-	# shellcheck disable=SC2086
-	"$COMPOSE" $flags "$name/main.xml" -o "$name-gen" --platforms=CPU > /dev/null 2> "$name-compose.err" ||
+	"$COMPOSE" "$name/main.xml" -o "$name-gen" --platforms=CPU > /dev/null 2> "$name-compose.err" ||
 		{ cat "$name-compose.err"; fail "$name: compose"; }
 	[ -s "$name-compose.err" ] && { cat "$name-compose.err"; fail "$name: composing warns"; }
-	make_quiet -C "$name-gen" -j2 CPPFLAGS="$flags" LDLIBS="$libs" > "$name-build.log" 2>&1 ||
+	make_quiet -C "$name-gen" -j2 LDLIBS="$libs" > "$name-build.log" 2>&1 ||
 		{ tail "$name-build.log"; fail "$name: build"; }
 	PEPPHER_NCPU=2 PEPPHER_TRACE="$work/$name.trace" "./$name-gen/${name}_app" > "$name-peppher.out" ||
 		fail "$name: the composed program failed"

@@ -19,8 +19,8 @@ mkdir -p "$work"
 cd "$work" || exit 1
 
 # library NAME LIBS [FUNCTIONS THE LIBRARY LACKS]: NAME.h below /usr/include
-# (or its multiarch folder); $lib_flags: -I and -D options it needs, for
-# every step
+# (or its multiarch folder); $lib_flags: -I and -D options it needs, for the
+# skeleton, which writes them into the descriptors (compose and make need none)
 lib_flags=
 library() {
 	name=$(basename "$1") libs=${2:-} h=
@@ -36,10 +36,9 @@ library() {
 	for f in "$@"; do
 		sed -i "/requiredInterface name=\"$f\"/d" "$name/main.xml"
 	done
-	# shellcheck disable=SC2086
-	"$COMPOSE" $lib_flags "$name/main.xml" -o "$name-gen" --platforms=CPU > /dev/null 2> "$name-compose.err" ||
+	"$COMPOSE" "$name/main.xml" -o "$name-gen" --platforms=CPU > /dev/null 2> "$name-compose.err" ||
 		{ head "$name-compose.err"; fail "$name: compose"; }
-	make_quiet -C "$name-gen" -j2 CPPFLAGS="$lib_flags" LDLIBS="$libs" > "$name-build.log" 2>&1 ||
+	make_quiet -C "$name-gen" -j2 LDLIBS="$libs" > "$name-build.log" 2>&1 ||
 		{ grep -m5 "error" "$name-build.log"; fail "$name: build"; }
 	PEPPHER_NCPU=1 PEPPHER_HOME="$work/home" "./$name-gen/${name}_app" || fail "$name: run"
 	echo "PASS: $h ($(grep -c '<peppher:requiredInterface ' "$name/main.xml") interfaces) composes and builds"

@@ -5,3 +5,4 @@
 #endif
 
 int nd_width(int x);
+int nd_height(int x);
