@@ -1,7 +1,7 @@
 #!/bin/sh
 # Programs nobody here wrote, the examples Debian ships
 # with liblzma-dev, libexpat1-dev, libpng-dev, zlib1g-dev, nettle-dev,
-# libidn2-dev, libzstd-dev, libsndfile1-dev and libarchive-dev (libpng's pngtest.c and
+# libidn2-dev, libzstd-dev, libsndfile1-dev, libsundials-dev and libarchive-dev (libpng's pngtest.c and
 # zlib's example.c, their own tests, among them), PEPPHER-ized as doc/legacy.md says: the tree generated from
 # the library's header, the program as its main.c with the three lines
 # (peppher.h, PEPPHER_INITIALIZE, PEPPHER_SHUTDOWN) and nothing else
@@ -159,6 +159,23 @@ app_files=output.txt
 app sndfile_to_text /usr/include/sndfile.h "$sndfile/sndfile-to-text.c" -lsndfile sf_readf_float /dev/null \
 	output.wav output.txt
 app_files=
+# SUNDIALS' examples: the Brusselator (the paper's ODE test problem, stiff
+# here) integrated by ARKode's ARKStep, and Robertson's kinetics by CVODE.
+# The library calls the program's right-hand side and Jacobian back from
+# inside the component; the output is the one SUNDIALS ships with them too.
+sun=$doc/libsundials-dev/examples
+sunlibs="-lsundials_nvecserial -lsundials_sunmatrixdense -lsundials_sunlinsoldense -lm"
+app_files=solution.txt
+app ark_brusselator /usr/include/arkode/arkode_arkstep.h "$sun/arkode/C_serial/ark_brusselator.c" \
+	"-lsundials_arkode $sunlibs" ARKStepEvolve /dev/null
+app_files=
+app cvode_robertson /usr/include/cvode/cvode.h "$sun/cvode/serial/cvRoberts_dns.c" \
+	"-lsundials_cvode $sunlibs" CVode /dev/null
+for ex in ark_brusselator:arkode/C_serial/ark_brusselator cvode_robertson:cvode/serial/cvRoberts_dns; do
+	[ -e "${ex%%:*}.out" ] || continue
+	cmp -s "${ex%%:*}.out" "$sun/${ex#*:}.out" ||
+		fail "${ex%%:*}: output differs from the one SUNDIALS ships ($sun/${ex#*:}.out)"
+done
 # libarchive's untar.c: a tar listed, then extracted (archive_entry.h's
 # functions stay direct calls: only archive.h's tree is composed)
 mkdir -p tree && cp text tree/text && cp output.txt tree/sine.txt && tar cf tree.tar tree && rm -r tree
