@@ -91,12 +91,15 @@ static void usage(FILE *fp)
 		"                          descriptors and stubs for each platform, and a\n"
 		"                          main.xml with a main.c (into -o DIR); each CPU\n"
 		"                          variant calls the original function, reached\n"
-		"                          through -Wl,--wrap (link it: make LDLIBS=-lz)\n"
+		"                          through -Wl,--wrap (name its library with -l)\n"
 		"      --empty-stubs       CPU variants with empty bodies to fill in instead\n"
 		"      --force             write over files compose did not write (a Makefile\n"
 		"                          of your own, existing skeletons in utility mode)\n"
 		"  -I DIR, -D NAME[=VAL]   passed to the C parser (utility mode and\n"
-		"                          prototype checks)\n"
+		"                          prototype checks); utility mode writes them into\n"
+		"                          the generated sources' compiler flags\n"
+		"  -L DIR, -l NAME         utility mode: the library the headers belong to,\n"
+		"                          written into main.xml's link step\n"
 		"\n"
 		"  -h, --help              show this help and exit\n"
 		"  -V, --version           show the version and exit\n"
@@ -369,7 +372,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		{ "wrapper-ext", required_argument, NULL, 'E' },
 		{ "disable-cpu", no_argument, NULL, 'C' },
 		{ "disable-cuda", no_argument, NULL, 'U' },
-		{ "disable-opencl", no_argument, NULL, 'L' },
+		{ "disable-opencl", no_argument, NULL, 'O' },
 		{ "graph", required_argument, NULL, 'G' },
 		{ "platform", required_argument, NULL, 'T' },
 		{ "use-history-models", no_argument, NULL, 'Y' },
@@ -394,7 +397,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 	opt->outdir = ".";
 	opt->entry_ext = ".c";
 	opt->nw.build_platforms = narrow_build_platforms();
-	while ((c = getopt_long(argc, argv, "o:R:I:D:nvhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:R:I:D:L:l:nvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': opt->outdir = optarg; break;
 		case 'R': add_root(opt, optarg); break;
@@ -417,7 +420,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 			opt->nw.disabled_platforms |= 1u << PLATFORM_CPU | 1u << PLATFORM_OPENMP;
 			break;
 		case 'U': opt->nw.disabled_platforms |= 1u << PLATFORM_CUDA; break;
-		case 'L': opt->nw.disabled_platforms |= 1u << PLATFORM_OPENCL; break;
+		case 'O': opt->nw.disabled_platforms |= 1u << PLATFORM_OPENCL; break;
 		case 'G': opt->graph = optarg; break;
 		case 'T': opt->platform = optarg; break;
 		case 'Y': opt->nw.model = MODEL_HISTORY; break;
@@ -439,6 +442,11 @@ static int parse_args(int argc, char **argv, struct options *opt)
 			*(char **)array_push(&opt->skel.clang_args, &opt->skel.nargs,
 					     sizeof(char *)) = xasprintf("-%c%s", c, optarg);
 			break;
+		case 'L':
+		case 'l':
+			*(char **)array_push(&opt->skel.link_args, &opt->skel.nlink,
+					     sizeof(char *)) = xasprintf("-%c%s", c, optarg);
+			break;
 		case 'v':
 			if (!optarg)
 				verbosity++;
@@ -458,6 +466,10 @@ static int parse_args(int argc, char **argv, struct options *opt)
 	if (show_version) {
 		print_version(verbosity > 0);
 		return 1;
+	}
+	if (opt->skel.nlink && !opt->skel.nheaders) {
+		diag_error(NULL, "-L and -l name the library of the headers --generate-comp-files reads: a main descriptor's link step has its own flags (or make LDLIBS=...)");
+		return -1;
 	}
 	if (opt->skel.nheaders) {
 		if (optind != argc) {
@@ -609,6 +621,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < opt.skel.nargs; i++)
 		free(opt.skel.clang_args[i]);
 	free(opt.skel.clang_args);
+	for (i = 0; i < opt.skel.nlink; i++)
+		free(opt.skel.link_args[i]);
+	free(opt.skel.link_args);
 	skip_files_free(&opt.skip);
 	for (i = 0; i < opt.nwords; i++)
 		free(opt.words[i]);

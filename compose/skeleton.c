@@ -43,6 +43,7 @@ struct skeleton {
 	const struct cfunc *kept; /* the last function given an interface */
 	struct strbuf main_includes; /* main.c's includes of the headers */
 	char *cpp_flags; /* " -I... -D..." the headers were read with, XML-escaped, or "" */
+	char *link_flags; /* "-L... -l...", XML-escaped, or NULL */
 	unsigned errors; /* files that could not be made */
 };
 
@@ -670,14 +671,18 @@ static void open_component(struct out *o, const char *comment)
 
 /* A sourceFile element with attrs, compiled by compiler (its element with
  * compiler_attrs) with one setting: <peppher:key>value</peppher:key>. */
+/* A sourceFile element: its compiler's flags and output, each where not NULL. */
 static void source_file(struct out *o, const char *attrs, const char *compiler_attrs,
-			const char *compiler, const char *key, const char *value)
+			const char *compiler, const char *flags, const char *output)
 {
 	open_tag(o, "sourceFile", attrs);
 	open_tag(o, "compilation", "");
 	open_tag(o, "compiler", compiler_attrs);
 	out_line(o, "<peppher:name>%s</peppher:name>", compiler);
-	out_line(o, "<peppher:%s>%s</peppher:%s>", key, value, key);
+	if (flags)
+		out_line(o, "<peppher:flags>%s</peppher:flags>", flags);
+	if (output)
+		out_line(o, "<peppher:output>%s</peppher:output>", output);
 	close_tag(o, "compiler");
 	close_tag(o, "compilation");
 	close_tag(o, "sourceFile");
@@ -811,7 +816,7 @@ static void impl_descriptor(struct out *o, const struct cfunc *fn,
 		out_line(o, "<!-- disabled until its stub computes: fill it in, then remove disable=\"true\" -->");
 	open_tag(o, "implementation", name);
 	open_tag(o, "sourceFiles", "");
-	source_file(o, file, "", st->compiler, "flags", flags);
+	source_file(o, file, "", st->compiler, flags, NULL);
 	if (st->kernel)
 		out_line(o, "<peppher:sourceFile name=\"%s_%s.cl\" kernel=\"%s_%s\" language=\"OpenCL\"/>",
 			 fn->name, st->suffix, fn->name, st->suffix);
@@ -1319,19 +1324,21 @@ static bool has_control(const char *s)
 	return false;
 }
 
-/* The -I and -D options the headers were read with, as one shell word
- * each ('...' where not plain), -I folders absolute (make runs in the
- * output folder); NULL if none. */
-static char *parser_flags(const struct skeleton_request *r)
+/* Compiler options (the -I and -D the headers were read with, the -L and
+ * -l of their library) as one shell word each ('...' where not plain),
+ * -I and -L folders absolute (make runs in the output folder); NULL if
+ * none. */
+static char *shell_options(char *const *args, size_t n)
 {
 	struct strbuf b = { 0 };
 	size_t i;
 	const char *c;
 
-	for (i = 0; i < r->nargs; i++) {
-		bool dir = strncmp(r->clang_args[i], "-I", 2) == 0 && r->clang_args[i][2];
-		char *abs = dir ? absolute(r->clang_args[i] + 2) : NULL;
-		char *a = dir ? xasprintf("-I%s", abs) : xstrdup(r->clang_args[i]);
+	for (i = 0; i < n; i++) {
+		bool dir = (strncmp(args[i], "-I", 2) == 0 || strncmp(args[i], "-L", 2) == 0) &&
+			   args[i][2];
+		char *abs = dir ? absolute(args[i] + 2) : NULL;
+		char *a = dir ? xasprintf("%.2s%s", args[i], abs) : xstrdup(args[i]);
 
 		if (b.s)
 			strbuf_append(&b, " ");
@@ -1362,11 +1369,11 @@ static void main_descriptor(struct out *o, const struct skeleton *s, const char 
 	open_tag(o, "implementation", " name=\"main\"");
 	open_tag(o, "sourceFiles", "");
 	/* the link step on a source file of its own, as ComPU writes it */
-	if (!s->r->empty)
-		out_line(o, "<!-- the CPU variants call the original functions: build with their library (make LDLIBS=-lfoo) -->");
-	source_file(o, "", " type=\"link\"", "gcc", "output", program);
+	if (!s->r->empty && !s->link_flags)
+		out_line(o, "<!-- the CPU variants call the original functions: link their library (compose -lfoo when generating, or make LDLIBS=-lfoo) -->");
+	source_file(o, "", " type=\"link\"", "gcc", s->link_flags, program);
 	main_flags = xasprintf("-O2%s", s->cpp_flags);
-	source_file(o, " name=\"main.c\" language=\"C\"", "", "gcc", "flags", main_flags);
+	source_file(o, " name=\"main.c\" language=\"C\"", "", "gcc", main_flags, NULL);
 	free(main_flags);
 	close_tag(o, "sourceFiles");
 	open_tag(o, "requiredInterfaces", "");
@@ -1479,20 +1486,24 @@ static int commit(struct skeleton *s)
 int generate_skeletons(const struct skeleton_request *r)
 {
 	struct skeleton s = { .r = r, .outdir_abs = absolute(r->outdir) };
-	char *flags = parser_flags(r);
+	char *flags = shell_options(r->clang_args, r->nargs);
+	char *link = shell_options(r->link_args, r->nlink);
 	size_t i, j, nfuncs;
 	int rc = 0;
 
 	/* the generated tree includes the headers: without the options its
 	 * sources would not compile (pcre2.h's PCRE2_CODE_UNIT_WIDTH) or
 	 * find them, nor could compose check the stubs' prototypes; in each
-	 * source's compiler flags, compose and make need none */
-	if (flags && has_control(flags)) {
-		diag_error(NULL, "an -I or -D option holds a control character: it cannot be written into the descriptors");
+	 * source's compiler flags, compose and make need none.  The library
+	 * goes into the link step's. */
+	if ((flags && has_control(flags)) || (link && has_control(link))) {
+		diag_error(NULL, "an -I, -D, -L or -l option holds a control character: it cannot be written into the descriptors");
 		free(flags);
+		free(link);
 		free(s.outdir_abs);
 		return -1;
-	} else if (flags) {
+	}
+	if (flags) {
 		char *escaped = xml_escape(flags);
 
 		s.cpp_flags = xasprintf(" %s", escaped);
@@ -1500,6 +1511,7 @@ int generate_skeletons(const struct skeleton_request *r)
 	} else {
 		s.cpp_flags = xstrdup("");
 	}
+	s.link_flags = link ? xml_escape(link) : NULL;
 
 	for (i = 0; i < r->nheaders; i++) {
 		struct cfunc *funcs;
@@ -1540,6 +1552,8 @@ int generate_skeletons(const struct skeleton_request *r)
 	if (rc == 0 && flags && !r->dry_run)
 		diag_note(NULL, "the headers were read with %s: the sources' compiler flags have them, for compose and make",
 			  flags);
+	if (rc == 0 && link && !r->dry_run)
+		diag_note(NULL, "the program is linked with %s: main.xml's link step has them, for make", link);
 	for (i = 0; i < s.nfiles; i++) {
 		free(s.files[i]->path);
 		free(s.files[i]->text);
@@ -1553,7 +1567,9 @@ int generate_skeletons(const struct skeleton_request *r)
 	free(s.outdir_abs);
 	free(s.main_includes.s);
 	free(s.cpp_flags);
+	free(s.link_flags);
 	free(flags);
+	free(link);
 	return rc;
 }
 #endif

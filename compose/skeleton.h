@@ -15,6 +15,8 @@ struct skeleton_request {
 	size_t nheaders;
 	char **clang_args; /* -I and -D options for the header parser */
 	size_t nargs;
+	char **link_args; /* -L and -l options: the library the CPU variants call */
+	size_t nlink;
 	const char *outdir;
 	bool force;   /* overwrite existing files */
 	bool dry_run; /* list what would be written */

@@ -111,6 +111,18 @@ grep -q '^nd_width_entry.o:' nd-gen/Makefile && grep -q '^	$(CC) -DNEEDS_WIDTH=1
 	fail "needs_define.h: the entry wrapper does not compile with main's -D"
 make_quiet -C nd-gen > nd-build.log 2>&1 ||
 	{ tail nd-build.log; fail "needs_define.h: the tree does not build"; }
+# the library goes into main.xml's link step (-L made absolute); with a main
+# descriptor, whose link step has flags of its own, -l is an error
+mkdir -p ndlib
+"$COMPOSE" -D NEEDS_WIDTH=16 -L ndlib -lnd --empty-stubs --generate-comp-files="$data/needs_define.h" -o ndl \
+	> /dev/null 2> ndl.err || { cat ndl.err; fail "needs_define.h with -L and -l"; }
+grep -qx "compose: note: the program is linked with -L$(pwd -P)/ndlib -lnd: main.xml's link step has them, for make" ndl.err ||
+	{ cat ndl.err; fail "needs_define.h: not told where -L and -l went"; }
+grep -A1 '<peppher:name>gcc</peppher:name>' ndl/main.xml | grep -qxF "            <peppher:flags>-L$(pwd -P)/ndlib -lnd</peppher:flags>" ||
+	fail "needs_define.h: main.xml's link step does not have -L and -l"
+"$COMPOSE" -lnd nd/main.xml -o ndl-gen > /dev/null 2> ndl.err && fail "-l with a main descriptor composed"
+printf '%s\n' "compose: error: -L and -l name the library of the headers --generate-comp-files reads: a main descriptor's link step has its own flags (or make LDLIBS=...)" \
+	"compose: 1 error, nothing written" | diff -u - ndl.err || fail "-l with a main descriptor: not said why it is refused"
 # a tree whose descriptors lack it: the #error makes each prototype check
 # impossible, said once with how many more (the sources would not compile)
 cp -R nd nd-bare

@@ -25,14 +25,15 @@ cd "$work" || exit 1
 
 # header NAME LIBS CALLS [FLAGS]: generate, check, compose, build with CALLS
 # as the application, run, and compare with CALLS built directly; FLAGS
-# (-I, -D) as the header needs them: the skeleton writes them into its
-# descriptors, so compose and make need none
+# (-I, -D) as the header needs them: the skeleton writes them and LIBS
+# into its descriptors, so compose and make need no option
 header() {
 	h=$1 name=$2 libs=$3 calls=$4 flags=${5:-}
 	# shellcheck disable=SC2086
-	"$COMPOSE" $flags --generate-comp-files="$h" -o "$name" > /dev/null 2> "$name.err" ||
+	"$COMPOSE" $flags $libs --generate-comp-files="$h" -o "$name" > /dev/null 2> "$name.err" ||
 		{ cat "$name.err"; fail "$name: skeleton"; }
-	grep -v -e ": warning: " -e "^compose: note: the headers were read with " "$name.err" &&
+	grep -v -e ": warning: " -e "^compose: note: the headers were read with " \
+		-e "^compose: note: the program is linked with $libs: main.xml's link step has them, for make$" "$name.err" &&
 		fail "$name: more than warnings"
 	# every function gcc sees declared in the header has its interface (once:
 	# gmp.h declares its inline functions, then defines them)
@@ -54,7 +55,7 @@ header() {
 	"$COMPOSE" "$name/main.xml" -o "$name-gen" --platforms=CPU > /dev/null 2> "$name-compose.err" ||
 		{ cat "$name-compose.err"; fail "$name: compose"; }
 	[ -s "$name-compose.err" ] && { cat "$name-compose.err"; fail "$name: composing warns"; }
-	make_quiet -C "$name-gen" -j2 LDLIBS="$libs" > "$name-build.log" 2>&1 ||
+	make_quiet -C "$name-gen" -j2 > "$name-build.log" 2>&1 ||
 		{ tail "$name-build.log"; fail "$name: build"; }
 	PEPPHER_NCPU=2 PEPPHER_TRACE="$work/$name.trace" "./$name-gen/${name}_app" > "$name-peppher.out" ||
 		fail "$name: the composed program failed"
