@@ -1497,14 +1497,22 @@ static struct pch *parser_pch(struct cparser *p, enum toolchain tool, char *cons
 	return pch->path ? pch : NULL;
 }
 
+/* Forget the last unit: the next is parsed afresh. */
+static void parser_drop_unit(struct cparser *p)
+{
+	if (p->tu)
+		clang.disposeTranslationUnit(p->tu);
+	p->tu = NULL;
+	free(p->key);
+	p->key = NULL;
+}
+
 /*
  * The unit for unsaved (the parser's main file) compiled with all: the
  * last unit reparsed when its tool and flags are the same, which skips
  * clang's driver (toolchain and header search discovery, about half the
  * cost of checking a small source), else a fresh parse.
  */
-static void parser_drop_unit(struct cparser *p);
-
 static CXTranslationUnit parser_unit(struct cparser *p, enum toolchain tool, const char **all,
 				     int nall, struct CXUnsavedFile *unsaved)
 {
@@ -1521,16 +1529,6 @@ static CXTranslationUnit parser_unit(struct cparser *p, enum toolchain tool, con
 	p->key = key;
 	p->tu = parse(p->index, unsaved->Filename, all, nall, unsaved, 1);
 	return p->tu;
-}
-
-/* Forget the last unit: the next is parsed afresh. */
-static void parser_drop_unit(struct cparser *p)
-{
-	if (p->tu)
-		clang.disposeTranslationUnit(p->tu);
-	p->tu = NULL;
-	free(p->key);
-	p->key = NULL;
 }
 
 /* Did the unit stop with a fatal error (a precompiled header that did not
