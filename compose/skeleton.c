@@ -211,6 +211,20 @@ static char *guess_matrix(const struct sparam *ps, size_t n, size_t k)
 	return NULL;
 }
 
+/* The by-value integer right after the pointer at index k, if its name
+ * (in any case) is prefix and at most two more characters: BLAS's "incX"
+ * after a vector; else -1. */
+static int spacing_after(const struct sparam *ps, size_t n, size_t k, const char *prefix)
+{
+	const struct sparam *next = k + 1 < n ? &ps[k + 1] : NULL;
+
+	return next && next->c->integer && next->c->shape == CSHAPE_VALUE &&
+			       strncasecmp(next->name, prefix, strlen(prefix)) == 0 &&
+			       strlen(next->name) <= strlen(prefix) + 2 ?
+		       (int)(k + 1) :
+		       -1;
+}
+
 /* The size parameter of the pointer at index k: named for it, else the
  * nearest size-like name after it, else before it. */
 static int guess_vector(const struct sparam *ps, size_t n, size_t k, const char **why)
@@ -383,7 +397,7 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 {
 	struct sparam *p = &ps[k];
 	const char *why;
-	int s;
+	int s, stride;
 
 	p->access = p->c->pointee_const ? "read" : "readwrite";
 	if (p->c->flat && plan_rows(fn, ps, n, k))
@@ -430,14 +444,24 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 					  p->c->array_len));
 		return;
 	}
-	p->num_elements = guess_matrix(ps, n, k);
+	/* a pointer followed by its increment is a vector (BLAS's x in gemv,
+	 * a capital like a matrix's); a leading dimension is not guessed: a
+	 * column-major matrix's (lda >= rows) may be smaller than its
+	 * columns, which a row-major view cannot have */
+	stride = spacing_after(ps, n, k, "inc");
+	p->num_elements = stride < 0 ? guess_matrix(ps, n, k) : NULL;
 	if (p->num_elements) {
 		prepend_note(p, xasprintf("guess: '%s' is a row-major matrix of %s elements",
 					  p->name, p->num_elements));
 		return;
 	}
 	s = guess_vector(ps, n, k, &why);
-	if (s >= 0) {
+	if (s >= 0 && stride >= 0) {
+		/* BLAS's strided vectors: the elements used span this many */
+		prepend_note(p, xasprintf("guess: '%s' holds '%s' elements (%s), '%s' apart", p->name,
+					  ps[s].name, why, ps[stride].name));
+		p->num_elements = xasprintf("1 + (%s - 1) * %s", ps[s].name, ps[stride].name);
+	} else if (s >= 0) {
 		prepend_note(p, xasprintf("guess: '%s' holds '%s' elements (%s)", p->name,
 					  ps[s].name, why));
 		p->num_elements = xstrdup(ps[s].name);

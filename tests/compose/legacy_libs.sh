@@ -93,11 +93,16 @@ fi
 cblas=$(system_header cblas.h)
 if [ -n "$cblas" ]; then
 	header "$cblas" cblas -lblas cblas_calls.c
-	for f in cblas_sgemm cblas_saxpy cblas_sdot; do
+	for f in cblas_sgemm cblas_saxpy cblas_sdot cblas_sgemv; do
 		grep -q "\"$f/${f}_cpu\"" cblas.trace || fail "$f did not run as a component"
 	done
 	grep -q 'name="A" type="const float \*" accessMode="read" numElements="M,K"' cblas/cblas_sgemm.xml ||
 		fail "cblas_sgemm: A is not guessed M x K"
+	# a strided vector spans 1 + (N - 1) * incX elements; gemv's X is one,
+	# not a matrix for its capital
+	grep -q 'name="X" type="const float \*" accessMode="read" numElements="1 + (N - 1) \* incX"' cblas/cblas_saxpy.xml &&
+		grep -q 'name="X" type="const float \*" accessMode="read" numElements="1 + (N - 1) \* incX"' cblas/cblas_sgemv.xml ||
+		fail "cblas: strided vectors are not guessed 1 + (N - 1) * incX elements"
 	grep -q 'name="B" type="const float \*" accessMode="read" numElements="K,N"' cblas/cblas_sgemm.xml ||
 		fail "cblas_sgemm: B is not guessed K x N"
 else

@@ -57,6 +57,13 @@ int main(void)
 	printf("saxpy: %016llx\n", (unsigned long long)digest(y, LEN));
 	dot = cblas_sdot(LEN, x, 1, y, 1);
 	printf("sdot: %a\n", dot);
+	/* strided, one backwards (BLAS then reads x from its far end) */
+	cblas_saxpy(LEN / 3, -0.5f, x, 3, y, 2);
+	printf("saxpy strided: %016llx\n", (unsigned long long)digest(y, LEN));
+	dot = cblas_sdot(LEN / 2, x, -2, y, 2);
+	printf("sdot backwards: %a\n", dot);
+	cblas_sgemv(CblasRowMajor, CblasNoTrans, M, K, 1.0f, A, K, x, 2, 0.25f, y, 3);
+	printf("sgemv strided: %016llx\n", (unsigned long long)digest(y, LEN));
 	PEPPHER_SHUTDOWN();
 	return 0;
 }
