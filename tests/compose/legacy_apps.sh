@@ -1,9 +1,9 @@
 #!/bin/sh
 # Programs nobody here wrote, the examples Debian ships
 # with liblzma-dev, libexpat1-dev, libpng-dev, zlib1g-dev, nettle-dev,
-# libidn2-dev, libzstd-dev, libsndfile1-dev, libsundials-dev and libarchive-dev (libpng's pngtest.c and
+# libidn2-dev, libzstd-dev, libsndfile1-dev, libsundials-dev, libnlopt-dev and libarchive-dev (libpng's pngtest.c and
 # zlib's example.c, their own tests, among them), PEPPHER-ized as doc/legacy.md says: the tree generated from
-# the library's header, the program as its main.c with the three lines
+# the library's header (its -l options given there: main.xml links them), the program as its main.c with the three lines
 # (peppher.h, PEPPHER_INITIALIZE, PEPPHER_SHUTDOWN) and nothing else
 # changed.  Each prints, exits and writes what it does built directly, and
 # its library calls ran as components; composed for StarPU too.
@@ -58,13 +58,14 @@ app() {
 	name=$1 h=$2 src=$3 libs=$4 fn=$5 input=$6
 	shift 6
 	[ -e "${h%%,*}" ] && [ -e "$src" ] || { echo "SKIP: $name: no $h or $src"; return; }
-	"$COMPOSE" --generate-comp-files="$h" -o "$name" > /dev/null 2> "$name.gen.err" ||
+	# shellcheck disable=SC2086
+	"$COMPOSE" $libs --generate-comp-files="$h" -o "$name" > /dev/null 2> "$name.gen.err" ||
 		{ cat "$name.gen.err"; fail "$name: skeleton"; }
 	three_lines "$src" > "$name/main.c"
 	grep -q "PEPPHER_INITIALIZE" "$name/main.c" || fail "$name: no main found in $src"
 	"$COMPOSE" "$name/main.xml" -o "$name-gen" --platforms=CPU > /dev/null 2> "$name.compose.err" ||
 		{ cat "$name.compose.err"; fail "$name: compose"; }
-	make_quiet -C "$name-gen" -j2 CPPFLAGS="$app_cppflags" LDLIBS="$libs" > "$name.build.log" 2>&1 ||
+	make_quiet -C "$name-gen" -j2 CPPFLAGS="$app_cppflags" > "$name.build.log" 2>&1 ||
 		{ grep -m5 error "$name.build.log"; fail "$name: build"; }
 	# shellcheck disable=SC2086
 	gcc -O2 -w $app_cppflags -o "$name-direct" "$src" $libs || fail "$name: direct build"
@@ -85,7 +86,7 @@ app() {
 	if pkg-config --exists peppher-starpu; then
 		"$COMPOSE" "$name/main.xml" -o "$name-starpu" --platforms=CPU --runtime=starpu \
 			> /dev/null 2> "$name.starpu.err" || { cat "$name.starpu.err"; fail "$name: compose for StarPU"; }
-		make_quiet -C "$name-starpu" -j2 CPPFLAGS="$app_cppflags" LDLIBS="$libs" > "$name.starpu.log" 2>&1 ||
+		make_quiet -C "$name-starpu" -j2 CPPFLAGS="$app_cppflags" > "$name.starpu.log" 2>&1 ||
 			{ grep -m5 error "$name.starpu.log"; fail "$name: build for StarPU"; }
 		STARPU_SILENT=1 STARPU_HOME="$work/starpu-home" "./$name-starpu/"*_app "$@" < "$input" \
 			> "$name.starpu.out" 2> "$name.starpu.err"
@@ -190,6 +191,10 @@ for ex in ark_brusselator:arkode/C_serial/ark_brusselator cvode_robertson:cvode/
 	cmp -s "${ex%%:*}.out" "$sun/${ex#*:}.out" ||
 		fail "${ex%%:*}: output differs from the one SUNDIALS ships ($sun/${ex#*:}.out)"
 done
+# NLopt's box.c: COBYLA under six constraints, objective and constraints
+# called back by the library from inside the component
+app nlopt_box /usr/include/nlopt.h "$doc/libnlopt-dev/examples/box.c" "-lnlopt -lm" \
+	nlopt_minimize_constrained /dev/null
 # libarchive's untar.c: a tar listed, then extracted (archive_entry.h's
 # functions stay direct calls: only archive.h's tree is composed)
 mkdir -p tree && cp text tree/text && cp output.txt tree/sine.txt && tar cf tree.tar tree && rm -r tree
