@@ -60,15 +60,13 @@ void pph__count_transfer(int to_host, uint64_t bytes)
 	atomic_fetch_add(&pph__rt.transfer_bytes[to_host], bytes);
 }
 
-/* One copy between the host and node, counted and traced. */
-static int copy(struct pph_data *d, unsigned node, int to_host)
+int pph__node_copy(unsigned node, enum pph_layout layout, const union pph_iface *from,
+		   union pph_iface *to, int to_host, uint64_t bytes)
 {
 	const struct pph_node_ops *ops = ops_of(node);
-	uint64_t bytes = pph__data_size(d);
 	double t0 = pph__trace_enabled() ? pph__now_us() : 0;
-	struct pph_replica *dev = pph__device_replica(d, node);
-	int rc = to_host ? ops->to_host(node, d->layout, &dev->iface, &d->host.iface) :
-			   ops->to_device(node, d->layout, &d->host.iface, &dev->iface);
+	int rc = to_host ? ops->to_host(node, layout, from, to) :
+			   ops->to_device(node, layout, from, to);
 
 	if (rc)
 		return rc;
@@ -78,6 +76,17 @@ static int copy(struct pph_data *d, unsigned node, int to_host)
 	if (t0)
 		pph__trace_transfer(to_host, bytes, t0, pph__now_us() - t0);
 	return 0;
+}
+
+/* One copy of d between the host and node. */
+static int copy(struct pph_data *d, unsigned node, int to_host)
+{
+	struct pph_replica *dev = pph__device_replica(d, node);
+
+	return to_host ? pph__node_copy(node, d->layout, &dev->iface, &d->host.iface, 1,
+					pph__data_size(d)) :
+			 pph__node_copy(node, d->layout, &d->host.iface, &dev->iface, 0,
+					pph__data_size(d));
 }
 
 /* Make d's device replicas (all invalid, unallocated), if not yet made. */
@@ -326,6 +335,15 @@ void pph_transfer_stats_reset(void)
 	pph__mem_stats_reset();
 }
 
+/* Buffer i of t, acquired on node, is done with. */
+static void release_buffer(struct pph_task *t, unsigned i, unsigned node)
+{
+	if (t->modes[i] == PPH_REDUX)
+		pph__redux_release(t, i);
+	else
+		pph__coherence_release(t->handles[i], node);
+}
+
 static int acquire_on_nodes(struct pph_task *t, unsigned node, void *buffers[],
 			    struct pph_replica_states *saved)
 {
@@ -334,20 +352,19 @@ static int acquire_on_nodes(struct pph_task *t, unsigned node, void *buffers[],
 	for (i = 0; i < t->nbuffers; i++) {
 		int rc;
 
-		if (t->modes[i] == PPH_REDUX) { /* runs in host memory (redux.c) */
-			buffers[i] = pph__redux_buffer(t, i);
-			continue;
-		}
-		rc = acquire(t->handles[i], node, t->modes[i],
-			     saved && (t->modes[i] & PPH_W) ? saved->s[i] : NULL);
+		if (t->modes[i] == PPH_REDUX) /* an accumulator of its own (redux.c) */
+			rc = pph__redux_acquire(t, i, node, &buffers[i]);
+		else
+			rc = acquire(t->handles[i], node, t->modes[i],
+				     saved && (t->modes[i] & PPH_W) ? saved->s[i] : NULL);
 		if (rc) {
 			while (i-- > 0)
-				if (t->modes[i] != PPH_REDUX)
-					pph__coherence_release(t->handles[i], node);
+				release_buffer(t, i, node);
 			return rc;
 		}
-		buffers[i] = node ? &pph__device_replica(t->handles[i], node)->iface :
-				    &t->handles[i]->host.iface;
+		if (t->modes[i] != PPH_REDUX)
+			buffers[i] = node ? &pph__device_replica(t->handles[i], node)->iface :
+					    &t->handles[i]->host.iface;
 	}
 	return 0;
 }
@@ -370,10 +387,9 @@ void pph__task_release_data(struct pph_task *t, unsigned node)
 	unsigned i;
 
 	if (node == 0)
-		return; /* host replicas are not pinned */
+		return; /* host replicas are not pinned, accumulators stay home */
 	for (i = 0; i < t->nbuffers; i++)
-		if (t->modes[i] != PPH_REDUX)
-			pph__coherence_release(t->handles[i], node);
+		release_buffer(t, i, node);
 }
 
 /*

@@ -245,6 +245,12 @@ double pph__transfer_estimate(const struct pph_task *task, unsigned node, int sh
 		double readers, copies = 0;
 		unsigned listed;
 
+		if (task->modes[i] == PPH_REDUX) { /* an accumulator there and back */
+			if (node)
+				us += pph__transfer_time(node, 0, bytes) +
+				      pph__transfer_time(node, 1, bytes);
+			continue;
+		}
 		if (task->modes[i] & PPH_W)
 			us += copies_to_readers(d, node, bytes);
 		if (!(task->modes[i] & PPH_R) || pph__replica(d, node)->state != PPH_INVALID)

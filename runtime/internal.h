@@ -245,6 +245,11 @@ void pph__task_release_data(struct pph_task *t, unsigned node);
 void pph__coherence_drop_devices(struct pph_data *d);
 /* Count one transfer of bytes to the host (to_host) or to a device. */
 void pph__count_transfer(int to_host, uint64_t bytes);
+/* Copy from one interface to another between the host and device node
+ * (to_host: from the device), with the node's operations; counted and
+ * traced as bytes.  Returns 0 or the driver's error. */
+int pph__node_copy(unsigned node, enum pph_layout layout, const union pph_iface *from,
+		   union pph_iface *to, int to_host, uint64_t bytes);
 
 /* transfer_model.c: latency and bandwidth per device node and direction,
  * measured once per host (after the drivers started) and stored. */
@@ -437,13 +442,18 @@ void pph__deps_list_held(struct pph_task *task);
 /* ---- reductions (redux.c) ---- */
 
 /* A PPH_REDUX task's private accumulator: the handle's shape, packed, in
- * host memory, combined into the data by a combine task. */
+ * host memory, combined into the data by a combine task.  A task that
+ * runs on a device has a copy there while it runs (redux.c). */
 struct pph_redux_acc {
 	struct pph_redux_acc *next; /* the one submitted before */
 	const struct pph_reduction *op;
 	enum pph_layout layout;
 	int ready; /* set to the identity: its task acquired it */
 	union pph_iface iface;
+	/* the copy on device node dev_node, while a task holds it (else
+	 * dev_node 0) */
+	unsigned dev_node;
+	union pph_iface dev_iface;
 };
 
 /* Some handle has had an operator set: submissions look for PPH_REDUX. */
@@ -451,13 +461,11 @@ extern atomic_int pph__redux_used;
 /* The codelet of combine tasks: deps.c lists one as taking the handle's
  * accumulators. */
 extern const struct pph_codelet pph__redux_combine_cl;
-/* The variants of cl that run in host memory (CPU, OPENMP), as a mask. */
-unsigned pph__host_variants(const struct pph_codelet *cl);
 /* pph_task_submit, before anything else, once pph__redux_used: checks the
- * task's PPH_REDUX buffers (an operator set, no other mode on the handle),
- * keeps it to CPU variants and gives each an accumulator; and, before a
- * buffer accessed in another mode, combines the handle's accumulators
- * (submits a combine task).  Returns 0, -EINVAL or -ENOMEM, -ENODEV. */
+ * task's PPH_REDUX buffers (an operator set, no other mode on the handle)
+ * and gives each an accumulator; and, before a buffer accessed in another
+ * mode, combines the handle's accumulators (submits a combine task).
+ * Returns 0, -EINVAL or -ENOMEM. */
 int pph__redux_submit(struct pph_task *task);
 /* The handle is about to be accessed from the host (acquire, partition,
  * unregister): combine its accumulators first. */
@@ -469,6 +477,15 @@ void pph__redux_list_locked(struct pph_task *task, unsigned i, struct pph_data *
 /* coherence.c: buffer i of a PPH_REDUX task: its accumulator, set to the
  * identity. */
 void *pph__redux_buffer(struct pph_task *task, unsigned i);
+/* The same for a task about to run on node: on a device, a copy of the
+ * accumulator set to the identity there.  Returns 0 or -errno (no device
+ * memory, a failed copy), with nothing held. */
+int pph__redux_acquire(struct pph_task *task, unsigned i, unsigned node, void **buffer);
+/* The task ran on node without an error: its accumulators' device copies
+ * come home.  Returns 0 or the driver's error. */
+int pph__redux_fetch(struct pph_task *task, unsigned node);
+/* Free buffer i's device copy, if it has one. */
+void pph__redux_release(struct pph_task *task, unsigned i);
 
 /* ---- scheduling ---- */
 
@@ -513,6 +530,9 @@ struct pph_readyq {
 void pph__readyq_init(struct pph_readyq *q);
 void pph__readyq_deinit(struct pph_readyq *q);
 void pph__readyq_push(struct pph_readyq *q, struct pph_task *t);
+/* Unlink the tasks of q that a worker of arch cannot run (a variant was
+ * disabled since they were queued), oldest first through ->next. */
+struct pph_task *pph__readyq_take_stranded(struct pph_readyq *q, enum pph_arch arch);
 /* Block until a task a worker of arch can run, or NULL once stopped or
  * nudged. */
 struct pph_task *pph__readyq_pop(struct pph_readyq *q, enum pph_arch arch);
@@ -548,6 +568,10 @@ struct pph_sched_policy {
 	void (*ran)(struct pph_worker *worker, const struct pph_task *task);
 	/* its own lines of PEPPHER_STATS (NULL: none) */
 	void (*print_stats)(FILE *fp);
+	/* a variant was disabled: tasks queued for a worker that can no
+	 * longer run them are placed again (NULL: any worker that can run a
+	 * queued task may take it) */
+	void (*variant_disabled)(void);
 };
 
 extern const struct pph_sched_policy pph__sched_eager;

@@ -9,8 +9,11 @@
  * combines them into the data in submission order: the result does not
  * depend on which worker ran what, nor when.
  *
- * Accumulators live in host memory, so PPH_REDUX tasks run on CPU and
- * OPENMP variants only (their mask is narrowed at submission).
+ * Accumulators live in host memory.  A task that runs on a device gets a
+ * copy there, set to the identity on the host and copied in as it acquires
+ * its data, and copied home once it ran: the combine stays on the host, in
+ * the operator's C functions, in submission order, whatever ran where.  A
+ * small accumulator (a dot product's one element) costs two small copies.
  */
 #include <errno.h>
 #include <math.h>
@@ -70,6 +73,7 @@ static struct pph_redux_acc *acc_new(const struct pph_data *d, const struct pph_
 	a->op = op;
 	a->layout = d->layout;
 	a->ready = 0;
+	a->dev_node = 0;
 	a->iface = d->host.iface;
 	a->iface.vector.ptr = (char *)a + PPH_ACC_HEAD; /* ptr first in every interface */
 	if (d->layout == PPH_LAYOUT_MATRIX)
@@ -89,6 +93,66 @@ void *pph__redux_buffer(struct pph_task *task, unsigned i)
 		a->op->init(p + k * es);
 	a->ready = 1;
 	return &a->iface;
+}
+
+static size_t acc_bytes(const struct pph_redux_acc *a)
+{
+	size_t rows, cols, ld, es;
+
+	shape_of(a->layout, &a->iface, &rows, &cols, &ld, &es);
+	return rows * cols * es;
+}
+
+int pph__redux_acquire(struct pph_task *task, unsigned i, unsigned node, void **buffer)
+{
+	struct pph_redux_acc *a = task->reader_nodes[i].acc;
+	void *buf;
+	int rc;
+
+	*buffer = pph__redux_buffer(task, i);
+	if (node == 0)
+		return 0;
+	if ((rc = pph__mem_alloc(node, acc_bytes(a), &buf)) != 0)
+		return rc;
+	a->dev_iface = a->iface; /* packed, as on the host */
+	a->dev_iface.vector.ptr = buf; /* ptr first in every interface */
+	a->dev_node = node;
+	rc = pph__node_copy(node, a->layout, &a->iface, &a->dev_iface, 0, acc_bytes(a));
+	if (rc) {
+		pph__redux_release(task, i);
+		return rc;
+	}
+	*buffer = &a->dev_iface;
+	return 0;
+}
+
+int pph__redux_fetch(struct pph_task *task, unsigned node)
+{
+	unsigned i;
+	int rc;
+
+	if (node == 0)
+		return 0;
+	for (i = 0; i < task->nbuffers; i++) {
+		struct pph_redux_acc *a = task->reader_nodes[i].acc;
+
+		if (task->modes[i] != PPH_REDUX)
+			continue;
+		rc = pph__node_copy(node, a->layout, &a->dev_iface, &a->iface, 1, acc_bytes(a));
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+void pph__redux_release(struct pph_task *task, unsigned i)
+{
+	struct pph_redux_acc *a = task->reader_nodes[i].acc;
+
+	if (!a->dev_node)
+		return;
+	pph__mem_free(a->dev_node, acc_bytes(a), a->dev_iface.vector.ptr);
+	a->dev_node = 0;
 }
 
 /* into (the data, host memory) op= a, element by element. */
@@ -224,16 +288,6 @@ static const struct pph_reduction *redux_op(const struct pph_task *task, unsigne
 	return op;
 }
 
-unsigned pph__host_variants(const struct pph_codelet *cl)
-{
-	unsigned i, m = 0;
-
-	for (i = 0; i < cl->nimpls && i < 32; i++)
-		if (cl->impls[i].arch == PPH_ARCH_CPU || cl->impls[i].arch == PPH_ARCH_OPENMP)
-			m |= 1u << i;
-	return m;
-}
-
 static void free_accumulators(struct pph_task *task, unsigned n)
 {
 	unsigned i;
@@ -249,7 +303,6 @@ int pph__redux_submit(struct pph_task *task)
 {
 	const struct pph_reduction *op;
 	unsigned i, nredux = 0;
-	int rc;
 
 	if (task->cl == &pph__redux_combine_cl)
 		return 0;
@@ -261,11 +314,6 @@ int pph__redux_submit(struct pph_task *task)
 			pph__redux_close(task->handles[i]);
 	if (!nredux)
 		return 0;
-	if ((rc = pph__codelet_check(task->cl)) != 0)
-		return rc;
-	if (task->cl->nimpls <= 32 && !(task->impl_mask & pph__host_variants(task->cl)))
-		return -ENODEV;
-	task->impl_mask &= pph__host_variants(task->cl); /* variants past the 32nd: always allowed */
 	for (i = 0; i < task->nbuffers; i++) {
 		if (task->modes[i] != PPH_REDUX)
 			continue;

@@ -270,6 +270,36 @@ static struct pph_task *take(struct pph_readyq *q, enum pph_arch arch)
 	return t;
 }
 
+struct pph_task *pph__readyq_take_stranded(struct pph_readyq *q, enum pph_arch arch)
+{
+	struct pph_task *t, *prev = NULL, *next, *head = NULL, **tail = &head;
+	unsigned a;
+
+	pthread_mutex_lock(&q->lock);
+	drain_incoming(q);
+	for (t = q->fifo.head; t; t = next) {
+		next = t->next;
+		if (pph__choose_impl(t, arch) >= 0) {
+			prev = t;
+			continue;
+		}
+		if (prev)
+			prev->next = next;
+		else
+			q->fifo.head = next;
+		if (q->fifo.tail == t)
+			q->fifo.tail = prev;
+		for (a = 0; a < PPH_ARCH_COUNT; a++)
+			if (t->queued_archs >> a & 1u)
+				atomic_fetch_sub(&q->runnable[a], 1);
+		t->next = NULL;
+		*tail = t;
+		tail = &t->next;
+	}
+	pthread_mutex_unlock(&q->lock);
+	return head;
+}
+
 struct wait_for {
 	struct pph_readyq *q;
 	enum pph_arch arch;

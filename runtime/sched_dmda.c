@@ -753,6 +753,28 @@ static struct pph_task *dmda_try_pop(struct pph_worker *w)
 	return NULL;
 }
 
+/* A variant was disabled: a task queued for a worker that has no other
+ * variant for it (the OpenCL worker's queued calls, once their kernel
+ * failed to build) would wait there for good, no other kind of worker
+ * taking from that queue.  Each is placed again, its prediction taken
+ * off its worker's backlog. */
+static void dmda_variant_disabled(void)
+{
+	unsigned w, base, n, i;
+	struct pph_task *t, *next;
+
+	for (w = 0; w < pph__rt.nworkers; w++)
+		for (t = pph__readyq_take_stranded(&q[w].ready, pph__rt.workers[w].arch); t;
+		     t = next) {
+			next = t->next;
+			n = team_of(w, t, &base);
+			for (i = base; i < base + n; i++)
+				add_queued(&q[i], -t->sched_pred);
+			t->sched_impl = -1;
+			pph__task_enqueue(t);
+		}
+}
+
 static void dmda_wake_all(void)
 {
 	unsigned i;
@@ -777,5 +799,5 @@ static void dmda_print_stats(FILE *fp)
 const struct pph_sched_policy pph__sched_dmda = {
 	"dmda", "earliest expected completion from performance models (default)",
 	dmda_init, dmda_deinit, dmda_push, dmda_pop, dmda_try_pop, dmda_wake_all, dmda_ran,
-	dmda_print_stats,
+	dmda_print_stats, dmda_variant_disabled,
 };

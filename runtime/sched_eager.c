@@ -40,4 +40,5 @@ static void eager_wake_all(void)
 const struct pph_sched_policy pph__sched_eager = {
 	"eager", "central FIFO queue shared by all workers",
 	eager_init, eager_deinit, eager_push, eager_pop, eager_try_pop, eager_wake_all, NULL, NULL,
+	NULL,
 };

@@ -177,5 +177,5 @@ static void ws_wake_all(void)
 
 const struct pph_sched_policy pph__sched_ws = {
 	"ws", "work stealing between per-worker deques",
-	ws_init, ws_deinit, ws_push, ws_pop, ws_try_pop, ws_wake_all, NULL, NULL,
+	ws_init, ws_deinit, ws_push, ws_pop, ws_try_pop, ws_wake_all, NULL, NULL, NULL,
 };

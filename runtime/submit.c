@@ -569,6 +569,17 @@ static int submit(struct pph_task *t)
 	return 0;
 }
 
+/* The variants of cl that run in host memory (CPU, OPENMP), as a mask. */
+static unsigned host_variants(const struct pph_codelet *cl)
+{
+	unsigned i, m = 0;
+
+	for (i = 0; i < cl->nimpls && i < 32; i++)
+		if (cl->impls[i].arch == PPH_ARCH_CPU || cl->impls[i].arch == PPH_ARCH_OPENMP)
+			m |= 1u << i;
+	return m;
+}
+
 /*
  * Data registered at NULL that holds elements: C APIs pass NULL for
  * "none" (an optional array and its length), and a variant that delegates
@@ -585,9 +596,9 @@ static int host_data_only(struct pph_task *task)
 			break;
 	if (i == task->nbuffers)
 		return 0;
-	if (task->cl->nimpls <= 32 && !(task->impl_mask & pph__host_variants(task->cl)))
+	if (task->cl->nimpls <= 32 && !(task->impl_mask & host_variants(task->cl)))
 		return -ENODEV;
-	task->impl_mask &= pph__host_variants(task->cl); /* past the 32nd: always allowed */
+	task->impl_mask &= host_variants(task->cl); /* past the 32nd: always allowed */
 	return 0;
 }
 

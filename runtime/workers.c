@@ -171,6 +171,8 @@ static void start_teams(struct pph_worker *w)
 void pph__task_variant_failed(struct pph_task *t, int impl)
 {
 	pph__impl_disable(t->cl, (unsigned)impl);
+	if (pph__rt.sched->variant_disabled)
+		pph__rt.sched->variant_disabled();
 	t->sched_impl = -1;
 	if (pph__task_runnable(t)) {
 		fprintf(stderr, "peppher: %s: variant %s disabled; the task runs on another one\n",
@@ -341,10 +343,16 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 		retry_elsewhere(w, t, impl, &saved);
 		return;
 	}
+	us = pph__now_us() - t0;
+	/* a contribution's accumulator comes home: a copy the estimate
+	 * charges (pph__transfer_estimate), not the variant's run */
+	if (w->node && pph__redux_fetch(t, w->node) != 0) {
+		retry_elsewhere(w, t, impl, &saved);
+		return;
+	}
 	pph__task_release_data(t, w->node);
 	t->impl_ran = impl;
 	t->worker_ran = (int)w->id;
-	us = pph__now_us() - t0;
 	/* with its team's start (a change of size): not a hand-over's cost */
 	t->ran_us = us + (entered > 0 ? t0 - entered : 0);
 	/* a run that built a program is still held back as a warm-up at

@@ -676,17 +676,14 @@ static unsigned hybrid_split(const struct pph_codelet *cl, unsigned impl_mask, u
 	return count;
 }
 
-/* Reductions run on CPU variants only (redux.c), and data registered at
- * NULL stays on the host (submit.c): such a call is not split among kinds
- * of workers. */
-static int host_only(unsigned nbuffers, const pph_data_handle *handles,
-		     const enum pph_access *modes)
+/* Data registered at NULL stays on the host (submit.c): such a call is not
+ * split among kinds of workers. */
+static int host_only(unsigned nbuffers, const pph_data_handle *handles)
 {
 	unsigned i;
 
 	for (i = 0; i < nbuffers; i++)
-		if (modes[i] == PPH_REDUX ||
-		    (handles[i] && !handles[i]->host.iface.vector.ptr && handles[i]->bytes))
+		if (handles[i] && !handles[i]->host.iface.vector.ptr && handles[i]->bytes)
 			return 1;
 	return 0;
 }
@@ -737,7 +734,7 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 			total = split_length(handles[i]);
 		}
 	if (i == nbuffers && total >= (size_t)n && pph__rt.initialized &&
-	    !host_only(nbuffers, handles, modes))
+	    !host_only(nbuffers, handles))
 		hybrid = hybrid_split(cl, impl_mask, nbuffers, handles, modes, parts,
 				      per_worker ? 0 : (unsigned)n, total, sizes, masks, kind_of,
 				      &end_us);

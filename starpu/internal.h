@@ -62,7 +62,8 @@ struct pph_task {
 	void *callback_data;
 	void *arg;
 	size_t arg_size;
-	int host_only; /* a PPH_REDUX buffer or host data: CPU and OPENMP variants only */
+	int host_only; /* host data: CPU and OPENMP variants only */
+	int redux; /* a PPH_REDUX buffer: no CUDA variant (redux.c) */
 	unsigned nbuffers; /* StarPU's buffers */
 	starpu_data_handle_t handles[PPH_MAX_BUFFERS];
 	enum starpu_data_access_mode modes[PPH_MAX_BUFFERS];

@@ -9,6 +9,11 @@
  * functions that know it.  64 slots: a program has a few operators
  * (built-in ones, a few of its own), however many handles use them.
  *
+ * A copy on an OpenCL device is set there: the identity made on the host
+ * by the operator's init, written into the copy.  The combine is a CPU
+ * codelet, so StarPU brings a device's copy home to combine it.  CUDA
+ * workers take no part (their init would be the same, untried: no GPU).
+ *
  * Differences from libpeppher, both StarPU's: copies are combined in the
  * order StarPU's reduction tree takes them, not in submission order, so a
  * floating-point sum may differ in its last bits from run to run; and a
@@ -17,6 +22,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "internal.h"
 
@@ -27,48 +33,104 @@ static const struct pph_reduction *slot_op[SP_REDUX_SLOTS];
 static struct starpu_codelet init_cl[SP_REDUX_SLOTS], redux_cl[SP_REDUX_SLOTS];
 
 /* The elements of a buffer: rows of cols elements of es bytes, ld
- * elements apart.  Our shapes map onto StarPU's as in data.c: a matrix of
- * rows x cols is StarPU's ny x nx. */
-static char *shape(void *buf, size_t *rows, size_t *cols, size_t *ld, size_t *es)
+ * elements apart, at ptr on the host; on an OpenCL device, in the cl_mem
+ * dev at offset bytes (a variable's cl_mem is its ptr: see task.c).  Our shapes map
+ * onto StarPU's as in data.c: a matrix of rows x cols is StarPU's ny x nx. */
+struct shape {
+	size_t rows, cols, ld, es, offset;
+	uintptr_t ptr, dev;
+};
+
+static struct shape shape_of(void *buf)
 {
+	struct shape s = { 1, 1, 1, 0, 0, 0, 0 };
+
 	switch (*(enum starpu_data_interface_id *)buf) {
-	case STARPU_VECTOR_INTERFACE_ID:
-		*rows = 1;
-		*cols = *ld = STARPU_VECTOR_GET_NX(buf);
-		*es = STARPU_VECTOR_GET_ELEMSIZE(buf);
-		return (char *)STARPU_VECTOR_GET_PTR(buf);
-	case STARPU_MATRIX_INTERFACE_ID:
-		*rows = STARPU_MATRIX_GET_NY(buf);
-		*cols = STARPU_MATRIX_GET_NX(buf);
-		*ld = STARPU_MATRIX_GET_LD(buf);
-		*es = STARPU_MATRIX_GET_ELEMSIZE(buf);
-		return (char *)STARPU_MATRIX_GET_PTR(buf);
-	default: /* a variable: one element of its whole size */
-		*rows = *cols = *ld = 1;
-		*es = STARPU_VARIABLE_GET_ELEMSIZE(buf);
-		return (char *)STARPU_VARIABLE_GET_PTR(buf);
+	case STARPU_VECTOR_INTERFACE_ID: {
+		const struct starpu_vector_interface *v = buf;
+
+		s.cols = s.ld = v->nx;
+		s.es = v->elemsize;
+		s.ptr = v->ptr, s.dev = v->dev_handle, s.offset = v->offset;
+		break;
 	}
+	case STARPU_MATRIX_INTERFACE_ID: {
+		const struct starpu_matrix_interface *m = buf;
+
+		s.rows = m->ny, s.cols = m->nx, s.ld = m->ld;
+		s.es = m->elemsize;
+		s.ptr = m->ptr, s.dev = m->dev_handle, s.offset = m->offset;
+		break;
+	}
+	default: { /* a variable: one element of its whole size */
+		const struct starpu_variable_interface *v = buf;
+
+		s.es = v->elemsize;
+		s.ptr = s.dev = v->ptr;
+		break;
+	}
+	}
+	return s;
 }
 
 static void init_with(const struct pph_reduction *op, void *buffers[])
 {
-	size_t rows, cols, ld, es, r, c;
-	char *p = shape(buffers[0], &rows, &cols, &ld, &es);
+	struct shape s = shape_of(buffers[0]);
+	char *p = (char *)s.ptr;
+	size_t r, c;
 
-	for (r = 0; r < rows; r++)
-		for (c = 0; c < cols; c++)
-			op->init(p + (r * ld + c) * es);
+	for (r = 0; r < s.rows; r++)
+		for (c = 0; c < s.cols; c++)
+			op->init(p + (r * s.ld + c) * s.es);
 }
+
+#ifdef STARPU_USE_OPENCL
+static void init_opencl_with(const struct pph_reduction *op, void *buffers[])
+{
+	struct shape s = shape_of(buffers[0]);
+	size_t k, row = s.cols * s.es;
+	size_t origin[3] = { s.offset, 0, 0 }, zero[3] = { 0, 0, 0 }, region[3] = { row, s.rows, 1 };
+	char *identity = malloc(s.rows * row + 1);
+	cl_command_queue q;
+	cl_int err;
+
+	if (!identity) {
+		fprintf(stderr, "peppher: no memory to set a reduction copy on an OpenCL device\n");
+		abort(); /* StarPU's init cannot fail; the contribution would be garbage */
+	}
+	for (k = 0; k < s.rows * s.cols; k++)
+		op->init(identity + k * s.es);
+	starpu_opencl_get_current_queue(&q);
+	err = s.rows && s.cols ?
+		      clEnqueueWriteBufferRect(q, (cl_mem)s.dev, CL_TRUE, origin, zero, region,
+					       s.ld * s.es, 0, row, 0, identity, 0, NULL, NULL) :
+		      CL_SUCCESS;
+	free(identity);
+	if (err != CL_SUCCESS) {
+		fprintf(stderr, "peppher: a reduction copy on an OpenCL device could not be set "
+			"(OpenCL error %d)\n", (int)err);
+		abort();
+	}
+}
+#define INIT_OPENCL(k)                                                                    \
+	static void init_opencl_##k(void *buffers[], void *arg)                           \
+	{                                                                                 \
+		(void)arg;                                                                \
+		init_opencl_with(slot_op[k], buffers);                                    \
+	}
+#else
+#define INIT_OPENCL(k)
+#endif
 
 static void redux_with(const struct pph_reduction *op, void *buffers[])
 {
-	size_t rows, cols, ld, es, fld, r, c;
-	char *into = shape(buffers[0], &rows, &cols, &ld, &es);
-	const char *from = shape(buffers[1], &rows, &cols, &fld, &es);
+	struct shape into = shape_of(buffers[0]), from = shape_of(buffers[1]);
+	size_t r, c;
 
-	for (r = 0; r < rows; r++)
-		for (c = 0; c < cols; c++)
-			op->combine(into + (r * ld + c) * es, from + (r * fld + c) * es);
+	for (r = 0; r < into.rows; r++)
+		for (c = 0; c < into.cols; c++)
+			op->combine((char *)into.ptr + (r * into.ld + c) * into.es,
+				    (const char *)from.ptr + (r * from.ld + c) * into.es);
 }
 
 /* The slots' functions, named by two octal digits: SLOTS8(3) makes slots
@@ -83,7 +145,8 @@ static void redux_with(const struct pph_reduction *op, void *buffers[])
 	{                                                                                 \
 		(void)arg;                                                                \
 		redux_with(slot_op[k], buffers);                                          \
-	}
+	}                                                                                 \
+	INIT_OPENCL(k)
 #define SLOTS8(a) SLOT(0##a##0) SLOT(0##a##1) SLOT(0##a##2) SLOT(0##a##3) \
 	SLOT(0##a##4) SLOT(0##a##5) SLOT(0##a##6) SLOT(0##a##7)
 SLOTS8(0) SLOTS8(1) SLOTS8(2) SLOTS8(3) SLOTS8(4) SLOTS8(5) SLOTS8(6) SLOTS8(7)
@@ -94,6 +157,9 @@ SLOTS8(0) SLOTS8(1) SLOTS8(2) SLOTS8(3) SLOTS8(4) SLOTS8(5) SLOTS8(6) SLOTS8(7)
 	FNS8(f, 4), FNS8(f, 5), FNS8(f, 6), FNS8(f, 7)
 static void (*const init_fns[SP_REDUX_SLOTS])(void *[], void *) = { FNS(init_) };
 static void (*const redux_fns[SP_REDUX_SLOTS])(void *[], void *) = { FNS(redux_) };
+#ifdef STARPU_USE_OPENCL
+static void (*const init_opencl_fns[SP_REDUX_SLOTS])(void *[], void *) = { FNS(init_opencl_) };
+#endif
 
 /* The slot of op, given one if it has none; -1 when all are taken. */
 static int slot_of(const struct pph_reduction *op)
@@ -105,6 +171,9 @@ static int slot_of(const struct pph_reduction *op)
 		;
 	if (k < SP_REDUX_SLOTS && !slot_op[k]) {
 		init_cl[k].cpu_funcs[0] = init_fns[k];
+#ifdef STARPU_USE_OPENCL
+		init_cl[k].opencl_funcs[0] = init_opencl_fns[k];
+#endif
 		init_cl[k].nbuffers = 1;
 		init_cl[k].modes[0] = STARPU_W;
 		init_cl[k].name = "pph_redux_init";

@@ -46,8 +46,10 @@ static int allowed(const struct pph_task *p, int idx)
 {
 	if (idx < 0 || (p->forced >= 0 && idx != p->forced))
 		return 0;
-	/* reduction copies are made and combined by CPU codelets (redux.c) */
 	if (p->host_only && kind_of_arch(p->w->snapshot.impls[idx].arch) != SP_CPU)
+		return 0;
+	/* reduction copies are set on CPU and OpenCL workers only (redux.c) */
+	if (p->redux && kind_of_arch(p->w->snapshot.impls[idx].arch) == SP_CUDA)
 		return 0;
 	if (idx >= 32)
 		return 1;
@@ -124,7 +126,7 @@ static void convert(void *buf, enum starpu_data_access_mode mode, enum sp_kind k
 		if (kind == SP_OPENCL && v->offset) {
 			pk->bytes = v->nx * v->elemsize;
 			out->v.ptr = pk->mem = pack(v->dev_handle, v->offset, pk->bytes, 1, pk->bytes,
-						    mode & STARPU_R);
+						    mode & (STARPU_R | STARPU_REDUX));
 		}
 #endif
 	} else if (id == STARPU_MATRIX_INTERFACE_ID) {
@@ -135,18 +137,16 @@ static void convert(void *buf, enum starpu_data_access_mode mode, enum sp_kind k
 #ifdef STARPU_USE_OPENCL
 		if (kind == SP_OPENCL && (m->offset || m->ld != m->nx)) {
 			out->m.ptr = pk->mem = pack(m->dev_handle, m->offset, m->nx * m->elemsize, m->ny,
-						    m->ld * m->elemsize, mode & STARPU_R);
+						    m->ld * m->elemsize, mode & (STARPU_R | STARPU_REDUX));
 			out->m.ld = m->nx;
 		}
 #endif
 	} else {
 		const struct starpu_variable_interface *s = buf;
 
-		/* StarPU's OpenCL variables keep their cl_mem in ptr */
-		out->s = (struct pph_variable_iface){ kind == SP_OPENCL && s->dev_handle ?
-								      (void *)s->dev_handle :
-								      (void *)s->ptr,
-						      s->elemsize };
+		/* StarPU 1.3 allocates a variable's copy on a device into ptr
+		 * alone: dev_handle is what was registered, a host pointer */
+		out->s = (struct pph_variable_iface){ (void *)s->ptr, s->elemsize };
 	}
 }
 
@@ -171,12 +171,13 @@ static void release_packed(void *buf, enum starpu_data_access_mode mode, struct 
 	if (id == STARPU_VECTOR_INTERFACE_ID) {
 		const struct starpu_vector_interface *v = buf;
 
-		unpack(pk->mem, v->dev_handle, v->offset, pk->bytes, 1, pk->bytes, mode & STARPU_W);
+		unpack(pk->mem, v->dev_handle, v->offset, pk->bytes, 1, pk->bytes,
+		       mode & (STARPU_W | STARPU_REDUX));
 	} else {
 		const struct starpu_matrix_interface *m = buf;
 
 		unpack(pk->mem, m->dev_handle, m->offset, m->nx * m->elemsize, m->ny,
-		       m->ld * m->elemsize, mode & STARPU_W);
+		       m->ld * m->elemsize, mode & (STARPU_W | STARPU_REDUX));
 	}
 #else
 	(void)buf;
@@ -503,7 +504,7 @@ int pph_task_add_buffer(struct pph_task *task, pph_data_handle handle, enum pph_
 		    (mode == PPH_REDUX || task->modes[j] == STARPU_REDUX))
 			return -EINVAL;
 	if (mode == PPH_REDUX)
-		task->host_only = 1;
+		task->redux = 1;
 	if (!handle->h) { /* host data: no StarPU buffer (data.c), no device */
 		task->host_only = 1;
 		task->slot[task->nslots] = -1;

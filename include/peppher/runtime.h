@@ -188,7 +188,10 @@ enum pph_access {
 	 * identity, and the accumulators are combined into the data, in
 	 * submission order, before the next access in another mode (a task,
 	 * pph_data_acquire, unregistering, partitioning).  Not combined with
-	 * another mode; such tasks run on CPU (and OPENMP) variants only.
+	 * another mode.  On a device the accumulator is a copy there, set
+	 * to the identity on the host, copied in before the variant runs and
+	 * home after it; the combine is on the host, in the operator's C
+	 * functions.
 	 */
 	PPH_REDUX = 4
 };

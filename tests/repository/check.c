@@ -121,16 +121,16 @@ static void var(struct call *c, void *p, size_t size, enum pph_access mode)
 }
 
 /*
- * The result of dot or nrm2, a reduction with operator op, for variant v:
- * PPH_REDUX on CPU and OpenMP (v runs on an accumulator set to op's
- * identity, combined into *p when the call ends); read and written on an
- * OpenCL device, which the runtime leaves out of reductions: the variant
- * combines into *p itself there, the same contract.
+ * The result of dot or nrm2, a reduction with operator op, accessed with
+ * mode: PPH_REDUX, the variant runs on an accumulator set to op's identity
+ * (a copy of it on an OpenCL device), combined into *p when the call ends;
+ * PPH_RW, the variant combines into *p itself, the contract that lets
+ * StarPU give one accumulator to several tasks of a worker.
  */
-static void result(struct call *c, const struct variant *v, void *p, size_t size,
-		   const struct pph_reduction *op)
+static void result(struct call *c, void *p, size_t size, const struct pph_reduction *op,
+		   enum pph_access mode)
 {
-	var(c, p, size, v->arch == PPH_ARCH_OPENCL ? PPH_RW : PPH_REDUX);
+	var(c, p, size, mode);
 	if (pph_data_set_reduction(c->h[c->n - 1], op) != 0)
 		abort();
 }
@@ -486,28 +486,27 @@ BLAS1_CHECK(double, DBL_EPSILON)
 
 /*
  * dot and nrm2 are reductions: they add to what the result held (0.5 for
- * dot, 3 for nrm2 here).  A CPU or OpenMP variant alone runs on an
- * accumulator (PPH_REDUX); an OpenCL one with the result read and written
- * on the device (see result()).
+ * dot, 3 for nrm2 here), each variant alone on an accumulator (PPH_REDUX)
+ * and into the result itself (PPH_RW, see result()).
  */
 #define REDUX_CHECK(T, EPS)                                                                 \
-	static int do_dot_##T(struct variant *v, int n, T *x, T *y, T *r)                       \
+	static int do_dot_##T(struct variant *v, int n, T *x, T *y, T *r, enum pph_access m)    \
 	{                                                                                       \
 		struct call c = { 0 };                                                          \
 		if (!v)                                                                         \
 			return dot(n, x, y, r), 1;                                              \
 		vec(&c, x, n, sizeof(T), PPH_R);                                                \
 		vec(&c, y, n, sizeof(T), PPH_R);                                                \
-		result(&c, v, r, sizeof(T), pph_reduction_builtin(PPH_REDUCTION_SUM, TYPE_OF(T))); \
+		result(&c, r, sizeof(T), pph_reduction_builtin(PPH_REDUCTION_SUM, TYPE_OF(T)), m); \
 		return run(v, &c);                                                              \
 	}                                                                                       \
-	static int do_nrm2_##T(struct variant *v, int n, T *x, double *r)                       \
+	static int do_nrm2_##T(struct variant *v, int n, T *x, double *r, enum pph_access m)    \
 	{                                                                                       \
 		struct call c = { 0 };                                                          \
 		if (!v)                                                                         \
 			return nrm2(n, x, r), 1;                                                \
 		vec(&c, x, n, sizeof(T), PPH_R);                                                \
-		result(&c, v, r, sizeof(double), &nrm2_op);                                     \
+		result(&c, r, sizeof(double), &nrm2_op, m);                                     \
 		return run(v, &c);                                                              \
 	}                                                                                       \
 	static void test_redux_##T(void)                                                        \
@@ -527,16 +526,19 @@ BLAS1_CHECK(double, DBL_EPSILON)
 				dbound += fabs((double)x[i] * y[i]);                            \
 				sq += (double)x[i] * x[i];                                      \
 			}                                                                       \
-			for (int e = 0; e <= 3; e++) { /* 3 variants alone, then the entry */ \
-				struct variant *dv = NTH(dot_##T##_v, e);                       \
-				struct variant *nv = NTH(nrm2_##T##_v, e);                      \
+			/* 3 variants alone, each on an accumulator and on the result, \
+			 * then the entry */                                            \
+			for (int e = 0; e < 7; e++) {                                           \
+				struct variant *dv = NTH(dot_##T##_v, e / 2);                   \
+				struct variant *nv = NTH(nrm2_##T##_v, e / 2);                  \
+				enum pph_access m = e % 2 ? PPH_RW : PPH_REDUX;                 \
                                                                                                 \
 				r = (T)0.5;                                                     \
-				if (do_dot_##T(dv, n, x, y, &r) && ++ran)                       \
+				if (do_dot_##T(dv, n, x, y, &r, m) && ++ran)                    \
 					near(dv ? dv->name : "dot", n, 0, r, 0.5 + dotv,        \
 					     0.5 + dbound, SUM_TOL(n, EPS));                    \
 				nr = 3;                                                         \
-				if (do_nrm2_##T(nv, n, x, &nr) && ++ran)                        \
+				if (do_nrm2_##T(nv, n, x, &nr, m) && ++ran)                     \
 					near(nv ? nv->name : "nrm2", n, 0, nr, sqrt(9 + sq),    \
 					     sqrt(9 + sq), SUM_TOL(n, EPS));                    \
 			}                                                                       \
@@ -550,8 +552,9 @@ REDUX_CHECK(float, FLT_EPSILON)
 REDUX_CHECK(double, DBL_EPSILON)
 /*
  * nrm2 of doubles whose squares overflow (1e200) or underflow (1e-200), and
- * of floats whose squares overflow a float (1e30): exact up to rounding in
- * the CPU and OpenMP variants.  Not the OpenCL one, which sums unscaled in T.
+ * of floats whose squares overflow a float (1e30): exact up to rounding,
+ * the CPU and OpenMP variants' in double, the OpenCL one's in T (both
+ * scaled by the largest |x_i|).
  */
 static void test_nrm2_range(void)
 {
@@ -572,7 +575,7 @@ static void test_nrm2_range(void)
 			struct variant *v = NTH(nrm2_double_v, e);
 
 			nr = 0;
-			if ((!v || v->arch != PPH_ARCH_OPENCL) && do_nrm2_double(v, n, x, &nr) && ++ran)
+			if (do_nrm2_double(v, n, x, &nr, PPH_REDUX) && ++ran)
 				near(v ? v->name : "nrm2", n, 0, nr, scales[s] * sqrt(sq),
 				     scales[s] * sqrt(sq), SUM_TOL(n, DBL_EPSILON));
 		}
@@ -585,10 +588,13 @@ static void test_nrm2_range(void)
 	for (int e = 0; e <= 3; e++) {
 		struct variant *v = NTH(nrm2_float_v, e);
 
+		/* in float on the device (the entry may choose it) */
+		double eps = !v || v->arch == PPH_ARCH_OPENCL ? FLT_EPSILON : DBL_EPSILON;
+
 		nr = 0;
-		if ((!v || v->arch != PPH_ARCH_OPENCL) && do_nrm2_float(v, n, xf, &nr) && ++ran)
+		if (do_nrm2_float(v, n, xf, &nr, PPH_REDUX) && ++ran)
 			near(v ? v->name : "nrm2", n, 0, nr, 1e30 * sqrt(sq), 1e30 * sqrt(sq),
-			     SUM_TOL(n, DBL_EPSILON));
+			     SUM_TOL(n, eps));
 	}
 	free(x);
 	free(xf);

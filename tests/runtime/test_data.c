@@ -1000,6 +1000,53 @@ static const struct pph_impl broken_impls[] = {
 };
 static const struct pph_codelet broken_cl = { "data_add_broken", 2, broken_impls, PPH_MODEL_DEFAULT };
 
+/* Calls ready at once, several queued for the OpenCL worker when the
+ * first of them finds the kernel broken: those go to the CPU worker, which
+ * takes nothing from a device's queue by itself (they waited there for
+ * good, and the program with them).  Each sums the same vector into a
+ * result of its own. */
+static const struct pph_impl broken_sum_impls[] = {
+	{ PPH_ARCH_OPENCL, add_broken_ocl, "add_broken_ocl" },
+	{ PPH_ARCH_CPU, sum_cpu, "sum_cpu" },
+};
+static const struct pph_codelet broken_queued_cl = { "data_sum_broken_queued", 2,
+						     broken_sum_impls, PPH_MODEL_DEFAULT };
+
+static void queued_broken_calls(void)
+{
+	enum { K = 10 };
+	int v[N], out[K], i, k;
+	pph_data_handle h[K + 1];
+	enum pph_access modes[2] = { PPH_R, PPH_W };
+
+	for (i = 0; i < N; i++)
+		v[i] = i;
+	pph_vector_register(&h[K], v, N, sizeof(int));
+	for (k = 0; k < K; k++) {
+		pph_data_handle args[2] = { h[K], NULL };
+
+		out[k] = -1;
+		pph_vector_register(&h[k], &out[k], 1, sizeof(int));
+		args[1] = h[k];
+		CU_ASSERT_EQUAL(pph_call_async(&broken_queued_cl, PPH_ALL_IMPLS, 2, args, modes,
+					       NULL, 0),
+				0);
+	}
+	for (k = 0; k <= K; k++)
+		pph_data_unregister(h[k]);
+	for (k = 0; k < K; k++)
+		CU_ASSERT_EQUAL(out[k], N * (N - 1) / 2);
+}
+
+static void test_failed_variant_queued(void)
+{
+	broken_tries = 0;
+	CU_ASSERT_EQUAL(test_stderr_count(queued_broken_calls,
+					  "data_sum_broken_queued: variant add_broken_ocl disabled"),
+			1);
+	CU_ASSERT_EQUAL(broken_tries, 1);
+}
+
 static void test_failed_variant(void)
 {
 	int v[N], i, k, ok = 1;
@@ -1563,6 +1610,8 @@ int main(void)
 	CU_add_test(s, "shutdown brings device data home", test_shutdown_flushes);
 	CU_add_test(s, "register/unregister per call reuses device buffers", test_allocation_cache);
 	CU_add_test(s, "a kernel that does not build disables its variant", test_failed_variant);
+	CU_add_test(s, "calls queued on the device when its kernel fails run on the CPU",
+		    test_failed_variant_queued);
 	CU_add_test(s, "a kernel clCreateKernel refuses: once, data intact", test_kernel_named_dot);
 	CU_add_test(s, "transfer model measured and stored", test_transfer_model);
 	CU_add_test(s, "a copy to the device is shared by its version's readers",

@@ -202,7 +202,7 @@ static void block_sums(void *buffers[], void *arg)
 	}
 }
 
-/* a device variant must not be given a reduction copy: it fails if run */
+/* CPU workers only here (PEPPHER_NOPENCL=0): a device variant fails if run */
 static void block_sums_device(void *buffers[], void *arg)
 {
 	(void)buffers;
