@@ -502,6 +502,9 @@ struct pph_fifo {
 void pph__fifo_push(struct pph_fifo *f, struct pph_task *t);
 /* Unlink the first task a worker of arch can run, or NULL. */
 struct pph_task *pph__fifo_take(struct pph_fifo *f, enum pph_arch arch);
+/* Unlink the tasks no worker of archs (a mask) can run, oldest first
+ * through ->next. */
+struct pph_task *pph__fifo_take_stranded(struct pph_fifo *f, unsigned archs);
 
 /*
  * A ready queue that any thread pushes to without a lock: tasks go onto an
@@ -530,9 +533,12 @@ struct pph_readyq {
 void pph__readyq_init(struct pph_readyq *q);
 void pph__readyq_deinit(struct pph_readyq *q);
 void pph__readyq_push(struct pph_readyq *q, struct pph_task *t);
-/* Unlink the tasks of q that a worker of arch cannot run (a variant was
- * disabled since they were queued), oldest first through ->next. */
-struct pph_task *pph__readyq_take_stranded(struct pph_readyq *q, enum pph_arch arch);
+/* Unlink the tasks of q that no worker of archs (a mask of enum pph_arch)
+ * can run (a variant was disabled since they were queued), oldest first
+ * through ->next. */
+struct pph_task *pph__readyq_take_stranded(struct pph_readyq *q, unsigned archs);
+/* The architectures that have workers, as a mask. */
+unsigned pph__worker_archs(void);
 /* Block until a task a worker of arch can run, or NULL once stopped or
  * nudged. */
 struct pph_task *pph__readyq_pop(struct pph_readyq *q, enum pph_arch arch);
@@ -568,9 +574,9 @@ struct pph_sched_policy {
 	void (*ran)(struct pph_worker *worker, const struct pph_task *task);
 	/* its own lines of PEPPHER_STATS (NULL: none) */
 	void (*print_stats)(FILE *fp);
-	/* a variant was disabled: tasks queued for a worker that can no
-	 * longer run them are placed again (NULL: any worker that can run a
-	 * queued task may take it) */
+	/* a variant was disabled: tasks queued where no worker that can
+	 * still run them takes from are placed again (pph__task_place_again:
+	 * to another variant, or failed when none is left) */
 	void (*variant_disabled)(void);
 };
 
@@ -756,6 +762,9 @@ void pph__workers_stop(void);
  * left its data as it found it (released): disable the variant, and queue
  * the task for another one, or fail it if there is none. */
 void pph__task_variant_failed(struct pph_task *t, int impl);
+/* The variant t was placed for can no longer run it (disabled since):
+ * queue it for another one, or fail it (-EIO) if there is none. */
+void pph__task_place_again(struct pph_task *t);
 
 /* submit.c: the default of PEPPHER_TINY_US */
 #define PPH_TINY_US_DEFAULT 0.2

@@ -270,34 +270,64 @@ static struct pph_task *take(struct pph_readyq *q, enum pph_arch arch)
 	return t;
 }
 
-struct pph_task *pph__readyq_take_stranded(struct pph_readyq *q, enum pph_arch arch)
+/* Can a worker of one of archs (a mask) run t? */
+static int runs_on(const struct pph_task *t, unsigned archs)
 {
-	struct pph_task *t, *prev = NULL, *next, *head = NULL, **tail = &head;
 	unsigned a;
 
-	pthread_mutex_lock(&q->lock);
-	drain_incoming(q);
-	for (t = q->fifo.head; t; t = next) {
+	for (a = 0; a < PPH_ARCH_COUNT; a++)
+		if ((archs >> a & 1u) && pph__choose_impl(t, (enum pph_arch)a) >= 0)
+			return 1;
+	return 0;
+}
+
+struct pph_task *pph__fifo_take_stranded(struct pph_fifo *f, unsigned archs)
+{
+	struct pph_task *t, *prev = NULL, *next, *head = NULL, **tail = &head;
+
+	for (t = f->head; t; t = next) {
 		next = t->next;
-		if (pph__choose_impl(t, arch) >= 0) {
+		if (runs_on(t, archs)) {
 			prev = t;
 			continue;
 		}
 		if (prev)
 			prev->next = next;
 		else
-			q->fifo.head = next;
-		if (q->fifo.tail == t)
-			q->fifo.tail = prev;
-		for (a = 0; a < PPH_ARCH_COUNT; a++)
-			if (t->queued_archs >> a & 1u)
-				atomic_fetch_sub(&q->runnable[a], 1);
+			f->head = next;
+		if (f->tail == t)
+			f->tail = prev;
 		t->next = NULL;
 		*tail = t;
 		tail = &t->next;
 	}
+	return head;
+}
+
+struct pph_task *pph__readyq_take_stranded(struct pph_readyq *q, unsigned archs)
+{
+	struct pph_task *head, *t;
+	unsigned a;
+
+	pthread_mutex_lock(&q->lock);
+	drain_incoming(q);
+	head = pph__fifo_take_stranded(&q->fifo, archs);
+	for (t = head; t; t = t->next)
+		for (a = 0; a < PPH_ARCH_COUNT; a++)
+			if (t->queued_archs >> a & 1u)
+				atomic_fetch_sub(&q->runnable[a], 1);
 	pthread_mutex_unlock(&q->lock);
 	return head;
+}
+
+unsigned pph__worker_archs(void)
+{
+	unsigned a, archs = 0;
+
+	for (a = 0; a < PPH_ARCH_COUNT; a++)
+		if (pph__rt.arch_workers[a])
+			archs |= 1u << a;
+	return archs;
 }
 
 struct wait_for {

@@ -757,21 +757,20 @@ static struct pph_task *dmda_try_pop(struct pph_worker *w)
  * variant for it (the OpenCL worker's queued calls, once their kernel
  * failed to build) would wait there for good, no other kind of worker
  * taking from that queue.  Each is placed again, its prediction taken
- * off its worker's backlog. */
+ * off its worker's backlog; one no variant is left for fails. */
 static void dmda_variant_disabled(void)
 {
 	unsigned w, base, n, i;
 	struct pph_task *t, *next;
 
 	for (w = 0; w < pph__rt.nworkers; w++)
-		for (t = pph__readyq_take_stranded(&q[w].ready, pph__rt.workers[w].arch); t;
+		for (t = pph__readyq_take_stranded(&q[w].ready, 1u << pph__rt.workers[w].arch); t;
 		     t = next) {
 			next = t->next;
 			n = team_of(w, t, &base);
 			for (i = base; i < base + n; i++)
 				add_queued(&q[i], -t->sched_pred);
-			t->sched_impl = -1;
-			pph__task_enqueue(t);
+			pph__task_place_again(t);
 		}
 }
 

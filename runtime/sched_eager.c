@@ -37,8 +37,20 @@ static void eager_wake_all(void)
 	pph__readyq_stop(&q);
 }
 
+/* A variant was disabled: a queued task no worker can run any more
+ * (held to that variant) would stay in the queue for good; it fails. */
+static void eager_variant_disabled(void)
+{
+	struct pph_task *t = pph__readyq_take_stranded(&q, pph__worker_archs()), *next;
+
+	for (; t; t = next) {
+		next = t->next;
+		pph__task_place_again(t);
+	}
+}
+
 const struct pph_sched_policy pph__sched_eager = {
 	"eager", "central FIFO queue shared by all workers",
 	eager_init, eager_deinit, eager_push, eager_pop, eager_try_pop, eager_wake_all, NULL, NULL,
-	NULL,
+	eager_variant_disabled,
 };

@@ -175,7 +175,28 @@ static void ws_wake_all(void)
 	pthread_mutex_unlock(&s.idle_lock);
 }
 
+/* A variant was disabled: a queued task no worker can run any more
+ * (held to that variant) would stay in its deque for good; it fails.
+ * Any worker takes the others from any deque. */
+static void ws_variant_disabled(void)
+{
+	unsigned archs = pph__worker_archs(), i;
+	struct pph_task *t, *next;
+
+	for (i = 0; i < pph__rt.nworkers; i++) {
+		pthread_mutex_lock(&s.dq[i].lock);
+		t = pph__fifo_take_stranded(&s.dq[i].fifo, archs);
+		pthread_mutex_unlock(&s.dq[i].lock);
+		for (; t; t = next) {
+			next = t->next;
+			atomic_fetch_sub(&s.ready, 1);
+			pph__task_place_again(t);
+		}
+	}
+}
+
 const struct pph_sched_policy pph__sched_ws = {
 	"ws", "work stealing between per-worker deques",
-	ws_init, ws_deinit, ws_push, ws_pop, ws_try_pop, ws_wake_all, NULL, NULL, NULL,
+	ws_init, ws_deinit, ws_push, ws_pop, ws_try_pop, ws_wake_all, NULL, NULL,
+	ws_variant_disabled,
 };

@@ -168,6 +168,20 @@ static void start_teams(struct pph_worker *w)
 			w->omp_started = sizes[k];
 }
 
+void pph__task_place_again(struct pph_task *t)
+{
+	t->sched_impl = -1;
+	if (pph__task_runnable(t)) {
+		pph__task_enqueue(t);
+		return;
+	}
+	fprintf(stderr, "peppher: %s: no variant left that can run the task\n", t->cl->name);
+	t->error = -EIO;
+	/* out of the queues: finished as a task that ran (counted pending) */
+	atomic_store_explicit(&t->state, PPH_TASK_RUNNING, memory_order_relaxed);
+	pph__task_finish(t);
+}
+
 void pph__task_variant_failed(struct pph_task *t, int impl)
 {
 	pph__impl_disable(t->cl, (unsigned)impl);
@@ -302,15 +316,7 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	atomic_store_explicit(&t->state, PPH_TASK_RUNNING, memory_order_relaxed);
 
 	if (impl < 0) { /* its variant for this worker was disabled meanwhile */
-		t->sched_impl = -1;
-		if (pph__task_runnable(t)) {
-			pph__task_enqueue(t);
-		} else {
-			fprintf(stderr, "peppher: %s: no variant left that can run the task\n",
-				t->cl->name);
-			t->error = -EIO;
-			pph__task_finish(t);
-		}
+		pph__task_place_again(t);
 		return;
 	}
 

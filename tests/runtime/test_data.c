@@ -1038,6 +1038,36 @@ static void queued_broken_calls(void)
 		CU_ASSERT_EQUAL(out[k], N * (N - 1) / 2);
 }
 
+/* The same calls held to the device variant: those queued behind the
+ * first fail too (-EIO, said once each), their results untouched. */
+static const struct pph_codelet broken_forced_cl = { "data_sum_broken_forced", 2,
+						     broken_sum_impls, PPH_MODEL_DEFAULT };
+
+static void forced_broken_calls(void)
+{
+	enum { K = 6 };
+	int v[N], out[K], i, k;
+	pph_data_handle h[K + 1];
+	enum pph_access modes[2] = { PPH_R, PPH_W };
+
+	for (i = 0; i < N; i++)
+		v[i] = i;
+	pph_vector_register(&h[K], v, N, sizeof(int));
+	for (k = 0; k < K; k++) {
+		pph_data_handle args[2] = { h[K], NULL };
+
+		out[k] = -1;
+		pph_vector_register(&h[k], &out[k], 1, sizeof(int));
+		args[1] = h[k];
+		CU_ASSERT_EQUAL(pph_call_async(&broken_forced_cl, 1u << 0, 2, args, modes, NULL, 0),
+				0);
+	}
+	for (k = 0; k <= K; k++)
+		pph_data_unregister(h[k]);
+	for (k = 0; k < K; k++)
+		CU_ASSERT_EQUAL(out[k], -1);
+}
+
 static void test_failed_variant_queued(void)
 {
 	broken_tries = 0;
@@ -1045,6 +1075,8 @@ static void test_failed_variant_queued(void)
 					  "data_sum_broken_queued: variant add_broken_ocl disabled"),
 			1);
 	CU_ASSERT_EQUAL(broken_tries, 1);
+	CU_ASSERT_EQUAL(test_stderr_count(forced_broken_calls, "data_sum_broken_forced: "), 6);
+	CU_ASSERT_EQUAL(broken_tries, 2);
 }
 
 static void test_failed_variant(void)
