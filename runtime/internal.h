@@ -386,6 +386,9 @@ struct pph_task {
 	pthread_mutex_t lock;	  /* protects successors, and state's move to ENDED */
 	int error; /* -errno: no variant could run it (its data is as it was) */
 	int by_call; /* made by a call of wrappers.c, which destroys it */
+	/* a split call's block, held to its kind's variants: the variants
+	 * the call allows, tried once its kind has none left (0: none) */
+	unsigned fallback_mask;
 	struct pph_successor *successors;
 
 	/* Last: not cleared when a task is made (clearing them was a quarter

@@ -168,10 +168,24 @@ static void start_teams(struct pph_worker *w)
 			w->omp_started = sizes[k];
 }
 
+/* Can a variant t allows still run it?  A split call's block whose kind
+ * has none left may take any the call allows: the block is done, on
+ * another kind of worker, rather than the call left short of it. */
+static int still_runnable(struct pph_task *t)
+{
+	if (pph__task_runnable(t))
+		return 1;
+	if (!t->fallback_mask || t->fallback_mask == t->impl_mask)
+		return 0;
+	t->impl_mask = t->fallback_mask;
+	t->fallback_mask = 0;
+	return pph__task_runnable(t);
+}
+
 void pph__task_place_again(struct pph_task *t)
 {
 	t->sched_impl = -1;
-	if (pph__task_runnable(t)) {
+	if (still_runnable(t)) {
 		pph__task_enqueue(t);
 		return;
 	}
@@ -188,7 +202,7 @@ void pph__task_variant_failed(struct pph_task *t, int impl)
 	if (pph__rt.sched->variant_disabled)
 		pph__rt.sched->variant_disabled();
 	t->sched_impl = -1;
-	if (pph__task_runnable(t)) {
+	if (still_runnable(t)) {
 		fprintf(stderr, "peppher: %s: variant %s disabled; the task runs on another one\n",
 			t->cl->name, t->cl->impls[impl].name);
 		pph__task_enqueue(t);

@@ -8,9 +8,17 @@
 #include "internal.h"
 #include "perfmodel.h"
 
+/* What a split call's block adds to an asynchronous call. */
+struct block {
+	unsigned fallback_mask; /* the call's variants (pph_task.fallback_mask) */
+	void (*done)(void *);	/* run when the block ran, with done_data; or NULL */
+	void *done_data;
+	struct pph_task *task; /* out: the block, kept to be waited for */
+};
+
 static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		const pph_data_handle *handles, const enum pph_access *modes,
-		const void *arg, size_t arg_size, int sync, void (*done)(void *), void *done_data)
+		const void *arg, size_t arg_size, int sync, struct block *b)
 {
 	struct pph_task *task;
 	unsigned i;
@@ -37,14 +45,19 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		rc = pph_task_add_buffer(task, handles[i], modes[i]);
 	if (rc == 0)
 		rc = pph_task_set_arg(task, arg, arg_size);
-	if (rc == 0 && !sync)
+	if (rc == 0 && !sync && !b)
 		pph_task_set_detached(task, 1);
-	if (rc == 0 && done)
-		pph_task_set_callback(task, done, done_data);
+	if (rc == 0 && b) {
+		task->fallback_mask = b->fallback_mask;
+		if (b->done)
+			pph_task_set_callback(task, b->done, b->done_data);
+	}
 	/* a synchronous call's wait fails when no variant could run it */
 	if (rc == 0)
 		rc = sync ? pph__task_submit_and_wait(task) : pph_task_submit(task);
-	if (sync || rc != 0)
+	if (rc == 0 && b)
+		b->task = task;
+	else if (sync || rc != 0)
 		pph_task_destroy(task);
 	return rc;
 }
@@ -53,14 +66,14 @@ int pph_call_sync(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbu
 		  const pph_data_handle *handles, const enum pph_access *modes,
 		  const void *arg, size_t arg_size)
 {
-	return call(cl, impl_mask, nbuffers, handles, modes, arg, arg_size, 1, NULL, NULL);
+	return call(cl, impl_mask, nbuffers, handles, modes, arg, arg_size, 1, NULL);
 }
 
 int pph_call_async(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		   const pph_data_handle *handles, const enum pph_access *modes,
 		   const void *arg, size_t arg_size)
 {
-	return call(cl, impl_mask, nbuffers, handles, modes, arg, arg_size, 0, NULL, NULL);
+	return call(cl, impl_mask, nbuffers, handles, modes, arg, arg_size, 0, NULL);
 }
 
 /* The common number of parts of the partitioned buffers, or -EINVAL. */
@@ -705,12 +718,14 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 {
 	pph_data_handle blocks[PPH_MAX_BUFFERS][PPH_MAX_WORKERS];
 	pph_data_handle sub[PPH_MAX_BUFFERS];
+	struct block block[PPH_MAX_WORKERS];
+	const unsigned call_mask = impl_mask;
 	size_t sizes[PPH_MAX_WORKERS], total = 0;
 	unsigned masks[PPH_MAX_WORKERS];
 	unsigned char kind_of[PPH_MAX_WORKERS];
 	_Atomic double ended[3] = { 0, 0, 0 };
 	double end_us = 0, t0, submit_end;
-	int n, rc = 0, k, per_worker = 0;
+	int n, rc = 0, k, submitted_blocks = 0, per_worker = 0;
 	unsigned i, done = 0, hybrid = 0, a;
 
 	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
@@ -760,15 +775,26 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	for (k = 0; rc == 0 && k < n; k++) {
 		for (i = 0; i < nbuffers; i++)
 			sub[i] = parts[i] >= 0 ? blocks[i][k] : handles[i];
-		rc = hybrid ? call(cl, masks[k], nbuffers, sub, modes, arg, arg_size, 0, block_ended,
-				   &ended[kind_of[k]]) :
-			      pph_call_async(cl, impl_mask, nbuffers, sub, modes, arg, arg_size);
+		block[k] = (struct block){ call_mask, hybrid ? block_ended : NULL,
+					   hybrid ? &ended[kind_of[k]] : NULL, NULL };
+		rc = call(cl, hybrid ? masks[k] : impl_mask, nbuffers, sub, modes, arg, arg_size, 0,
+			  &block[k]);
+		if (rc == 0)
+			submitted_blocks = k + 1;
 	}
 	pph__wakes_release();
 	submit_end = pph__now_us();
 	for (i = 0; i < done; i++) /* waits for the sub-tasks */
 		if (parts[i] >= 0)
 			pph_data_unpartition(handles[i], (unsigned)n, blocks[i]);
+	/* a block no variant could run leaves the call short: its error */
+	for (k = 0; k < submitted_blocks; k++) {
+		int block_rc = pph_task_wait(block[k].task);
+
+		if (rc == 0)
+			rc = block_rc;
+		pph_task_destroy(block[k].task);
+	}
 	if (rc == 0 && hybrid)
 		submitted((unsigned)n, submit_end - t0);
 	for (a = 0; rc == 0 && end_us > 0 && a < 3; a++)

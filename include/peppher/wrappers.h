@@ -45,7 +45,10 @@ int pph_call_async(const struct pph_codelet *cl, unsigned impl_mask, unsigned nb
  * and passed whole when parts[i] < 0 (every partitioned buffer must have
  * the same count).  Sub-task k gets block k of each partitioned buffer and
  * the whole of the others.  Waits for every sub-task and gathers the blocks.  Returns as
- * pph_call_sync, or -EINVAL for unequal part counts.
+ * pph_call_sync, or -EINVAL for unequal part counts, or the error of a block
+ * no variant could run (-EIO; that block's data as it was).  A block placed
+ * on one kind of worker whose variants there all fail runs any variant the
+ * call allows.
  */
 int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 			 const pph_data_handle *handles, const enum pph_access *modes,

@@ -1068,6 +1068,52 @@ static void forced_broken_calls(void)
 		CU_ASSERT_EQUAL(out[k], -1);
 }
 
+/* A call split among kinds whose device blocks' kernel does not build:
+ * those blocks run on the CPU, and the call is whole.  Held to the
+ * device variant alone, the call fails (-EIO as its blocks fail, -ENODEV
+ * once the variant is disabled) and its data stays as it was. */
+static const struct pph_codelet broken_split_cl = { "data_add_broken_split", 2, broken_impls,
+						    PPH_MODEL_DEFAULT };
+static const struct pph_codelet broken_split_held_cl = { "data_add_broken_split_held", 2,
+							 broken_impls, PPH_MODEL_DEFAULT };
+
+static void split_broken_calls(void)
+{
+	enum { M = 100000 };
+	static int v[M];
+	int i, ok = 1, round, parts = 0, x = 1;
+	pph_data_handle h;
+	enum pph_access rw = PPH_RW;
+
+	for (i = 0; i < M; i++)
+		v[i] = i;
+	pph_vector_register(&h, v, M, sizeof(int));
+	for (round = 0; round < 3; round++)
+		CU_ASSERT_EQUAL(pph_call_partitioned(&broken_split_cl, PPH_ALL_IMPLS, 1, &h, &rw,
+						     &parts, &x, sizeof(x)),
+				0);
+	CU_ASSERT_EQUAL(pph_call_partitioned(&broken_split_cl, 1u << 0, 1, &h, &rw, &parts, &x,
+					     sizeof(x)),
+			-ENODEV);
+	parts = 4;
+	CU_ASSERT_EQUAL(pph_call_partitioned(&broken_split_held_cl, 1u << 0, 1, &h, &rw, &parts,
+					     &x, sizeof(x)),
+			-EIO);
+	pph_data_unregister(h);
+	for (i = 0; i < M; i++)
+		ok &= v[i] == i + 3;
+	CU_ASSERT_TRUE(ok);
+}
+
+static void test_failed_variant_split(void)
+{
+	broken_tries = 0;
+	CU_ASSERT_EQUAL(test_stderr_count(split_broken_calls,
+					  "data_add_broken_split: variant add_broken_ocl disabled"),
+			1);
+	CU_ASSERT_EQUAL(broken_tries, 2);
+}
+
 static void test_failed_variant_queued(void)
 {
 	broken_tries = 0;
@@ -1644,6 +1690,8 @@ int main(void)
 	CU_add_test(s, "a kernel that does not build disables its variant", test_failed_variant);
 	CU_add_test(s, "calls queued on the device when its kernel fails run on the CPU",
 		    test_failed_variant_queued);
+	CU_add_test(s, "a split call's device blocks whose kernel fails run on the CPU",
+		    test_failed_variant_split);
 	CU_add_test(s, "a kernel clCreateKernel refuses: once, data intact", test_kernel_named_dot);
 	CU_add_test(s, "transfer model measured and stored", test_transfer_model);
 	CU_add_test(s, "a copy to the device is shared by its version's readers",
