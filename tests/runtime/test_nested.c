@@ -1,6 +1,7 @@
 /*
  * Nested components (workers.c, pph__worker_help_until): a variant that
- * calls other components synchronously, at depth 3, with 1 and 2 CPU
+ * calls other components synchronously, and contributes to a reduction
+ * whose result it reads, at depth 3, with 1 and 2 CPU
  * workers under every scheduler.  A worker that waits inside a variant
  * runs ready work itself; before, one worker under dmda and eager (and
  * two under dmda) waited forever for a task only a waiting worker could
@@ -60,8 +61,51 @@ static int call_on(const struct pph_codelet *cl, int *x, size_t n)
 
 static int nested_failures; /* written by workers: atomically */
 
-/* middle: two nested calls of inc on its data, then a host access of a
- * handle a detached task writes (a wait on a task, not a call) */
+/* a contribution: the sum of x into a reduction's accumulator */
+static void add_sum_cpu(void *buffers[], void *arg)
+{
+	const int *x = PPH_VECTOR_PTR(buffers[0]);
+	long *sum = PPH_VARIABLE_PTR(buffers[1]);
+	size_t i;
+
+	(void)arg;
+	for (i = 0; i < PPH_VECTOR_N(buffers[0]); i++)
+		*sum += x[i];
+}
+
+static const struct pph_impl add_sum_impls[] = { { PPH_ARCH_CPU, add_sum_cpu, "nested_sum" } };
+static const struct pph_codelet add_sum_cl = { "nested_sum", 1, add_sum_impls, PPH_MODEL_DEFAULT };
+
+/* Two contributions to a sum of x, then a host read: the combine task
+ * runs on a worker, maybe only on the one waiting here.  Returns 0 when
+ * the sum is right. */
+static int nested_reduction(const int *x, size_t n)
+{
+	static const enum pph_access modes[2] = { PPH_R, PPH_REDUX };
+	long sum = 0, expect = 0;
+	pph_data_handle h[2];
+	size_t i;
+	int rc = pph_vector_register(&h[0], (void *)x, n, sizeof(int));
+
+	if (rc == 0 && (rc = pph_variable_register(&h[1], &sum, sizeof(sum))) == 0) {
+		rc = pph_data_set_reduction(h[1], pph_reduction_builtin(PPH_REDUCTION_SUM,
+									 PPH_TYPE_LONG));
+		if (rc == 0)
+			rc = pph_call_async(&add_sum_cl, PPH_ALL_IMPLS, 2, h, modes, NULL, 0);
+		if (rc == 0)
+			rc = pph_call_async(&add_sum_cl, PPH_ALL_IMPLS, 2, h, modes, NULL, 0);
+		if (rc == 0)
+			rc = pph_data_acquire(h[1], PPH_R);
+		pph_data_unregister(h[1]);
+	}
+	pph_data_unregister(h[0]);
+	for (i = 0; i < n; i++)
+		expect += 2 * x[i];
+	return rc || sum != expect;
+}
+
+/* middle: two nested calls of inc on its data, a host access of a handle
+ * a detached task writes (a wait on a task, not a call), and a reduction */
 static void middle_cpu(void *buffers[], void *arg)
 {
 	static const enum pph_access rw = PPH_RW;
@@ -77,6 +121,8 @@ static void middle_cpu(void *buffers[], void *arg)
 	    pph_data_acquire(h, PPH_R) != 0)
 		__atomic_add_fetch(&nested_failures, 1, __ATOMIC_RELAXED);
 	pph_data_unregister(h);
+	if (nested_reduction(x, n) != 0)
+		__atomic_add_fetch(&nested_failures, 1, __ATOMIC_RELAXED);
 }
 
 static const struct pph_impl middle_impls[] = { { PPH_ARCH_CPU, middle_cpu, "nested_middle" } };
