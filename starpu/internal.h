@@ -135,6 +135,17 @@ int sp__opencl_devid(void);
 void sp__opencl_set_current(int devid);
 void sp__opencl_free(void);
 
+/* A StarPU buffer's elements: rows of cols elements of es bytes, ld
+ * elements apart, at ptr on the host; on an OpenCL device, in the cl_mem
+ * dev at offset bytes (a variable's cl_mem is its ptr: see task.c).  Our
+ * shapes map onto StarPU's as in data.c: a matrix of rows x cols is
+ * StarPU's ny x nx.  (redux.c) */
+struct sp_shape {
+	size_t rows, cols, ld, es, offset;
+	uintptr_t ptr, dev;
+};
+struct sp_shape sp__shape_of(void *buf);
+
 /* The variant that runs on this thread, for pph_variant_failed(). */
 void sp__variant_failed_reset(void);
 int sp__variant_failed_get(void);

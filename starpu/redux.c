@@ -32,18 +32,9 @@ static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
 static const struct pph_reduction *slot_op[SP_REDUX_SLOTS];
 static struct starpu_codelet init_cl[SP_REDUX_SLOTS], redux_cl[SP_REDUX_SLOTS];
 
-/* The elements of a buffer: rows of cols elements of es bytes, ld
- * elements apart, at ptr on the host; on an OpenCL device, in the cl_mem
- * dev at offset bytes (a variable's cl_mem is its ptr: see task.c).  Our shapes map
- * onto StarPU's as in data.c: a matrix of rows x cols is StarPU's ny x nx. */
-struct shape {
-	size_t rows, cols, ld, es, offset;
-	uintptr_t ptr, dev;
-};
-
-static struct shape shape_of(void *buf)
+struct sp_shape sp__shape_of(void *buf)
 {
-	struct shape s = { 1, 1, 1, 0, 0, 0, 0 };
+	struct sp_shape s = { 1, 1, 1, 0, 0, 0, 0 };
 
 	switch (*(enum starpu_data_interface_id *)buf) {
 	case STARPU_VECTOR_INTERFACE_ID: {
@@ -75,7 +66,7 @@ static struct shape shape_of(void *buf)
 
 static void init_with(const struct pph_reduction *op, void *buffers[])
 {
-	struct shape s = shape_of(buffers[0]);
+	struct sp_shape s = sp__shape_of(buffers[0]);
 	char *p = (char *)s.ptr;
 	size_t r, c;
 
@@ -87,7 +78,7 @@ static void init_with(const struct pph_reduction *op, void *buffers[])
 #ifdef STARPU_USE_OPENCL
 static void init_opencl_with(const struct pph_reduction *op, void *buffers[])
 {
-	struct shape s = shape_of(buffers[0]);
+	struct sp_shape s = sp__shape_of(buffers[0]);
 	size_t k, row = s.cols * s.es;
 	size_t origin[3] = { s.offset, 0, 0 }, zero[3] = { 0, 0, 0 }, region[3] = { row, s.rows, 1 };
 	char *identity = malloc(s.rows * row + 1);
@@ -124,7 +115,7 @@ static void init_opencl_with(const struct pph_reduction *op, void *buffers[])
 
 static void redux_with(const struct pph_reduction *op, void *buffers[])
 {
-	struct shape into = shape_of(buffers[0]), from = shape_of(buffers[1]);
+	struct sp_shape into = sp__shape_of(buffers[0]), from = sp__shape_of(buffers[1]);
 	size_t r, c;
 
 	for (r = 0; r < into.rows; r++)

@@ -223,6 +223,74 @@ static int run_variants(struct pph_task *p, enum sp_kind kind, int idx, void **b
 	return idx;
 }
 
+#ifdef STARPU_USE_OPENCL
+/* Buffer b of a task on an OpenCL worker, to (to_host) or from the
+ * packed host memory at host. */
+static cl_int host_copy(void *b, char *host, int to_host)
+{
+	struct sp_shape s = sp__shape_of(b);
+	size_t row = s.cols * s.es;
+	size_t origin[3] = { s.offset, 0, 0 }, zero[3] = { 0, 0, 0 }, region[3] = { row, s.rows, 1 };
+	cl_command_queue q = pph_opencl_queue();
+
+	if (!s.rows || !s.cols)
+		return CL_SUCCESS;
+	return to_host ? clEnqueueReadBufferRect(q, (cl_mem)s.dev, CL_TRUE, origin, zero, region,
+						 s.ld * s.es, 0, row, 0, host, 0, NULL, NULL) :
+			 clEnqueueWriteBufferRect(q, (cl_mem)s.dev, CL_TRUE, origin, zero, region,
+						  s.ld * s.es, 0, row, 0, host, 0, NULL, NULL);
+}
+
+/*
+ * The task's OpenCL variants all failed (a kernel that does not build):
+ * StarPU placed it on this device and it cannot move, so a CPU variant
+ * runs here, on this worker's thread, on host copies of its buffers, and
+ * what it writes is copied back.  Without it the task failed alone, and an
+ * asynchronous call (a split call's device block) left its data short.
+ * bufs and ifaces: the variant's buffers, made host ones here.  Returns
+ * the CPU variant that ran, or -1.
+ */
+static int run_on_host_copies(struct pph_task *p, void *buffers[], union iface *ifaces,
+			      void **bufs)
+{
+	char *copies[PPH_MAX_BUFFERS] = { NULL };
+	int idx = next_variant(p, SP_CPU), ok = idx >= 0;
+	unsigned i;
+
+	for (i = 0; ok && i < p->nslots; i++) {
+		void *b = p->slot[i] >= 0 ? buffers[p->slot[i]] : NULL;
+		struct sp_shape s;
+
+		if (!b)
+			continue; /* host data: given as it is already */
+		s = sp__shape_of(b);
+		copies[i] = malloc(s.rows * s.cols * s.es + 1);
+		ok = copies[i] && (!(p->modes[p->slot[i]] & (STARPU_R | STARPU_REDUX)) ||
+				   host_copy(b, copies[i], 1) == CL_SUCCESS);
+		if (*(enum starpu_data_interface_id *)b == STARPU_VECTOR_INTERFACE_ID)
+			ifaces[i].v = (struct pph_vector_iface){ copies[i], s.cols, s.es };
+		else if (*(enum starpu_data_interface_id *)b == STARPU_MATRIX_INTERFACE_ID)
+			ifaces[i].m = (struct pph_matrix_iface){ copies[i], s.rows, s.cols, s.cols,
+								 s.es };
+		else
+			ifaces[i].s = (struct pph_variable_iface){ copies[i], s.es };
+		bufs[i] = &ifaces[i];
+	}
+	if (ok) {
+		fprintf(stderr, "peppher: %s: runs %s on host copies of its data\n",
+			p->w->snapshot.name, p->w->snapshot.impls[idx].name);
+		idx = run_variants(p, SP_CPU, idx, bufs);
+	}
+	for (i = 0; i < p->nslots; i++) {
+		if (ok && idx >= 0 && copies[i] &&
+		    (p->modes[p->slot[i]] & (STARPU_W | STARPU_REDUX)))
+			ok = host_copy(buffers[p->slot[i]], copies[i], 0) == CL_SUCCESS;
+		free(copies[i]);
+	}
+	return ok ? idx : -1;
+}
+#endif
+
 int sp__waits_in_variant(const char *what)
 {
 	if (!starpu_task_get_current())
@@ -286,6 +354,8 @@ static void run(void *buffers[], void *cl_arg, enum sp_kind kind)
 	for (i = 0; i < p->nbuffers; i++)
 		release_packed(buffers[i], p->modes[i], &packed[i]);
 #ifdef STARPU_USE_OPENCL
+	if (idx < 0 && kind == SP_OPENCL)
+		idx = run_on_host_copies(p, buffers, ifaces, bufs);
 	sp__opencl_set_current(-1);
 #endif
 	p->impl_ran = idx;

@@ -1,0 +1,206 @@
+/*
+ * libpeppher-starpu with an OpenCL device (PoCL's): an OpenCL variant whose
+ * kernel does not build, in calls StarPU placed on the device.  The task
+ * cannot move, so a CPU variant runs on host copies of its data there:
+ * a split call is whole, asynchronous calls and reduction contributions
+ * are all done.  And contributions to reductions on the device, their
+ * copies set by the init codelet on OpenCL.  Skipped (77) without an
+ * OpenCL device.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <CUnit/Basic.h>
+
+#include <peppher/opencl.h>
+#include <peppher/runtime.h>
+#include <peppher/wrappers.h>
+
+#define N 4000
+
+static void add_cpu(void *b[], void *arg)
+{
+	int *v = PPH_VECTOR_PTR(b[0]);
+	size_t i;
+
+	for (i = 0; i < PPH_VECTOR_N(b[0]); i++)
+		v[i] += *(const int *)arg;
+}
+
+static void broken_ocl(void *b[], void *arg)
+{
+	(void)b;
+	(void)arg;
+	if (!pph_opencl_kernel_source("__kernel void k(__global int *v) { v[0] += ; }", "k"))
+		pph_variant_failed();
+}
+
+/* the device variant first: calls uncalibrated on both go to it too */
+static const struct pph_impl add_impls[] = {
+	{ PPH_ARCH_OPENCL, broken_ocl, "add_broken_ocl" },
+	{ PPH_ARCH_CPU, add_cpu, "add_cpu" },
+};
+static const struct pph_codelet split_cl = { "sp_add_broken_split", 2, add_impls,
+					     PPH_MODEL_HISTORY };
+static const struct pph_codelet async_cl = { "sp_add_broken_async", 2, add_impls,
+					     PPH_MODEL_HISTORY };
+
+static void test_split_call(void)
+{
+	static int v[N];
+	int i, ok = 1, round, parts = 8, x = 1;
+	pph_data_handle h;
+	enum pph_access rw = PPH_RW;
+
+	for (i = 0; i < N; i++)
+		v[i] = i;
+	pph_vector_register(&h, v, N, sizeof(int));
+	for (round = 0; round < 4; round++)
+		CU_ASSERT_EQUAL(pph_call_partitioned(&split_cl, PPH_ALL_IMPLS, 1, &h, &rw, &parts,
+						     &x, sizeof(x)),
+				0);
+	pph_data_unregister(h);
+	for (i = 0; i < N; i++)
+		ok &= v[i] == i + 4;
+	CU_ASSERT_TRUE(ok);
+}
+
+static void test_async_calls(void)
+{
+	enum { K = 12 };
+	static int v[K][64];
+	int i, k, ok = 1;
+	pph_data_handle h[K];
+	enum pph_access rw = PPH_RW;
+
+	for (k = 0; k < K; k++) {
+		for (i = 0; i < 64; i++)
+			v[k][i] = i;
+		pph_vector_register(&h[k], v[k], 64, sizeof(int));
+		CU_ASSERT_EQUAL(pph_call_async(&async_cl, PPH_ALL_IMPLS, 1, &h[k], &rw, &k,
+					       sizeof(k)),
+				0);
+	}
+	for (k = 0; k < K; k++) {
+		pph_data_unregister(h[k]);
+		for (i = 0; i < 64; i++)
+			ok &= v[k][i] == i + k;
+	}
+	CU_ASSERT_TRUE(ok);
+}
+
+/* sums of blocks into a reduction: on a working kernel and a broken one */
+static const char *const sum_src =
+	"__kernel void sum(__global const int *x, int n, __global long *acc)\n"
+	"{ long s = 0; for (int i = 0; i < n; i++) s += x[i]; acc[0] += s; }\n";
+
+static void sum_cpu(void *b[], void *arg)
+{
+	const int *x = PPH_VECTOR_PTR(b[0]);
+	long *acc = PPH_VARIABLE_PTR(b[1]);
+	size_t i;
+
+	(void)arg;
+	for (i = 0; i < PPH_VECTOR_N(b[0]); i++)
+		*acc += x[i];
+}
+
+static int ocl_sums;
+
+static void sum_ocl(void *b[], void *arg)
+{
+	cl_kernel k = pph_opencl_kernel_source(sum_src, "sum");
+	cl_mem x = PPH_OPENCL_MEM(b[0]), acc = PPH_OPENCL_MEM(b[1]);
+	int n = (int)PPH_VECTOR_N(b[0]);
+	size_t one = 1;
+
+	(void)arg;
+	if (!k) {
+		pph_variant_failed();
+		return;
+	}
+	__atomic_add_fetch(&ocl_sums, 1, __ATOMIC_RELAXED);
+	clSetKernelArg(k, 0, sizeof(x), &x);
+	clSetKernelArg(k, 1, sizeof(n), &n);
+	clSetKernelArg(k, 2, sizeof(acc), &acc);
+	clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &one, &one, 0, NULL, NULL);
+}
+
+static const struct pph_impl sum_impls[] = {
+	{ PPH_ARCH_OPENCL, sum_ocl, "sum_ocl" },
+	{ PPH_ARCH_CPU, sum_cpu, "sum_cpu" },
+};
+static const struct pph_codelet sum_cl = { "sp_sum", 2, sum_impls, PPH_MODEL_HISTORY };
+static const struct pph_impl broken_sum_impls[] = {
+	{ PPH_ARCH_OPENCL, broken_ocl, "sum_broken_ocl" },
+	{ PPH_ARCH_CPU, sum_cpu, "sum_cpu" },
+};
+static const struct pph_codelet broken_sum_cl = { "sp_sum_broken", 2, broken_sum_impls,
+						  PPH_MODEL_HISTORY };
+
+static long reduce(const struct pph_codelet *cl, unsigned mask, const int *x)
+{
+	enum { BLOCKS = 8 };
+	long sum = 5;
+	pph_data_handle hx, hs, blocks[BLOCKS];
+	enum pph_access modes[2] = { PPH_R, PPH_REDUX };
+	int k;
+
+	pph_vector_register(&hx, (void *)x, N, sizeof(int));
+	pph_variable_register(&hs, &sum, sizeof(sum));
+	pph_data_set_reduction(hs, pph_reduction_builtin(PPH_REDUCTION_SUM, PPH_TYPE_LONG));
+	pph_data_partition(hx, BLOCKS, blocks);
+	for (k = 0; k < BLOCKS; k++) {
+		pph_data_handle h[2] = { blocks[k], hs };
+
+		CU_ASSERT_EQUAL(pph_call_async(cl, mask, 2, h, modes, NULL, 0), 0);
+	}
+	pph_data_unpartition(hx, BLOCKS, blocks);
+	pph_data_unregister(hs);
+	pph_data_unregister(hx);
+	return sum;
+}
+
+static void test_reductions(void)
+{
+	static int x[N];
+	long expect = 5;
+	int i;
+
+	for (i = 0; i < N; i++) {
+		x[i] = (i * 7919) % 2001 - 1000;
+		expect += x[i];
+	}
+	/* on the device alone: its copies set there by the init codelet */
+	CU_ASSERT_EQUAL(reduce(&sum_cl, 1u << 0, x), expect);
+	CU_ASSERT_EQUAL(ocl_sums, 8);
+	CU_ASSERT_EQUAL(reduce(&sum_cl, PPH_ALL_IMPLS, x), expect);
+	CU_ASSERT_EQUAL(reduce(&broken_sum_cl, PPH_ALL_IMPLS, x), expect);
+}
+
+int main(void)
+{
+	CU_pSuite s;
+	unsigned failed;
+
+	setenv("PEPPHER_NCPU", "2", 1);
+	if (pph_init() != 0)
+		return 1;
+	if (pph_worker_count_arch(PPH_ARCH_OPENCL) == 0) {
+		pph_shutdown();
+		printf("no OpenCL device: skipped\n");
+		return 77;
+	}
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("libpeppher-starpu on an OpenCL device", NULL, NULL);
+	CU_add_test(s, "a split call whose device kernel fails is whole", test_split_call);
+	CU_add_test(s, "asynchronous calls whose device kernel fails are done", test_async_calls);
+	CU_add_test(s, "reductions on the device, and with a failing kernel", test_reductions);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failed = CU_get_number_of_failures();
+	CU_cleanup_registry();
+	pph_shutdown();
+	return failed ? 1 : 0;
+}
