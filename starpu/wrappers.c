@@ -4,9 +4,11 @@
 
 #include "internal.h"
 
+/* A synchronous call (sync), or an asynchronous one: detached, or kept
+ * into *keep (not NULL) to be waited for. */
 static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		const pph_data_handle *handles, const enum pph_access *modes, const void *arg,
-		size_t arg_size, int sync)
+		size_t arg_size, int sync, struct pph_task **keep)
 {
 	struct pph_task *task;
 	unsigned i;
@@ -33,13 +35,15 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		pph_task_destroy(task);
 		return rc;
 	}
-	if (rc == 0 && !sync)
+	if (rc == 0 && !sync && !keep)
 		pph_task_set_detached(task, 1);
 	if (rc == 0)
 		rc = pph_task_submit(task);
 	if (sync && rc == 0)
 		rc = pph_task_wait(task);
-	if (sync || rc != 0)
+	if (rc == 0 && keep)
+		*keep = task;
+	else if (sync || rc != 0)
 		pph_task_destroy(task);
 	return rc;
 }
@@ -48,14 +52,14 @@ int pph_call_sync(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbu
 		  const pph_data_handle *handles, const enum pph_access *modes, const void *arg,
 		  size_t arg_size)
 {
-	return call(cl, impl_mask, nbuffers, handles, modes, arg, arg_size, 1);
+	return call(cl, impl_mask, nbuffers, handles, modes, arg, arg_size, 1, NULL);
 }
 
 int pph_call_async(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		   const pph_data_handle *handles, const enum pph_access *modes, const void *arg,
 		   size_t arg_size)
 {
-	return call(cl, impl_mask, nbuffers, handles, modes, arg, arg_size, 0);
+	return call(cl, impl_mask, nbuffers, handles, modes, arg, arg_size, 0, NULL);
 }
 
 /* The common number of parts of the partitioned buffers, or -EINVAL. */
@@ -87,7 +91,8 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 {
 	pph_data_handle *blocks[PPH_MAX_BUFFERS] = { NULL };
 	pph_data_handle sub[PPH_MAX_BUFFERS];
-	int n, rc = 0, k;
+	struct pph_task **tasks;
+	int n, rc = 0, k, submitted = 0;
 	unsigned i, done = 0;
 
 	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
@@ -100,6 +105,8 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 		return -EINVAL;
 	if (n <= 1 || starpu_task_get_current()) /* inside a variant: one call, at once */
 		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
+	if (!(tasks = calloc((size_t)n, sizeof(*tasks))))
+		return -ENOMEM;
 	for (i = 0; rc == 0 && i < nbuffers; i++, done = i)
 		if (parts[i] >= 0) {
 			blocks[i] = calloc((size_t)n, sizeof(*blocks[i]));
@@ -112,13 +119,24 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	for (k = 0; rc == 0 && k < n; k++) {
 		for (i = 0; i < nbuffers; i++)
 			sub[i] = parts[i] >= 0 ? blocks[i][k] : handles[i];
-		rc = pph_call_async(cl, impl_mask, nbuffers, sub, modes, arg, arg_size);
+		rc = call(cl, impl_mask, nbuffers, sub, modes, arg, arg_size, 0, &tasks[k]);
+		if (rc == 0)
+			submitted = k + 1;
 	}
 	for (i = 0; i < done; i++) /* waits for the sub-tasks */
 		if (blocks[i]) {
 			pph_data_unpartition(handles[i], (unsigned)n, blocks[i]);
 			free(blocks[i]);
 		}
+	/* a block no variant could run leaves the call short: its error */
+	for (k = 0; k < submitted; k++) {
+		int block_rc = pph_task_wait(tasks[k]);
+
+		if (rc == 0)
+			rc = block_rc;
+		pph_task_destroy(tasks[k]);
+	}
+	free(tasks);
 	return rc;
 }
 

@@ -7,6 +7,7 @@
  * copies set by the init codelet on OpenCL.  Skipped (77) without an
  * OpenCL device.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -44,6 +45,8 @@ static const struct pph_codelet split_cl = { "sp_add_broken_split", 2, add_impls
 					     PPH_MODEL_HISTORY };
 static const struct pph_codelet async_cl = { "sp_add_broken_async", 2, add_impls,
 					     PPH_MODEL_HISTORY };
+static const struct pph_codelet held_cl = { "sp_add_broken_held", 2, add_impls,
+					    PPH_MODEL_HISTORY };
 
 static void test_split_call(void)
 {
@@ -59,6 +62,9 @@ static void test_split_call(void)
 		CU_ASSERT_EQUAL(pph_call_partitioned(&split_cl, PPH_ALL_IMPLS, 1, &h, &rw, &parts,
 						     &x, sizeof(x)),
 				0);
+	/* held to the device variant: the call fails, its data as it was */
+	CU_ASSERT_EQUAL(pph_call_partitioned(&held_cl, 1u << 0, 1, &h, &rw, &parts, &x, sizeof(x)),
+			-EIO);
 	pph_data_unregister(h);
 	for (i = 0; i < N; i++)
 		ok &= v[i] == i + 4;
