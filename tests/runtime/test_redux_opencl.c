@@ -94,22 +94,6 @@ static void ordered_combine(void *into, const void *from)
 
 static const struct pph_reduction ordered_op = { ordered_init, ordered_combine };
 
-static void expect(unsigned long to_dev, unsigned long long bytes_to_dev,
-		   unsigned long to_host, unsigned long long bytes_to_host, int line)
-{
-	struct pph_transfer_stats s;
-
-	pph_transfer_stats_get(&s);
-	if (s.to_device != to_dev || s.bytes_to_device != bytes_to_dev ||
-	    s.to_host != to_host || s.bytes_to_host != bytes_to_host)
-		fprintf(stderr, "line %d: transfers %lu (%llu B) to device, %lu (%llu B) to host\n",
-			line, s.to_device, s.bytes_to_device, s.to_host, s.bytes_to_host);
-	CU_ASSERT_EQUAL(s.to_device, to_dev);
-	CU_ASSERT_EQUAL(s.bytes_to_device, bytes_to_dev);
-	CU_ASSERT_EQUAL(s.to_host, to_host);
-	CU_ASSERT_EQUAL(s.bytes_to_host, bytes_to_host);
-}
-
 static long block_sum(const int *x, int lo, int hi)
 {
 	long s = 0;
@@ -148,7 +132,7 @@ static void test_mixed_contributions(void)
 	CU_ASSERT_EQUAL(pph_data_acquire(h[1], PPH_R), 0);
 	CU_ASSERT_EQUAL(result, expected);
 	CU_ASSERT_EQUAL(atomic_load(&ocl_runs), K / 2);
-	expect(1 + K / 2, N * sizeof(int) + K / 2 * sizeof(long), K / 2, K / 2 * sizeof(long),
+	expect_transfers(1 + K / 2, N * sizeof(int) + K / 2 * sizeof(long), K / 2, K / 2 * sizeof(long),
 	       __LINE__);
 	pph_data_unregister(h[1]);
 	pph_data_unregister(h[0]);

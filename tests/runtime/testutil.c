@@ -7,6 +7,8 @@
 
 #include <CUnit/Basic.h>
 
+#include <peppher/runtime.h>
+
 #include "testutil.h"
 
 static char home[64];
@@ -66,4 +68,20 @@ int test_stderr_count(void (*fn)(void), const char *needle)
 		fclose(fp);
 	unlink(path);
 	return n;
+}
+
+void expect_transfers(unsigned long to_dev, unsigned long long bytes_to_dev,
+		      unsigned long to_host, unsigned long long bytes_to_host, int line)
+{
+	struct pph_transfer_stats s;
+
+	pph_transfer_stats_get(&s);
+	if (s.to_device != to_dev || s.bytes_to_device != bytes_to_dev ||
+	    s.to_host != to_host || s.bytes_to_host != bytes_to_host)
+		fprintf(stderr, "line %d: transfers %lu (%llu B) to device, %lu (%llu B) to host\n",
+			line, s.to_device, s.bytes_to_device, s.to_host, s.bytes_to_host);
+	CU_ASSERT_EQUAL(s.to_device, to_dev);
+	CU_ASSERT_EQUAL(s.bytes_to_device, bytes_to_dev);
+	CU_ASSERT_EQUAL(s.to_host, to_host);
+	CU_ASSERT_EQUAL(s.bytes_to_host, bytes_to_host);
 }

@@ -16,6 +16,11 @@ int test_home_end(void);
  * Returns 1 when a test failed or CUnit reported an error, else 0. */
 int test_run_registry(void);
 
+/* Assert this run's transfer counts and bytes since the last
+ * pph_transfer_stats_reset(), saying them with line where they differ. */
+void expect_transfers(unsigned long to_dev, unsigned long long bytes_to_dev,
+		      unsigned long to_host, unsigned long long bytes_to_host, int line);
+
 /* Run fn with stderr going to a file; return how many lines of what it
  * printed hold needle (the lines are shown on stderr afterwards). */
 int test_stderr_count(void (*fn)(void), const char *needle);
