@@ -1,7 +1,9 @@
 /*
  * The CUDA driver on a real GPU: exact transfer counts and results with
  * variants that use the CUDA runtime API on the worker's device pointers,
- * a padded matrix's 2-D copies, and a failed CUDA call.  Returns 77
+ * a padded matrix's 2-D copies, a failed CUDA call, and reduction
+ * contributions on the device (written after the last lease: not run on a
+ * GPU yet).  Returns 77
  * (skipped) where there is no CUDA device, as on machines without a GPU or
  * driver.  (The first test ran on an H100 on 2026-11-25; the other two were
  * written after that machine had gone.)
@@ -159,6 +161,51 @@ static void test_failed_variant(void)
 	CU_ASSERT_TRUE(ok);
 }
 
+/* Contribution k of K to a sum over a vector of K ints writes its k-th
+ * element alone, (k + 1), into its accumulator on the device: the others
+ * must hold the identity there (0), set on the host and copied in, or the
+ * sum takes garbage.  Each contribution: its accumulator in and home. */
+static void write_one_cuda(void *b[], void *arg)
+{
+	int k = *(const int *)arg, x = k + 1;
+
+	cudaMemcpyAsync((int *)PPH_VECTOR_PTR(b[0]) + k, &x, sizeof(x), cudaMemcpyHostToDevice,
+			pph_cuda_stream());
+	cudaStreamSynchronize(pph_cuda_stream()); /* x is on this stack */
+}
+
+static const struct pph_impl write_one_impls[] = { { PPH_ARCH_CUDA, write_one_cuda,
+						     "write_one_cuda" } };
+static const struct pph_codelet write_one_cl = { "cuda_write_one", 1, write_one_impls,
+						 PPH_MODEL_DEFAULT };
+
+static void test_reduction(void)
+{
+	enum { K = 16 };
+	int v[K], k;
+	pph_data_handle h;
+	enum pph_access redux = PPH_REDUX;
+	struct pph_transfer_stats st;
+
+	for (k = 0; k < K; k++)
+		v[k] = 1000 + k;
+	pph_vector_register(&h, v, K, sizeof(int));
+	pph_data_set_reduction(h, pph_reduction_builtin(PPH_REDUCTION_SUM, PPH_TYPE_INT));
+	pph_transfer_stats_reset();
+	for (k = 0; k < K; k++)
+		CU_ASSERT_EQUAL(pph_call_async(&write_one_cl, PPH_ALL_IMPLS, 1, &h, &redux, &k,
+					       sizeof(k)),
+				0);
+	pph_data_unregister(h);
+	for (k = 0; k < K; k++)
+		CU_ASSERT_EQUAL(v[k], 1000 + k + k + 1);
+	pph_transfer_stats_get(&st);
+	CU_ASSERT_EQUAL(st.to_device, K);
+	CU_ASSERT_EQUAL(st.to_host, K);
+	CU_ASSERT_EQUAL(st.bytes_to_device, K * sizeof(v));
+	CU_ASSERT_EQUAL(st.bytes_to_host, K * sizeof(v));
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -181,6 +228,8 @@ int main(void)
 		    test_matrix_ld);
 	CU_add_test(s, "a failed CUDA call: the CPU variant runs on the data as it was",
 		    test_failed_variant);
+	CU_add_test(s, "reduction contributions on the device start from the identity",
+		    test_reduction);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures() != 0 || CU_get_error() != CUE_SUCCESS;
