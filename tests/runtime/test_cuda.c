@@ -17,6 +17,8 @@
 #include <peppher/runtime.h>
 #include <peppher/wrappers.h>
 
+#include "testutil.h"
+
 #define N 4096
 
 /* v[i] bytes = 0x01 on the device: every int becomes 0x01010101 */
@@ -161,10 +163,8 @@ static void test_failed_variant(void)
 	CU_ASSERT_TRUE(ok);
 }
 
-/* Contribution k of K to a sum over a vector of K ints writes its k-th
- * element alone, (k + 1), into its accumulator on the device: the others
- * must hold the identity there (0), set on the host and copied in, or the
- * sum takes garbage.  Each contribution: its accumulator in and home. */
+/* Contribution k writes (k + 1) into element k of its accumulator on the
+ * device (test_contributions_from_identity). */
 static void write_one_cuda(void *b[], void *arg)
 {
 	int k = *(const int *)arg, x = k + 1;
@@ -181,29 +181,7 @@ static const struct pph_codelet write_one_cl = { "cuda_write_one", 1, write_one_
 
 static void test_reduction(void)
 {
-	enum { K = 16 };
-	int v[K], k;
-	pph_data_handle h;
-	enum pph_access redux = PPH_REDUX;
-	struct pph_transfer_stats st;
-
-	for (k = 0; k < K; k++)
-		v[k] = 1000 + k;
-	pph_vector_register(&h, v, K, sizeof(int));
-	pph_data_set_reduction(h, pph_reduction_builtin(PPH_REDUCTION_SUM, PPH_TYPE_INT));
-	pph_transfer_stats_reset();
-	for (k = 0; k < K; k++)
-		CU_ASSERT_EQUAL(pph_call_async(&write_one_cl, PPH_ALL_IMPLS, 1, &h, &redux, &k,
-					       sizeof(k)),
-				0);
-	pph_data_unregister(h);
-	for (k = 0; k < K; k++)
-		CU_ASSERT_EQUAL(v[k], 1000 + k + k + 1);
-	pph_transfer_stats_get(&st);
-	CU_ASSERT_EQUAL(st.to_device, K);
-	CU_ASSERT_EQUAL(st.to_host, K);
-	CU_ASSERT_EQUAL(st.bytes_to_device, K * sizeof(v));
-	CU_ASSERT_EQUAL(st.bytes_to_host, K * sizeof(v));
+	test_contributions_from_identity(&write_one_cl);
 }
 
 int main(void)

@@ -289,10 +289,8 @@ static void test_histogram_split(void)
 	CU_ASSERT_TRUE(atomic_load(&ocl_runs) > 0);
 }
 
-/* Contribution k of K to a sum over a vector of K ints writes its k-th
- * element alone, (k + 1), into its accumulator on the device: the others
- * must hold the identity there (0), set on the host and copied in, or the
- * sum takes garbage (test_cuda's test, on OpenCL). */
+/* Contribution k writes (k + 1) into element k of its accumulator on the
+ * device (test_contributions_from_identity). */
 static void write_one_ocl(void *b[], void *arg)
 {
 	int k = *(const int *)arg, x = k + 1;
@@ -308,24 +306,7 @@ static const struct pph_codelet write_one_cl = { "redux_write_one", 1, write_one
 
 static void test_identity_on_device(void)
 {
-	enum { K = 16 };
-	int v[K], k;
-	pph_data_handle h;
-	enum pph_access redux = PPH_REDUX;
-
-	for (k = 0; k < K; k++)
-		v[k] = 1000 + k;
-	pph_vector_register(&h, v, K, sizeof(int));
-	pph_data_set_reduction(h, pph_reduction_builtin(PPH_REDUCTION_SUM, PPH_TYPE_INT));
-	pph_transfer_stats_reset();
-	for (k = 0; k < K; k++)
-		CU_ASSERT_EQUAL(pph_call_async(&write_one_cl, PPH_ALL_IMPLS, 1, &h, &redux, &k,
-					       sizeof(k)),
-				0);
-	pph_data_unregister(h);
-	for (k = 0; k < K; k++)
-		CU_ASSERT_EQUAL(v[k], 1000 + k + k + 1);
-	expect_transfers(K, K * sizeof(v), K, K * sizeof(v), __LINE__);
+	test_contributions_from_identity(&write_one_cl);
 }
 
 static int suite_init(void)

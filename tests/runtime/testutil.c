@@ -8,6 +8,7 @@
 #include <CUnit/Basic.h>
 
 #include <peppher/runtime.h>
+#include <peppher/wrappers.h>
 
 #include "testutil.h"
 
@@ -84,4 +85,24 @@ void expect_transfers(unsigned long to_dev, unsigned long long bytes_to_dev,
 	CU_ASSERT_EQUAL(s.bytes_to_device, bytes_to_dev);
 	CU_ASSERT_EQUAL(s.to_host, to_host);
 	CU_ASSERT_EQUAL(s.bytes_to_host, bytes_to_host);
+}
+
+void test_contributions_from_identity(const struct pph_codelet *cl)
+{
+	enum { K = 16 };
+	int v[K], k;
+	pph_data_handle h;
+	enum pph_access redux = PPH_REDUX;
+
+	for (k = 0; k < K; k++)
+		v[k] = 1000 + k;
+	pph_vector_register(&h, v, K, sizeof(int));
+	pph_data_set_reduction(h, pph_reduction_builtin(PPH_REDUCTION_SUM, PPH_TYPE_INT));
+	pph_transfer_stats_reset();
+	for (k = 0; k < K; k++)
+		CU_ASSERT_EQUAL(pph_call_async(cl, PPH_ALL_IMPLS, 1, &h, &redux, &k, sizeof(k)), 0);
+	pph_data_unregister(h);
+	for (k = 0; k < K; k++)
+		CU_ASSERT_EQUAL(v[k], 1000 + k + k + 1);
+	expect_transfers(K, K * sizeof(v), K, K * sizeof(v), __LINE__);
 }

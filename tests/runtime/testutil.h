@@ -2,6 +2,8 @@
 #ifndef TESTS_RUNTIME_TESTUTIL_H
 #define TESTS_RUNTIME_TESTUTIL_H
 
+#include <peppher/runtime.h>
+
 /*
  * Make a fresh folder /tmp/peppher-NAME-XXXXXX and set PEPPHER_HOME to it:
  * the performance models of this run only, whatever the environment says.
@@ -20,6 +22,13 @@ int test_run_registry(void);
  * pph_transfer_stats_reset(), saying them with line where they differ. */
 void expect_transfers(unsigned long to_dev, unsigned long long bytes_to_dev,
 		      unsigned long to_host, unsigned long long bytes_to_host, int line);
+
+/* K calls of cl contributing to a sum over a vector of K ints, call k
+ * given k as its argument and writing (k + 1) into its accumulator's
+ * element k alone, on a device: the other elements must hold the identity
+ * (0) there, set on the host and copied in.  Asserts the sums, and the
+ * accumulators' copies: each in and home. */
+void test_contributions_from_identity(const struct pph_codelet *cl);
 
 /* Run fn with stderr going to a file; return how many lines of what it
  * printed hold needle (the lines are shown on stderr afterwards). */
