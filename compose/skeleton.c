@@ -1340,18 +1340,34 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 
 /* ---- the application ---- */
 
-static bool has_control(const char *s)
+/* Is every option of args writable into the descriptors' compiler flags?
+ * check.c refuses there control characters and those the shell or make
+ * would act on, quoted or not: else an error naming the first option that
+ * holds one. */
+static bool writable_options(char *const *args, size_t n)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return true;
-	return false;
+	size_t i;
+	const char *c;
+
+	for (i = 0; i < n; i++)
+		for (c = args[i]; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f || strchr(";|&`<>#\\", *c)) {
+				char *p = printable(args[i]);
+				char what[] = "'?'";
+
+				what[1] = *c;
+				diag_error(NULL, "option '%s' holds %s: the descriptors' compiler flags cannot carry it (control characters and ; | & ` < > # \\ are refused there)",
+					   p, isprint((unsigned char)*c) ? what : "a control character");
+				free(p);
+				return false;
+			}
+	return true;
 }
 
 /* Compiler options (the -I and -D the headers were read with, the -L and
- * -l of their library) as one shell word each ('...' where not plain),
- * -I and -L folders absolute (make runs in the output folder); NULL if
- * none. */
+ * -l of their library) as one shell word each ('...' where not plain,
+ * a '$' written "$$": flags are make's text), -I and -L folders absolute
+ * (make runs in the output folder); NULL if none. */
 static char *shell_options(char *const *args, size_t n)
 {
 	struct strbuf b = { 0 };
@@ -1368,8 +1384,10 @@ static char *shell_options(char *const *args, size_t n)
 			strbuf_append(&b, " ");
 		if (a[strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-=./,+:")]) {
 			strbuf_append(&b, "'");
+			/* a quote as "'" between two quoted parts */
 			for (c = a; *c; c++)
-				strbuf_append(&b, *c == '\'' ? "'\\''" : "%c", *c);
+				strbuf_append(&b, "%s",
+					      *c == '\'' ? "'\"'\"'" : *c == '$' ? "$$" : (char[2]){ *c });
 			strbuf_append(&b, "'");
 		} else {
 			strbuf_append(&b, "%s", a);
@@ -1510,8 +1528,7 @@ static int commit(struct skeleton *s)
 int generate_skeletons(const struct skeleton_request *r)
 {
 	struct skeleton s = { .r = r, .outdir_abs = absolute(r->outdir) };
-	char *flags = shell_options(r->clang_args, r->nargs);
-	char *link = shell_options(r->link_args, r->nlink);
+	char *flags, *link;
 	size_t i, j, nfuncs;
 	int rc = 0;
 
@@ -1520,13 +1537,13 @@ int generate_skeletons(const struct skeleton_request *r)
 	 * find them, nor could compose check the stubs' prototypes; in each
 	 * source's compiler flags, compose and make need none.  The library
 	 * goes into the link step's. */
-	if ((flags && has_control(flags)) || (link && has_control(link))) {
-		diag_error(NULL, "an -I, -D, -L or -l option holds a control character: it cannot be written into the descriptors");
-		free(flags);
-		free(link);
+	if (!writable_options(r->clang_args, r->nargs) ||
+	    !writable_options(r->link_args, r->nlink)) {
 		free(s.outdir_abs);
 		return -1;
 	}
+	flags = shell_options(r->clang_args, r->nargs);
+	link = shell_options(r->link_args, r->nlink);
 	if (flags) {
 		char *escaped = xml_escape(flags);
 

@@ -401,6 +401,11 @@ void split_words(const char *s, bool raw, char ***words, size_t *n)
 		for (; *s && (quote || (*s != ' ' && *s != '\t')); s++) {
 			bool mark = true; /* an opening or closing quote */
 
+			if (*s == '$' && s[1] == '$') { /* make's escape of '$' */
+				strbuf_append(&w, raw ? "$$" : "$");
+				s++;
+				continue;
+			}
 			if (!quote && (*s == '\'' || *s == '"'))
 				quote = *s;
 			else if (quote && *s == quote)

@@ -65,7 +65,8 @@ bool is_c_keyword(const char *s);
 bool is_c_type(const char *type, bool allow_fnptr);
 
 /* Split shell-quoted flags ("'-DT=unsigned int' -O2") into words, appended
- * to *words: without their quotes, or as written (raw).  free_words() frees
+ * to *words: as the compiler gets them from make and the shell (quotes taken
+ * off, "$$" made "$"), or as written (raw).  free_words() frees
  * n of them and the array. */
 void split_words(const char *s, bool raw, char ***words, size_t *n);
 void free_words(char **words, size_t n);

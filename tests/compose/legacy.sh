@@ -109,4 +109,22 @@ grep -q 'type="value_t \*" accessMode="readwrite" numElements="n"' opts/out/api_
 	fail "a missing include folder went unnoticed"
 grep -q "opts/api.h:1: error: 'value.h' file not found" noinc.err || { cat noinc.err; fail "missing include diagnostic"; }
 [ -e opts/out3 ] && fail "a failed run wrote files"
+# a -D value with a space, quotes and '$' reaches the program as given
+# (make would take "$5" for a variable, the shell "'" for a quote)
+"$COMPOSE" --generate-comp-files=opts/api.h -I inc "-DGREETING=\"it's \$5, 100%\"" \
+	-o opts/quoted > /dev/null 2> quoted.err || { cat quoted.err; fail "-D with quotes"; }
+sed -i 's|PEPPHER_INITIALIZE();|&\n\tputs(GREETING);|' opts/quoted/main.c
+sed -i 's|#include "peppher.h"|&\n#include <stdio.h>|' opts/quoted/main.c
+"$COMPOSE" opts/quoted/main.xml -o opts/quoted-gen > /dev/null 2> quoted.err ||
+	{ cat quoted.err; fail "compose of a tree read with a quoted -D"; }
+printf '#include "api.h"\nvoid api_zero(value_t *v, int n) { while (n--) v[n] = 0; }\n' > opts/api.c
+gcc -c -I inc -o opts/api.o opts/api.c || fail "api.c"
+make_quiet -C opts/quoted-gen LDLIBS="$work/opts/api.o" > quoted.log 2>&1 || { cat quoted.log; fail "build with a quoted -D"; }
+[ "$(PEPPHER_NCPU=1 ./opts/quoted-gen/api_app)" = "it's \$5, 100%" ] || fail "the -D value changed on its way"
+# what descriptors cannot carry is refused at once, by name
+"$COMPOSE" --generate-comp-files=opts/api.h -I inc "-DHASH=a#b" -o opts/hash > /dev/null 2> hash.err &&
+	fail "a -D with '#' accepted"
+grep -qx "compose: error: option '-DHASH=a#b' holds '#': the descriptors' compiler flags cannot carry it (control characters and ; | & \` < > # \\\\ are refused there)" hash.err ||
+	{ cat hash.err; fail "-D with '#': diagnostic"; }
+[ -e opts/hash ] && fail "a refused -D wrote files"
 echo "PASS: -I and -D"
