@@ -827,13 +827,15 @@ static int parse_arch(const char *s, enum pph_arch *arch)
  * Values a history can hold.  Everything read is checked here, so that
  * what the scheduler adds up stays finite: a count of -1 (read by %lu as
  * the largest count), a mean of 1e308 or inf, a negative or NaN number.
+ * A size is the call's data in bytes, as recorded: 2^64 and more, should
+ * a program register SIZE_MAX bytes (a library's length of -1 converted).
  */
 static int sane_entry(const struct pph_pm_entry *e)
 {
 	return e->count <= PPH_PM_MAX_COUNT && e->outliers <= PPH_PM_MAX_COUNT &&
 	       e->firsts <= e->count &&
 	       e->mean >= 0 && e->mean <= PPH_PM_MAX_US && e->m2 >= 0 && isfinite(e->m2) &&
-	       e->size >= 0 && e->size <= 0x1p63;
+	       e->size >= 0 && isfinite(e->size);
 }
 
 /* Parse one line into m; returns -1 if malformed. */

@@ -54,7 +54,8 @@ static void test_round_trip(void)
 				    .next = &v1 };
 	struct pph_pm_entry e1 = { .footprint = 0xdeadbeef, .size = 4096, .count = 12,
 				   .mean = 33.25, .m2 = 7.5, .outliers = 2, .firsts = 5 };
-	struct pph_pm_entry e2 = { .footprint = 0x1, .size = 1e9, .count = 3,
+	/* the largest size a call's data may have: read back as written */
+	struct pph_pm_entry e2 = { .footprint = 0x1, .size = 2.0 * (double)SIZE_MAX, .count = 3,
 				   .mean = 1.0 / 3.0, .m2 = 0.125, .next = &e1 };
 	FILE *fp = fopen(path, "w");
 
@@ -95,7 +96,7 @@ static void test_round_trip(void)
 			} else if (e->footprint == 1) {
 				seen |= 2;
 				CU_ASSERT_EQUAL(e->mean, 1.0 / 3.0); /* exact: %.17g */
-				CU_ASSERT_EQUAL(e->size, 1e9);
+				CU_ASSERT_EQUAL(e->size, 2.0 * (double)SIZE_MAX);
 			}
 		}
 		CU_ASSERT_EQUAL(seen, 3);
