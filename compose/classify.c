@@ -153,6 +153,54 @@ static char *expr_name_c(void *ctx, const char *name)
 	return xasprintf("(double)%s", name); /* the language's values are doubles */
 }
 
+/* Is type (normalized) a signed integer type of C or <stdint.h>? */
+static bool is_signed_integer(const char *type)
+{
+	static const char *const names[] = {
+		"signed char", "short", "short int", "signed short", "int", "signed", "signed int",
+		"long", "long int", "signed long", "long long", "long long int", "signed long long",
+		"ssize_t", "ptrdiff_t", "intptr_t", "intmax_t", "off_t",
+	};
+	size_t i;
+
+	if (strncmp(type, "const ", 6) == 0)
+		type += 6;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(type, names[i]) == 0)
+			return true;
+	/* int8_t .. int64_t, int_least32_t, int_fast16_t */
+	return strncmp(type, "int", 3) == 0 && strcmp(type + strlen(type) - 2, "_t") == 0;
+}
+
+/*
+ * Is the size parameter named name, of rows or elements (dim 0 or 1) of
+ * the pointer p, signed: then it is passed to the variants as given, as a
+ * size expression's parameters are, and a negative value counts as no
+ * element.  A library may give a negative count a meaning (libyaml's -1,
+ * "up to the NUL"); rebuilt from the data's size, its variant would get 0,
+ * and an unsigned conversion would register 2^64 - 1 elements.  Not for a
+ * matrix's leading dimension (a device variant gets its packed copy's) nor
+ * in a partitioned call (each block's variant gets its block's size).
+ */
+static bool signed_count(struct iface *ifc, const struct param *p, const char *name, int dim)
+{
+	const struct param *size = classify_find_param(ifc, name);
+	char *type;
+	size_t i;
+	bool ok;
+
+	if (dim == 2 || PARAM_IS_CONTAINER(p) || !size || size == p || size->buffer >= 0 ||
+	    size->by_value || !size->type)
+		return false;
+	for (i = 0; i < ifc->nparams; i++)
+		if (ifc->params[i].partition)
+			return false;
+	type = normalize_type(size->type);
+	ok = is_signed_integer(type);
+	free(type);
+	return ok;
+}
+
 /*
  * Dimension dim of p, text: a size parameter's name, which the backend
  * rebuilds from p's handle, or an expression of the constraint language
@@ -165,6 +213,13 @@ static void check_dimension(struct iface *ifc, struct param *p, const char *text
 	struct size_expr x = { ifc, p };
 	struct cexpr *e;
 
+	if (is_c_identifier(t) && signed_count(ifc, p, t, dim)) {
+		classify_find_param(ifc, t)->in_size_expr = true;
+		p->dims[dim] = xasprintf("(%s > 0 ? (size_t)%s : 0)", t, t);
+		p->size_expr = true;
+		free(t);
+		return;
+	}
 	if (is_c_identifier(t)) {
 		bind_size(ifc, p, t, dim);
 		p->dims[dim] = t;

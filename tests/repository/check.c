@@ -30,6 +30,10 @@
 #include "scale_double_backends.h"
 #include "scale_float_backends.h"
 #include "sgemm_backends.h"
+#include "sort_double_backends.h"
+#include "sort_float_backends.h"
+#include "sort_int_backends.h"
+#include "spmv_backends.h"
 
 /* ---- variants, forced one at a time ------------------------------------ */
 
@@ -245,7 +249,8 @@ static void verdict(const char *what, const char *sizes, int ran)
 			int m = sz[s][0], n = sz[s][1], k = sz[s][2];                           \
 			REAL *A = xmalloc(sizeof(REAL) * m * k), *B = xmalloc(sizeof(REAL) * k * n); \
 			REAL *C0 = xmalloc(sizeof(REAL) * m * n), *C = xmalloc(sizeof(REAL) * m * n); \
-			struct P##_args args = { 1.5, s == 2 ? 0 : -0.5 };                       \
+			struct P##_args args = { .m = m, .n = n, .k = k, .alpha = 1.5,          \
+						 .beta = s == 2 ? 0 : -0.5 };                    \
                                                                                                 \
 			for (int i = 0; i < m * k; i++)                                         \
 				A[i] = (REAL)rnd();                                             \
@@ -324,7 +329,8 @@ static void test_spmv(void)
 		for (int j = 0; j < n; j++)
 			x[j] = rnd();
 		for (struct variant *v = spmv_v; v < spmv_v_end; v++) {
-			struct call c = { 0 };
+			struct spmv_args a = { .m = m, .n = n, .nnz = nnz };
+			struct call c = { .arg = &a, .arg_size = sizeof(a) };
 
 			for (int i = 0; i < m; i++)
 				y[i] = NAN; /* write only: y is not read */
@@ -384,7 +390,8 @@ static void test_spmv(void)
 			memcpy(want, in, sizeof(T) * n);                                        \
 			qsort(want, n, sizeof(T), cmp_##T);                                     \
 			for (struct variant *var_ = sort_##T##_v; var_ < sort_##T##_v_end; var_++) { \
-				struct call c = { 0 };                                          \
+				struct sort_##T##_args a = { .n = n };                          \
+				struct call c = { .arg = &a, .arg_size = sizeof(a) };           \
 				memcpy(v, in, sizeof(T) * n);                                   \
 				vec(&c, v, n, sizeof(T), PPH_RW);                               \
 				if (run(var_, &c)) {                                            \
@@ -427,7 +434,7 @@ SORT_CHECK(double)
 #define BLAS1_CHECK(T, EPS)                                                                 \
 	static int do_axpy_##T(struct variant *v, int n, T *x, T *y, T alpha)                   \
 	{                                                                                       \
-		struct axpy_##T##_args a = { alpha };                                            \
+		struct axpy_##T##_args a = { .n = n, .alpha = alpha };                           \
 		struct call c = { .arg = &a, .arg_size = sizeof(a) };                            \
 		if (!v)                                                                         \
 			return axpy(n, x, y, alpha), 1;                                         \
@@ -437,7 +444,7 @@ SORT_CHECK(double)
 	}                                                                                       \
 	static int do_scale_##T(struct variant *v, int n, T *x, T alpha)                        \
 	{                                                                                       \
-		struct scale_##T##_args a = { alpha };                                           \
+		struct scale_##T##_args a = { .n = n, .alpha = alpha };                          \
 		struct call c = { .arg = &a, .arg_size = sizeof(a) };                            \
 		if (!v)                                                                         \
 			return scale(n, x, alpha), 1;                                           \

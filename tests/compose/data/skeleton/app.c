@@ -21,6 +21,7 @@ int main(void)
 	float x[4] = { 1, 2, 3, 4 }, y[4] = { 1, 1, 1, 1 }, v[3];
 	float A[6] = { 1, 2, 3, 4, 5, 6 }, B[6] = { 1, 0, 0, 1, 1, 1 }, C[4];
 	double d[3] = { 3, 4, 0 }, energy = 0;
+	short until[4] = { 7, 7, 7, 0 };
 	struct particle p[2] = { { 0, 0, 1, 0, }, { 0, 0, 0, 2 } };
 	unsigned char src[8] = "aaaabbbc", packed[16];
 	size_t packed_len = sizeof(packed);
@@ -31,6 +32,8 @@ int main(void)
 	saxpy(4, 2, x, y);
 	expect(y[0] == 3 && y[3] == 9, "saxpy");
 	expect(norm2(d, 3, LEGACY_ACCURATE) == 25, "norm2");
+	/* a length of -1 reaches the library as -1 */
+	expect(count_until(until, -1) == 3 && count_until(until, 2) == 2, "count_until");
 	advance(p, 2, 0.5, &energy);
 	expect(p[0].x == 0.5 && p[1].y == 1 && energy == 2.5, "advance");
 	expect(pack(packed, &packed_len, src, 8) == 0 && packed_len == 6 &&

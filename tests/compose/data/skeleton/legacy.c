@@ -31,6 +31,15 @@ double norm2(const double *v, int v_len, enum legacy_mode mode)
 	return s;
 }
 
+int count_until(const short *v, int len)
+{
+	int n = 0;
+
+	while (len < 0 ? v[n] != 0 : n < len)
+		n++;
+	return n;
+}
+
 void transpose(const float *in, float *out, int nrows, int ncols)
 {
 	for (int i = 0; i < nrows; i++)

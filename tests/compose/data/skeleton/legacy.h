@@ -76,6 +76,9 @@ void vfill(vecp v, int n, float value);
 /* C (M x N) = A (M x K) B (K x N) */
 void gemm(int M, int N, int K, const float *A, const float *B, float *C);
 
+/* a negative length: up to the first zero, as libyaml's -1 "up to the NUL" */
+int count_until(const short *v, int len);
+
 /* static: not part of the interface */
 static inline int legacy_helper(int v) { return v + 1; }
 

@@ -6,6 +6,7 @@
 
 /* By-value arguments of one axpy call. */
 struct axpy_args {
+	int n;
 	float alpha;
 };
 

@@ -8,5 +8,5 @@ void axpy_c_backend(void *buffers[], void *arg)
 {
 	struct axpy_args *args = (struct axpy_args *)arg;
 
-	axpy_c((float *)PPH_VECTOR_PTR(buffers[0]), (const float *)PPH_VECTOR_PTR(buffers[1]), (int)PPH_VECTOR_N(buffers[0]), args->alpha);
+	axpy_c((float *)PPH_VECTOR_PTR(buffers[0]), (const float *)PPH_VECTOR_PTR(buffers[1]), args->n, args->alpha);
 }

@@ -23,15 +23,15 @@ void axpy(float *y, const float *x, int n, float alpha)
 {
 	static const enum pph_access pph_modes[2] = { PPH_RW, PPH_R };
 	pph_data_handle pph_handles[2] = { NULL };
-	struct axpy_args pph_args = { alpha };
+	struct axpy_args pph_args = { n, alpha };
 	int pph_rc = 0;
 
 	if (pph_rc == 0)
-		pph_rc = pph_vector_register(&pph_handles[0], (void *)y, (size_t)n, sizeof(float));
+		pph_rc = pph_vector_register(&pph_handles[0], (void *)y, (size_t)(n > 0 ? (size_t)n : 0), sizeof(float));
 	if (pph_rc == 0)
 		pph_data_set_host_reads(pph_handles[0], 1);
 	if (pph_rc == 0)
-		pph_rc = pph_vector_register(&pph_handles[1], (void *)x, (size_t)n, sizeof(const float));
+		pph_rc = pph_vector_register(&pph_handles[1], (void *)x, (size_t)(n > 0 ? (size_t)n : 0), sizeof(const float));
 	if (pph_rc == 0)
 		pph_rc = pph_call_sync(&axpy_codelet, PPH_ALL_IMPLS, 2, pph_handles, pph_modes, &pph_args, sizeof(pph_args));
 	pph_data_unregister(pph_handles[0]);

@@ -4,6 +4,12 @@
 
 #include <peppher/runtime.h>
 
+/* By-value arguments of one colsum call. */
+struct colsum_args {
+	int rows;
+	int cols;
+};
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -6,7 +6,7 @@ void colsum_cpu(const float *a, int rows, int cols, float *sums);
 
 void colsum_cpu_backend(void *buffers[], void *arg)
 {
-	(void)arg;
+	struct colsum_args *args = (struct colsum_args *)arg;
 
-	colsum_cpu((const float *)PPH_MATRIX_PTR(buffers[0]), (int)PPH_MATRIX_ROWS(buffers[0]), (int)PPH_MATRIX_COLS(buffers[0]), (float *)PPH_VECTOR_PTR(buffers[1]));
+	colsum_cpu((const float *)PPH_MATRIX_PTR(buffers[0]), args->rows, args->cols, (float *)PPH_VECTOR_PTR(buffers[1]));
 }

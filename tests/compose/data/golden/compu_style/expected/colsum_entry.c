@@ -22,16 +22,17 @@ void colsum(const float *a, int rows, int cols, float *sums)
 {
 	static const enum pph_access pph_modes[2] = { PPH_R, PPH_W };
 	pph_data_handle pph_handles[2] = { NULL };
+	struct colsum_args pph_args = { rows, cols };
 	int pph_rc = 0;
 
 	if (pph_rc == 0)
-		pph_rc = pph_matrix_register(&pph_handles[0], (void *)a, (size_t)rows, (size_t)cols, (size_t)cols, sizeof(const float));
+		pph_rc = pph_matrix_register(&pph_handles[0], (void *)a, (size_t)(rows > 0 ? (size_t)rows : 0), (size_t)(cols > 0 ? (size_t)cols : 0), (size_t)(cols > 0 ? (size_t)cols : 0), sizeof(const float));
 	if (pph_rc == 0)
-		pph_rc = pph_vector_register(&pph_handles[1], (void *)sums, (size_t)cols, sizeof(float));
+		pph_rc = pph_vector_register(&pph_handles[1], (void *)sums, (size_t)(cols > 0 ? (size_t)cols : 0), sizeof(float));
 	if (pph_rc == 0)
 		pph_data_set_host_reads(pph_handles[1], 1);
 	if (pph_rc == 0)
-		pph_rc = pph_call_sync(&colsum_codelet, PPH_ALL_IMPLS, 2, pph_handles, pph_modes, NULL, 0);
+		pph_rc = pph_call_sync(&colsum_codelet, PPH_ALL_IMPLS, 2, pph_handles, pph_modes, &pph_args, sizeof(pph_args));
 	pph_data_unregister(pph_handles[0]);
 	pph_data_unregister(pph_handles[1]);
 	if (pph_rc != 0)

@@ -9,10 +9,10 @@ void colsum_omp(const float *a, int rows, int cols, float *sums);
 
 void colsum_omp_backend(void *buffers[], void *arg)
 {
-	(void)arg;
+	struct colsum_args *args = (struct colsum_args *)arg;
 	#ifdef _OPENMP
 	omp_set_num_threads(pph_openmp_threads());
 	#endif
 
-	colsum_omp((const float *)PPH_MATRIX_PTR(buffers[0]), (int)PPH_MATRIX_ROWS(buffers[0]), (int)PPH_MATRIX_COLS(buffers[0]), (float *)PPH_VECTOR_PTR(buffers[1]));
+	colsum_omp((const float *)PPH_MATRIX_PTR(buffers[0]), args->rows, args->cols, (float *)PPH_VECTOR_PTR(buffers[1]));
 }

@@ -6,7 +6,7 @@ void vmax_cpu_float(const float *x, int n, float *result);
 
 void vmax_cpu_float_backend(void *buffers[], void *arg)
 {
-	(void)arg;
+	struct vmax_float_args *args = (struct vmax_float_args *)arg;
 
-	vmax_cpu_float((const float *)PPH_VECTOR_PTR(buffers[0]), (int)PPH_VECTOR_N(buffers[0]), (float *)PPH_VARIABLE_PTR(buffers[1]));
+	vmax_cpu_float((const float *)PPH_VECTOR_PTR(buffers[0]), args->n, (float *)PPH_VARIABLE_PTR(buffers[1]));
 }

@@ -6,7 +6,7 @@ void vmax_cpu_int(const int *x, int n, int *result);
 
 void vmax_cpu_int_backend(void *buffers[], void *arg)
 {
-	(void)arg;
+	struct vmax_int_args *args = (struct vmax_int_args *)arg;
 
-	vmax_cpu_int((const int *)PPH_VECTOR_PTR(buffers[0]), (int)PPH_VECTOR_N(buffers[0]), (int *)PPH_VARIABLE_PTR(buffers[1]));
+	vmax_cpu_int((const int *)PPH_VECTOR_PTR(buffers[0]), args->n, (int *)PPH_VARIABLE_PTR(buffers[1]));
 }

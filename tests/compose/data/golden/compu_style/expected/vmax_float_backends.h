@@ -4,6 +4,11 @@
 
 #include <peppher/runtime.h>
 
+/* By-value arguments of one vmax_float call. */
+struct vmax_float_args {
+	int n;
+};
+
 #ifdef __cplusplus
 extern "C" {
 #endif

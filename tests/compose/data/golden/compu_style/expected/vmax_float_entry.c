@@ -21,16 +21,17 @@ void vmax_float(const float *x, int n, float *result)
 {
 	static const enum pph_access pph_modes[2] = { PPH_R, PPH_W };
 	pph_data_handle pph_handles[2] = { NULL };
+	struct vmax_float_args pph_args = { n };
 	int pph_rc = 0;
 
 	if (pph_rc == 0)
-		pph_rc = pph_vector_register(&pph_handles[0], (void *)x, (size_t)n, sizeof(const float));
+		pph_rc = pph_vector_register(&pph_handles[0], (void *)x, (size_t)(n > 0 ? (size_t)n : 0), sizeof(const float));
 	if (pph_rc == 0)
 		pph_rc = pph_variable_register(&pph_handles[1], (void *)result, sizeof(float));
 	if (pph_rc == 0)
 		pph_data_set_host_reads(pph_handles[1], 1);
 	if (pph_rc == 0)
-		pph_rc = pph_call_sync(&vmax_float_codelet, PPH_ALL_IMPLS, 2, pph_handles, pph_modes, NULL, 0);
+		pph_rc = pph_call_sync(&vmax_float_codelet, PPH_ALL_IMPLS, 2, pph_handles, pph_modes, &pph_args, sizeof(pph_args));
 	pph_data_unregister(pph_handles[0]);
 	pph_data_unregister(pph_handles[1]);
 	if (pph_rc != 0)

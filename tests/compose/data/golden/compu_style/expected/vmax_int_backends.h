@@ -4,6 +4,11 @@
 
 #include <peppher/runtime.h>
 
+/* By-value arguments of one vmax_int call. */
+struct vmax_int_args {
+	int n;
+};
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -7,6 +7,7 @@
 
 /* By-value arguments of one vnorm1 call. */
 struct vnorm1_args {
+	int n;
 	double *pph_result; /* where the call's value goes */
 };
 

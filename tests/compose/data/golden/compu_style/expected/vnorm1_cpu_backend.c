@@ -8,5 +8,5 @@ void vnorm1_cpu_backend(void *buffers[], void *arg)
 {
 	struct vnorm1_args *args = (struct vnorm1_args *)arg;
 
-	*args->pph_result = vnorm1_cpu((const float *)PPH_VECTOR_PTR(buffers[0]), (int)PPH_VECTOR_N(buffers[0]));
+	*args->pph_result = vnorm1_cpu((const float *)PPH_VECTOR_PTR(buffers[0]), args->n);
 }

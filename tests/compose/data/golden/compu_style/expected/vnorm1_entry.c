@@ -22,12 +22,12 @@ double vnorm1(const float *x, int n)
 	static const enum pph_access pph_modes[1] = { PPH_R };
 	pph_data_handle pph_handles[1] = { NULL };
 	double pph_result;
-	struct vnorm1_args pph_args = { &pph_result };
+	struct vnorm1_args pph_args = { n, &pph_result };
 	int pph_rc = 0;
 
 	memset(&pph_result, 0, sizeof(pph_result));
 	if (pph_rc == 0)
-		pph_rc = pph_vector_register(&pph_handles[0], (void *)x, (size_t)n, sizeof(const float));
+		pph_rc = pph_vector_register(&pph_handles[0], (void *)x, (size_t)(n > 0 ? (size_t)n : 0), sizeof(const float));
 	if (pph_rc == 0)
 		pph_rc = pph_call_sync(&vnorm1_codelet, PPH_ALL_IMPLS, 1, pph_handles, pph_modes, &pph_args, sizeof(pph_args));
 	pph_data_unregister(pph_handles[0]);

@@ -6,6 +6,7 @@
 
 /* By-value arguments of one vscale call. */
 struct vscale_args {
+	int size;
 	float factor;
 };
 

@@ -8,5 +8,5 @@ void vscale_cpu_backend(void *buffers[], void *arg)
 {
 	struct vscale_args *args = (struct vscale_args *)arg;
 
-	vscale_cpu((float *)PPH_VECTOR_PTR(buffers[0]), (int)PPH_VECTOR_N(buffers[0]), args->factor);
+	vscale_cpu((float *)PPH_VECTOR_PTR(buffers[0]), args->size, args->factor);
 }

@@ -22,7 +22,7 @@ void vscale(float *arr, int size, float factor)
 {
 	static const enum pph_access pph_modes[1] = { PPH_RW };
 	pph_data_handle pph_handles[1] = { NULL };
-	struct vscale_args pph_args = { factor };
+	struct vscale_args pph_args = { size, factor };
 	int pph_rc = 0;
 	unsigned pph_mask = 0;
 
@@ -36,7 +36,7 @@ void vscale(float *arr, int size, float factor)
 		return;
 	}
 	if (pph_rc == 0)
-		pph_rc = pph_vector_register(&pph_handles[0], (void *)arr, (size_t)size, sizeof(float));
+		pph_rc = pph_vector_register(&pph_handles[0], (void *)arr, (size_t)(size > 0 ? (size_t)size : 0), sizeof(float));
 	if (pph_rc == 0)
 		pph_data_set_host_reads(pph_handles[0], 1);
 	if (pph_rc == 0)

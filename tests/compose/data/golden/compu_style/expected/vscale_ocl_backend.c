@@ -27,6 +27,6 @@ void vscale_ocl_backend(void *buffers[], void *arg)
 	clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof(cl_program),
 			&vscale_program.program, NULL);
 
-	vscale_ocl((float *)PPH_VECTOR_PTR(buffers[0]), (int)PPH_VECTOR_N(buffers[0]), args->factor);
+	vscale_ocl((float *)PPH_VECTOR_PTR(buffers[0]), args->size, args->factor);
 	pthread_mutex_unlock(&vscale_ocl_globals);
 }

@@ -22,6 +22,7 @@ void pick(float *y, int n)
 {
 	static const enum pph_access pph_modes[1] = { PPH_W };
 	pph_data_handle pph_handles[1] = { NULL };
+	struct pick_args pph_args = { n };
 	int pph_rc = 0;
 	unsigned pph_mask = 0;
 
@@ -35,11 +36,11 @@ void pick(float *y, int n)
 		return;
 	}
 	if (pph_rc == 0)
-		pph_rc = pph_vector_register(&pph_handles[0], (void *)y, (size_t)n, sizeof(float));
+		pph_rc = pph_vector_register(&pph_handles[0], (void *)y, (size_t)(n > 0 ? (size_t)n : 0), sizeof(float));
 	if (pph_rc == 0)
 		pph_data_set_host_reads(pph_handles[0], 1);
 	if (pph_rc == 0)
-		pph_rc = pph_call_sync(&pick_codelet, pph_mask, 1, pph_handles, pph_modes, NULL, 0);
+		pph_rc = pph_call_sync(&pick_codelet, pph_mask, 1, pph_handles, pph_modes, &pph_args, sizeof(pph_args));
 	pph_data_unregister(pph_handles[0]);
 	if (pph_rc != 0)
 		pph_call_failed(&pick_codelet, pph_rc);

@@ -6,7 +6,7 @@ void pick_large(float *y, int n);
 
 void pick_large_backend(void *buffers[], void *arg)
 {
-	(void)arg;
+	struct pick_args *args = (struct pick_args *)arg;
 
-	pick_large((float *)PPH_VECTOR_PTR(buffers[0]), (int)PPH_VECTOR_N(buffers[0]));
+	pick_large((float *)PPH_VECTOR_PTR(buffers[0]), args->n);
 }

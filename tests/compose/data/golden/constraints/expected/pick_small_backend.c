@@ -6,7 +6,7 @@ void pick_small(float *y, int n);
 
 void pick_small_backend(void *buffers[], void *arg)
 {
-	(void)arg;
+	struct pick_args *args = (struct pick_args *)arg;
 
-	pick_small((float *)PPH_VECTOR_PTR(buffers[0]), (int)PPH_VECTOR_N(buffers[0]));
+	pick_small((float *)PPH_VECTOR_PTR(buffers[0]), args->n);
 }

@@ -7,6 +7,7 @@
 
 /* By-value arguments of one total call. */
 struct total_args {
+	int n;
 	double *pph_result; /* where the call's value goes */
 };
 

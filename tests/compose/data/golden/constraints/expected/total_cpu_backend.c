@@ -8,5 +8,5 @@ void total_cpu_backend(void *buffers[], void *arg)
 {
 	struct total_args *args = (struct total_args *)arg;
 
-	*args->pph_result = total_cpu((const real *)PPH_VECTOR_PTR(buffers[0]), (int)PPH_VECTOR_N(buffers[0]));
+	*args->pph_result = total_cpu((const real *)PPH_VECTOR_PTR(buffers[0]), args->n);
 }

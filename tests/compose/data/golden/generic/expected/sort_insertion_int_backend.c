@@ -6,7 +6,7 @@ void sort_insertion_int(int *v, int n);
 
 void sort_insertion_int_backend(void *buffers[], void *arg)
 {
-	(void)arg;
+	struct sort_int_args *args = (struct sort_int_args *)arg;
 
-	sort_insertion_int((int *)PPH_VECTOR_PTR(buffers[0]), (int)PPH_VECTOR_N(buffers[0]));
+	sort_insertion_int((int *)PPH_VECTOR_PTR(buffers[0]), args->n);
 }

@@ -6,7 +6,7 @@ void sort_insertion_unsigned_long(unsigned long *v, int n);
 
 void sort_insertion_unsigned_long_backend(void *buffers[], void *arg)
 {
-	(void)arg;
+	struct sort_unsigned_long_args *args = (struct sort_unsigned_long_args *)arg;
 
-	sort_insertion_unsigned_long((unsigned long *)PPH_VECTOR_PTR(buffers[0]), (int)PPH_VECTOR_N(buffers[0]));
+	sort_insertion_unsigned_long((unsigned long *)PPH_VECTOR_PTR(buffers[0]), args->n);
 }

@@ -4,6 +4,11 @@
 
 #include <peppher/runtime.h>
 
+/* By-value arguments of one sort_int call. */
+struct sort_int_args {
+	int n;
+};
+
 #ifdef __cplusplus
 extern "C" {
 #endif

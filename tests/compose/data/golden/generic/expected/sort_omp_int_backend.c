@@ -9,10 +9,10 @@ void sort_omp_int(int *v, int n);
 
 void sort_omp_int_backend(void *buffers[], void *arg)
 {
-	(void)arg;
+	struct sort_int_args *args = (struct sort_int_args *)arg;
 	#ifdef _OPENMP
 	omp_set_num_threads(pph_openmp_threads());
 	#endif
 
-	sort_omp_int((int *)PPH_VECTOR_PTR(buffers[0]), (int)PPH_VECTOR_N(buffers[0]));
+	sort_omp_int((int *)PPH_VECTOR_PTR(buffers[0]), args->n);
 }

@@ -4,6 +4,11 @@
 
 #include <peppher/runtime.h>
 
+/* By-value arguments of one sort_unsigned_long call. */
+struct sort_unsigned_long_args {
+	int n;
+};
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -22,14 +22,15 @@ void sort_unsigned_long(unsigned long *v, int n)
 {
 	static const enum pph_access pph_modes[1] = { PPH_RW };
 	pph_data_handle pph_handles[1] = { NULL };
+	struct sort_unsigned_long_args pph_args = { n };
 	int pph_rc = 0;
 
 	if (pph_rc == 0)
-		pph_rc = pph_vector_register(&pph_handles[0], (void *)v, (size_t)n, sizeof(unsigned long));
+		pph_rc = pph_vector_register(&pph_handles[0], (void *)v, (size_t)(n > 0 ? (size_t)n : 0), sizeof(unsigned long));
 	if (pph_rc == 0)
 		pph_data_set_host_reads(pph_handles[0], 1);
 	if (pph_rc == 0)
-		pph_rc = pph_call_sync(&sort_unsigned_long_codelet, PPH_ALL_IMPLS, 1, pph_handles, pph_modes, NULL, 0);
+		pph_rc = pph_call_sync(&sort_unsigned_long_codelet, PPH_ALL_IMPLS, 1, pph_handles, pph_modes, &pph_args, sizeof(pph_args));
 	pph_data_unregister(pph_handles[0]);
 	if (pph_rc != 0)
 		pph_call_failed(&sort_unsigned_long_codelet, pph_rc);

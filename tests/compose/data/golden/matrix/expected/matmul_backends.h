@@ -4,6 +4,13 @@
 
 #include <peppher/runtime.h>
 
+/* By-value arguments of one matmul call. */
+struct matmul_args {
+	int m;
+	int n;
+	int k;
+};
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -21,19 +21,20 @@ void matmul(double *C, const double *A, const double *B, int m, int n, int k)
 {
 	static const enum pph_access pph_modes[3] = { PPH_W, PPH_R, PPH_R };
 	pph_data_handle pph_handles[3] = { NULL };
+	struct matmul_args pph_args = { m, n, k };
 	int pph_rc = 0;
 
 	if (pph_rc == 0)
-		pph_rc = pph_matrix_register(&pph_handles[0], (void *)C, (size_t)m, (size_t)n, (size_t)n, sizeof(double));
+		pph_rc = pph_matrix_register(&pph_handles[0], (void *)C, (size_t)(m > 0 ? (size_t)m : 0), (size_t)(n > 0 ? (size_t)n : 0), (size_t)(n > 0 ? (size_t)n : 0), sizeof(double));
 	if (pph_rc == 0)
 		pph_data_set_host_reads(pph_handles[0], 1);
 	if (pph_rc == 0)
-		pph_rc = pph_matrix_register(&pph_handles[1], (void *)A, (size_t)m, (size_t)k, (size_t)k, sizeof(const double));
+		pph_rc = pph_matrix_register(&pph_handles[1], (void *)A, (size_t)(m > 0 ? (size_t)m : 0), (size_t)(k > 0 ? (size_t)k : 0), (size_t)(k > 0 ? (size_t)k : 0), sizeof(const double));
 	if (pph_rc == 0)
-		pph_rc = pph_matrix_register(&pph_handles[2], (void *)B, (size_t)k, (size_t)n, (size_t)n, sizeof(const double));
+		pph_rc = pph_matrix_register(&pph_handles[2], (void *)B, (size_t)(k > 0 ? (size_t)k : 0), (size_t)(n > 0 ? (size_t)n : 0), (size_t)(n > 0 ? (size_t)n : 0), sizeof(const double));
 	double pph_work = pph_call_work((((double)m * (double)n) * (double)k));
 	if (pph_rc == 0)
-		pph_rc = pph_call_sync(&matmul_codelet, PPH_ALL_IMPLS, 3, pph_handles, pph_modes, NULL, 0);
+		pph_rc = pph_call_sync(&matmul_codelet, PPH_ALL_IMPLS, 3, pph_handles, pph_modes, &pph_args, sizeof(pph_args));
 	pph_call_work(pph_work);
 	pph_data_unregister(pph_handles[0]);
 	pph_data_unregister(pph_handles[1]);

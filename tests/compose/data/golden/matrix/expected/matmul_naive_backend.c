@@ -6,7 +6,7 @@ void matmul_naive(double *C, const double *A, const double *B, int m, int n, int
 
 void matmul_naive_backend(void *buffers[], void *arg)
 {
-	(void)arg;
+	struct matmul_args *args = (struct matmul_args *)arg;
 
-	matmul_naive((double *)PPH_MATRIX_PTR(buffers[0]), (const double *)PPH_MATRIX_PTR(buffers[1]), (const double *)PPH_MATRIX_PTR(buffers[2]), (int)PPH_MATRIX_ROWS(buffers[0]), (int)PPH_MATRIX_COLS(buffers[0]), (int)PPH_MATRIX_COLS(buffers[1]));
+	matmul_naive((double *)PPH_MATRIX_PTR(buffers[0]), (const double *)PPH_MATRIX_PTR(buffers[1]), (const double *)PPH_MATRIX_PTR(buffers[2]), args->m, args->n, args->k);
 }

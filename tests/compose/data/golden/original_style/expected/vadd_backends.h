@@ -4,6 +4,11 @@
 
 #include <peppher/runtime.h>
 
+/* By-value arguments of one vadd call. */
+struct vadd_args {
+	int n;
+};
+
 #ifdef __cplusplus
 extern "C" {
 #endif

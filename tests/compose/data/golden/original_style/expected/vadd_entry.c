@@ -23,18 +23,19 @@ void vadd(const float *a, const float *b, float *c, int n)
 {
 	static const enum pph_access pph_modes[3] = { PPH_R, PPH_R, PPH_W };
 	pph_data_handle pph_handles[3] = { NULL };
+	struct vadd_args pph_args = { n };
 	int pph_rc = 0;
 
 	if (pph_rc == 0)
-		pph_rc = pph_vector_register(&pph_handles[0], (void *)a, (size_t)n, sizeof(const float));
+		pph_rc = pph_vector_register(&pph_handles[0], (void *)a, (size_t)(n > 0 ? (size_t)n : 0), sizeof(const float));
 	if (pph_rc == 0)
-		pph_rc = pph_vector_register(&pph_handles[1], (void *)b, (size_t)n, sizeof(const float));
+		pph_rc = pph_vector_register(&pph_handles[1], (void *)b, (size_t)(n > 0 ? (size_t)n : 0), sizeof(const float));
 	if (pph_rc == 0)
-		pph_rc = pph_vector_register(&pph_handles[2], (void *)c, (size_t)n, sizeof(float));
+		pph_rc = pph_vector_register(&pph_handles[2], (void *)c, (size_t)(n > 0 ? (size_t)n : 0), sizeof(float));
 	if (pph_rc == 0)
 		pph_data_set_host_reads(pph_handles[2], 1);
 	if (pph_rc == 0)
-		pph_rc = pph_call_sync(&vadd_codelet, PPH_ALL_IMPLS, 3, pph_handles, pph_modes, NULL, 0);
+		pph_rc = pph_call_sync(&vadd_codelet, PPH_ALL_IMPLS, 3, pph_handles, pph_modes, &pph_args, sizeof(pph_args));
 	pph_data_unregister(pph_handles[0]);
 	pph_data_unregister(pph_handles[1]);
 	pph_data_unregister(pph_handles[2]);

@@ -6,7 +6,7 @@ void vadd_unrolled(const float *a, const float *b, float *c, int n);
 
 void vadd_unrolled_backend(void *buffers[], void *arg)
 {
-	(void)arg;
+	struct vadd_args *args = (struct vadd_args *)arg;
 
-	vadd_unrolled((const float *)PPH_VECTOR_PTR(buffers[0]), (const float *)PPH_VECTOR_PTR(buffers[1]), (float *)PPH_VECTOR_PTR(buffers[2]), (int)PPH_VECTOR_N(buffers[0]));
+	vadd_unrolled((const float *)PPH_VECTOR_PTR(buffers[0]), (const float *)PPH_VECTOR_PTR(buffers[1]), (float *)PPH_VECTOR_PTR(buffers[2]), args->n);
 }

@@ -6,7 +6,9 @@
 
 /* By-value arguments of one fill call. */
 struct fill_args {
+	int m;
 	int n;
+	int lda;
 	float value;
 };
 

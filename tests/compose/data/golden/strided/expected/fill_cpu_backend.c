@@ -8,5 +8,5 @@ void fill_cpu_backend(void *buffers[], void *arg)
 {
 	struct fill_args *args = (struct fill_args *)arg;
 
-	fill_cpu((float *)PPH_MATRIX_PTR(buffers[0]), (int)PPH_MATRIX_ROWS(buffers[0]), args->n, (int)PPH_MATRIX_COLS(buffers[0]), args->value);
+	fill_cpu((float *)PPH_MATRIX_PTR(buffers[0]), args->m, args->n, args->lda, args->value);
 }

@@ -21,11 +21,11 @@ void fill(float *A, int m, int n, int lda, float value)
 {
 	static const enum pph_access pph_modes[1] = { PPH_RW };
 	pph_data_handle pph_handles[1] = { NULL };
-	struct fill_args pph_args = { n, value };
+	struct fill_args pph_args = { m, n, lda, value };
 	int pph_rc = 0;
 
 	if (pph_rc == 0)
-		pph_rc = pph_matrix_register(&pph_handles[0], (void *)A, (size_t)m, (size_t)lda, (size_t)lda, sizeof(float));
+		pph_rc = pph_matrix_register(&pph_handles[0], (void *)A, (size_t)(m > 0 ? (size_t)m : 0), (size_t)(lda > 0 ? (size_t)lda : 0), (size_t)(lda > 0 ? (size_t)lda : 0), sizeof(float));
 	if (pph_rc == 0)
 		pph_data_set_host_reads(pph_handles[0], 1);
 	if (pph_rc == 0)
