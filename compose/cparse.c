@@ -567,13 +567,46 @@ static char *renamed_from(CXCursor c, const char *name)
 	return written;
 }
 
+static enum CXChildVisitResult find_asm_label(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (c.kind != CXCursor_AsmLabelAttr)
+		return CXChildVisit_Continue;
+	*(char **)data = take(clang.getCursorSpelling(c));
+	return CXChildVisit_Break;
+}
+
+/*
+ * The linker's name of a function declared with an asm label, or NULL:
+ * glibc's "__REDIRECT_NTH (strerror_r, (...), __xpg_strerror_r)" declares
+ * strerror_r, which programs call by that name and the linker knows as
+ * __xpg_strerror_r (GNU's strerror_r, returning char *, is another
+ * function); so are the 64-bit file functions under _FILE_OFFSET_BITS=64.
+ */
+static char *asm_label(CXCursor c)
+{
+	char *label = NULL;
+
+	clang.visitChildren(c, find_asm_label, &label);
+	if (label && !*label) {
+		free(label);
+		label = NULL;
+	}
+	return label;
+}
+
 static void read_function(CXCursor c, struct cfunc *fn)
 {
 	int i, n = clang.Cursor_getNumArguments(c);
 
 	memset(fn, 0, sizeof(*fn));
 	fn->name = take(clang.getCursorSpelling(c));
-	if ((fn->symbol = renamed_from(c, fn->name))) { /* users write the macro's name */
+	if ((fn->symbol = asm_label(c))) {
+		if (strcmp(fn->symbol, fn->name) == 0) {
+			free(fn->symbol);
+			fn->symbol = NULL;
+		}
+	} else if ((fn->symbol = renamed_from(c, fn->name))) { /* users write the macro's name */
 		char *symbol = fn->name;
 
 		fn->name = fn->symbol;

@@ -48,8 +48,9 @@ struct cparam {
 
 struct cfunc {
 	char *name;	/* as the header's users write it */
-	char *symbol;	/* the name it is declared with, where a macro renames
-			 * it (GMP's mpz_add is __gmpz_add); else NULL */
+	char *symbol;	/* the linker's name, where a macro renames the function
+			 * (GMP's mpz_add is __gmpz_add) or an asm label does
+			 * (glibc's strerror_r is __xpg_strerror_r); else NULL */
 	char *file;
 	int line;
 	char *result;	/* return type as written ("void" for none) */

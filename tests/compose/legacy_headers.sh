@@ -181,13 +181,16 @@ compute_as_called() {
 
 # a header whose functions are declared in its private parts (typed.h, as
 # glibc's math.h): one interface per function, none and no word for the
-# reserved aliases the same macro declares; they compute as called directly
+# reserved aliases the same macro declares; they compute as called directly,
+# one declared with an asm label too (as glibc's strerror_r)
 "$COMPOSE" -I "$data" --generate-comp-files="$data/typed.h" -o typed > /dev/null 2> typed.err ||
 	{ cat typed.err; fail "typed.h"; }
 grep -v "^compose: note: the headers were read with -I" typed.err && fail "typed.h: more than the -I note"
-[ "$(ls typed/*.xml | sed 's|.*/||' | sort | tr '\n' ' ')" = "half.xml halff.xml main.xml twice.xml twicef.xml typed_count.xml " ] ||
+[ "$(ls typed/*.xml | sed 's|.*/||' | sort | tr '\n' ' ')" = "half.xml halff.xml main.xml twice.xml twicef.xml typed_code.xml typed_count.xml " ] ||
 	fail "typed.h: interfaces $(ls typed)"
-compute_as_called typed typed.c typed_calls.c half halff twice twicef typed_count
+# the linker's name of a function declared with an asm label is wrapped
+grep -q 'wrap="true" symbol="typed_code_v2"' typed/typed_code.xml || fail "typed_code: no symbol from its asm label"
+compute_as_called typed typed.c typed_calls.c half halff twice twicef typed_count typed_code
 # types real headers write that descriptors could not take (odd_types.h):
 # a pointer to an unnamed enum, noreturn function pointers, pointers to
 # arrays, in a callback too; rows of an array ("double a[n][m]") are a
@@ -216,7 +219,7 @@ grep -qx "odd/odd_visit/cpu/odd_visit_cpu.c:[0-9]*: warning: parameter 'f' of 'o
 "$COMPOSE" -I "$data" --generate-comp-files="$data/forward.h" -o forward > /dev/null 2> forward.err &&
 	fail "forward.h generated"
 printf '%s\n' "$data/forward.h: warning: declares no function" \
-	"$data/forward.h: note: it includes $(cd "$data" && pwd -P)/typed.h, which declares 5 functions: generate from that header" \
+	"$data/forward.h: note: it includes $(cd "$data" && pwd -P)/typed.h, which declares 6 functions: generate from that header" \
 	"compose: error: no function declared in the headers: nothing to generate" \
 	"compose: 1 error, nothing written" | diff -u - forward.err || fail "forward.h: not told where the functions are"
 
