@@ -234,29 +234,43 @@ static void describe(CXType t, struct cparam *p)
 	}
 }
 
+static bool holds_pointer(CXType t);
+
 static enum CXVisitorResult find_pointer_field(CXCursor field, CXClientData data)
 {
-	CXType t = clang.getCanonicalType(clang.getCursorType(field));
-
-	if (t.kind == CXType_Pointer || t.kind == CXType_BlockPointer) {
+	if (holds_pointer(clang.getCursorType(field))) {
 		*(bool *)data = true;
 		return CXVisit_Break;
 	}
 	return CXVisit_Continue;
 }
 
+/* Is t a pointer, or does it hold one: in a member, a nested struct or
+ * union (libyaml's yaml_event_t keeps its pointers in a union of structs),
+ * or an array's elements? */
+static bool holds_pointer(CXType t)
+{
+	bool pointers = false;
+
+	t = clang.getCanonicalType(t);
+	while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+		t = clang.getCanonicalType(clang.getArrayElementType(t));
+	if (t.kind == CXType_Pointer || t.kind == CXType_BlockPointer)
+		return true;
+	if (t.kind == CXType_Record)
+		clang.Type_visitFields(t, find_pointer_field, &pointers);
+	return pointers;
+}
+
 /* A struct or union of which only the address means something: incomplete,
  * or holding pointers that the runtime would not follow. */
 static bool is_handle(CXType pointee)
 {
-	bool pointers = false;
-
 	if (pointee.kind != CXType_Record)
 		return false;
 	if (clang.Type_getSizeOf(pointee) < 0)
 		return true;
-	clang.Type_visitFields(pointee, find_pointer_field, &pointers);
-	return pointers;
+	return holds_pointer(pointee);
 }
 
 static bool ident_char(char ch)

@@ -194,7 +194,8 @@ compute_as_called typed typed.c typed_calls.c half halff twice twicef typed_coun
 # types real headers write that descriptors could not take (odd_types.h):
 # a pointer to an unnamed enum, noreturn function pointers, pointers to
 # arrays, in a callback too; rows of an array ("double a[n][m]") are a
-# row-major matrix, deeper arrays passed as themselves
+# row-major matrix, deeper arrays passed as themselves; a structure with
+# pointers in a union or an array is a handle
 "$COMPOSE" --generate-comp-files="$data/odd_types.h" -o odd > /dev/null 2> odd.err ||
 	{ cat odd.err; fail "odd_types.h"; }
 sed "s|^$data/||" odd.err > odd.msg
@@ -206,10 +207,12 @@ expect odd_rows.xml 'name="m" type="double *" accessMode="readwrite" numElements
 expect odd_scale.xml 'name="a" type="double *" accessMode="readwrite" numElements="n,m"'
 expect odd_sum_blocks.xml 'name="in" type="const odd_block *" accessMode="read" numElements="n"'
 expect odd_visit.xml 'name="f" type="odd_visit_fn *" accessMode="read" byValue="true"'
+expect odd_event_length.xml 'name="e" type="odd_event *" accessMode="read" byValue="true"'
+expect odd_names_length.xml 'name="n" type="const odd_names *" accessMode="read" byValue="true"'
 expect odd_blocks.xml 'name="b" type="const double (*)[2][2]" accessMode="read"/>'
 in_tree=
 compute_as_called odd odd_types.c odd_types_calls.c odd_rows odd_scale odd_blocks odd_sum_blocks odd_each odd_bind odd_set \
-	odd_exit_with odd_visit
+	odd_exit_with odd_visit odd_event_length odd_names_length
 # described as data, a function pointer gets a word, not "declare it const"
 sed -i 's|type="odd_visit_fn \*" accessMode="read" byValue="true"|type="odd_visit_fn *" accessMode="read"|' odd/odd_visit.xml
 "$COMPOSE" -I "$data" odd/main.xml -o odd-gen2 --platforms=CPU > /dev/null 2> odd-fn.err || fail "odd: compose without byValue"

@@ -78,3 +78,14 @@ int odd_visit(odd_visit_fn *f, int x)
 {
 	return f(x) + f(x + 1);
 }
+
+int odd_event_length(odd_event *e)
+{
+	e->data.scalar.length = (int)strlen(e->data.scalar.value);
+	return e->data.scalar.length;
+}
+
+int odd_names_length(const odd_names *n)
+{
+	return (int)(strlen(n->names[0]) + strlen(n->names[1]));
+}

@@ -26,4 +26,21 @@ int odd_exit_with(void (*leave)(void) __attribute__((noreturn)), int now);
  * MPI_Comm_errhandler_function *): a function pointer, not data */
 typedef int(odd_visit_fn)(int);
 int odd_visit(odd_visit_fn *f, int x);
+/* pointers kept in a union of structs (libyaml's yaml_event_t) or in an
+ * array: the structure is a handle, as one with a pointer member is */
+typedef struct {
+	int type;
+	union {
+		struct {
+			const char *value;
+			int length;
+		} scalar;
+		int depth;
+	} data;
+} odd_event;
+int odd_event_length(odd_event *e);
+typedef struct {
+	const char *names[2];
+} odd_names;
+int odd_names_length(const odd_names *n);
 #endif

@@ -60,6 +60,13 @@ int main(void)
 	printf("set %d %d\n", odd_set(fail) == NULL, odd_set(NULL) == fail);
 	printf("exit_with %d\n", odd_exit_with(never, 0));
 	printf("visit %d\n", odd_visit(square, 3));
+	{
+		odd_event e = { 1, { { "scalar", 0 } } };
+		odd_names names = { { "ab", "cde" } };
+
+		printf("event %d %d\n", odd_event_length(&e), e.data.scalar.length);
+		printf("names %d\n", odd_names_length(&names));
+	}
 #ifndef DIRECT
 	PEPPHER_SHUTDOWN();
 #endif
