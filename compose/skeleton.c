@@ -111,10 +111,11 @@ static bool is_size_name(const char *n)
 {
 	static const char *const exact[] = {
 		"n", "N", "size", "len", "length", "count", "num", "nelem", "nelems",
-		"nitems", "nmemb", "cnt", "num_elements", "nb", "sz",
+		"nitems", "nmemb", "cnt", "num_elements", "nb", "sz", "capacity",
 	};
-	static const char *const suffixes[] = { "_size", "_len", "_length", "_count", "Size",
-						"Len", "Count", "size", "len" };
+	static const char *const suffixes[] = { "_size", "_len", "_length", "_count", "_capacity",
+						"Size", "Len", "Length", "Count", "Capacity",
+						"size", "len" };
 	size_t i, len = strlen(n);
 
 	for (i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
@@ -142,21 +143,46 @@ static bool is_size_word(const char *rest)
 	return size;
 }
 
-/* Is size named for ptr ("x_len", "nx", "xsize", "len_x")? */
+/* Is size named for ptr, in any case ("x_len", "nx", "xsize", "len_x",
+ * zstd's "srcSize" and "dstCapacity": the capacity of an output is its
+ * size, however much the call then writes)? */
 static bool sizes_by_name(const char *size, const char *ptr)
 {
-	static const char *const forms[] = { "%s_len", "%s_size", "%s_count", "%slen", "%ssize",
-					     "n%s", "n_%s", "len_%s", "size_%s", "%s_n" };
+	static const char *const forms[] = { "%s_len",	     "%s_size",	   "%s_count", "%slen",
+					     "%ssize",	     "%s_length",  "%slength", "%s_capacity",
+					     "%scapacity",   "n%s",	   "n_%s",     "len_%s",
+					     "size_%s",	     "%s_n" };
 	size_t i;
 	bool match = false;
 
 	for (i = 0; i < sizeof(forms) / sizeof(forms[0]) && !match; i++) {
 		char *want = xasprintf(forms[i], ptr);
 
-		match = strcmp(want, size) == 0;
+		match = strcasecmp(want, size) == 0;
 		free(want);
 	}
 	return match;
+}
+
+/* Is a pointer named name a size to read or write ("len", "destLen",
+ * "srcSizePtr", "out_len_p")? */
+static bool is_size_pointer_name(const char *name)
+{
+	static const char *const suffixes[] = { "Ptr", "_ptr", "_p" };
+	size_t i, len = strlen(name);
+	bool size = is_size_name(name);
+
+	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]) && !size; i++) {
+		size_t sl = strlen(suffixes[i]);
+
+		if (len > sl && strcmp(name + len - sl, suffixes[i]) == 0) {
+			char *stem = xasprintf("%.*s", (int)(len - sl), name);
+
+			size = is_size_name(stem);
+			free(stem);
+		}
+	}
+	return size;
 }
 
 static bool looks_like_matrix(const char *name)
@@ -311,7 +337,7 @@ static bool plan_address(struct sparam *ps, size_t n, size_t k)
 	} else if ((len = length_pointer(ps, n, k)) >= 0) {
 		pass_address(p, xasprintf("'%s' holds *%s elements, which numElements cannot say: the variant gets the pointer itself (host memory: CPU variants only)",
 					  p->name, ps[len].name));
-	} else if (c->pointee_integer && is_size_name(p->name)) {
+	} else if (c->pointee_integer && is_size_pointer_name(p->name)) {
 		prepend_note(p, xasprintf("guess: '%s' is one in/out length", p->name));
 	} else {
 		return false;
