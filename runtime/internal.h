@@ -408,7 +408,8 @@ struct pph_task {
  * ever saw, goes straight back to the thread's cache.
  */
 void pph__task_finish(struct pph_task *task);
-/* A ready task goes to the scheduler (submit.c). */
+/* A ready task goes to the scheduler (submit.c); one no variant is left
+ * for (disabled since its submission) fails with -EIO instead. */
 void pph__task_enqueue(struct pph_task *task);
 void pph__task_release(struct pph_task *task);
 /* Free a task nobody else ever saw (never shared): back to the cache. */
@@ -768,6 +769,11 @@ void pph__task_variant_failed(struct pph_task *t, int impl);
 /* The variant t was placed for can no longer run it (disabled since):
  * queue it for another one, or fail it (-EIO) if there is none. */
 void pph__task_place_again(struct pph_task *t);
+/* Can a variant t allows still run it?  A split call's block whose kind
+ * has none left may take any the call allows (its fallback_mask, which
+ * becomes its impl_mask): the block is done, on another kind of worker,
+ * rather than the call left short of it. */
+int pph__task_still_runnable(struct pph_task *t);
 
 /* submit.c: the default of PEPPHER_TINY_US */
 #define PPH_TINY_US_DEFAULT 0.2

@@ -525,8 +525,45 @@ int pph__task_submit_and_wait(struct pph_task *t)
 
 /* ---- handing a task to the workers ---- */
 
+/*
+ * Tasks no variant is left for, failed in turn by the outermost
+ * fail_unrunnable of this thread: failing one releases its successors,
+ * which may fail too, and a chain of 10,000 calls would otherwise recurse
+ * as deep.
+ */
+static PPH_TLS struct pph_task *unrunnable;
+static PPH_TLS int failing_unrunnable;
+
+static void fail_unrunnable(struct pph_task *t)
+{
+	t->next = unrunnable;
+	unrunnable = t;
+	if (failing_unrunnable)
+		return;
+	failing_unrunnable = 1;
+	while ((t = unrunnable)) {
+		unrunnable = t->next;
+		t->next = NULL;
+		fprintf(stderr, "peppher: %s: no variant left that can run the task\n", t->cl->name);
+		t->error = -EIO;
+		/* finished as a task that ran (counted pending) */
+		atomic_store_explicit(&t->state, PPH_TASK_RUNNING, memory_order_relaxed);
+		pph__task_finish(t);
+	}
+	failing_unrunnable = 0;
+}
+
 void pph__task_enqueue(struct pph_task *t)
 {
+	/* a variant disabled since t was submitted (its kernel failed to
+	 * build) may have been the last that could run it: a call waiting on
+	 * the failed one, queued now, would wait for good (eager, ws) or be
+	 * placed on no worker (dmda) */
+	if (atomic_load_explicit(&pph__any_disabled, memory_order_relaxed) &&
+	    !pph__task_still_runnable(t)) {
+		fail_unrunnable(t);
+		return;
+	}
 	atomic_store_explicit(&t->state, PPH_TASK_QUEUED, memory_order_relaxed);
 	pph__rt.sched->push(t);
 }

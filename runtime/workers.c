@@ -168,10 +168,7 @@ static void start_teams(struct pph_worker *w)
 			w->omp_started = sizes[k];
 }
 
-/* Can a variant t allows still run it?  A split call's block whose kind
- * has none left may take any the call allows: the block is done, on
- * another kind of worker, rather than the call left short of it. */
-static int still_runnable(struct pph_task *t)
+int pph__task_still_runnable(struct pph_task *t)
 {
 	if (pph__task_runnable(t))
 		return 1;
@@ -185,15 +182,7 @@ static int still_runnable(struct pph_task *t)
 void pph__task_place_again(struct pph_task *t)
 {
 	t->sched_impl = -1;
-	if (still_runnable(t)) {
-		pph__task_enqueue(t);
-		return;
-	}
-	fprintf(stderr, "peppher: %s: no variant left that can run the task\n", t->cl->name);
-	t->error = -EIO;
-	/* out of the queues: finished as a task that ran (counted pending) */
-	atomic_store_explicit(&t->state, PPH_TASK_RUNNING, memory_order_relaxed);
-	pph__task_finish(t);
+	pph__task_enqueue(t); /* fails it if no variant is left */
 }
 
 void pph__task_variant_failed(struct pph_task *t, int impl)
@@ -202,7 +191,7 @@ void pph__task_variant_failed(struct pph_task *t, int impl)
 	if (pph__rt.sched->variant_disabled)
 		pph__rt.sched->variant_disabled();
 	t->sched_impl = -1;
-	if (still_runnable(t)) {
+	if (pph__task_still_runnable(t)) {
 		fprintf(stderr, "peppher: %s: variant %s disabled; the task runs on another one\n",
 			t->cl->name, t->cl->impls[impl].name);
 		pph__task_enqueue(t);

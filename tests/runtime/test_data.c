@@ -5,6 +5,7 @@
  * (77) without an OpenCL device.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <time.h>
 #include <math.h>
@@ -1074,6 +1075,55 @@ static void split_broken_calls(void)
 	CU_ASSERT_TRUE(ok);
 }
 
+/* A chain of calls on one vector held to the device variant: the first
+ * finds the kernel broken; the others, waiting on it, fail as they become
+ * ready, said once each, the data as it was (dmda placed them on no
+ * worker and crashed; eager and ws queued them for good).  A CPU task
+ * holds the vector until all are submitted: submitted after the first
+ * failed, a call is refused at once (-ENODEV), no chain. */
+static atomic_int gate_open;
+
+static void wait_gate_cpu(void *b[], void *arg)
+{
+	(void)b;
+	(void)arg;
+	while (!atomic_load(&gate_open))
+		sched_yield();
+}
+
+static const struct pph_impl gate_impls[] = { { PPH_ARCH_CPU, wait_gate_cpu, "wait_gate_cpu" } };
+static const struct pph_codelet gate_cl = { "data_gate", 1, gate_impls, PPH_MODEL_DEFAULT };
+static const struct pph_codelet broken_chain_cl = { "data_add_broken_chain", 2, broken_impls,
+						    PPH_MODEL_DEFAULT };
+
+static void chained_broken_calls(void)
+{
+	int v[N], i, k, ok = 1, x = 1;
+	pph_data_handle h;
+	enum pph_access rw = PPH_RW;
+
+	for (i = 0; i < N; i++)
+		v[i] = i;
+	pph_vector_register(&h, v, N, sizeof(int));
+	atomic_store(&gate_open, 0);
+	CU_ASSERT_EQUAL(pph_call_async(&gate_cl, PPH_ALL_IMPLS, 1, &h, &rw, NULL, 0), 0);
+	for (k = 0; k < 10; k++)
+		CU_ASSERT_EQUAL(pph_call_async(&broken_chain_cl, 1u << 0, 1, &h, &rw, &x, sizeof(x)),
+				0);
+	atomic_store(&gate_open, 1);
+	pph_data_unregister(h);
+	for (i = 0; i < N; i++)
+		ok &= v[i] == i;
+	CU_ASSERT_TRUE(ok);
+}
+
+static void test_failed_variant_chain(void)
+{
+	broken_tries = 0;
+	CU_ASSERT_EQUAL(test_stderr_count(chained_broken_calls, "data_add_broken_chain: "), 10);
+	CU_ASSERT_EQUAL(broken_tries, 1);
+}
+
 static void test_failed_variant_split(void)
 {
 	broken_tries = 0;
@@ -1659,6 +1709,8 @@ int main(void)
 	CU_add_test(s, "a kernel that does not build disables its variant", test_failed_variant);
 	CU_add_test(s, "calls queued on the device when its kernel fails run on the CPU",
 		    test_failed_variant_queued);
+	CU_add_test(s, "calls waiting on one whose only variant fails fail too",
+		    test_failed_variant_chain);
 	CU_add_test(s, "a split call's device blocks whose kernel fails run on the CPU",
 		    test_failed_variant_split);
 	CU_add_test(s, "a kernel clCreateKernel refuses: once, data intact", test_kernel_named_dot);
