@@ -56,12 +56,33 @@ static int allowed(const struct pph_task *p, int idx)
 	return (p->mask >> idx & 1u) && !(__atomic_load_n(&p->w->disabled, __ATOMIC_RELAXED) >> idx & 1u);
 }
 
+/* Is some variant of p still allowed to run it? */
+static int any_allowed(const struct pph_task *p)
+{
+	unsigned i;
+
+	for (i = 0; i < p->w->snapshot.nimpls; i++)
+		if (allowed(p, (int)i))
+			return 1;
+	return 0;
+}
+
+/*
+ * A task whose every variant was disabled since its submission (a call
+ * waiting on one whose kernel failed to build) can still be executed by
+ * any worker with an implementation slot: StarPU's dmda aborts on a ready
+ * task no worker can execute, and run fails it (-EIO), its data as it
+ * was.
+ */
 static int can_execute(unsigned workerid, struct starpu_task *t, unsigned nimpl)
 {
 	const struct pph_task *p = t->cl_arg;
+	int idx;
 
-	return nimpl < STARPU_MAXIMPLEMENTATIONS &&
-	       allowed(p, p->w->map[kind_of_worker(workerid)][nimpl]);
+	if (nimpl >= STARPU_MAXIMPLEMENTATIONS)
+		return 0;
+	idx = p->w->map[kind_of_worker(workerid)][nimpl];
+	return allowed(p, idx) || (idx >= 0 && !any_allowed(p));
 }
 
 /* Our interface for buffer i, as StarPU describes it on the worker's
@@ -350,6 +371,8 @@ static void run(void *buffers[], void *cl_arg, enum sp_kind kind)
 				&packed[p->slot[i]]);
 		bufs[i] = &ifaces[i];
 	}
+	if (!allowed(p, idx)) /* disabled since placed (can_execute) */
+		idx = next_variant(p, kind);
 	idx = run_variants(p, kind, idx, bufs);
 	for (i = 0; i < p->nbuffers; i++)
 		release_packed(buffers[i], p->modes[i], &packed[i]);

@@ -3,11 +3,14 @@
  * kernel does not build, in calls StarPU placed on the device.  The task
  * cannot move, so a CPU variant runs on host copies of its data there:
  * a split call is whole, asynchronous calls and reduction contributions
- * are all done.  And contributions to reductions on the device, their
+ * are all done; calls held to it fail, with the calls waiting on them.
+ * And contributions to reductions on the device, their
  * copies set by the init codelet on OpenCL.  Skipped (77) without an
  * OpenCL device.
  */
 #include <errno.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -92,6 +95,46 @@ static void test_async_calls(void)
 		for (i = 0; i < 64; i++)
 			ok &= v[k][i] == i + k;
 	}
+	CU_ASSERT_TRUE(ok);
+}
+
+/* A chain of calls on one vector held to the device variant, waiting on
+ * a CPU task until all are submitted: the first finds the kernel broken,
+ * the others, ready once it failed, have no variant left; each fails, the
+ * data as it was (StarPU's dmda aborted: a ready task no worker could
+ * execute). */
+static const struct pph_codelet chain_cl = { "sp_add_broken_chain", 2, add_impls,
+					     PPH_MODEL_HISTORY };
+static atomic_int gate_open;
+
+static void wait_gate_cpu(void *b[], void *arg)
+{
+	(void)b;
+	(void)arg;
+	while (!atomic_load(&gate_open))
+		sched_yield();
+}
+
+static const struct pph_impl gate_impls[] = { { PPH_ARCH_CPU, wait_gate_cpu, "wait_gate_cpu" } };
+static const struct pph_codelet gate_cl = { "sp_gate", 1, gate_impls, PPH_MODEL_DEFAULT };
+
+static void test_chained_calls(void)
+{
+	static int v[64];
+	int i, k, ok = 1, x = 1;
+	pph_data_handle h;
+	enum pph_access rw = PPH_RW;
+
+	for (i = 0; i < 64; i++)
+		v[i] = i;
+	pph_vector_register(&h, v, 64, sizeof(int));
+	CU_ASSERT_EQUAL(pph_call_async(&gate_cl, PPH_ALL_IMPLS, 1, &h, &rw, NULL, 0), 0);
+	for (k = 0; k < 5; k++)
+		CU_ASSERT_EQUAL(pph_call_async(&chain_cl, 1u << 0, 1, &h, &rw, &x, sizeof(x)), 0);
+	atomic_store(&gate_open, 1);
+	pph_data_unregister(h);
+	for (i = 0; i < 64; i++)
+		ok &= v[i] == i;
 	CU_ASSERT_TRUE(ok);
 }
 
@@ -202,6 +245,8 @@ int main(void)
 	s = CU_add_suite("libpeppher-starpu on an OpenCL device", NULL, NULL);
 	CU_add_test(s, "a split call whose device kernel fails is whole", test_split_call);
 	CU_add_test(s, "asynchronous calls whose device kernel fails are done", test_async_calls);
+	CU_add_test(s, "calls waiting on one whose only variant fails fail too",
+		    test_chained_calls);
 	CU_add_test(s, "reductions on the device, and with a failing kernel", test_reductions);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
