@@ -119,7 +119,7 @@ static void emit_mask(struct out *o, const struct iface *ifc)
 		free(cond.s);
 	}
 	out_line(o, "if (pph_mask == 0) {");
-	out_line(o, "\tfprintf(stderr, \"peppher: %s: no variant's constraints hold for this call\\n\");",
+	out_line(o, "\tpph_call_failed(&%s_codelet, -EDOM); /* no variant's constraints hold */",
 		 ifc->name);
 	out_line(o, "\treturn%s;", ifc->return_type ? " pph_result" : "");
 	out_line(o, "}");

@@ -226,8 +226,9 @@ void emit_header(struct gen *g)
 	out_blank(&o);
 	emit_initialize(&o, g->m);
 	out_blank(&o);
-	out_line(&o, "/* Wait for every component call and stop the runtime. */");
-	out_line(&o, "#define PEPPHER_SHUTDOWN() pph_shutdown()");
+	out_line(&o, "/* Wait for every component call and stop the runtime; should a call");
+	out_line(&o, " * have failed, stop the program (exit status 1). */");
+	out_line(&o, "#define PEPPHER_SHUTDOWN() PPH_SHUTDOWN_OR_EXIT()");
 	out_blank(&o);
 	out_line(&o, "#endif /* PEPPHER_H */");
 	gen_close(g, &o, "peppher.h");

@@ -214,6 +214,7 @@ int pph_init_conf(const struct pph_conf *conf)
 		return rc;
 	atomic_store(&pph__rt.pending, 0);
 	atomic_store(&pph__rt.has_parallel, 0);
+	atomic_store(&pph__rt.failed_calls, 0);
 	atomic_fetch_add(&pph__rt.generation, 1);
 	atomic_store(&pph__rt.handover_us, 0);
 	pph__rt.nnodes = 1; /* host memory */
@@ -262,6 +263,11 @@ void pph_shutdown(void)
 	pph__rt.workers = NULL;
 	pph__rt.nworkers = 0;
 	pph__rt.initialized = 0;
+}
+
+unsigned long pph_failed_calls(void)
+{
+	return atomic_load(&pph__rt.failed_calls);
 }
 
 int pph_is_initialized(void)

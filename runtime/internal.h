@@ -717,6 +717,9 @@ struct pph_runtime {
 	atomic_ulong prefetches; /* copies to devices started when a task was queued */
 
 	atomic_int has_parallel; /* an OPENMP variant was submitted */
+	/* calls that failed since pph_init (pph_failed_calls): kept after
+	 * pph_shutdown, which PEPPHER_SHUTDOWN() asks once done */
+	atomic_ulong failed_calls;
 	int undeferred; /* submit.c: tasks may run at submission (PEPPHER_UNDEFERRED) */
 	double tiny_us;	/* submit.c: tasks predicted shorter run in place (PEPPHER_TINY_US) */
 	enum pph_cuda_wait {

@@ -464,6 +464,10 @@ void pph__task_finish(struct pph_task *task)
 	int listed = ran != PPH_TASK_RUNNING_IN_PLACE, counted = ran == PPH_TASK_RUNNING;
 	int detached = task->detached, waitable, last = 0;
 
+	/* nobody waits for a detached task's error: counted instead
+	 * (pph_failed_calls) */
+	if (detached && task->error)
+		atomic_fetch_add(&pph__rt.failed_calls, 1);
 	if (!listed && detached) {
 		pph__task_recycle(task); /* nobody else ever saw it */
 		return;

@@ -807,8 +807,11 @@ void pph_call_failed(const struct pph_codelet *cl, int rc)
 {
 	const char *name = cl && cl->name ? cl->name : "?";
 
+	atomic_fetch_add(&pph__rt.failed_calls, 1);
 	/* -ENODEV says "No such device": say what is wrong instead */
-	if (rc == -ENODEV && !pph__rt.initialized)
+	if (rc == -EDOM)
+		fprintf(stderr, "peppher: %s: no variant's constraints hold for this call\n", name);
+	else if (rc == -ENODEV && !pph__rt.initialized)
 		pph__not_running(name);
 	else if (rc == -ENODEV)
 		fprintf(stderr, "peppher: %s: call failed: no worker can run any variant the call allows\n",

@@ -95,6 +95,19 @@ static int count_or(int env, int conf_value)
 	return env >= 0 ? env : conf_value >= 0 ? conf_value : -1;
 }
 
+/* calls that failed since pph_init: kept after pph_shutdown */
+static unsigned long failed_calls;
+
+void sp__count_failed_call(void)
+{
+	__atomic_add_fetch(&failed_calls, 1, __ATOMIC_RELAXED);
+}
+
+unsigned long pph_failed_calls(void)
+{
+	return __atomic_load_n(&failed_calls, __ATOMIC_RELAXED);
+}
+
 int pph_init_conf(const struct pph_conf *pconf)
 {
 	struct starpu_conf conf;
@@ -147,6 +160,7 @@ int pph_init_conf(const struct pph_conf *pconf)
 		return rc;
 	}
 	memset(&transfers, 0, sizeof(transfers));
+	__atomic_store_n(&failed_calls, 0, __ATOMIC_RELAXED);
 	if (getenv("PEPPHER_STATS") && strcmp(getenv("PEPPHER_STATS"), "1") == 0)
 		starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
 	return 0;

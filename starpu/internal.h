@@ -127,6 +127,10 @@ void sp__stats_print(FILE *fp);
 /* tasks run by this process's workers since pph_init */
 unsigned long sp__tasks_ran(void);
 
+/* A call failed (pph_failed_calls): reported by an entry wrapper, or a
+ * detached task that no variant could run. */
+void sp__count_failed_call(void);
+
 /* -ENODEV, saying why (once per reason) when the runtime does not run. */
 int sp__not_running(const char *what);
 

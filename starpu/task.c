@@ -712,6 +712,8 @@ static void detached_done(void *arg)
 {
 	struct pph_task *p = arg;
 
+	if (p->rc) /* nobody waits for its error */
+		sp__count_failed_call();
 	free(p->arg);
 	free(p);
 }

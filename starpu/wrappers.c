@@ -144,7 +144,10 @@ void pph_call_failed(const struct pph_codelet *cl, int rc)
 {
 	const char *name = cl && cl->name ? cl->name : "?";
 
-	if (rc == -ENODEV && !starpu_is_initialized())
+	sp__count_failed_call();
+	if (rc == -EDOM)
+		fprintf(stderr, "peppher: %s: no variant's constraints hold for this call\n", name);
+	else if (rc == -ENODEV && !starpu_is_initialized())
 		sp__not_running(name);
 	else if (rc == -ENODEV)
 		fprintf(stderr, "peppher: %s: call failed: no worker can run any variant the call allows\n",

@@ -92,6 +92,34 @@ int pph_init_conf(const struct pph_conf *conf);
  */
 void pph_shutdown(void);
 
+/**
+ * The calls that failed since pph_init(), their data left as it was: the
+ * calls an entry wrapper reported (pph_call_failed(): refused, failed, or
+ * no variant's constraints held) and the detached tasks (asynchronous
+ * calls) that failed, which nobody else is told of.  Kept after
+ * pph_shutdown(), so that a program can ask once every call is done.
+ */
+unsigned long pph_failed_calls(void);
+
+/**
+ * What a program's PEPPHER_SHUTDOWN() does: pph_shutdown(), then, if a
+ * call failed, stop the program with how many and exit status 1, as
+ * PEPPHER_INITIALIZE() does when the runtime cannot start: its results
+ * are missing what those calls were to compute.  A program that handles
+ * failed calls itself calls pph_shutdown() instead.
+ */
+#define PPH_SHUTDOWN_OR_EXIT()                                                          \
+	do {                                                                            \
+		unsigned long pph_failed_;                                              \
+		pph_shutdown();                                                         \
+		if ((pph_failed_ = pph_failed_calls()) != 0) {                          \
+			fprintf(stderr, "peppher: %lu call%s failed, %s data as it was; stopping\n", \
+				pph_failed_, pph_failed_ == 1 ? "" : "s",               \
+				pph_failed_ == 1 ? "its" : "their");                    \
+			exit(EXIT_FAILURE);                                             \
+		}                                                                       \
+	} while (0)
+
 /** Nonzero between a successful pph_init() and pph_shutdown(). */
 int pph_is_initialized(void);
 

@@ -55,7 +55,8 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 			 const int *parts, const void *arg, size_t arg_size);
 
 /**
- * Report on stderr that a component call failed with rc (a -errno): an
+ * Report on stderr that a component call failed with rc (a -errno; -EDOM:
+ * no variant's constraints held), and count it (pph_failed_calls()): an
  * entry wrapper has the interface's C signature and so no way to return it.
  */
 void pph_call_failed(const struct pph_codelet *cl, int rc);

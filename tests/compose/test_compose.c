@@ -195,10 +195,14 @@ static void test_load_and_check(void)
 	CU_ASSERT_EQUAL(axpy->params[0].kind, PARAM_VECTOR);
 	CU_ASSERT_EQUAL(axpy->params[1].kind, PARAM_VECTOR);
 	CU_ASSERT_STRING_EQUAL(axpy->params[1].elem_type, "const float");
-	CU_ASSERT_EQUAL(axpy->params[2].kind, PARAM_SIZE);
-	CU_ASSERT_EQUAL(axpy->params[2].size_of, 0);
+	/* a signed size is passed as given, a negative one counting as none;
+	 * an unsigned one is rebuilt from the data's handle */
+	CU_ASSERT_EQUAL(axpy->params[2].kind, PARAM_VALUE);
+	CU_ASSERT_STRING_EQUAL(axpy->params[0].dims[0], "(n > 0 ? (size_t)n : 0)");
 	CU_ASSERT_EQUAL(axpy->params[3].kind, PARAM_VALUE);
 	CU_ASSERT_TRUE(axpy->has_args);
+	CU_ASSERT_EQUAL(norm->params[1].kind, PARAM_SIZE);
+	CU_ASSERT_EQUAL(norm->params[1].size_of, 0);
 	CU_ASSERT_EQUAL(norm->params[2].kind, PARAM_VARIABLE);
 	CU_ASSERT_EQUAL(norm->params[2].access, ACCESS_WRITE);
 	CU_ASSERT_FALSE(norm->has_args);

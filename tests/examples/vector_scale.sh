@@ -32,4 +32,16 @@ rc=$?
 grep -q "bogus" "$out/bad.log" && grep -q "the runtime cannot start; stopping" "$out/bad.log" ||
 	{ cat "$out/bad.log"; echo "FAIL: no reason given for PEPPHER_SCHED=bogus"; exit 1; }
 grep -q "calls on" "$out/bad.log" && { echo "FAIL: the program went on"; exit 1; }
+# composed for OpenCL alone and run without the device, every call fails:
+# PEPPHER_SHUTDOWN() says how many and stops the program, exit status 1
+if [ -n "$(pkg-config --variable=opencl_libs peppher)" ]; then
+	"$COMPOSE" --platforms=OPENCL "$top_srcdir/examples/vector_scale/main.xml" -o "$out-ocl" > /dev/null 2>&1 &&
+		make -s -C "$out-ocl" || { echo "FAIL: compose and build for OpenCL alone"; exit 1; }
+	PEPPHER_HOME="$out/home" PEPPHER_NOPENCL=0 "$out-ocl/vector_scale" > "$out/failed.log" 2>&1
+	rc=$?
+	[ $rc -eq 1 ] || { cat "$out/failed.log"; echo "FAIL: exit status $rc with every call failed"; exit 1; }
+	grep -qx "peppher: 32 calls failed, their data as it was; stopping" "$out/failed.log" ||
+		{ cat "$out/failed.log"; echo "FAIL: failed calls not told"; exit 1; }
+	grep -q "calls on" "$out/failed.log" && { echo "FAIL: the program went on"; exit 1; }
+fi
 echo "PASS: vector_scale"

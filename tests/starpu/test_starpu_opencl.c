@@ -125,6 +125,8 @@ static void test_chained_calls(void)
 	pph_data_handle h;
 	enum pph_access rw = PPH_RW;
 
+	unsigned long failed = pph_failed_calls();
+
 	for (i = 0; i < 64; i++)
 		v[i] = i;
 	pph_vector_register(&h, v, 64, sizeof(int));
@@ -136,6 +138,7 @@ static void test_chained_calls(void)
 	for (i = 0; i < 64; i++)
 		ok &= v[i] == i;
 	CU_ASSERT_TRUE(ok);
+	CU_ASSERT_EQUAL(pph_failed_calls() - failed, 5);
 }
 
 /* sums of blocks into a reduction: on a working kernel and a broken one */

@@ -32,7 +32,7 @@ void vscale(float *arr, int size, float factor)
 	if (((double)size >= 1000.0)) /* vscale_ocl */
 		pph_mask |= 1u << 1;
 	if (pph_mask == 0) {
-		fprintf(stderr, "peppher: vscale: no variant's constraints hold for this call\n");
+		pph_call_failed(&vscale_codelet, -EDOM); /* no variant's constraints hold */
 		return;
 	}
 	if (pph_rc == 0)

@@ -32,7 +32,7 @@ void pick(float *y, int n)
 	if (((double)n < 1000.0)) /* pick_small */
 		pph_mask |= 1u << 1;
 	if (pph_mask == 0) {
-		fprintf(stderr, "peppher: pick: no variant's constraints hold for this call\n");
+		pph_call_failed(&pick_codelet, -EDOM); /* no variant's constraints hold */
 		return;
 	}
 	if (pph_rc == 0)

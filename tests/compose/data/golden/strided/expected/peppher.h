@@ -36,7 +36,8 @@ void fill(float *A, int m, int n, int lda, float value);
 		PPH_INITIALIZE_CONF_OR_EXIT(&pph_conf_); \
 	} while (0)
 
-/* Wait for every component call and stop the runtime. */
-#define PEPPHER_SHUTDOWN() pph_shutdown()
+/* Wait for every component call and stop the runtime; should a call
+ * have failed, stop the program (exit status 1). */
+#define PEPPHER_SHUTDOWN() PPH_SHUTDOWN_OR_EXIT()
 
 #endif /* PEPPHER_H */
