@@ -748,6 +748,12 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 				break;
 			total = split_length(handles[i]);
 		}
+	/* more blocks than elements (partition="8" over 3 rows): a block
+	 * each, the call whole where there is one */
+	if (i == nbuffers && total && (size_t)n > total)
+		n = (int)total;
+	if (n <= 1)
+		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 	if (i == nbuffers && total >= (size_t)n && pph__rt.initialized &&
 	    !host_only(nbuffers, handles))
 		hybrid = hybrid_split(cl, impl_mask, nbuffers, handles, modes, parts,

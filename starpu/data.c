@@ -213,7 +213,7 @@ static int partition(pph_data_handle parent, unsigned nr, unsigned nc, struct re
 }
 
 /* The length of a handle along its split: elements, or rows. */
-static size_t split_length(const struct pph_data *d)
+size_t sp__split_length(const struct pph_data *d)
 {
 	return d->layout == SP_VECTOR ? d->n : d->rows;
 }
@@ -239,7 +239,7 @@ static int partition_lengths(pph_data_handle parent, unsigned nparts, const size
 		if (!sizes[k])
 			at = SIZE_MAX; /* refused below */
 	}
-	rc = at == split_length(parent) ? partition(parent, nparts, 1, rects, children) : -EINVAL;
+	rc = at == sp__split_length(parent) ? partition(parent, nparts, 1, rects, children) : -EINVAL;
 	free(rects);
 	return rc;
 }
@@ -261,9 +261,9 @@ int pph_data_partition(pph_data_handle parent, unsigned nparts, pph_data_handle 
 	int rc;
 
 	if (!parent || !children || !nparts || parent->layout == SP_VARIABLE ||
-	    nparts > split_length(parent))
+	    nparts > sp__split_length(parent))
 		return -EINVAL;
-	if (!(sizes = equal_lengths(split_length(parent), nparts)))
+	if (!(sizes = equal_lengths(sp__split_length(parent), nparts)))
 		return -ENOMEM;
 	rc = partition_lengths(parent, nparts, sizes, children);
 	free(sizes);

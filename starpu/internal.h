@@ -127,6 +127,9 @@ void sp__stats_print(FILE *fp);
 /* tasks run by this process's workers since pph_init */
 unsigned long sp__tasks_ran(void);
 
+/* Elements of a vector, rows of a matrix: what a partition splits. */
+size_t sp__split_length(const struct pph_data *d);
+
 /* A call failed (pph_failed_calls): reported by an entry wrapper, or a
  * detached task that no variant could run. */
 void sp__count_failed_call(void);

@@ -103,6 +103,12 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 		return sp__not_running(cl->name ? cl->name : "?");
 	if ((n = part_count(nbuffers, parts)) < 0)
 		return -EINVAL;
+	/* more blocks than elements (partition="8" over 3 rows): a block
+	 * each, the call whole where there is one */
+	for (i = 0; i < nbuffers; i++)
+		if (parts[i] >= 0 && handles[i] && sp__split_length(handles[i]) &&
+		    (size_t)n > sp__split_length(handles[i]))
+			n = (int)sp__split_length(handles[i]);
 	if (n <= 1 || starpu_task_get_current()) /* inside a variant: one call, at once */
 		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 	if (!(tasks = calloc((size_t)n, sizeof(*tasks))))

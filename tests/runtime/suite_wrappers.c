@@ -91,9 +91,33 @@ static void test_cpu_only_split(void)
 	CU_ASSERT_EQUAL(atomic_load(&split_forks), 0);
 }
 
+/* More blocks asked for than the vector has elements: a block each (it
+ * failed with -EINVAL), the call whole for one element. */
+static void test_split_more_blocks_than_elements(void)
+{
+	int v[3] = { 0, 10, 20 }, parts = 8, n;
+	pph_data_handle h;
+	enum pph_access mode = PPH_RW;
+
+	atomic_store(&split_blocks, 0);
+	for (n = 3; n >= 1; n -= 2) {
+		CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, v, (size_t)n, sizeof(int)), 0);
+		CU_ASSERT_EQUAL(pph_call_partitioned(&split_cl, 1u << 0, 1, &h, &mode, &parts, NULL,
+						     0),
+				0);
+		pph_data_unregister(h);
+	}
+	CU_ASSERT_EQUAL(v[0], 2);
+	CU_ASSERT_EQUAL(v[1], 11);
+	CU_ASSERT_EQUAL(v[2], 21);
+	CU_ASSERT_EQUAL(atomic_load(&split_blocks), 3 + 1);
+}
+
 void add_wrappers_tests(CU_pSuite s)
 {
 	CU_add_test(s, "synchronous call", test_sync_call);
 	CU_add_test(s, "a split for the CPU workers alone: a block per worker, one thread each",
 		    test_cpu_only_split);
+	CU_add_test(s, "a split into more blocks than elements: a block each",
+		    test_split_more_blocks_than_elements);
 }

@@ -158,6 +158,17 @@ static void test_partitions(void)
 	CU_ASSERT_EQUAL(pph_data_acquire(hv, PPH_R), 0);
 	CU_ASSERT_EQUAL(v[9], 911);
 	pph_data_unregister(hv);
+	/* more blocks asked for than elements: a block each (-EINVAL before) */
+	{
+		int w[3] = { 1, 2, 3 }, eight[1] = { 8 };
+
+		CU_ASSERT_EQUAL_FATAL(pph_vector_register(&hv, w, 3, sizeof(int)), 0);
+		CU_ASSERT_EQUAL(pph_call_partitioned(&scale_cl, 1u, 1, &hv, &rw, eight, &a,
+						     sizeof(a)),
+				0);
+		pph_data_unregister(hv);
+		CU_ASSERT(w[0] == 11 && w[1] == 21 && w[2] == 31);
+	}
 
 	/* tiles of 4 x 3 over a 6 x 7 matrix with rows 9 apart: 2 x 3 tiles,
 	 * the last row and column smaller; the padding stays untouched */
