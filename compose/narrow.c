@@ -153,8 +153,10 @@ static char *exclusion(const struct iface *ifc, const struct impl *impl,
 		return xasprintf("%s disabled by interface '%s'", p, ifc->name);
 	if (nw->disabled_platforms & 1u << impl->platform)
 		return xasprintf("%s disabled on the command line", p);
-	if (!(nw->build_platforms & 1u << impl->platform))
+	if (!(narrow_build_platforms() & 1u << impl->platform))
 		return xasprintf("this build has no %s", p);
+	if (!(nw->build_platforms & 1u << impl->platform))
+		return xasprintf("%s is not among --platforms", p);
 	return NULL;
 }
 
