@@ -185,6 +185,16 @@ static void emit_register(struct out *o, const struct iface *ifc,
 		/* the container's own handle: device copies live across calls */
 		out_line(o, "pph_handles[%d] = pph_container_use(&%s->c, %s);", p->buffer,
 			 p->name, access_enum(p->access));
+		/* a padded matrix or a tile: its rows are ld apart, which
+		 * variants given no leading dimension cannot know on the
+		 * host (a device gets a packed copy) */
+		if (p->kind == PARAM_CMATRIX && !p->dims[2]) {
+			out_line(o, "if (%s->ld != %s->cols) {", p->name, p->name);
+			out_line(o, "	fprintf(stderr, \"peppher: %s: matrix '%s' has its rows %%zu elements apart, not %%zu: give the interface its leading dimension (numElements=\\\"rows,cols,ld\\\")\\n\", %s->ld, %s->cols);",
+				 ifc->name, p->name, p->name, p->name);
+			out_line(o, "	pph_rc = -EINVAL;");
+			out_line(o, "}");
+		}
 		emit_reduction(o, ifc, p);
 		return;
 	}

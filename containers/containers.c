@@ -112,13 +112,13 @@ size_t pph_vector_size(const pph_vector *v)
 	return v->n;
 }
 
-static pph_matrix *matrix_new(void *data, size_t rows, size_t cols, size_t elemsize)
+static pph_matrix *matrix_new(void *data, size_t rows, size_t cols, size_t ld, size_t elemsize)
 {
 	pph_matrix *m;
 	size_t bytes;
 	int owned, rc;
 
-	if (total_bytes(rows, cols, elemsize, &bytes) != 0)
+	if (total_bytes(rows, ld, elemsize, &bytes) != 0)
 		return NULL;
 	m = calloc(1, sizeof(*m));
 	if (!m || !elemsize || !(data = alloc_data(data, bytes, &owned))) {
@@ -129,8 +129,8 @@ static pph_matrix *matrix_new(void *data, size_t rows, size_t cols, size_t elems
 	init(&m->c, data, elemsize, owned);
 	m->rows = rows;
 	m->cols = cols;
-	m->ld = cols;
-	rc = pph_matrix_register(&m->c.handle, data, rows, cols, cols, elemsize);
+	m->ld = ld;
+	rc = pph_matrix_register(&m->c.handle, data, rows, cols, ld, elemsize);
 	if (rc) {
 		free_data(data, owned);
 		free(m);
@@ -142,16 +142,21 @@ static pph_matrix *matrix_new(void *data, size_t rows, size_t cols, size_t elems
 
 pph_matrix *pph_matrix_create(size_t rows, size_t cols, size_t elemsize)
 {
-	return matrix_new(NULL, rows, cols, elemsize);
+	return matrix_new(NULL, rows, cols, cols, elemsize);
 }
 
 pph_matrix *pph_matrix_wrap(void *data, size_t rows, size_t cols, size_t elemsize)
 {
-	if (!data) {
+	return pph_matrix_wrap_ld(data, rows, cols, cols, elemsize);
+}
+
+pph_matrix *pph_matrix_wrap_ld(void *data, size_t rows, size_t cols, size_t ld, size_t elemsize)
+{
+	if (!data || ld < cols) {
 		errno = EINVAL;
 		return NULL;
 	}
-	return matrix_new(data, rows, cols, elemsize);
+	return matrix_new(data, rows, cols, ld, elemsize);
 }
 
 void pph_matrix_destroy(pph_matrix *m)

@@ -64,6 +64,13 @@ size_t pph_vector_size(const pph_vector *v);
 /** rows x cols, row major. */
 pph_matrix *pph_matrix_create(size_t rows, size_t cols, size_t elemsize);
 pph_matrix *pph_matrix_wrap(void *data, size_t rows, size_t cols, size_t elemsize);
+/** rows x cols over existing memory whose rows start ld elements apart
+ *  (ld >= cols, else NULL with errno EINVAL): a padded matrix, or a block
+ *  of a larger one.  Calls neither read nor write the elements between
+ *  (a device gets the rows packed); a component whose variants are to
+ *  take it gives its leading dimension (numElements="rows,cols,ld"). */
+pph_matrix *pph_matrix_wrap_ld(void *data, size_t rows, size_t cols, size_t ld,
+			       size_t elemsize);
 void pph_matrix_destroy(pph_matrix *m);
 
 /**

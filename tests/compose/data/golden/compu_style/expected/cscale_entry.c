@@ -28,6 +28,10 @@ void cscale(pph_matrix *m, int rows, int cols, float factor)
 	(void)cols;
 
 	pph_handles[0] = pph_container_use(&m->c, PPH_RW);
+	if (m->ld != m->cols) {
+		fprintf(stderr, "peppher: cscale: matrix 'm' has its rows %zu elements apart, not %zu: give the interface its leading dimension (numElements=\"rows,cols,ld\")\n", m->ld, m->cols);
+		pph_rc = -EINVAL;
+	}
 	if (pph_rc == 0)
 		pph_rc = pph_call_partitioned(&cscale_codelet, PPH_ALL_IMPLS, 1, pph_handles, pph_modes, pph_parts, &pph_args, sizeof(pph_args));
 	if (pph_rc != 0)
