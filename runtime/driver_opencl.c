@@ -247,7 +247,9 @@ static void print_build_log(cl_program program, const char *what)
 	if (log && clGetProgramBuildInfo(program, current->device, CL_PROGRAM_BUILD_LOG,
 					 len, log, NULL) == CL_SUCCESS) {
 		log[len] = '\0';
-		fprintf(stderr, "peppher: OpenCL: building %s failed:\n%s\n", what, log);
+		fprintf(stderr, "peppher: OpenCL: building %s%s%s failed:\n%s\n", what,
+			pph__variant_running ? " for variant " : "",
+			pph__variant_running ? pph__variant_running : "", log);
 	}
 	free(log);
 }

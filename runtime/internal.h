@@ -751,6 +751,9 @@ extern struct pph_runtime pph__rt;
 
 /* The worker running on this thread, NULL on application threads. */
 extern PPH_TLS struct pph_worker *pph__current_worker;
+/* The name of the variant a worker runs (NULL between tasks): its OpenCL
+ * program's build errors name it. */
+extern PPH_TLS const char *pph__variant_running;
 /* Microseconds of one-time costs paid on this thread (OpenCL programs
  * built): what a run spent on them is taken out of its recorded time. */
 extern PPH_TLS double pph__one_time_us;

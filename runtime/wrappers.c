@@ -809,6 +809,23 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	return rc;
 }
 
+/* -ENODEV for a codelet some of whose variants failed and were disabled:
+ * say which, rather than that no worker can run the others. */
+static void disabled_said(const struct pph_codelet *cl, const char *name)
+{
+	unsigned mask = pph__impl_disabled_mask(cl), i;
+	char names[256] = "";
+	size_t len = 0;
+
+	/* one line, written at once: calls fail on several threads */
+	for (i = 0; i < cl->nimpls && i < 32 && len < sizeof(names); i++)
+		if (mask >> i & 1u)
+			len += (size_t)snprintf(names + len, sizeof(names) - len, " %s",
+						cl->impls[i].name ? cl->impls[i].name : "?");
+	fprintf(stderr, "peppher: %s: call failed: no variant the call allows is left (disabled after failing:%s)\n",
+		name, names);
+}
+
 void pph_call_failed(const struct pph_codelet *cl, int rc)
 {
 	const char *name = cl && cl->name ? cl->name : "?";
@@ -819,6 +836,8 @@ void pph_call_failed(const struct pph_codelet *cl, int rc)
 		fprintf(stderr, "peppher: %s: no variant's constraints hold for this call\n", name);
 	else if (rc == -ENODEV && !pph__rt.initialized)
 		pph__not_running(name);
+	else if (rc == -ENODEV && cl && pph__impl_disabled_mask(cl))
+		disabled_said(cl, name);
 	else if (rc == -ENODEV)
 		fprintf(stderr, "peppher: %s: call failed: no worker can run any variant the call allows\n",
 			name);
