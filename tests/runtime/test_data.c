@@ -997,8 +997,26 @@ static const struct pph_impl broken_sum_impls[] = {
 static const struct pph_codelet broken_queued_cl = { "data_sum_broken_queued", 2,
 						     broken_sum_impls, PPH_MODEL_DEFAULT };
 
+/* A CPU task that holds its data until gate_open: the calls submitted
+ * behind it become ready together, all submitted before any runs (one
+ * submitted after the first found the kernel broken would be refused at
+ * once, -ENODEV). */
+static atomic_int gate_open;
+
+static void wait_gate_cpu(void *b[], void *arg)
+{
+	(void)b;
+	(void)arg;
+	while (!atomic_load(&gate_open))
+		sched_yield();
+}
+
+static const struct pph_impl gate_impls[] = { { PPH_ARCH_CPU, wait_gate_cpu, "wait_gate_cpu" } };
+static const struct pph_codelet gate_cl = { "data_gate", 1, gate_impls, PPH_MODEL_DEFAULT };
+
 /* K calls, each summing the same vector into a result of its own,
- * allowed the variants in mask: each result is then expect. */
+ * allowed the variants in mask, ready together: each result is then
+ * expect. */
 static void broken_sum_calls(const struct pph_codelet *cl, unsigned mask, int expect)
 {
 	enum { K = 10 };
@@ -1009,6 +1027,8 @@ static void broken_sum_calls(const struct pph_codelet *cl, unsigned mask, int ex
 	for (i = 0; i < N; i++)
 		v[i] = i;
 	pph_vector_register(&h[K], v, N, sizeof(int));
+	atomic_store(&gate_open, 0);
+	CU_ASSERT_EQUAL(pph_call_async(&gate_cl, PPH_ALL_IMPLS, 1, &h[K], &modes[1], NULL, 0), 0);
 	for (k = 0; k < K; k++) {
 		pph_data_handle args[2] = { h[K], NULL };
 
@@ -1017,6 +1037,7 @@ static void broken_sum_calls(const struct pph_codelet *cl, unsigned mask, int ex
 		args[1] = h[k];
 		CU_ASSERT_EQUAL(pph_call_async(cl, mask, 2, args, modes, NULL, 0), 0);
 	}
+	atomic_store(&gate_open, 1);
 	for (k = 0; k <= K; k++)
 		pph_data_unregister(h[k]);
 	for (k = 0; k < K; k++)
@@ -1078,21 +1099,8 @@ static void split_broken_calls(void)
 /* A chain of calls on one vector held to the device variant: the first
  * finds the kernel broken; the others, waiting on it, fail as they become
  * ready, said once each, the data as it was (dmda placed them on no
- * worker and crashed; eager and ws queued them for good).  A CPU task
- * holds the vector until all are submitted: submitted after the first
- * failed, a call is refused at once (-ENODEV), no chain. */
-static atomic_int gate_open;
-
-static void wait_gate_cpu(void *b[], void *arg)
-{
-	(void)b;
-	(void)arg;
-	while (!atomic_load(&gate_open))
-		sched_yield();
-}
-
-static const struct pph_impl gate_impls[] = { { PPH_ARCH_CPU, wait_gate_cpu, "wait_gate_cpu" } };
-static const struct pph_codelet gate_cl = { "data_gate", 1, gate_impls, PPH_MODEL_DEFAULT };
+ * worker and crashed; eager and ws queued them for good), behind a gate
+ * task. */
 static const struct pph_codelet broken_chain_cl = { "data_add_broken_chain", 2, broken_impls,
 						    PPH_MODEL_DEFAULT };
 
