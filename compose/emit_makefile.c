@@ -265,6 +265,10 @@ static void emit_variables(struct out *o, const struct model *m, const struct ob
 	out_blank(o);
 	out_line(o, "all: $(PROGRAM)");
 	out_blank(o);
+	/* compose leaves an unchanged Makefile as it was: one it rewrote
+	 * (other flags, another runtime) builds everything again */
+	out_line(o, "$(OBJS): Makefile");
+	out_blank(o);
 }
 
 /* The main module's link flags, those the chosen variants add (their
