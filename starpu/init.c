@@ -3,6 +3,7 @@
  * PEPPHER_ environment mapped onto StarPU's configuration.
  */
 #include <errno.h>
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -63,17 +64,66 @@ static int env_count(const char *var)
 
 /* StarPU keeps its performance models under STARPU_HOME: by default
  * $PEPPHER_HOME/starpu, next to libpeppher's own. */
+/*
+ * StarPU's performance models and bus calibration go where libpeppher's
+ * models do: under $PEPPHER_HOME/starpu, else $HOME/.peppher/starpu
+ * (STARPU_HOME, set, wins).  StarPU itself would use $HOME/.starpu and
+ * create a HOME that does not exist; with no such folder, a temporary
+ * one holds them for the run (nothing is kept), removed at pph_shutdown.
+ */
+static char temp_home[] = "/tmp/peppher-starpu-XXXXXX";
+static int temp_home_made;
+
+static int is_folder(const char *path)
+{
+	struct stat st;
+
+	return path && path[0] == '/' && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static void set_home(void)
 {
-	const char *home = getenv("PEPPHER_HOME");
+	const char *home = getenv("PEPPHER_HOME"), *user = getenv("HOME");
 	char path[4096];
 
-	if (getenv("STARPU_HOME") || !home || !*home)
+	if (getenv("STARPU_HOME"))
 		return;
-	snprintf(path, sizeof(path), "%s/starpu", home);
-	mkdir(home, 0777);
+	if (home && *home) {
+		mkdir(home, 0777);
+		snprintf(path, sizeof(path), "%s/starpu", home);
+	} else if (is_folder(user)) {
+		snprintf(path, sizeof(path), "%s/.peppher", user);
+		mkdir(path, 0777);
+		snprintf(path, sizeof(path), "%s/.peppher/starpu", user);
+	} else {
+		fprintf(stderr, "peppher: warning: HOME=%s is not an existing folder and PEPPHER_HOME is not set: performance models will not be saved\n",
+			user ? user : "(unset)");
+		strcpy(temp_home, "/tmp/peppher-starpu-XXXXXX");
+		if (!mkdtemp(temp_home))
+			return;
+		temp_home_made = 1;
+		snprintf(path, sizeof(path), "%s", temp_home);
+	}
 	mkdir(path, 0777);
-	setenv("STARPU_HOME", path, 0);
+	setenv("STARPU_HOME", path, 1);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	return remove(path);
+}
+
+/* The temporary folder set_home made, and STARPU_HOME naming it. */
+static void remove_temp_home(void)
+{
+	if (!temp_home_made)
+		return;
+	nftw(temp_home, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	unsetenv("STARPU_HOME");
+	temp_home_made = 0;
 }
 
 void pph_conf_init(struct pph_conf *conf)
@@ -155,6 +205,7 @@ int pph_init_conf(const struct pph_conf *pconf)
 	setenv("STARPU_OPENCL_ON_CPUS", "1", 0);
 	rc = sp__engine_start(&conf);
 	if (rc != 0) {
+		remove_temp_home();
 		snprintf(why_not, sizeof(why_not), "starpu_init failed: %s", strerror(-rc));
 		fprintf(stderr, "peppher: %s\n", why_not);
 		return rc;
@@ -181,6 +232,7 @@ void pph_shutdown(void)
 		pph_stats_print(stderr);
 	sp__opencl_free(); /* before StarPU releases the OpenCL contexts */
 	sp__engine_stop();
+	remove_temp_home();
 	sp__codelets_free();
 	snprintf(why_not, sizeof(why_not), "pph_shutdown() was called");
 }

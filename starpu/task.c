@@ -653,7 +653,7 @@ int pph_task_set_impl_mask(struct pph_task *task, unsigned mask)
 }
 
 /* StarPU 1.3 keys its models on the data's sizes: the work is kept for
- * the caller only (starpu/README.md) */
+ * the caller only (doc/starpu.md) */
 static __thread double call_work;
 
 double pph_call_work(double work)

@@ -38,4 +38,18 @@ for sched in eager ws; do
 	PEPPHER_HOME="$out/home" PEPPHER_SCHED=$sched "$out/all/starpu/vector_scale" > "$out/$sched.log" 2>&1 &&
 		grep -q "calls on 100000 elements: correct" "$out/$sched.log" || { cat "$out/$sched.log"; fail "PEPPHER_SCHED=$sched"; }
 done
+# StarPU's models go where libpeppher's do; a HOME that is no folder is
+# not created: a warning, and a temporary folder for the run
+(
+	unset PEPPHER_HOME STARPU_HOME
+	HOME="$out/user" && mkdir -p "$HOME" && export HOME
+	"$out/all/starpu/vector_scale" > "$out/home.log" 2>&1 && [ -d "$HOME/.peppher/starpu/.starpu" ] ||
+		{ cat "$out/home.log"; fail "StarPU's models not under \$HOME/.peppher/starpu"; }
+	HOME="$out/no/such/home"
+	"$out/all/starpu/vector_scale" > "$out/nohome.log" 2>&1 || { cat "$out/nohome.log"; fail "a HOME that is no folder"; }
+	grep -q "HOME=$HOME is not an existing folder and PEPPHER_HOME is not set" "$out/nohome.log" ||
+		{ cat "$out/nohome.log"; fail "no warning for a HOME that is no folder"; }
+	[ -e "$out/no/such/home/.starpu" ] && fail "StarPU created a HOME that did not exist"
+	exit 0
+) || exit 1
 echo "PASS: vector_scale on StarPU"
