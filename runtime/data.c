@@ -77,7 +77,7 @@ static struct pph_data *data_new(enum pph_layout layout)
 static void handle_misuse(const struct pph_data *d, const char *what, enum pph_handle_state state)
 {
 	fprintf(stderr, "peppher: %s: handle %p %s\n", what, (const void *)d,
-		state == PPH_HANDLE_FREE ? "is not registered (unregistered twice?)" :
+		state == PPH_HANDLE_FREE ? "is not registered (unregistered already?)" :
 		state == PPH_HANDLE_PARTITIONED ? "is partitioned: pph_data_unpartition() it first" :
 						  "is being unregistered");
 }
@@ -97,6 +97,18 @@ static int handle_enter(struct pph_data *d, enum pph_handle_state to, const char
 		return 0;
 	handle_misuse(d, what, was);
 	return was == PPH_HANDLE_FREE ? -EINVAL : -EBUSY;
+}
+
+/* A slot freed and registered again is a handle like any other: a stale
+ * handle that names it cannot be told from the new one. */
+int pph__data_usable(struct pph_data *d, const char *what)
+{
+	enum pph_handle_state state = atomic_load_explicit(&d->state, memory_order_relaxed);
+
+	if (state == PPH_HANDLE_REGISTERED)
+		return 0;
+	handle_misuse(d, what, state);
+	return state == PPH_HANDLE_FREE ? -EINVAL : -EBUSY;
 }
 
 int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n,
@@ -288,6 +300,32 @@ static int matrix_view(pph_data_handle parent, size_t r0, size_t c0, size_t rows
 				   rows, cols, p->ld, p->elemsize);
 }
 
+/* Undo a partition of parent into n blocks: each block's data comes home
+ * as it is unregistered, and the parent's host replica, the valid one
+ * since partitioning, is whole again. */
+static void unpartition(pph_data_handle parent, unsigned n, pph_data_handle *blocks)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		blocks[i]->parent = NULL;
+		pph_data_unregister(blocks[i]);
+	}
+	parent->nblocks = 0;
+	atomic_store(&parent->state, PPH_HANDLE_REGISTERED);
+}
+
+/* The n blocks made: they belong to parent, which only
+ * pph_data_unpartition gives back whole. */
+static void partitioned(pph_data_handle parent, unsigned n, pph_data_handle *blocks)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		blocks[i]->parent = parent;
+	parent->nblocks = n;
+}
+
 /* The parent becomes partitioned, its data home and the devices' copies
  * invalid: the blocks are new handles over its host memory.  Its own
  * acquire, since pph_data_acquire refuses a partitioned handle. */
@@ -336,7 +374,9 @@ static int partition(pph_data_handle parent, unsigned nparts, pph_data_handle *c
 		first += len;
 	}
 	if (rc) /* the blocks made so far (the i-th failed) */
-		pph_data_unpartition(parent, (unsigned)(i ? i - 1 : 0), children);
+		unpartition(parent, (unsigned)(i ? i - 1 : 0), children);
+	else
+		partitioned(parent, nparts, children);
 	return rc;
 }
 
@@ -375,7 +415,9 @@ int pph_data_partition_sizes(pph_data_handle parent, unsigned nparts, const size
 						 sizes[i], p->vector.elemsize) :
 			     matrix_view(parent, first, 0, sizes[i], p->matrix.cols, &children[i]);
 	if (rc)
-		pph_data_unpartition(parent, (unsigned)(i ? i - 1 : 0), children);
+		unpartition(parent, (unsigned)(i ? i - 1 : 0), children);
+	else
+		partitioned(parent, nparts, children);
 	return rc;
 }
 
@@ -405,7 +447,9 @@ int pph_data_partition_tiles(pph_data_handle parent, size_t tile_rows, size_t ti
 			rc = matrix_view(parent, r0, c0, rows, cols, &children[made]);
 		}
 	if (rc) /* the tiles made so far (the last one failed) */
-		pph_data_unpartition(parent, (unsigned)(made ? made - 1 : 0), children);
+		unpartition(parent, (unsigned)(made ? made - 1 : 0), children);
+	else
+		partitioned(parent, (unsigned)made, children);
 	return rc;
 }
 
@@ -414,12 +458,26 @@ void pph_data_unpartition(pph_data_handle parent, unsigned nparts,
 {
 	unsigned i;
 
-	/* each block's data comes home as it is unregistered: the parent's
-	 * host replica, the valid one since partitioning, is whole again */
-	for (i = 0; children && i < nparts; i++)
-		pph_data_unregister(children[i]);
-	if (parent)
-		atomic_store(&parent->state, PPH_HANDLE_REGISTERED);
+	if (!parent || !children)
+		return;
+	if (atomic_load(&parent->state) != PPH_HANDLE_PARTITIONED) {
+		fprintf(stderr, "peppher: pph_data_unpartition: handle %p is not partitioned\n",
+			(void *)parent);
+		return;
+	}
+	/* every block, or the data of those left out would be lost */
+	if (nparts != parent->nblocks) {
+		fprintf(stderr, "peppher: pph_data_unpartition: handle %p has %u blocks, not %u: nothing done\n",
+			(void *)parent, parent->nblocks, nparts);
+		return;
+	}
+	for (i = 0; i < nparts; i++)
+		if (!children[i] || children[i]->parent != parent) {
+			fprintf(stderr, "peppher: pph_data_unpartition: block %u (%p) is not one of handle %p's: nothing done\n",
+				i, (void *)children[i], (void *)parent);
+			return;
+		}
+	unpartition(parent, nparts, children);
 }
 
 void pph__data_flush_all(void)
@@ -486,6 +544,8 @@ int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
 	default:
 		break;
 	}
+	if (pph__running.task && pph__waits_for_running(handle, mode, "pph_data_acquire"))
+		return -EDEADLK;
 	pph__deps_host_wait(handle, mode);
 	return pph__coherence_acquire(handle, 0, mode);
 }
@@ -494,7 +554,14 @@ void pph_data_unregister(pph_data_handle handle)
 {
 	struct pph_replica *devices;
 
-	if (!handle || handle_enter(handle, PPH_HANDLE_UNREGISTERING, "pph_data_unregister") != 0)
+	if (!handle)
+		return;
+	if (handle->parent) {
+		fprintf(stderr, "peppher: pph_data_unregister: handle %p is a block of handle %p: pph_data_unpartition() that one\n",
+			(void *)handle, (void *)handle->parent);
+		return;
+	}
+	if (handle_enter(handle, PPH_HANDLE_UNREGISTERING, "pph_data_unregister") != 0)
 		return;
 
 	pph__deps_data_wait(handle);

@@ -247,9 +247,11 @@ static void print_build_log(cl_program program, const char *what)
 	if (log && clGetProgramBuildInfo(program, current->device, CL_PROGRAM_BUILD_LOG,
 					 len, log, NULL) == CL_SUCCESS) {
 		log[len] = '\0';
+		const struct pph_task *t = pph__running.task;
+
 		fprintf(stderr, "peppher: OpenCL: building %s%s%s failed:\n%s\n", what,
-			pph__variant_running ? " for variant " : "",
-			pph__variant_running ? pph__variant_running : "", log);
+			t ? " for variant " : "", t ? t->cl->impls[pph__running.impl].name : "",
+			log);
 	}
 	free(log);
 }

@@ -113,6 +113,10 @@ struct pph_data {
 	pthread_mutex_t coh_lock; /* replica states and transfers (coherence.c) */
 	struct pph_data *prev, *next; /* the handles with device replicas (data.c) */
 	_Atomic enum pph_handle_state state; /* data.c; the slot stays readable when freed */
+	/* data.c: a block's partitioned handle, NULL for others; a
+	 * partitioned handle's number of blocks */
+	struct pph_data *parent;
+	unsigned nblocks;
 	/* redux.c, under lock: the accumulators of PPH_REDUX tasks not
 	 * combined yet, newest first, and the operator new ones take */
 	struct pph_redux_acc *redux_accs;
@@ -143,6 +147,10 @@ _Static_assert(offsetof(struct pph_data, host.iface.vector.elemsize) + sizeof(si
 
 /* What a device replica not made yet reads as: invalid, unallocated. */
 extern const struct pph_replica pph__no_replica;
+
+/* Can tasks use d: registered, not partitioned (its blocks are used
+ * instead) nor unregistered?  0, or -EBUSY / -EINVAL said for what. */
+int pph__data_usable(struct pph_data *d, const char *what);
 
 /* The replica of d on node, to read (racy without coh_lock). */
 static inline const struct pph_replica *pph__replica(const struct pph_data *d, unsigned node)
@@ -330,6 +338,7 @@ enum pph_task_state {
 	PPH_TASK_ENDED,		   /* ran, or failed for good: its successors are let go,
 				    * no new task waits for it; it leaves its handles */
 	PPH_TASK_FINISHED,	   /* off its handles and out of rt.pending: waiters return */
+	PPH_TASK_FREE,		   /* destroyed (or detached and finished): in a cache */
 };
 
 /*
@@ -751,9 +760,19 @@ extern struct pph_runtime pph__rt;
 
 /* The worker running on this thread, NULL on application threads. */
 extern PPH_TLS struct pph_worker *pph__current_worker;
-/* The name of the variant a worker runs (NULL between tasks): its OpenCL
- * program's build errors name it. */
-extern PPH_TLS const char *pph__variant_running;
+/* The task whose variant this thread runs, the innermost (NULL between
+ * tasks), and that variant: a wait inside it for what waits for that
+ * task is refused (pph__waits_for_running), and its OpenCL build errors
+ * name the variant. */
+struct pph_running {
+	const struct pph_task *task;
+	unsigned impl;
+};
+extern PPH_TLS struct pph_running pph__running;
+/* Would access to d in mode, from inside the variant this thread runs,
+ * wait for that variant's task to end (it holds d, one of them writing)?
+ * Then it says so, for what, and returns -EDEADLK; else 0. */
+int pph__waits_for_running(const struct pph_data *d, enum pph_access mode, const char *what);
 /* Microseconds of one-time costs paid on this thread (OpenCL programs
  * built): what a run spent on them is taken out of its recorded time. */
 extern PPH_TLS double pph__one_time_us;

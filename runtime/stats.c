@@ -132,6 +132,8 @@ void pph_stats_print(FILE *fp)
 {
 	unsigned i;
 
+	if (!fp)
+		fp = stderr;
 	for (i = 0; i < pph__rt.nworkers; i++) {
 		const struct pph_worker *w = &pph__rt.workers[i];
 

@@ -270,6 +270,7 @@ static inline __attribute__((always_inline)) int run_variant_here(struct pph_tas
 {
 	int timed = !tiny || sample++ % PPH_TINY_SAMPLE == 0;
 	double t0 = 0, us = 0, spent = pph__one_time_us;
+	struct pph_running running;
 
 	if (timed)
 		t0 = pph__now_us();
@@ -284,7 +285,10 @@ static inline __attribute__((always_inline)) int run_variant_here(struct pph_tas
 			r->outer = *outer;
 	}
 	pph__running_here++;
+	running = pph__running;
+	pph__running = (struct pph_running){ t, impl };
 	t->cl->impls[impl].fn(buffers, t->arg);
+	pph__running = running;
 	pph__running_here--;
 	if (timed)
 		us = pph__now_us() - t0;
@@ -503,6 +507,13 @@ int pph__task_submit_and_wait(struct pph_task *t)
 {
 	double t0 = 0;
 	int rc;
+	unsigned i;
+
+	/* a call inside a variant on the data its task holds would wait for
+	 * that task, which waits for it */
+	for (i = 0; pph__running.task && i < t->nbuffers; i++)
+		if ((rc = pph__waits_for_running(t->handles[i], t->modes[i], t->cl->name)) != 0)
+			return rc;
 
 	if (!pph__current_worker) {
 		sync_call = t;
@@ -648,10 +659,16 @@ int pph_task_submit(struct pph_task *task)
 	if (!pph__rt.initialized)
 		return pph__not_running("pph_task_submit");
 	if (task->nbuffers) {
-		/* reductions (redux.c): accumulators, combines before other modes */
-		int rc = atomic_load_explicit(&pph__redux_used, memory_order_relaxed) ?
-				 pph__redux_submit(task) : 0;
+		int rc = 0;
+		unsigned i;
 
+		/* not a partitioned handle (its blocks are used meanwhile) nor
+		 * an unregistered one */
+		for (i = 0; i < task->nbuffers && rc == 0; i++)
+			rc = pph__data_usable(task->handles[i], "pph_task_submit");
+		/* reductions (redux.c): accumulators, combines before other modes */
+		if (rc == 0 && atomic_load_explicit(&pph__redux_used, memory_order_relaxed))
+			rc = pph__redux_submit(task);
 		if (rc)
 			return rc;
 		if ((rc = host_data_only(task)) != 0)

@@ -439,10 +439,31 @@ void pph__task_wait_finished(struct pph_task *task)
 	wait_until(task_finished, task, &pph__rt.waiters, &pph__rt.done_cond);
 }
 
+int pph__waits_for_running(const struct pph_data *d, enum pph_access mode, const char *what)
+{
+	const struct pph_task *r = pph__running.task;
+	unsigned i;
+
+	for (i = 0; r && i < r->nbuffers; i++)
+		if (r->handles[i] == d && (r->modes[i] != PPH_R || mode != PPH_R)) {
+			fprintf(stderr, "peppher: %s: would wait for the task whose variant %s runs here, which holds handle %p: refused (-EDEADLK)\n",
+				what, r->cl->impls[pph__running.impl].name, (const void *)d);
+			return -EDEADLK;
+		}
+	return 0;
+}
+
 int pph_task_wait(struct pph_task *task)
 {
+	unsigned i;
+	int rc;
+
 	if (!task || task->detached || !submitted(task))
 		return -EINVAL;
+	for (i = 0; pph__running.task && i < task->nbuffers; i++)
+		if ((rc = pph__waits_for_running(task->handles[i], task->modes[i],
+						 "pph_task_wait")) != 0)
+			return rc;
 	pph__task_wait_finished(task);
 	/* only a shared task can fail (one run in place never is) */
 	return task->shared ? task->error : 0;
@@ -509,6 +530,8 @@ void pph__task_recycle(struct pph_task *task)
 {
 	if (task->arg && task->arg != (void *)task->arg_inline)
 		free(task->arg); /* the fields are set again when it is made */
+	/* until made again: a second pph_task_destroy is told */
+	atomic_store_explicit(&task->state, PPH_TASK_FREE, memory_order_relaxed);
 	task_recycle(task);
 }
 
@@ -531,6 +554,18 @@ void pph_task_destroy(struct pph_task *task)
 {
 	if (!task)
 		return;
+	/* destroyed twice, its memory would be handed out twice (a task
+	 * reused since cannot be told from a new one) */
+	if (atomic_load_explicit(&task->state, memory_order_relaxed) == PPH_TASK_FREE) {
+		fprintf(stderr, "peppher: pph_task_destroy: task %p was destroyed already\n",
+			(void *)task);
+		return;
+	}
+	if (task->detached && submitted(task)) {
+		fprintf(stderr, "peppher: pph_task_destroy: task %p is detached: it is freed when it ends\n",
+			(void *)task);
+		return;
+	}
 	if (submitted(task))
 		pph__task_wait_finished(task);
 	pph__task_release(task);

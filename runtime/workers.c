@@ -16,7 +16,7 @@
 static hwloc_topology_t topology;
 
 PPH_TLS struct pph_worker *pph__current_worker;
-PPH_TLS const char *pph__variant_running;
+PPH_TLS struct pph_running pph__running;
 PPH_TLS double pph__one_time_us;
 
 /* Bind a started worker's thread to a core; the creating thread does it, so
@@ -315,7 +315,7 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	double entered, t0, us;
 	unsigned team, threads;
 	double spent;
-	const char *outer_variant;
+	struct pph_running outer;
 	int paid;
 
 	atomic_store_explicit(&t->state, PPH_TASK_RUNNING, memory_order_relaxed);
@@ -344,10 +344,10 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	paid = starts_team(w, t, impl, threads);
 	spent = pph__one_time_us;
 	t0 = pph__now_us();
-	outer_variant = pph__variant_running;
-	pph__variant_running = t->cl->impls[impl].name;
+	outer = pph__running;
+	pph__running = (struct pph_running){ t, (unsigned)impl };
 	t->cl->impls[impl].fn(buffers, t->arg);
-	pph__variant_running = outer_variant;
+	pph__running = outer;
 	spent = pph__one_time_us - spent;
 	if (team)
 		team_leave(w, t, impl);

@@ -306,6 +306,8 @@ void pph_stats_print(FILE *fp)
 {
 	struct pph_transfer_stats t;
 
+	if (!fp)
+		fp = stderr;
 	fprintf(fp, "runtime: StarPU %d.%d (%s)\n", STARPU_MAJOR_VERSION, STARPU_MINOR_VERSION,
 		sp__library);
 	sp__dist_stats_print(fp);

@@ -385,8 +385,10 @@ int pph_data_set_reduction(pph_data_handle handle, const struct pph_reduction *o
  */
 void pph_data_set_host_reads(pph_data_handle handle, int yes);
 
-/** Wait for the tasks using the blocks, gather them home, free them.
- *  While partitioned, pph_data_acquire on the parent is refused (-EBUSY). */
+/** Wait for the tasks using the blocks, gather them home, free them: all
+ *  of the blocks the partition made, or nothing is done (said on stderr).
+ *  While partitioned, tasks and pph_data_acquire on the parent are refused
+ *  (-EBUSY), and so is pph_data_unregister on a block. */
 void pph_data_unpartition(pph_data_handle parent, unsigned nparts,
 			  pph_data_handle *children);
 
@@ -395,7 +397,11 @@ void pph_data_unpartition(pph_data_handle parent, unsigned nparts,
  * submitted tasks that write it (mode PPH_R) or use it at all (PPH_W,
  * PPH_RW), then make the host copy valid (transferring it back from a
  * device if needed) and, when mode writes, invalidate the device copies.
- * Returns 0, -EINVAL, or -errno from a failed transfer.
+ * Access lasts until the next task that uses the handle is submitted
+ * (there is no release: submissions order themselves after it).  Returns
+ * 0, -EINVAL, -EBUSY (partitioned), -EDEADLK inside a variant whose task
+ * holds the handle (writing, or acquired to write: it would wait for
+ * itself), or -errno from a failed transfer.
  */
 int pph_data_acquire(pph_data_handle handle, enum pph_access mode);
 
@@ -505,14 +511,18 @@ void pph_task_set_detached(struct pph_task *task, int detached);
  * readers of the same handle run concurrently.  Returns 0, -ENODEV when the
  * runtime is not initialized or no worker can run any of the variants
  * (the task is then not submitted), -EINVAL when the codelet is malformed
- * (no name, no variant, a variant without a function or a name), -EBUSY
- * when submitted twice.
+ * (no name, no variant, a variant without a function or a name) or a
+ * handle was unregistered, -EBUSY when submitted twice or a handle is
+ * partitioned (its blocks hold the data).  A handle unregistered and its
+ * slot registered again is the new handle: a stale one is not detected.
  */
 int pph_task_submit(struct pph_task *task);
 
 /** Block until the task has finished.  Returns 0, -EINVAL (detached, not
- *  submitted), or -EIO (or another -errno) when no variant could run it:
- *  its data is then as it was before. */
+ *  submitted), -EDEADLK inside a variant whose task holds the task's data
+ *  (the task waits for it: waiting here would wait for good), or -EIO (or
+ *  another -errno) when no variant could run it: its data is then as it
+ *  was before. */
 int pph_task_wait(struct pph_task *task);
 
 /** Block until every submitted task has finished. */
@@ -529,7 +539,9 @@ int pph_task_impl_ran(const struct pph_task *task);
  * before it ran. */
 int pph_task_worker_ran(const struct pph_task *task);
 
-/** Free a task that is not detached, waiting for it first if submitted. */
+/** Free a task that is not detached, waiting for it first if submitted.
+ *  A task destroyed already, or detached (freed when it ends), is left
+ *  alone, said on stderr. */
 void pph_task_destroy(struct pph_task *task);
 
 /**
@@ -580,7 +592,8 @@ void pph_transfer_stats_reset(void);
 
 /**
  * Print per-worker statistics: tasks run, busy time, and how many times
- * each variant ran there.  pph_shutdown() calls it when PEPPHER_STATS=1.
+ * each variant ran there, to fp (NULL: stderr).  pph_shutdown() calls it
+ * when PEPPHER_STATS=1.
  */
 void pph_stats_print(FILE *fp);
 

@@ -122,6 +122,79 @@ static void test_partition_twice(void)
 	pph_shutdown();
 }
 
+/* Tasks on a partitioned handle or an unregistered one are refused at
+ * submission (the blocks' results were partly lost: a task on the parent
+ * wrote over them); a block is unregistered only by unpartitioning its
+ * parent, with every block. */
+static void misuse_partition_and_handles(void)
+{
+	int x[10] = { 0 }, y[4] = { 0 }, i, ok = 1;
+	pph_data_handle h, g, blocks[2], others[2];
+	static const enum pph_access rw = PPH_RW;
+
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, x, 10, sizeof(int)), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&g, y, 4, sizeof(int)), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_data_partition(h, 2, blocks), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_data_partition(g, 2, others), 0);
+	CU_ASSERT_EQUAL(inc(blocks[0]), 0);
+	CU_ASSERT_EQUAL(pph_call_async(&inc_cl, PPH_ALL_IMPLS, 1, &h, &rw, NULL, 0), -EBUSY);
+	pph_data_unregister(blocks[1]);		/* a block: refused */
+	pph_data_unpartition(h, 1, blocks);	/* not every block: refused */
+	pph_data_unpartition(h, 2, others);	/* another handle's blocks: refused */
+	CU_ASSERT_EQUAL(inc(blocks[1]), 0);	/* still usable */
+	pph_data_unpartition(h, 2, blocks);
+	pph_data_unpartition(h, 2, blocks);	/* not partitioned any more: said */
+	pph_data_unpartition(g, 2, others);
+	CU_ASSERT_EQUAL(inc(h), 0);
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(inc(h), -EINVAL);	/* unregistered */
+	pph_data_unregister(g);
+	for (i = 0; i < 10; i++)
+		ok &= x[i] == 2;
+	CU_ASSERT_TRUE(ok);
+}
+
+static void test_partition_misuse(void)
+{
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(test_stderr_count(misuse_partition_and_handles, "peppher: "), 6);
+	pph_shutdown();
+}
+
+/* A task destroyed twice, or a detached one destroyed at all, is said and
+ * left alone: its memory was handed out twice (two tasks from the next two
+ * pph_task_create, and a double free at pph_shutdown). */
+static void misuse_destroy(void)
+{
+	struct pph_task *t = pph_task_create(&inc_cl), *a, *b;
+	int x[4] = { 0 };
+	pph_data_handle h;
+
+	pph_task_destroy(t);
+	pph_task_destroy(t);
+	a = pph_task_create(&inc_cl);
+	b = pph_task_create(&inc_cl);
+	CU_ASSERT_PTR_NOT_EQUAL(a, b);
+	pph_task_destroy(a);
+	pph_task_destroy(b);
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, x, 4, sizeof(int)), 0);
+	t = pph_task_create(&inc_cl);
+	pph_task_add_buffer(t, h, PPH_RW);
+	pph_task_set_detached(t, 1);
+	CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+	pph_task_destroy(t);
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(x[0], 1);
+	pph_stats_print(NULL); /* stderr */
+}
+
+static void test_destroy_twice(void)
+{
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(test_stderr_count(misuse_destroy, "peppher: pph_task_destroy: "), 2);
+	pph_shutdown();
+}
+
 static void k_nothing(void *buffers[], void *arg)
 {
 	(void)buffers;
@@ -345,6 +418,9 @@ int main(void)
 	CU_add_test(s, "sizes that overflow", test_size_overflow);
 	CU_add_test(s, "a handle unregistered twice", test_double_unregister);
 	CU_add_test(s, "a handle partitioned twice", test_partition_twice);
+	CU_add_test(s, "tasks on partitioned and unregistered handles, blocks unpartitioned wrongly",
+		    test_partition_misuse);
+	CU_add_test(s, "a task destroyed twice, a detached one destroyed", test_destroy_twice);
 	CU_add_test(s, "NULL arguments and malformed codelets", test_null_arguments);
 	CU_add_test(s, "pph_shutdown inside a task", test_shutdown_in_task);
 	CU_add_test(s, "a failed initialisation stops the program", test_failed_init);

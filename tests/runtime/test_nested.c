@@ -8,6 +8,7 @@
  * run.  Each configuration runs in a child with an alarm, so that a hang
  * fails the test instead of stopping make check, and checks the results.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,6 +195,74 @@ static int nested_in_child(const char *ncpu, const char *sched)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/*
+ * A variant that would wait for its own task: a host access to the data
+ * its task holds, a synchronous call on it, a wait for a task on it.  Each
+ * is refused (-EDEADLK; they hung); reads of data the task only reads are
+ * not.  A task submitted inside runs once the variant's task ended.
+ */
+static int self_waits;
+static struct pph_task *left_behind;
+
+static void self_wait_cpu(void *buffers[], void *arg)
+{
+	static const enum pph_access rw = PPH_RW, r = PPH_R;
+	pph_data_handle h = *(pph_data_handle *)arg, other = *((pph_data_handle *)arg + 1);
+
+	(void)buffers;
+	self_waits += pph_data_acquire(h, PPH_R) == -EDEADLK;
+	self_waits += pph_call_sync(&inc_cl, PPH_ALL_IMPLS, 1, &h, &rw, NULL, 0) == -EDEADLK;
+	left_behind = pph_task_create(&inc_cl);
+	pph_task_add_buffer(left_behind, h, PPH_RW);
+	self_waits += pph_task_submit(left_behind) == 0;
+	self_waits += pph_task_wait(left_behind) == -EDEADLK;
+	/* read by both: no wait for the task (inc_cl's variants write
+	 * through it anyway: y is not checked) */
+	self_waits += pph_call_sync(&inc_cl, PPH_ALL_IMPLS, 1, &other, &r, NULL, 0) == 0;
+}
+
+static const struct pph_impl self_wait_impls[] = { { PPH_ARCH_CPU, self_wait_cpu, "self_wait" } };
+static const struct pph_codelet self_wait_cl = { "nested_self_wait", 1, self_wait_impls,
+						 PPH_MODEL_DEFAULT };
+
+static int run_self_wait(void)
+{
+	int x[N] = { 0 }, y[N] = { 0 };
+	pph_data_handle h[2];
+	static const enum pph_access modes[2] = { PPH_RW, PPH_R };
+	int rc;
+
+	if (pph_init() != 0)
+		return 100;
+	pph_vector_register(&h[0], x, N, sizeof(int));
+	pph_vector_register(&h[1], y, N, sizeof(int));
+	rc = pph_call_sync(&self_wait_cl, PPH_ALL_IMPLS, 2, h, modes, h, sizeof(h));
+	pph_task_destroy(left_behind); /* runs now */
+	pph_data_unregister(h[0]);
+	pph_data_unregister(h[1]);
+	pph_shutdown();
+	return rc != 0 || self_waits != 5 || x[0] != 1;
+}
+
+static void test_self_wait(void)
+{
+	static const char *const ncpu[] = { "1", "2" };
+	unsigned i;
+
+	for (i = 0; i < 2; i++) {
+		pid_t pid = fork();
+		int status;
+
+		if (pid == 0) {
+			setenv("PEPPHER_NCPU", ncpu[i], 1);
+			alarm(30); /* a hang fails the test */
+			_exit(run_self_wait());
+		}
+		CU_ASSERT_FATAL(pid > 0 && waitpid(pid, &status, 0) == pid);
+		CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+}
+
 static void test_dmda_1(void) { CU_ASSERT_EQUAL(nested_in_child("1", "dmda"), 0); }
 static void test_dmda_2(void) { CU_ASSERT_EQUAL(nested_in_child("2", "dmda"), 0); }
 static void test_eager_1(void) { CU_ASSERT_EQUAL(nested_in_child("1", "eager"), 0); }
@@ -220,6 +289,7 @@ int main(void)
 	CU_add_test(s, "2 workers, eager", test_eager_2);
 	CU_add_test(s, "1 worker, ws", test_ws_1);
 	CU_add_test(s, "2 workers, ws", test_ws_2);
+	CU_add_test(s, "a variant waiting for its own task is refused", test_self_wait);
 	failed = test_run_registry();
 	if (test_home_end() != 0)
 		failed = 1;
