@@ -1,5 +1,6 @@
 /* Runtime start and stop, configured from the environment. */
 #include <errno.h>
+#include <sched.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -248,6 +249,12 @@ void pph_shutdown(void)
 		return;
 	}
 	pph_task_wait_all();
+	/* from now on, application threads' submissions are refused; those
+	 * under way go in, and are waited for */
+	atomic_store(&pph__rt.stopping, 1);
+	while (atomic_load(&pph__rt.submitting))
+		sched_yield();
+	pph_task_wait_all();
 	pph__data_flush_all();
 	pph__workers_stop();
 	if (stats && strcmp(stats, "1") == 0)
@@ -263,6 +270,7 @@ void pph_shutdown(void)
 	pph__rt.workers = NULL;
 	pph__rt.nworkers = 0;
 	pph__rt.initialized = 0;
+	atomic_store(&pph__rt.stopping, 0); /* "not running" from now on */
 }
 
 unsigned long pph_failed_calls(void)

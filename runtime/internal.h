@@ -750,6 +750,13 @@ struct pph_runtime {
 	pthread_mutex_t lock;
 	pthread_cond_t done_cond, all_done_cond;
 
+	/* pph_shutdown refuses application threads' submissions from the
+	 * moment it stops (stopping), once those under way (submitting)
+	 * are in: one that read the runtime running as it was stopped
+	 * pushed to freed queues, or was accepted and never ran */
+	_Alignas(PPH_CACHE_LINE) atomic_int submitting;
+	atomic_int stopping;
+
 	/* submit.c: what handing a synchronous call's task to idle workers
 	 * costs its caller beyond the run (wake-ups), in microseconds: a
 	 * moving mean (pph__task_submit_and_wait) */

@@ -650,7 +650,34 @@ static int host_data_only(struct pph_task *task)
 	return 0;
 }
 
+static int submit_checked(struct pph_task *task);
+
+/* Submitting while pph_shutdown stops the runtime: said once a shutdown. */
+static int shutting_down(void)
+{
+	static atomic_uint said; /* the generation it was said in, + 1 */
+	unsigned gen = atomic_load(&pph__rt.generation) + 1;
+
+	if (atomic_exchange(&said, gen) != gen)
+		fprintf(stderr, "peppher: pph_task_submit: pph_shutdown() is stopping the runtime: tasks submitted now are refused\n");
+	return -ENODEV;
+}
+
 int pph_task_submit(struct pph_task *task)
+{
+	int rc;
+
+	/* a variant's own submissions belong to a task pph_shutdown waits
+	 * for: never refused */
+	if (pph__running.task)
+		return submit_checked(task);
+	atomic_fetch_add(&pph__rt.submitting, 1);
+	rc = atomic_load(&pph__rt.stopping) ? shutting_down() : submit_checked(task);
+	atomic_fetch_sub(&pph__rt.submitting, 1);
+	return rc;
+}
+
+static int submit_checked(struct pph_task *task)
 {
 	if (!task)
 		return -EINVAL;

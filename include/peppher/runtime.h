@@ -85,7 +85,9 @@ int pph_init_conf(const struct pph_conf *conf);
 
 /**
  * Wait for every submitted task, print statistics when PEPPHER_STATS=1, stop
- * the workers and release everything the runtime owns.  Handles still
+ * the workers and release everything the runtime owns.  Tasks other
+ * application threads submit meanwhile run if accepted before it stops
+ * the runtime, and are refused (-ENODEV) after.  Handles still
  * registered stay valid host memory but must not be used with tasks any more.
  * Called inside a task (from a variant), it would wait for that task: it
  * prints so and returns without doing anything.

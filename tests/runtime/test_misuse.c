@@ -6,6 +6,9 @@
  * return codes: what a refused call leaves must still work.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,6 +196,57 @@ static void test_destroy_twice(void)
 	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
 	CU_ASSERT_EQUAL(test_stderr_count(misuse_destroy, "peppher: pph_task_destroy: "), 2);
 	pph_shutdown();
+}
+
+/*
+ * pph_shutdown while another thread submits: every submission accepted
+ * runs, the others are refused (-ENODEV).  The submitter crashed in
+ * dmda's queues freed under it, or had submissions accepted that never
+ * ran (1,992 of 3.8 million).
+ */
+struct racer {
+	pph_data_handle h;
+	unsigned long accepted;
+	atomic_int started;
+};
+
+static void *submit_until_refused(void *arg)
+{
+	struct racer *r = arg;
+	static const enum pph_access rw = PPH_RW;
+
+	atomic_store(&r->started, 1);
+	while (pph_call_async(&inc_cl, PPH_ALL_IMPLS, 1, &r->h, &rw, NULL, 0) == 0)
+		r->accepted++;
+	return NULL;
+}
+
+static void shutdown_while_submitting(void)
+{
+	int x = 0, round;
+	pthread_t thread;
+
+	for (round = 0; round < 5; round++) {
+		struct racer r = { NULL, 0, 0 };
+
+		x = 0;
+		CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+		CU_ASSERT_EQUAL_FATAL(pph_vector_register(&r.h, &x, 1, sizeof(int)), 0);
+		CU_ASSERT_EQUAL_FATAL(pthread_create(&thread, NULL, submit_until_refused, &r), 0);
+		while (!atomic_load(&r.started))
+			sched_yield();
+		usleep(2000 * (unsigned)round);
+		pph_shutdown();
+		pthread_join(thread, NULL);
+		CU_ASSERT_EQUAL((unsigned long)x, r.accepted);
+		pph_data_unregister(r.h);
+	}
+}
+
+static void test_shutdown_while_submitting(void)
+{
+	/* refused calls are said: kept off the test's output */
+	test_stderr_count(shutdown_while_submitting, "");
 }
 
 static void k_nothing(void *buffers[], void *arg)
@@ -421,6 +475,7 @@ int main(void)
 	CU_add_test(s, "tasks on partitioned and unregistered handles, blocks unpartitioned wrongly",
 		    test_partition_misuse);
 	CU_add_test(s, "a task destroyed twice, a detached one destroyed", test_destroy_twice);
+	CU_add_test(s, "pph_shutdown while another thread submits", test_shutdown_while_submitting);
 	CU_add_test(s, "NULL arguments and malformed codelets", test_null_arguments);
 	CU_add_test(s, "pph_shutdown inside a task", test_shutdown_in_task);
 	CU_add_test(s, "a failed initialisation stops the program", test_failed_init);
