@@ -62,8 +62,6 @@ static int env_count(const char *var)
 	return (int)v;
 }
 
-/* StarPU keeps its performance models under STARPU_HOME: by default
- * $PEPPHER_HOME/starpu, next to libpeppher's own. */
 /*
  * StarPU's performance models and bus calibration go where libpeppher's
  * models do: under $PEPPHER_HOME/starpu, else $HOME/.peppher/starpu
@@ -184,6 +182,14 @@ int pph_init_conf(const struct pph_conf *pconf)
 			(nopencl = env_count("PEPPHER_NOPENCL")) == -2 ||
 			(ncuda = env_count("PEPPHER_NCUDA")) == -2))
 		rc = -EINVAL;
+	/* as libpeppher: at least one CPU worker, and no more than this
+	 * StarPU takes (it would take fewer without a word: Debian's 4) */
+	if (rc == 0 && (ncpu == 0 || ncpu > STARPU_MAXCPUS)) {
+		snprintf(why_not, sizeof(why_not),
+			 "PEPPHER_NCPU=%s: expected a number of CPU workers from 1 to %d (this StarPU's STARPU_MAXCPUS)",
+			 getenv("PEPPHER_NCPU"), STARPU_MAXCPUS);
+		rc = -EINVAL;
+	}
 	if (rc != 0) {
 		fprintf(stderr, "peppher: %s\n", why_not);
 		return rc;
