@@ -156,6 +156,31 @@ unsigned long pph_failed_calls(void)
 	return __atomic_load_n(&failed_calls, __ATOMIC_RELAXED);
 }
 
+/* libpeppher's settings this runtime does not read, said once a process
+ * where set (StarPU's own, named, do the same), rather than ignored as if
+ * they had taken effect: a PEPPHER_TRACE that writes no file. */
+static void say_unread(void)
+{
+	static const char *const unread[][2] = {
+		{ "PEPPHER_TRACE", "StarPU's FxT traces" },
+		{ "PEPPHER_CALIBRATE", "STARPU_CALIBRATE" },
+		{ "PEPPHER_LIMIT_OPENCL_MEM", "STARPU_LIMIT_OPENCL_MEM" },
+		{ "PEPPHER_LIMIT_CUDA_MEM", "STARPU_LIMIT_CUDA_MEM" },
+		{ "PEPPHER_UNDEFERRED", NULL },
+		{ "PEPPHER_TINY_US", NULL },
+		{ "PEPPHER_CUDA_WAIT", NULL },
+	};
+	static int said;
+	size_t i;
+
+	if (said++)
+		return;
+	for (i = 0; i < sizeof(unread) / sizeof(unread[0]); i++)
+		if (getenv(unread[i][0]))
+			fprintf(stderr, "peppher: warning: %s is not read over StarPU%s%s\n", unread[i][0],
+				unread[i][1] ? ": see " : "", unread[i][1] ? unread[i][1] : "");
+}
+
 int pph_init_conf(const struct pph_conf *pconf)
 {
 	struct starpu_conf conf;
@@ -205,6 +230,7 @@ int pph_init_conf(const struct pph_conf *pconf)
 		conf.nopencl = nopencl;
 	if (ncuda >= 0)
 		conf.ncuda = ncuda;
+	say_unread();
 	set_home();
 	setenv("STARPU_SILENT", "1", 0);
 	/* libpeppher runs on every OpenCL device, PoCL's CPU device included */
