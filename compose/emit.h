@@ -36,7 +36,7 @@ struct gen {
 	const char *entry_ext; /* ".c", or ".cpp", ".cc", ".cxx": entry wrappers in C++ */
 	int force;	   /* overwrite files compose did not write */
 	const char *runtime_pc; /* the runtime's pkg-config package: NULL, "peppher" */
-	int created;	   /* outdir was made by this run */
+	int created;	   /* folders made by this run: outdir and those above it */
 	size_t written;	   /* files moved into outdir */
 	struct gen_file **files; /* in the order they were opened */
 	size_t nfiles;

@@ -2,7 +2,8 @@
 # What compose writes: everything or nothing, and never over a file it did
 # not write (unless --force): an unwritable --graph, a folder where the
 # Makefile goes, the user's own Makefile in the default -o ., the user's own
-# file where the graph goes.  A failed or dry run leaves no new -o folder.
+# file where the graph goes.  A failed or dry run leaves no new -o folder;
+# a missing one is made with the missing folders above it.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
 out="$top_builddir/tests/out/output"
@@ -52,4 +53,11 @@ grep -q "error: '$out/d.dot' was not written by compose" "$out/d.err" || { cat "
 # a dry run makes no folder
 "$COMPOSE" --dry-run "$main" -o "$out/f" > /dev/null 2>&1 || fail "f: dry run"
 [ -e "$out/f" ] && fail "f: dry run created the output folder"
+
+# an output folder below folders that do not exist: made, as mkdir -p; a
+# failed run makes none of them
+"$COMPOSE" "$main" -o "$out/g/h/i" > /dev/null 2>&1 && [ -f "$out/g/h/i/Makefile" ] ||
+	fail "g: -o below missing folders"
+"$COMPOSE" --graph=/nonexistent/g.dot "$main" -o "$out/j/k" > /dev/null 2>&1 && fail "j: unwritable graph accepted"
+[ -e "$out/j" ] && fail "j: a failed run made folders"
 echo "PASS: output"
