@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "launcher.h"
 #include "perfmodel.h"
 
 struct pph_runtime pph__rt = {
@@ -182,6 +183,7 @@ int pph_init_conf(const struct pph_conf *conf)
 
 	if (pph__rt.initialized)
 		return -EALREADY;
+	pph__say_not_distributed();
 	if (!conf) {
 		pph_conf_init(&defaults);
 		conf = &defaults;

@@ -3,11 +3,13 @@
  * run adds (starpu/mpi.c, libpeppher-starpu-mpi) have nothing to do here.
  */
 #include "internal.h"
+#include "../runtime/launcher.h"
 
 const char sp__library[] = "libpeppher-starpu";
 
 int sp__engine_start(struct starpu_conf *conf)
 {
+	pph__say_not_distributed();
 	return starpu_init(conf);
 }
 
