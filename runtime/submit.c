@@ -113,7 +113,13 @@ static PPH_TLS struct here_run {
 	const char *frame;	  /* of the function that called the variant */
 	struct pph_worker *w;	  /* run in w's place (claimed), holding its core: */
 	struct pph_core_hold outer; /* the hold to give it back for */
+	struct pph_running running; /* pph__running before it, again once it is left */
+	int in_submission;	    /* run inside a submission counted in rt.submitting */
 } here_runs[PPH_HERE_DEPTH];
+/* This thread's submission is counted in pph__rt.submitting (see
+ * pph_task_submit): uncounted when it returns, or when a variant it ran
+ * here is left by longjmp and it never returns. */
+static PPH_TLS int submission_counted;
 static PPH_TLS int here_failed; /* pph_variant_failed() on this thread */
 static PPH_TLS unsigned sample;
 
@@ -283,6 +289,8 @@ static inline __attribute__((always_inline)) int run_variant_here(struct pph_tas
 		r->w = w;
 		if (outer)
 			r->outer = *outer;
+		r->running = pph__running;
+		r->in_submission = submission_counted;
 	}
 	pph__running_here++;
 	running = pph__running;
@@ -345,6 +353,11 @@ void pph__here_left_slow(const void *frame)
 	while (pph__running_here > 0 && pph__running_here <= PPH_HERE_DEPTH &&
 	       (const char *)frame >= here_runs[pph__running_here - 1].frame) {
 		pph__running_here--;
+		pph__running = here_runs[pph__running_here].running;
+		if (here_runs[pph__running_here].in_submission && submission_counted) {
+			submission_counted = 0; /* the submission will not return */
+			atomic_fetch_sub(&pph__rt.submitting, 1);
+		}
 		end_left_variant(&here_runs[pph__running_here]);
 	}
 }
@@ -672,8 +685,12 @@ int pph_task_submit(struct pph_task *task)
 	if (pph__running.task)
 		return submit_checked(task);
 	atomic_fetch_add(&pph__rt.submitting, 1);
+	submission_counted = 1;
 	rc = atomic_load(&pph__rt.stopping) ? shutting_down() : submit_checked(task);
-	atomic_fetch_sub(&pph__rt.submitting, 1);
+	if (submission_counted) {
+		submission_counted = 0;
+		atomic_fetch_sub(&pph__rt.submitting, 1);
+	}
 	return rc;
 }
 
