@@ -330,7 +330,7 @@ static void check_partition(struct iface *ifc, struct param *p)
 	}
 	p->parts = parse_parts(p->partition);
 	if (p->parts < 0)
-		diag_error(&p->loc, "partition of '%s' is \"%s\": give a block count from 1 to 256, or \"auto\"",
+		diag_error(&p->loc, "partition of '%s' is \"%s\": give a block count from 1 to 256, \"auto\", or \"*\" (none); not ComPU's block size",
 			   p->name, p->partition);
 	else
 		ifc->partitioned = true;
@@ -428,6 +428,19 @@ static void classify_params(struct iface *ifc)
 {
 	size_t i;
 
+	/* ComPU's "*": not partitioned; its "?" (a size to tune): the
+	 * runtime's choice */
+	for (i = 0; i < ifc->nparams; i++) {
+		struct param *p = &ifc->params[i];
+
+		if (p->partition && strcmp(p->partition, "*") == 0) {
+			free(p->partition);
+			p->partition = NULL;
+		} else if (p->partition && strcmp(p->partition, "?") == 0) {
+			free(p->partition);
+			p->partition = xstrdup("auto");
+		}
+	}
 	for (i = 0; i < ifc->nparams; i++) {
 		struct param *p = &ifc->params[i];
 

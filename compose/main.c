@@ -423,9 +423,20 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		case 'O': opt->nw.disabled_platforms |= 1u << PLATFORM_OPENCL; break;
 		case 'G': opt->graph = optarg; break;
 		case 'T': opt->platform = optarg; break;
-		case 'Y': opt->nw.model = MODEL_HISTORY; break;
-		case 'Z': opt->nw.model = MODEL_REGRESSION; break;
-		case 'W': opt->nw.model = MODEL_NL_REGRESSION; break;
+		case 'Y':
+		case 'Z':
+		case 'W': {
+			enum model_kind kind = c == 'Y' ? MODEL_HISTORY :
+					       c == 'Z' ? MODEL_REGRESSION : MODEL_NL_REGRESSION;
+
+			/* two kinds: which was meant? (ComPU stops too) */
+			if (opt->nw.model != MODEL_DEFAULT && opt->nw.model != kind) {
+				diag_error(NULL, "--use-history-models, --use-regression-models and --use-nl-regression-models: give one");
+				return -1;
+			}
+			opt->nw.model = kind;
+			break;
+		}
 		case 'n': opt->dry_run = 1; break;
 		case 'K': opt->no_check_sources = 1; break;
 		case 'r':

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "config.h"
 #include "classify.h"
@@ -147,7 +148,7 @@ static char *exclusion(const struct iface *ifc, const struct impl *impl,
 	if (impl->disabled)
 		return xstrdup("disabled in its descriptor");
 	for (i = 0; i < nw->ndisabled_impls; i++)
-		if (strcmp(nw->disabled_impls[i], impl->name) == 0)
+		if (strcasecmp(nw->disabled_impls[i], impl->name) == 0) /* as ComPU, any case */
 			return xstrdup("disabled by --disable-impls");
 	if (ifc->disabled_platforms & 1u << impl->platform)
 		return xasprintf("%s disabled by interface '%s'", p, ifc->name);
@@ -217,6 +218,24 @@ static void narrow_iface(const struct model *m, struct iface *ifc, const struct 
 			   ifc->name, ifc->nimpls ? " (see the notes above)" : "");
 }
 
+/* A --disable-impls name that no implementation has: a typo would
+ * otherwise leave the variant in without a word. */
+static void warn_unmatched_disables(const struct model *m, const struct narrowing *nw)
+{
+	size_t d, i, j;
+
+	for (d = 0; d < nw->ndisabled_impls; d++) {
+		int found = 0;
+
+		for (i = 0; i < m->nifaces && !found; i++)
+			for (j = 0; j < m->ifaces[i]->nimpls && !found; j++)
+				found = strcasecmp(m->ifaces[i]->impls[j]->name, nw->disabled_impls[d]) == 0;
+		if (!found)
+			diag_warning(NULL, "--disable-impls: no implementation is named '%s'",
+				     nw->disabled_impls[d]);
+	}
+}
+
 unsigned narrow_model(struct model *m, const struct narrowing *nw)
 {
 	unsigned errors = diag_error_count();
@@ -224,5 +243,6 @@ unsigned narrow_model(struct model *m, const struct narrowing *nw)
 
 	for (i = 0; i < m->nifaces; i++)
 		narrow_iface(m, m->ifaces[i], nw);
+	warn_unmatched_disables(m, nw);
 	return diag_error_count() - errors;
 }

@@ -173,6 +173,17 @@ grep -q '"vector_scale", [0-9]*, vector_scale_impls, PPH_MODEL_HISTORY' "$out/j/
 "$COMPOSE" --use-regression-models "$cons" -o "$out/k" 2> /dev/null || fail "--use-regression-models"
 grep -q 'total_impls, PPH_MODEL_REGRESSION' "$out/k/total_entry.c" || fail "k: regression model"
 grep -q 'pick_impls, PPH_MODEL_NL_REGRESSION' "$out/k/pick_entry.c" || fail "k: the attribute wins"
+# two kinds at once: which was meant? (ComPU stops too)
+"$COMPOSE" -useHistoryModels -useRegressionModels "$main" -o "$out/m" 2> "$out/m.err" &&
+	fail "two model kinds accepted"
+grep -qx "compose: error: --use-history-models, --use-regression-models and --use-nl-regression-models: give one" "$out/m.err" ||
+	{ cat "$out/m.err"; fail "m: diagnostic"; }
+# implementation names in any case, as ComPU; one no implementation has is said
+"$COMPOSE" -disableImpls=VECTOR_SCALE_OPENMP,no_such_impl "$main" -o "$out/n" 2> "$out/n.err" ||
+	fail "-disableImpls in capitals"
+grep -q "vector_scale_openmp" "$out/n/Makefile" && fail "n: VECTOR_SCALE_OPENMP not disabled"
+grep -qx "compose: warning: --disable-impls: no implementation is named 'no_such_impl'" "$out/n.err" ||
+	{ cat "$out/n.err"; fail "n: no word on an unknown implementation"; }
 
 # composing again rewrites only what changed: the others keep their time,
 # so that make rebuilds nothing for them
