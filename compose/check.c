@@ -1,6 +1,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "config.h"
@@ -49,8 +50,9 @@ static void check_params(const struct iface *ifc)
 /*
  * Compiler names, flags and the program's name go into the Makefile as they
  * are: none may end its line (a new rule), reach the shell as a command
- * separator, or make make expand something ($(shell ...)).  Flags may name
- * make variables, $(LDFLAGS), and write a literal '$' as "$$".
+ * separator, or make make expand something ($(shell ...)), nor the shell
+ * ("$$(cmd)").  Flags may name make variables, $(LDFLAGS), and write a
+ * literal '$' as "$$" where the shell takes it as one.
  */
 static void check_command(const struct loc *loc, const char *what, const char *name)
 {
@@ -76,6 +78,11 @@ static void check_flags(const struct loc *loc, const char *what, const char *fla
 		if ((unsigned char)*s < 0x20 || *s == 0x7f || strchr(";|&`<>#\\", *s)) {
 			bad = s;
 		} else if (*s == '$' && s[1] == '$') {
+			/* make's "$$" is the shell's "$": "$$(cmd)" would run
+			 * cmd, "$${...}" expand; a '$' before anything else
+			 * (a -D value's "$5") stays a character */
+			if (s[2] == '(' || s[2] == '{')
+				bad = s;
 			s++;
 		} else if (*s == '$') {
 			const char *name = s + 2, *end = name;
@@ -93,6 +100,7 @@ static void check_flags(const struct loc *loc, const char *what, const char *fla
 
 		diag_error(loc, "%s '%s': %s at column %d; flags are compiler options, with $(VAR) for make variables and $$ for '$'",
 			   what, p, *bad == '\n' ? "a line break" :
+			   *bad == '$' && bad[1] == '$' ? "a \"$$\" the shell would expand" :
 			   *bad == '$' ? "a '$' that is no $(VAR)" : "a character for the shell or make",
 			   (int)(bad - flags) + 1);
 		free(p);
@@ -118,6 +126,12 @@ static void check_symbol(const struct iface *ifc)
 	if (!is_c_identifier(ifc->symbol))
 		diag_error(&ifc->loc, "interface '%s': symbol '%s' is not a C identifier", ifc->name,
 			   ifc->symbol);
+	/* the C implementation's own names (__gmpz_add, __xpg_strerror_r)
+	 * are what symbols name: not keywords, ours or the entry point */
+	else if (is_c_keyword(ifc->symbol) || strncasecmp(ifc->symbol, "pph_", 4) == 0 ||
+		 strcmp(ifc->symbol, "main") == 0)
+		diag_error(&ifc->loc, "interface '%s': symbol '%s' is a keyword, the entry point or a name of generated code",
+			   ifc->name, ifc->symbol);
 	else if (!ifc->wrap || ifc->template_type)
 		diag_error(&ifc->loc, "interface '%s': symbol names the function it wraps: it needs wrap=\"true\"%s",
 			   ifc->name, ifc->template_type ? " and no templateTypes" : "");
@@ -266,6 +280,38 @@ static void check_required_files(const struct impl *impl)
 	}
 }
 
+/*
+ * The program is built, removed by make clean and installed in the output
+ * folder: a plain file name there, which no command takes for an option
+ * ("-x"), no other folder ("../main.c", "/tmp/x"), none of make's targets
+ * and none of the files compose writes.
+ */
+static void check_program_name(const struct compiler *c)
+{
+	static const char *const taken[] = { "all", "clean", "install", "Makefile", "peppher.h" };
+	const char *s, *why = NULL;
+	size_t i, len = strlen(c->output);
+
+	for (s = c->output; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_.+-", *s))
+			break;
+	if (*s)
+		why = "is not a plain file name (letters, digits and _ . + -)";
+	else if (c->output[0] == '-' || c->output[0] == '.')
+		why = "starts with '-' or '.'";
+	else if (len > 2 && c->output[len - 2] == '.' && strchr("och", c->output[len - 1]))
+		why = "is named like a source or an object";
+	for (i = 0; !why && i < sizeof(taken) / sizeof(taken[0]); i++)
+		if (strcmp(c->output, taken[i]) == 0)
+			why = "is a name the generated Makefile uses";
+	if (why) {
+		char *p = printable(c->output);
+
+		diag_error(&c->loc, "output program '%s' %s", p, why);
+		free(p);
+	}
+}
+
 static void check_main(const struct model *m)
 {
 	const struct compiler *c = &m->main->link;
@@ -278,19 +324,8 @@ static void check_main(const struct model *m)
 	else if (!c->name || !c->name[0])
 		diag_error(&c->loc, "the link step names no linker (<peppher:name>)");
 	else {
-		const char *s;
-
 		check_compiler(c, true);
-		for (s = c->output; *s; s++)
-			if (!isalnum((unsigned char)*s) && !strchr("_.+-/", *s))
-				break;
-		if (*s) {
-			char *p = printable(c->output);
-
-			diag_error(&c->loc, "output program '%s' is not a plain file name (letters, digits and _ . + - /)",
-				   p);
-			free(p);
-		}
+		check_program_name(c);
 	}
 }
 

@@ -9,6 +9,7 @@
 #include "classify.h"
 #include "constraint.h"
 #include "diag.h"
+#include "names.h"
 #include "util.h"
 
 static bool is_pointer(const char *type)
@@ -387,7 +388,25 @@ int reduction_type(const char *elem_type)
 
 /* accessMode="reduction" and its operator (by-value ones are reported
  * with the other modes a by-value parameter cannot have). */
-static void check_reduction(const struct param *p)
+/* A reduction's function (what: its attribute), declared at file scope in
+ * the entry wrapper: a valid name that is not the interface's, nor one of
+ * its parameters'. */
+static void check_reduction_function(const struct iface *ifc, const struct param *p,
+				     const char *what, const char *name)
+{
+	const char *why = names_function_problem(name);
+	size_t i;
+
+	for (i = 0; !why && i < ifc->nparams; i++)
+		if (strcmp(name, ifc->params[i].name) == 0)
+			why = " is a parameter's name";
+	if (!why && strcmp(name, ifc->name) == 0)
+		why = " is the interface's name";
+	if (why)
+		diag_error(&p->loc, "parameter '%s': %s function '%s'%s", p->name, what, name, why);
+}
+
+static void check_reduction(const struct iface *ifc, const struct param *p)
 {
 	if (p->access != ACCESS_REDUCTION) {
 		if (p->reduction || p->reduction_identity)
@@ -413,6 +432,10 @@ static void check_reduction(const struct param *p)
 	} else if (!p->reduction_identity || !is_c_identifier(p->reduction_identity)) {
 		diag_error(&p->loc, "parameter '%s': reduction function '%s' needs reductionIdentity, the function that sets an element to its identity",
 			   p->name, p->reduction);
+	} else {
+		/* declared beside the entry wrapper, at file scope */
+		check_reduction_function(ifc, p, "reduction", p->reduction);
+		check_reduction_function(ifc, p, "reductionIdentity", p->reduction_identity);
 	}
 	if (p->partition)
 		diag_error(&p->loc, "parameter '%s' is a reduction: it cannot be partitioned (each block contributes to the whole)",
@@ -463,7 +486,7 @@ static void classify_params(struct iface *ifc)
 	}
 	for (i = 0; i < ifc->nparams; i++)
 		if (ifc->params[i].type && ifc->params[i].type[0])
-			check_reduction(&ifc->params[i]);
+			check_reduction(ifc, &ifc->params[i]);
 	for (i = 0; i < ifc->nparams; i++)
 		if (ifc->params[i].num_elements && ifc->params[i].buffer >= 0 &&
 		    ifc->params[i].kind != PARAM_CSCALAR)

@@ -197,6 +197,24 @@ static void stage(struct gen *g)
 	}
 }
 
+int gen_is_output(const struct gen *g, const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/'), *real;
+	const char *base = slash ? slash + 1 : path;
+	size_t i;
+	int same = 0;
+
+	if (slash)
+		*slash = '\0';
+	real = realpath(slash ? (*dir ? dir : "/") : ".", NULL);
+	if (real && strcmp(real, g->outdir_real) == 0)
+		for (i = 0; i < g->nfiles && !same; i++)
+			same = strcmp(g->files[i]->name, base) == 0;
+	free(real);
+	free(dir);
+	return same;
+}
+
 int gen_commit(struct gen *g, int dry_run)
 {
 	size_t i;

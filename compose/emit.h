@@ -58,6 +58,8 @@ void gen_close(struct gen *g, struct out *o, const char *name);
  * g->force; a folder); always remove the temporary folder, and outdir when
  * this run made it and wrote nothing.  Returns 0 or -1. */
 int gen_commit(struct gen *g, int dry_run);
+/* Is path one of the files g writes into its output folder? */
+int gen_is_output(const struct gen *g, const char *path);
 
 /* Open o onto memory (open_memstream: out_close() sets *text and *len),
  * at indentation 0 in tabs.  Returns 0, or -1 with errno set. */

@@ -86,12 +86,20 @@ static char *make_word(const char *path)
 }
 
 /* path, which make_word() could spell, as one shell word in a recipe:
- * quoted unless plain, '$' doubled for make. */
+ * quoted unless plain, '$' doubled for make; "./" before a name that a
+ * command would take for an option ("-v") or gcc for a file of them
+ * ("@opts"): a source in the output folder itself. */
 static char *recipe_word(const char *path)
 {
 	struct strbuf b = { NULL, 0, 0 };
 	const char *s;
 
+	if (path[0] == '-' || path[0] == '@') {
+		char *dotted = xasprintf("./%s", path), *word = recipe_word(dotted);
+
+		free(dotted);
+		return word;
+	}
 	if (is_plain_path(path))
 		return xstrdup(path);
 	strbuf_append(&b, "'");

@@ -582,6 +582,11 @@ static int generate(const struct model *m, const struct options *opt, size_t *wr
 			emit_backend(&g, ifc->chosen[j]);
 	}
 	emit_makefile(&g);
+	/* the graph where a generated file goes would replace it */
+	if (opt->graph && gen_is_output(&g, opt->graph)) {
+		diag_error(NULL, "--graph=%s: compose writes that file itself", opt->graph);
+		g.errors++;
+	}
 	rc = gen_commit(&g, opt->dry_run);
 	*written = g.written;
 	if (graph_tmp) {

@@ -66,6 +66,13 @@ const char *names_problem(const char *name)
 	return NULL;
 }
 
+const char *names_function_problem(const char *name)
+{
+	if (strcmp(name, "main") == 0)
+		return " is the program's entry point";
+	return names_problem(name);
+}
+
 void names_check_identifier(const struct loc *loc, const char *what, const char *name)
 {
 	const char *why = names_problem(name);

@@ -11,6 +11,10 @@ const char *names_problem(const char *name);
 
 /* Report name (what: "parameter name", ...) at loc unless it is an
  * identifier that generated code can use as it is. */
+/* names_problem() for a function the generated code declares or wraps,
+ * which may not be main either. */
+const char *names_function_problem(const char *name);
+
 void names_check_identifier(const struct loc *loc, const char *what, const char *name);
 
 /* Report every name that two things in the generated code would both use.

@@ -1317,7 +1317,7 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 	struct sparam *ps;
 	size_t i;
 
-	const char *why = names_problem(fn->name);
+	const char *why = names_function_problem(fn->name);
 
 	/* the interface takes the function's name, which the wrapper
 	 * replaces (-Wl,--wrap): glibc's __assert_fail, or malloc, would
@@ -1387,6 +1387,31 @@ static bool writable_options(char *const *args, size_t n)
 				free(p);
 				return false;
 			}
+	return true;
+}
+
+/* Are the headers' paths writable where they go: #include "..." lines,
+ * XML attributes and comments?  Else an error naming the first that is
+ * not (a '"' would end the #include's string, a "--" the comment). */
+static bool writable_headers(const struct skeleton_request *r)
+{
+	size_t i;
+	const char *c;
+
+	for (i = 0; i < r->nheaders; i++) {
+		for (c = r->headers[i]; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f || strchr("\"\\<>&", *c) ||
+			    (c[0] == '-' && c[1] == '-'))
+				break;
+		if (*c) {
+			char *p = printable(r->headers[i]);
+
+			diag_error(NULL, "header '%s': its path holds %s, which the generated #include lines and descriptors cannot carry: rename or link it",
+				   p, *c == '-' ? "\"--\"" : "a character among \" \\ < > & or a control character");
+			free(p);
+			return false;
+		}
+	}
 	return true;
 }
 
@@ -1564,7 +1589,7 @@ int generate_skeletons(const struct skeleton_request *r)
 	 * source's compiler flags, compose and make need none.  The library
 	 * goes into the link step's. */
 	if (!writable_options(r->clang_args, r->nargs) ||
-	    !writable_options(r->link_args, r->nlink)) {
+	    !writable_options(r->link_args, r->nlink) || !writable_headers(r)) {
 		free(s.outdir_abs);
 		return -1;
 	}

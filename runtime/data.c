@@ -105,7 +105,9 @@ int pph__data_usable(struct pph_data *d, const char *what)
 {
 	enum pph_handle_state state = atomic_load_explicit(&d->state, memory_order_relaxed);
 
-	if (state == PPH_HANDLE_REGISTERED)
+	/* being unregistered: the combine of its reduction's accumulators,
+	 * submitted by pph_data_unregister itself */
+	if (state == PPH_HANDLE_REGISTERED || state == PPH_HANDLE_UNREGISTERING)
 		return 0;
 	handle_misuse(d, what, state);
 	return state == PPH_HANDLE_FREE ? -EINVAL : -EBUSY;
