@@ -116,10 +116,11 @@ static PPH_TLS struct here_run {
 	struct pph_running running; /* pph__running before it, again once it is left */
 	int in_submission;	    /* run inside a submission counted in rt.submitting */
 } here_runs[PPH_HERE_DEPTH];
-/* This thread's submission is counted in pph__rt.submitting (see
- * pph_task_submit): uncounted when it returns, or when a variant it ran
- * here is left by longjmp and it never returns. */
-static PPH_TLS int submission_counted;
+/* This thread's pph_task_submit calls under way (the runtime's own, such
+ * as a reduction's combine, nest in the application's), the outermost
+ * counted in pph__rt.submitting: uncounted when it returns, or when a
+ * variant it ran here is left by longjmp and it never returns. */
+static PPH_TLS int submissions;
 static PPH_TLS int here_failed; /* pph_variant_failed() on this thread */
 static PPH_TLS unsigned sample;
 
@@ -290,7 +291,7 @@ static inline __attribute__((always_inline)) int run_variant_here(struct pph_tas
 		if (outer)
 			r->outer = *outer;
 		r->running = pph__running;
-		r->in_submission = submission_counted;
+		r->in_submission = submissions > 0;
 	}
 	pph__running_here++;
 	running = pph__running;
@@ -354,8 +355,8 @@ void pph__here_left_slow(const void *frame)
 	       (const char *)frame >= here_runs[pph__running_here - 1].frame) {
 		pph__running_here--;
 		pph__running = here_runs[pph__running_here].running;
-		if (here_runs[pph__running_here].in_submission && submission_counted) {
-			submission_counted = 0; /* the submission will not return */
+		if (here_runs[pph__running_here].in_submission && submissions > 0) {
+			submissions = 0; /* the submissions will not return */
 			atomic_fetch_sub(&pph__rt.submitting, 1);
 		}
 		end_left_variant(&here_runs[pph__running_here]);
@@ -684,13 +685,11 @@ int pph_task_submit(struct pph_task *task)
 	 * for: never refused */
 	if (pph__running.task)
 		return submit_checked(task);
-	atomic_fetch_add(&pph__rt.submitting, 1);
-	submission_counted = 1;
+	if (submissions++ == 0)
+		atomic_fetch_add(&pph__rt.submitting, 1);
 	rc = atomic_load(&pph__rt.stopping) ? shutting_down() : submit_checked(task);
-	if (submission_counted) {
-		submission_counted = 0;
+	if (submissions > 0 && --submissions == 0)
 		atomic_fetch_sub(&pph__rt.submitting, 1);
-	}
 	return rc;
 }
 
