@@ -24,6 +24,7 @@
  */
 #define LIBCLANG_FUNCTIONS(X) \
 	X(Cursor_getArgument) \
+	X(Cursor_getMangling) \
 	X(Cursor_getNumArguments) \
 	X(Cursor_getStorageClass) \
 	X(Cursor_isFunctionInlined) \
@@ -609,6 +610,12 @@ static char *asm_label(CXCursor c)
 	return label;
 }
 
+/* extern "C" { ... }, which libclang 14 gives as an unexposed declaration */
+static bool is_linkage_spec(CXCursor c)
+{
+	return c.kind == CXCursor_LinkageSpec || c.kind == CXCursor_UnexposedDecl;
+}
+
 static void read_function(CXCursor c, struct cfunc *fn)
 {
 	int i, n = clang.Cursor_getNumArguments(c);
@@ -742,7 +749,7 @@ static enum CXChildVisitResult visit_header(CXCursor c, CXCursor parent, void *d
 	size_t i;
 
 	(void)parent;
-	if (c.kind == CXCursor_LinkageSpec)
+	if (is_linkage_spec(c))
 		return CXChildVisit_Recurse; /* extern "C" { ... } */
 	if (c.kind != CXCursor_FunctionDecl || !expanded_in(c, w) ||
 	    clang.Cursor_getStorageClass(c) == CX_SC_Static)
@@ -1014,7 +1021,7 @@ static enum CXChildVisitResult count_declared(CXCursor c, CXCursor parent, void 
 	size_t i;
 
 	(void)parent;
-	if (c.kind == CXCursor_LinkageSpec)
+	if (is_linkage_spec(c))
 		return CXChildVisit_Recurse;
 	if (c.kind != CXCursor_FunctionDecl || clang.Cursor_getStorageClass(c) == CX_SC_Static)
 		return CXChildVisit_Continue;
@@ -1250,7 +1257,7 @@ static enum CXChildVisitResult visit_source(CXCursor c, CXCursor parent, void *d
 	char *name;
 
 	(void)parent;
-	if (c.kind == CXCursor_LinkageSpec)
+	if (is_linkage_spec(c))
 		return CXChildVisit_Recurse;
 	name = take(clang.getCursorSpelling(c));
 	if (c.kind == CXCursor_TypedefDecl && strncmp(name, "pph_iface_type_", 15) == 0) {
@@ -1692,6 +1699,12 @@ int cparse_function(struct cparser *p, const char *path, enum toolchain tool,
 
 			location(clang.getRangeStart(ext), NULL, &first);
 			read_function(w.found, fn);
+			if (tool != TOOL_CC) { /* C linkage keeps the plain name */
+				char *mangled = take(clang.Cursor_getMangling(w.found));
+
+				fn->cxx_linkage = strcmp(mangled, fname) != 0;
+				free(mangled);
+			}
 			last = fn->nparams ? fn->params[fn->nparams - 1].line : fn->line;
 			*why = error_between(tu, w.file, first, last);
 			if (*why) {

@@ -56,6 +56,7 @@ struct cfunc {
 	char *result;	/* return type as written ("void" for none) */
 	char *result_plain; /* canonical, unqualified */
 	bool variadic;
+	bool cxx_linkage; /* a C++ or CUDA source's, not extern "C" (source walks only) */
 	bool no_prototype; /* "int f();": variadic too, its parameters unknown */
 	bool va_list;	/* takes a va_list, which another thread cannot use */
 	bool defined_here; /* the header declares it inline too (gmp.h's

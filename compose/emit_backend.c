@@ -208,7 +208,7 @@ void emit_backend(struct gen *g, const struct impl *impl)
 		}
 		out_line(&o, "/* %s, %s variant of %s */", impl->name,
 			 platform_name(impl->platform), impl->iface->name);
-		out_line(&o, "%s;", sig);
+		out_line(&o, "%s%s;", impl->extern_c ? "extern \"C\" " : "", sig);
 		out_blank(&o);
 		out_line(&o, "void %s_backend(void *buffers[], void *arg)", impl->name);
 		out_line(&o, "{");

@@ -37,10 +37,15 @@ void impl_set_backend(struct impl *impl)
 	impl->backend_compiler = NULL;
 	for (i = 0; i < impl->nsources; i++)
 		if (!impl->sources[i].kernel) {
-			impl->backend_tool = impl->sources[i].tool;
-			impl->backend_compiler = &impl->sources[i].compile;
+			impl_set_backend_source(impl, i);
 			return;
 		}
+}
+
+void impl_set_backend_source(struct impl *impl, size_t i)
+{
+	impl->backend_tool = impl->sources[i].tool;
+	impl->backend_compiler = &impl->sources[i].compile;
 }
 
 static void free_compiler(struct compiler *c)

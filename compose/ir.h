@@ -107,9 +107,11 @@ struct impl {
 	struct source_file *sources; /* kernel files (.cl) included */
 	size_t nsources;
 	/* how its backend wrapper is compiled: like its first source that is
-	 * no kernel file (TOOL_CC and no compiler when there is none) */
+	 * no kernel file (TOOL_CC and no compiler when there is none), or
+	 * like the one the prototype check found the function in */
 	enum toolchain backend_tool;
 	const struct compiler *backend_compiler; /* in sources[], or NULL */
+	bool extern_c; /* a C++ or CUDA source defines it extern "C" (checked) */
 	bool has_link;
 	struct compiler link; /* the main module's link step */
 	/* OpenCL variants in ComPU's form: the globals through which the host
@@ -197,5 +199,7 @@ void model_free_impl(struct impl *impl);
 /* Set impl's backend_tool and backend_compiler from its sources (again
  * after they move). */
 void impl_set_backend(struct impl *impl);
+/* The same, from the source that defines the function (sources[i]). */
+void impl_set_backend_source(struct impl *impl, size_t i);
 
 #endif

@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -671,6 +672,30 @@ static bool is_below(const char *dir, const char *sub)
 	return below;
 }
 
+/* Whether the word "bool" is one of type's words. */
+static bool has_bool(const char *type)
+{
+	const char *p;
+
+	for (p = type; p && (p = strstr(p, "bool")) != NULL; p += 4)
+		if ((p == type || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+		    !(isalnum((unsigned char)p[4]) || p[4] == '_'))
+			return true;
+	return false;
+}
+
+static bool uses_bool(const struct iface *ifc)
+{
+	size_t i;
+
+	if (has_bool(ifc->return_type))
+		return true;
+	for (i = 0; i < ifc->nparams; i++)
+		if (has_bool(ifc->params[i].type))
+			return true;
+	return false;
+}
+
 static struct iface *parse_iface(struct loader *l, const xmlNode *n,
 				 const char *path)
 {
@@ -734,6 +759,9 @@ static struct iface *parse_iface(struct loader *l, const xmlNode *n,
 	ifc->wrap = attr_bool(n, "wrap");
 	ifc->symbol = attr(n, "symbol");
 	parse_params(l, ifc, n);
+	if (uses_bool(ifc)) /* C's bool is a macro of <stdbool.h> */
+		*(char **)array_push(&ifc->includes, &ifc->nincludes, sizeof(char *)) =
+			xstrdup("<stdbool.h>");
 	impl_dir = path_join(dir, imp_path ? imp_path : ifc->name);
 	*(struct iface **)array_push(&l->m->ifaces, &l->m->nifaces,
 				     sizeof(ifc)) = ifc;

@@ -154,7 +154,7 @@ static void check_signature(const struct impl *impl, const struct cfunc *fn,
 
 /* What parsing found for one implementation, reported in order afterwards. */
 struct impl_check {
-	const struct impl *impl;
+	struct impl *impl; /* its backend follows the source found */
 	char **types;	/* impl_types() */
 	size_t ntypes;
 	struct cparam *resolved;
@@ -237,7 +237,7 @@ struct reasons {
 
 static void report_impl(struct impl_check *c, struct reasons *given)
 {
-	const struct impl *impl = c->impl;
+	struct impl *impl = c->impl;
 	size_t i;
 
 	for (i = 0; i < c->tried; i++)
@@ -263,6 +263,10 @@ static void report_impl(struct impl_check *c, struct reasons *given)
 		free(c->fn.file);
 		c->fn.file = xstrdup(impl->sources[c->tried - 1].path);
 		check_signature(impl, &c->fn, c->resolved, c->types);
+		/* the backend calls it as that source declares it: a C++
+		 * function from C++, an extern "C" one as such */
+		impl_set_backend_source(impl, c->tried - 1);
+		impl->extern_c = impl->backend_tool != TOOL_CC && !c->fn.cxx_linkage;
 		cfunc_free(&c->fn);
 	} else {
 		diag_error(&impl->loc, "function '%s' not found in the sources of implementation '%s'",

@@ -15,7 +15,7 @@ int main(void)
 	for (i = 0; i < 4; i++) {
 		pick(y, sizes[i]);
 		printf("n=%d: variant %g, total %g\n", sizes[i], y[sizes[i] - 1],
-		       total(y, sizes[i]));
+		       total(y, sizes[i], i == 3));
 	}
 	PEPPHER_SHUTDOWN();
 	return 0;

@@ -9,6 +9,7 @@
 #include <peppher/containers.h>
 #include <peppher/wrappers.h>
 #include "../src/total_types.h"
+#include <stdbool.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -18,7 +19,7 @@ extern "C" {
 void pick(float *y, int n);
 
 /* total.xml */
-double total(const real *x, int n);
+double total(const real *x, int n, bool half);
 
 #ifdef __cplusplus
 }

@@ -4,10 +4,12 @@
 
 #include <peppher/runtime.h>
 #include "../src/total_types.h"
+#include <stdbool.h>
 
 /* By-value arguments of one total call. */
 struct total_args {
 	int n;
+	bool half;
 	double *pph_result; /* where the call's value goes */
 };
 

@@ -2,11 +2,11 @@
 #include "total_backends.h"
 
 /* total_cpu, CPU variant of total */
-double total_cpu(const real *x, int n);
+double total_cpu(const real *x, int n, bool half);
 
 void total_cpu_backend(void *buffers[], void *arg)
 {
 	struct total_args *args = (struct total_args *)arg;
 
-	*args->pph_result = total_cpu((const real *)PPH_VECTOR_PTR(buffers[0]), args->n);
+	*args->pph_result = total_cpu((const real *)PPH_VECTOR_PTR(buffers[0]), args->n, args->half);
 }

@@ -17,12 +17,12 @@ __attribute__((constructor)) static void pph_declare_total(void)
 	pph_codelet_declare(&total_codelet);
 }
 
-double total(const real *x, int n)
+double total(const real *x, int n, bool half)
 {
 	static const enum pph_access pph_modes[1] = { PPH_R };
 	pph_data_handle pph_handles[1] = { NULL };
 	double pph_result;
-	struct total_args pph_args = { n, &pph_result };
+	struct total_args pph_args = { n, half, &pph_result };
 	int pph_rc = 0;
 
 	memset(&pph_result, 0, sizeof(pph_result));

@@ -1,0 +1,16 @@
+/* Calls both C++ variants from C. */
+#include <stdio.h>
+
+#include "peppher.h"
+
+int main(void)
+{
+	float y[4] = { 1, 2, 3, 4 };
+
+	PEPPHER_INITIALIZE();
+	addk(4, y, 1);
+	mulk(4, y, 10);
+	printf("%g %g %g %g\n", y[0], y[1], y[2], y[3]);
+	PEPPHER_SHUTDOWN();
+	return 0;
+}

@@ -1,0 +1,9 @@
+// A C++ variant with C++ linkage, in the second of its sources: the
+// backend is C++, as this source is.
+extern "C" float scale_one(float v, float k);
+
+void mulk_mixed(int n, float *y, float k)
+{
+	for (int i = 0; i < n; i++)
+		y[i] = scale_one(y[i], k);
+}
