@@ -134,22 +134,11 @@ static const struct pph_node_ops cuda_ops = {
 	cu_alloc, cu_free, cu_to_device, cu_to_host, cu_sync, cu_wait_copies,
 };
 
-/* How many devices to open: PEPPHER_NCUDA where set, else the program's
- * pph_conf (conf_max, -1 when it leaves it to the runtime), else all. */
-static unsigned max_devices(int conf_max)
+/* How many devices to open: max (PEPPHER_NCUDA or the program's pph_conf,
+ * read by pph_init), -1 for all. */
+static unsigned max_devices(int max)
 {
-	const char *s = getenv("PEPPHER_NCUDA");
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return conf_max >= 0 ? (unsigned)conf_max : PPH_MAX_NODES;
-	v = strtol(s, &end, 10);
-	if (*end || v < 0) {
-		fprintf(stderr, "peppher: PEPPHER_NCUDA=%s: expected a count; using all devices\n", s);
-		return PPH_MAX_NODES;
-	}
-	return (unsigned)v;
+	return max >= 0 ? (unsigned)max : PPH_MAX_NODES;
 }
 
 /*

@@ -127,22 +127,11 @@ static const struct pph_node_ops ocl_ops = {
 	ocl_alloc, ocl_free, ocl_to_device, ocl_to_host, ocl_sync, ocl_wait_copies,
 };
 
-/* How many devices to open: PEPPHER_NOPENCL where set, else the program's
- * pph_conf (conf_max, -1 when it leaves it to the runtime), else all. */
-static unsigned max_devices(int conf_max)
+/* How many devices to open: max (PEPPHER_NOPENCL or the program's pph_conf,
+ * read by pph_init), -1 for all. */
+static unsigned max_devices(int max)
 {
-	const char *s = getenv("PEPPHER_NOPENCL");
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return conf_max >= 0 ? (unsigned)conf_max : PPH_MAX_NODES;
-	v = strtol(s, &end, 10);
-	if (*end || v < 0) {
-		fprintf(stderr, "peppher: PEPPHER_NOPENCL=%s: expected a count; using all devices\n", s);
-		return PPH_MAX_NODES;
-	}
-	return (unsigned)v;
+	return max >= 0 ? (unsigned)max : PPH_MAX_NODES;
 }
 
 static int open_device(cl_device_id id)

@@ -72,6 +72,38 @@ static int env_ncpu(int conf_ncpu, unsigned *ncpu)
 	return 0;
 }
 
+/* PEPPHER_NCUDA, PEPPHER_NOPENCL: how many devices to open, 0 or more;
+ * unset, the program's conf (-1: all). */
+static int env_devices(const char *var, int conf, int *max)
+{
+	const char *s = getenv(var);
+	char *end;
+	long v;
+
+	*max = conf < 0 ? -1 : conf;
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < 0 || v > PPH_MAX_NODES - 1) /* node 0 is the host's */
+		return init_failed(-EINVAL, "%s=%s: expected a number of devices from 0 to %d", var,
+				   s, PPH_MAX_NODES - 1);
+	*max = (int)v;
+	return 0;
+}
+
+/* PEPPHER_STATS: 1 prints the statistics at pph_shutdown, 0 (or unset) not. */
+static int env_stats(int *on)
+{
+	const char *s = getenv("PEPPHER_STATS");
+
+	*on = s && strcmp(s, "1") == 0;
+	if (!s || !*s || strcmp(s, "0") == 0 || *on)
+		return 0;
+	return init_failed(-EINVAL, "PEPPHER_STATS=%s: expected 1 (print them at pph_shutdown) or 0",
+			   s);
+}
+
 static int env_sched(const struct pph_sched_policy **policy)
 {
 	const char *name = getenv("PEPPHER_SCHED");
@@ -179,7 +211,7 @@ int pph_init_conf(const struct pph_conf *conf)
 {
 	struct pph_conf defaults;
 	unsigned ncpu;
-	int rc;
+	int rc, ncuda = -1, nopencl = -1;
 
 	if (pph__rt.initialized)
 		return -EALREADY;
@@ -194,6 +226,12 @@ int pph_init_conf(const struct pph_conf *conf)
 		rc = init_failed(-EINVAL,
 				 "pph_conf: openmp=%d: expected 1 (start the OpenMP teams at pph_init), 0 (at their first use) or -1 (1 where the program links OpenMP)",
 				 conf->openmp);
+	if (rc == 0)
+		rc = env_devices("PEPPHER_NCUDA", conf->ncuda, &ncuda);
+	if (rc == 0)
+		rc = env_devices("PEPPHER_NOPENCL", conf->nopencl, &nopencl);
+	if (rc == 0)
+		rc = env_stats(&pph__rt.stats);
 	if (rc == 0)
 		rc = env_sched(&pph__rt.sched);
 	if (rc == 0 && (rc = pph__mem_limits_init()) != 0)
@@ -217,7 +255,6 @@ int pph_init_conf(const struct pph_conf *conf)
 		return rc;
 	atomic_store(&pph__rt.pending, 0);
 	atomic_store(&pph__rt.has_parallel, 0);
-	atomic_store(&pph__rt.failed_calls, 0);
 	atomic_fetch_add(&pph__rt.generation, 1);
 	atomic_store(&pph__rt.handover_us, 0);
 	pph__rt.nnodes = 1; /* host memory */
@@ -225,8 +262,7 @@ int pph_init_conf(const struct pph_conf *conf)
 	pph__rt.nodes[0].ops = NULL;
 	pph_transfer_stats_reset();
 	memset(pph__rt.arch_workers, 0, sizeof(pph__rt.arch_workers));
-	rc = pph__workers_start(ncpu, conf->ncuda < 0 ? -1 : conf->ncuda,
-				conf->nopencl < 0 ? -1 : conf->nopencl, conf->openmp);
+	rc = pph__workers_start(ncpu, ncuda, nopencl, conf->openmp);
 	if (rc != 0) {
 		pph__rt.sched->deinit();
 		pph__perfmodel_shutdown();
@@ -240,8 +276,6 @@ int pph_init_conf(const struct pph_conf *conf)
 
 void pph_shutdown(void)
 {
-	const char *stats = getenv("PEPPHER_STATS");
-
 	if (!pph__rt.initialized)
 		return;
 	pph__here_left(__builtin_frame_address(0));
@@ -259,7 +293,7 @@ void pph_shutdown(void)
 	pph_task_wait_all();
 	pph__data_flush_all();
 	pph__workers_stop();
-	if (stats && strcmp(stats, "1") == 0)
+	if (pph__rt.stats)
 		pph_stats_print(stderr);
 	pph__trace_shutdown();
 	pph__stats_free();

@@ -730,6 +730,7 @@ struct pph_runtime {
 	 * pph_shutdown, which PEPPHER_SHUTDOWN() asks once done */
 	atomic_ulong failed_calls;
 	int undeferred; /* submit.c: tasks may run at submission (PEPPHER_UNDEFERRED) */
+	int stats; /* pph_shutdown prints the statistics (PEPPHER_STATS=1) */
 	double tiny_us;	/* submit.c: tasks predicted shorter run in place (PEPPHER_TINY_US) */
 	enum pph_cuda_wait {
 		PPH_CUDA_WAIT_AUTO, PPH_CUDA_WAIT_SPIN, PPH_CUDA_WAIT_YIELD, PPH_CUDA_WAIT_BLOCK

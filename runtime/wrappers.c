@@ -836,6 +836,8 @@ void pph_call_failed(const struct pph_codelet *cl, int rc)
 		fprintf(stderr, "peppher: %s: no variant's constraints hold for this call\n", name);
 	else if (rc == -ENODEV && !pph__rt.initialized)
 		pph__not_running(name);
+	else if (rc == -ENODEV && atomic_load(&pph__rt.stopping))
+		; /* said once a shutdown (pph_task_submit) */
 	else if (rc == -ENODEV && cl && pph__impl_disabled_mask(cl))
 		disabled_said(cl, name);
 	else if (rc == -ENODEV)

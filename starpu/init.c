@@ -215,6 +215,13 @@ int pph_init_conf(const struct pph_conf *pconf)
 			 getenv("PEPPHER_NCPU"), STARPU_MAXCPUS);
 		rc = -EINVAL;
 	}
+	if (rc == 0 && getenv("PEPPHER_STATS") && *getenv("PEPPHER_STATS") &&
+	    strcmp(getenv("PEPPHER_STATS"), "0") != 0 && strcmp(getenv("PEPPHER_STATS"), "1") != 0) {
+		snprintf(why_not, sizeof(why_not),
+			 "PEPPHER_STATS=%s: expected 1 (print them at pph_shutdown) or 0",
+			 getenv("PEPPHER_STATS"));
+		rc = -EINVAL;
+	}
 	if (rc != 0) {
 		fprintf(stderr, "peppher: %s\n", why_not);
 		return rc;
@@ -243,7 +250,6 @@ int pph_init_conf(const struct pph_conf *pconf)
 		return rc;
 	}
 	memset(&transfers, 0, sizeof(transfers));
-	__atomic_store_n(&failed_calls, 0, __ATOMIC_RELAXED);
 	if (getenv("PEPPHER_STATS") && strcmp(getenv("PEPPHER_STATS"), "1") == 0)
 		starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
 	return 0;

@@ -95,11 +95,12 @@ int pph_init_conf(const struct pph_conf *conf);
 void pph_shutdown(void);
 
 /**
- * The calls that failed since pph_init(), their data left as it was: the
- * calls an entry wrapper reported (pph_call_failed(): refused, failed, or
- * no variant's constraints held) and the detached tasks (asynchronous
- * calls) that failed, which nobody else is told of.  Kept after
- * pph_shutdown(), so that a program can ask once every call is done.
+ * The calls that failed since the program started, their data left as it
+ * was: the calls an entry wrapper reported (pph_call_failed(): refused,
+ * failed, made before pph_init() or after pph_shutdown(), or no variant's
+ * constraints held) and the detached tasks (asynchronous calls) that
+ * failed, which nobody else is told of.  pph_init() does not reset it: a
+ * call made too early failed all the same.
  */
 unsigned long pph_failed_calls(void);
 

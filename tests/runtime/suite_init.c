@@ -51,7 +51,42 @@ static void test_bad_environment(void)
 	setenv("PEPPHER_UNDEFERRED", "maybe", 1);
 	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
 	unsetenv("PEPPHER_UNDEFERRED");
+	{ /* refused as PEPPHER_NCPU is, not taken for "all devices" */
+		const char *ocl = getenv("PEPPHER_NOPENCL");
+		char *saved = ocl ? strdup(ocl) : NULL;
+
+		setenv("PEPPHER_NOPENCL", "abc", 1);
+		CU_ASSERT_EQUAL(pph_init(), -EINVAL);
+		CU_ASSERT_STRING_EQUAL(pph__init_error(),
+				       "PEPPHER_NOPENCL=abc: expected a number of devices from 0 to 7");
+		if (saved)
+			setenv("PEPPHER_NOPENCL", saved, 1);
+		else
+			unsetenv("PEPPHER_NOPENCL");
+		free(saved);
+	}
+	setenv("PEPPHER_STATS", "yes", 1);
+	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
+	unsetenv("PEPPHER_STATS");
 	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
+/* A call made before pph_init() failed: PEPPHER_SHUTDOWN() must not exit 0
+ * for it, so pph_init() keeps it counted. */
+static void test_failed_before_init(void)
+{
+	unsigned long failed = pph_failed_calls();
+	pph_data_handle h;
+	int x = 0;
+
+	pph_shutdown();
+	pph_vector_register(&h, &x, 1, sizeof(x));
+	CU_ASSERT_EQUAL(pph_call_sync(&two_cl, PPH_ALL_IMPLS, 1, &h, (enum pph_access[]){ PPH_RW },
+				      NULL, 0), -ENODEV);
+	pph_call_failed(&two_cl, -ENODEV); /* as an entry wrapper does */
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(pph_failed_calls(), failed + 1);
 }
 
 /*
@@ -106,5 +141,6 @@ void add_init_suite(void)
 
 	CU_add_test(s, "init and shutdown again", test_init_twice);
 	CU_add_test(s, "bad environment", test_bad_environment);
+	CU_add_test(s, "a call before pph_init stays counted as failed", test_failed_before_init);
 	CU_add_test(s, "a program's counts, the environment's first", test_conf);
 }
