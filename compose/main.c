@@ -83,7 +83,7 @@ static void usage(FILE *fp)
 		"      --no-check-sources  do not check implementation prototypes against\n"
 		"                          their interfaces\n"
 		"  -n, --dry-run           list the files that would be written, write nothing\n"
-		"  -v, --verbose[=N]       say what is read and written (N: 0..3; repeatable)\n"
+		"  -v, --verbose[=N]       say what is written; 2: read; 3: platform facts\n"
 		"\n"
 		"Utility mode, from C headers instead of a main descriptor:\n"
 		"      --generate-comp-files=A.h,B.h  write an interface descriptor for every\n"
@@ -131,25 +131,31 @@ static void print_version(bool try_libclang)
 #endif
 }
 
+static void split_list(const char *list, char ***items, size_t *n);
+
+/* "CPU, OpenCL": names in any case, blanks around them dropped (as
+ * descriptors' values are trimmed). */
 static int parse_platforms(const char *list, unsigned *mask)
 {
-	char *copy = xstrdup(list), *save = NULL, *tok;
 	static const char *const names[] = { "CPU", "OPENMP", "CUDA", "OPENCL" };
+	char **items = NULL;
+	size_t nitems = 0, i, k;
 	int rc = 0;
-	size_t i;
 
 	*mask = 0;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < 4 && strcasecmp(tok, names[i]) != 0; i++)
+	split_list(list, &items, &nitems);
+	for (k = 0; k < nitems; k++) {
+		for (i = 0; i < 4 && strcasecmp(items[k], names[i]) != 0; i++)
 			;
 		if (i == 4) {
-			diag_error(NULL, "unknown platform '%s' in --platforms", tok);
+			diag_error(NULL, "unknown platform '%s' in --platforms", items[k]);
 			rc = -1;
 		} else {
 			*mask |= 1u << i;
 		}
+		free(items[k]);
 	}
-	free(copy);
+	free(items);
 	return rc;
 }
 
