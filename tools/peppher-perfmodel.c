@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "internal.h"
 #include "perfmodel.h"
 
@@ -24,7 +25,10 @@ static void usage(FILE *fp)
 		"  plot CODELET     write CODELET.gp and CODELET.dat (gnuplot: time against size)\n"
 		"  reset CODELET    delete the model (the next runs calibrate again)\n\n"
 		"  -d, --dir=DIR    models folder (default: $PEPPHER_HOME/perfmodels/HOST)\n"
-		"  -h, --help       show this help\n");
+		"  -h, --help       show this help\n"
+		"  -V, --version    show the version\n\n"
+		"Programs on libpeppher-starpu keep StarPU's models instead (under\n"
+		"$PEPPHER_HOME/starpu): StarPU's starpu_perfmodel_display reads them.\n");
 }
 
 /* the runtime's file name: a name with '/' or ".." stays in dir */
@@ -182,16 +186,21 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "dir", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *dir = NULL;
 	const char *cmd;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "d:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:hV", longopts, NULL)) != -1) {
 		if (c == 'd') {
 			free(dir);
 			dir = strdup(optarg);
+		} else if (c == 'V') {
+			printf("peppher-perfmodel (PEPPHER-C) %s\n", PACKAGE_VERSION);
+			free(dir);
+			return 0;
 		} else {
 			usage(c == 'h' ? stdout : stderr);
 			return c == 'h' ? 0 : 2;

@@ -29,4 +29,6 @@ grep -q "index 0 with yerrorbars title 'sort_merge (CPU)'" "$dir/sort.gp" || fai
 "$tool" -d "$dir" reset sort || fail "reset"
 [ ! -e "$dir/sort.model" ] || fail "reset left the model"
 "$tool" -d "$dir" show sort 2>/dev/null && fail "show of a removed model"
+[ "$("$tool" --version)" = "peppher-perfmodel (PEPPHER-C) $(sed -n 's/^Version: //p' "$top_builddir/peppher.pc")" ] ||
+	fail "--version"
 echo "PASS: peppher-perfmodel"
