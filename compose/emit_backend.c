@@ -112,7 +112,9 @@ static void emit_locals(struct out *o, const struct impl *impl)
 		out_line(o, "(void)buffers;");
 }
 
-static void emit_call(struct out *o, const struct impl *impl)
+/* The call; a C++ one catches what it throws, which would unwind
+ * through the runtime's C: its call fails (pph_variant_error). */
+static void emit_call(struct out *o, const struct impl *impl, bool cxx)
 {
 	const struct iface *ifc = impl->iface;
 	struct strbuf args = { 0 };
@@ -131,8 +133,20 @@ static void emit_call(struct out *o, const struct impl *impl)
 		strbuf_join(&args, ", ", "%s", a);
 		free(a);
 	}
+	if (cxx) {
+		out_line(o, "try {");
+		o->indent++;
+	}
 	out_line(o, "%s%s(%s);", ifc->return_type ? "*args->pph_result = " : "", impl->name,
 		 args.s ? args.s : "");
+	if (cxx) {
+		o->indent--;
+		out_line(o, "} catch (const std::exception &e) {");
+		out_line(o, "\tpph_variant_error(e.what());");
+		out_line(o, "} catch (...) {");
+		out_line(o, "\tpph_variant_error(\"an exception that is no std::exception\");");
+		out_line(o, "}");
+	}
 	free(args.s);
 }
 
@@ -188,9 +202,12 @@ void emit_backend(struct gen *g, const struct impl *impl)
 	char *header = backend_header_name(impl->iface);
 	char *sig = c_signature(impl->iface, impl->name, 1);
 	bool compu_opencl = impl_kernel(impl) != NULL;
+	bool cxx = impl->backend_tool != TOOL_CC; /* C++ or CUDA's host C++ */
 	struct out o;
 
 	if (gen_open(g, &o, name, "/*") == 0) {
+		if (cxx)
+			out_line(&o, "#include <exception>");
 		if (impl->platform == PLATFORM_OPENMP) {
 			out_line(&o, "#ifdef _OPENMP");
 			out_line(&o, "#include <omp.h>");
@@ -216,7 +233,7 @@ void emit_backend(struct gen *g, const struct impl *impl)
 		emit_locals(&o, impl);
 		if (compu_opencl)
 			emit_opencl_prologue(&o, impl);
-		emit_call(&o, impl);
+		emit_call(&o, impl, cxx);
 		if (compu_opencl)
 			out_line(&o, "pthread_mutex_unlock(&%s_globals);", impl->name);
 		o.indent--;

@@ -309,7 +309,7 @@ static inline __attribute__((always_inline)) int run_variant_here(struct pph_tas
 	t->worker_ran = PPH_WORKER_APPLICATION;
 	/* a run that paid a one-time cost is a warm-up at most, as on a worker */
 	spent = pph__one_time_us - spent;
-	if (timed)
+	if (timed && !t->error)
 		pph__perfmodel_record_run(t->cl, impl, PPH_ARCH_CPU, 1, t->footprint, t->size,
 					  fmax(us - spent, 0), spent > 0, t->sched_refresh);
 	if (!tiny) {

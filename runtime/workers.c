@@ -224,6 +224,21 @@ static int variant_failed(struct pph_worker *w)
 	return w->variant_failed || (w->node && pph__rt.nodes[w->node].ops->sync(w->node) != 0);
 }
 
+void pph_variant_error(const char *why)
+{
+	struct pph_task *t = (struct pph_task *)pph__running.task;
+
+	if (!t) {
+		fprintf(stderr, "peppher: pph_variant_error called outside a variant: %s\n",
+			why ? why : "");
+		return;
+	}
+	fprintf(stderr, "peppher: %s: variant %s failed: %s; the call fails, its data as the variant left it\n",
+		t->cl->name, t->cl->impls[pph__running.impl].name ? t->cl->impls[pph__running.impl].name : "?",
+		why ? why : "no reason given");
+	t->error = -ECANCELED;
+}
+
 void pph_variant_failed(void)
 {
 	if (pph__current_worker)
@@ -371,8 +386,10 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	t->ran_us = us + (entered > 0 ? t0 - entered : 0);
 	/* a run that built a program is still held back as a warm-up at
 	 * most: what follows a build (the first launch) is slow too */
-	pph__perfmodel_record_run(t->cl, (unsigned)impl, w->arch, threads, t->footprint,
-				  t->size, fmax(us - spent, 0), paid || spent > 0, t->sched_refresh);
+	if (!t->error) /* a variant that gave up part way took no telling time */
+		pph__perfmodel_record_run(t->cl, (unsigned)impl, w->arch, threads, t->footprint,
+					  t->size, fmax(us - spent, 0), paid || spent > 0,
+					  t->sched_refresh);
 	if (w->node)
 		pph__perfmodel_record_setup(t->cl, (unsigned)impl, w->arch, threads, w->node,
 					    spent);

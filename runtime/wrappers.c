@@ -838,6 +838,8 @@ void pph_call_failed(const struct pph_codelet *cl, int rc)
 		pph__not_running(name);
 	else if (rc == -ENODEV && atomic_load(&pph__rt.stopping))
 		; /* said once a shutdown (pph_task_submit) */
+	else if (rc == -ECANCELED)
+		; /* the variant said why (pph_variant_error) */
 	else if (rc == -ENODEV && cl && pph__impl_disabled_mask(cl))
 		disabled_said(cl, name);
 	else if (rc == -ENODEV)

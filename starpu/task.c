@@ -30,6 +30,25 @@ void pph_variant_failed(void)
 	variant_failed = 1;
 }
 
+/* The variant running on this thread (run_variants), for pph_variant_error. */
+static __thread struct pph_task *running_task;
+static __thread int running_impl, variant_errored;
+
+void pph_variant_error(const char *why)
+{
+	const struct pph_codelet *cl = running_task ? &running_task->w->snapshot : NULL;
+
+	if (!cl) {
+		fprintf(stderr, "peppher: pph_variant_error called outside a variant: %s\n",
+			why ? why : "");
+		return;
+	}
+	fprintf(stderr, "peppher: %s: variant %s failed: %s; the call fails, its data as the variant left it\n",
+		cl->name, cl->impls[running_impl].name ? cl->impls[running_impl].name : "?",
+		why ? why : "no reason given");
+	variant_errored = 1;
+}
+
 static enum sp_kind kind_of_arch(enum pph_arch arch)
 {
 	return arch == PPH_ARCH_OPENCL ? SP_OPENCL : arch == PPH_ARCH_CUDA ? SP_CUDA : SP_CPU;
@@ -223,15 +242,27 @@ static int next_variant(const struct pph_task *p, enum sp_kind kind)
 static int run_variants(struct pph_task *p, enum sp_kind kind, int idx, void **bufs)
 {
 	const struct pph_codelet *cl = &p->w->snapshot;
-	int outer = variant_failed; /* a call inside a variant: the caller's */
+	/* a call inside a variant: the caller's */
+	int outer = variant_failed, outer_impl = running_impl;
+	struct pph_task *outer_task = running_task;
 
 	while (idx >= 0) {
 		variant_failed = 0;
+		variant_errored = 0;
+		running_task = p;
+		running_impl = idx;
 		cl->impls[idx].fn(bufs, p->arg);
+		running_task = outer_task;
+		running_impl = outer_impl;
 #ifdef STARPU_USE_OPENCL
 		if (kind == SP_OPENCL)
 			clFinish(pph_opencl_queue());
 #endif
+		if (variant_errored) { /* said: the call fails, no other variant runs */
+			variant_errored = 0;
+			p->rc = -ECANCELED;
+			break;
+		}
 		if (!variant_failed)
 			break;
 		/* its data is untouched: another variant of this kind may run */
@@ -345,7 +376,7 @@ int sp__task_run_here(struct pph_task *p)
 			p->w->snapshot.name);
 		return -EIO;
 	}
-	return 0;
+	return p->rc; /* -ECANCELED: pph_variant_error */
 }
 
 static void run(void *buffers[], void *cl_arg, enum sp_kind kind)

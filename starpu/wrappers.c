@@ -158,6 +158,6 @@ void pph_call_failed(const struct pph_codelet *cl, int rc)
 	else if (rc == -ENODEV)
 		fprintf(stderr, "peppher: %s: call failed: no worker can run any variant the call allows\n",
 			name);
-	else
+	else if (rc != -ECANCELED) /* else the variant said why (pph_variant_error) */
 		fprintf(stderr, "peppher: %s: call failed: %s\n", name, strerror(-rc));
 }

@@ -557,6 +557,15 @@ void pph_task_destroy(struct pph_task *task);
 void pph_variant_failed(void);
 
 /**
+ * Called by a variant that gave up part way (a C++ exception, which the
+ * backend wrappers compose writes for C++ variants catch and pass on
+ * here, why its what()): its call fails with -ECANCELED, counted by
+ * pph_failed_calls(), its data as the variant left it, and no other
+ * variant runs it.  Said on stderr with the codelet and variant.
+ */
+void pph_variant_error(const char *why);
+
+/**
  * How many OpenMP threads an OPENMP variant runs with: the size of the
  * team of CPU workers it has for itself while it runs (no other variant
  * runs on them meanwhile).  The dmda scheduler chooses the team size from

@@ -113,8 +113,46 @@ static void test_split_more_blocks_than_elements(void)
 	CU_ASSERT_EQUAL(atomic_load(&split_blocks), 3 + 1);
 }
 
+/* A variant that gives up part way (a C++ backend's caught exception):
+ * the call fails, its data as the variant left it. */
+static void give_up_cpu(void *b[], void *arg)
+{
+	((int *)PPH_VECTOR_PTR(b[0]))[0]++;
+	(void)arg;
+	pph_variant_error("gave up");
+}
+
+static const struct pph_impl give_up_impls[] = { { PPH_ARCH_CPU, give_up_cpu, "give_up_cpu" } };
+static const struct pph_codelet give_up_cl = { "give_up", 1, give_up_impls, PPH_MODEL_DEFAULT };
+
+static void give_up_calls(void)
+{
+	int v[2] = { 0, 0 };
+	pph_data_handle h;
+	enum pph_access mode = PPH_RW;
+	unsigned long failed = pph_failed_calls();
+
+	pph_vector_register(&h, v, 2, sizeof(int));
+	/* on the calling thread or a worker, synchronous: the caller is told */
+	CU_ASSERT_EQUAL(pph_call_sync(&give_up_cl, 1u << 0, 1, &h, &mode, NULL, 0), -ECANCELED);
+	/* asynchronous: counted, nobody else is told */
+	CU_ASSERT_EQUAL(pph_call_async(&give_up_cl, 1u << 0, 1, &h, &mode, NULL, 0), 0);
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(v[0], 2); /* each ran once, as far as it went */
+	CU_ASSERT_EQUAL(pph_failed_calls() - failed, 1);
+}
+
+static void test_variant_error(void)
+{
+	CU_ASSERT_EQUAL(test_stderr_count(give_up_calls,
+					  "give_up: variant give_up_cpu failed: gave up; the call fails"),
+			2);
+}
+
 void add_wrappers_tests(CU_pSuite s)
 {
+	CU_add_test(s, "a variant that gives up fails its call",
+		    test_variant_error);
 	CU_add_test(s, "synchronous call", test_sync_call);
 	CU_add_test(s, "a split for the CPU workers alone: a block per worker, one thread each",
 		    test_cpu_only_split);

@@ -1,4 +1,4 @@
-/* Calls both C++ variants from C. */
+/* Calls both C++ variants from C; a call whose variant throws fails. */
 #include <stdio.h>
 
 #include "peppher.h"
@@ -11,6 +11,8 @@ int main(void)
 	addk(4, y, 1);
 	mulk(4, y, 10);
 	printf("%g %g %g %g\n", y[0], y[1], y[2], y[3]);
-	PEPPHER_SHUTDOWN();
+	mulk(4, y, -1);
+	printf("after a throw: %lu failed call, y[0] = %g\n", pph_failed_calls(), y[0]);
+	pph_shutdown();
 	return 0;
 }
