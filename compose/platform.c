@@ -1,8 +1,15 @@
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <hwloc.h>
+
+#include "config.h"
+#ifdef PPH_HAVE_OPENCL
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#endif
 
 #include "diag.h"
 #include "platform.h"
@@ -41,6 +48,41 @@ static struct {
 	int cuda, opencl;
 } devices;
 
+#ifdef PPH_HAVE_OPENCL
+/*
+ * OpenCL devices as the runtime opens them: every device of every
+ * platform the ICD loader lists, PoCL's CPU device included (hwloc lists
+ * GPUs and accelerators only).  The loader is opened, not linked: compose
+ * runs where no ICD is installed.  -1 when it cannot be opened.
+ */
+static int count_opencl_devices(void)
+{
+	void *lib = dlopen("libOpenCL.so.1", RTLD_LAZY | RTLD_LOCAL);
+	cl_int (*platform_ids)(cl_uint, cl_platform_id *, cl_uint *);
+	cl_int (*device_ids)(cl_platform_id, cl_device_type, cl_uint, cl_device_id *, cl_uint *);
+	cl_platform_id platforms[8];
+	cl_uint nplatforms = 0, p, ndev;
+	void *sym;
+	int n = 0;
+
+	if (!lib)
+		return -1;
+	/* left open: an ICD's exit handlers may outlive a dlclose */
+	if (!(sym = dlsym(lib, "clGetPlatformIDs")))
+		return -1;
+	memcpy(&platform_ids, &sym, sizeof(sym));
+	if (!(sym = dlsym(lib, "clGetDeviceIDs")))
+		return -1;
+	memcpy(&device_ids, &sym, sizeof(sym));
+	if (platform_ids(8, platforms, &nplatforms) != CL_SUCCESS)
+		return 0;
+	for (p = 0; p < nplatforms && p < 8; p++)
+		if (device_ids(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &ndev) == CL_SUCCESS)
+			n += (int)ndev;
+	return n;
+}
+#endif
+
 static void count_devices(void)
 {
 	hwloc_topology_t topo;
@@ -54,6 +96,14 @@ static void count_devices(void)
 		devices.opencl = count_coprocs(topo, "OpenCL");
 	}
 	hwloc_topology_destroy(topo);
+#ifdef PPH_HAVE_OPENCL
+	{
+		int icd = count_opencl_devices();
+
+		if (icd >= 0)
+			devices.opencl = icd;
+	}
+#endif
 	diag_verbose(3, "platform fact num_cuda_devices = %d (hwloc I/O discovery)", devices.cuda);
 	diag_verbose(3, "platform fact num_opencl_devices = %d", devices.opencl);
 }

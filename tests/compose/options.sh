@@ -140,6 +140,12 @@ grep -q 'expr="num_opencl_devices &gt;= 0 &amp;&amp; num_cuda_devices &lt; 10000
 "$COMPOSE" -v=3 "$out/devs/main.xml" -o "$out/dev1" 2> "$out/dev1.err" || { cat "$out/dev1.err"; fail "dev1"; }
 grep -q "platform fact num_opencl_devices = [0-9]" "$out/dev1.err" || { cat "$out/dev1.err"; fail "dev1: not counted"; }
 grep -q pick_huge "$out/dev1/pick_entry.c" || fail "dev1: pick_huge left out"
+# OpenCL devices counted as the runtime opens them: PoCL's CPU device too
+# (hwloc counts GPUs and accelerators only: 0 here)
+if grep -q "define PPH_HAVE_OPENCL 1" "$top_builddir/config.h" && [ -f /etc/OpenCL/vendors/pocl.icd ]; then
+	grep -q "platform fact num_opencl_devices = [1-9]" "$out/dev1.err" ||
+		{ cat "$out/dev1.err"; fail "dev1: PoCL's device not counted"; }
+fi
 cat > "$out/repo/platforms/nodev.xml" <<'XML'
 <?xml version="1.0" encoding="UTF-8"?>
 <peppher:component xmlns:peppher="http://www.peppher.eu/ComponentMetaData0.1">
