@@ -108,8 +108,10 @@ static int list_fact(void *ctx, const char *name)
 }
 
 /* Parse impl's constraints, check their names; returns why a static one
- * excludes impl on this platform (a fresh string), or NULL. */
-static char *check_constraints(const struct model *m, const struct iface *ifc, struct impl *impl)
+ * excludes impl on this platform (a fresh string), or NULL, and *where
+ * that constraint is. */
+static char *check_constraints(const struct model *m, const struct iface *ifc, struct impl *impl,
+			       const struct loc **where)
 {
 	char *why = NULL;
 	size_t i;
@@ -132,6 +134,7 @@ static char *check_constraints(const struct model *m, const struct iface *ifc, s
 			cexpr_names(k->expr, list_fact, ctx);
 			why = xasprintf("static constraint \"%s\" is false here (%s)", k->text,
 					facts.s ? facts.s : "no facts");
+			*where = &k->loc;
 			free(facts.s);
 		}
 	}
@@ -185,13 +188,16 @@ static void narrow_iface(const struct model *m, struct iface *ifc, const struct 
 		ifc->model = nw->model;
 	for (i = 0; i < ifc->nimpls; i++) {
 		struct impl *impl = ifc->impls[i];
-		char *why = check_constraints(m, ifc, impl);
+		const struct loc *where = &impl->loc; /* of the note */
+		char *why = check_constraints(m, ifc, impl, &where);
 
 		impl->excluded = exclusion(ifc, impl, nw);
-		if (why && !impl->excluded)
+		if (why && !impl->excluded) {
 			impl->excluded = why;
-		else
+		} else {
 			free(why);
+			where = &impl->loc;
+		}
 		if (!impl->excluded && host_pointer(ifc, impl))
 			diag_error(&impl->loc, "'%s' (%s) cannot take parameter '%s' of '%s': it is byValue, a host pointer its device cannot use",
 				   impl->name, platform_name(impl->platform),
@@ -202,9 +208,8 @@ static void narrow_iface(const struct model *m, struct iface *ifc, const struct 
 		if (impl->excluded && impl->disabled) /* the user's own choice: noted below */
 			diag_verbose(1, "%s:%d: skipping '%s': %s", impl->loc.file, impl->loc.line,
 				     impl->name, impl->excluded);
-		else if (impl->excluded)
-			diag_note(&impl->loc, "skipping '%s': %s", impl->name,
-				  impl->excluded);
+		else if (impl->excluded) /* at the constraint that excludes it */
+			diag_note(where, "skipping '%s': %s", impl->name, impl->excluded);
 		else
 			*(struct impl **)array_push(&ifc->chosen, &ifc->nchosen,
 						    sizeof(impl)) = impl;

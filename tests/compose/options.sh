@@ -106,7 +106,7 @@ grep -q "/d/Makefile$" "$out/d.list" || fail "dry run list"
 # description (by path, or by name from the repositories) can bring it in
 cons="$top_srcdir/tests/compose/data/golden/constraints/main.xml"
 "$COMPOSE" "$cons" -o "$out/e" 2> "$out/e.err" || fail "constraints"
-grep -q "note: skipping 'pick_huge': static constraint \"num_cores >= 100000 && has_cpu\" is false here (num_cores = [0-9]*, has_cpu = 1)" "$out/e.err" ||
+grep -q "pick_huge.xml:19: note: skipping 'pick_huge': static constraint \"num_cores >= 100000 && has_cpu\" is false here (num_cores = [0-9]*, has_cpu = 1)" "$out/e.err" ||
 	{ cat "$out/e.err"; fail "e: static constraint note"; }
 grep -q pick_huge "$out/e/pick_entry.c" && fail "e: pick_huge composed"
 mkdir -p "$out/repo/platforms"
