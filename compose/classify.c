@@ -155,13 +155,12 @@ static char *expr_name_c(void *ctx, const char *name)
 }
 
 /* Is type (normalized) a signed integer type of C or <stdint.h>? */
-static bool is_signed_integer(const char *type)
+/* Is type an unsigned integer by its name ("size_t", "unsigned long",
+ * "uint32_t")?  A typedef it cannot see through (OpenBLAS's blasint, an
+ * int) is not: its values are passed as given, negative ones too. */
+static bool is_unsigned_integer(const char *type)
 {
-	static const char *const names[] = {
-		"signed char", "short", "short int", "signed short", "int", "signed", "signed int",
-		"long", "long int", "signed long", "long long", "long long int", "signed long long",
-		"ssize_t", "ptrdiff_t", "intptr_t", "intmax_t", "off_t",
-	};
+	static const char *const names[] = { "size_t", "uintptr_t", "uintmax_t", "bool", "_Bool" };
 	size_t i;
 
 	if (strncmp(type, "const ", 6) == 0)
@@ -169,13 +168,14 @@ static bool is_signed_integer(const char *type)
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(type, names[i]) == 0)
 			return true;
-	/* int8_t .. int64_t, int_least32_t, int_fast16_t */
-	return strncmp(type, "int", 3) == 0 && strcmp(type + strlen(type) - 2, "_t") == 0;
+	/* unsigned, unsigned long long int; uint8_t .. uint64_t, uint_least32_t */
+	return strncmp(type, "unsigned", 8) == 0 ||
+	       (strncmp(type, "uint", 4) == 0 && strcmp(type + strlen(type) - 2, "_t") == 0);
 }
 
 /*
  * Is the size parameter named name, of rows or elements (dim 0 or 1) of
- * the pointer p, signed: then it is passed to the variants as given, as a
+ * the pointer p, signed (or of a type that may be): then it is passed to the variants as given, as a
  * size expression's parameters are, and a negative value counts as no
  * element.  A library may give a negative count a meaning (libyaml's -1,
  * "up to the NUL"); rebuilt from the data's size, its variant would get 0,
@@ -197,7 +197,7 @@ static bool signed_count(struct iface *ifc, const struct param *p, const char *n
 		if (ifc->params[i].partition)
 			return false;
 	type = normalize_type(size->type);
-	ok = is_signed_integer(type);
+	ok = !is_unsigned_integer(type);
 	free(type);
 	return ok;
 }

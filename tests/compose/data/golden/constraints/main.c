@@ -17,6 +17,8 @@ int main(void)
 		printf("n=%d: variant %g, total %g\n", sizes[i], y[sizes[i] - 1],
 		       total(y, sizes[i], i == 3));
 	}
+	/* a negative count of a typedef'd type: passed as given, no element */
+	printf("n=-1: total %g\n", total(y, -1, 0));
 	PEPPHER_SHUTDOWN();
 	return 0;
 }

@@ -2,4 +2,6 @@
 #ifndef TOTAL_TYPES_H
 #define TOTAL_TYPES_H
 typedef float real;
+/* a count of a type compose cannot see through (as OpenBLAS's blasint) */
+typedef int count;
 #endif

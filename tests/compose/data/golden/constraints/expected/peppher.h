@@ -19,7 +19,7 @@ extern "C" {
 void pick(float *y, int n);
 
 /* total.xml */
-double total(const real *x, int n, bool half);
+double total(const real *x, count n, bool half);
 
 #ifdef __cplusplus
 }

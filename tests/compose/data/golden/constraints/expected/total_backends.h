@@ -8,7 +8,7 @@
 
 /* By-value arguments of one total call. */
 struct total_args {
-	int n;
+	count n;
 	bool half;
 	double *pph_result; /* where the call's value goes */
 };

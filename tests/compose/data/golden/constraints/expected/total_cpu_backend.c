@@ -2,7 +2,7 @@
 #include "total_backends.h"
 
 /* total_cpu, CPU variant of total */
-double total_cpu(const real *x, int n, bool half);
+double total_cpu(const real *x, count n, bool half);
 
 void total_cpu_backend(void *buffers[], void *arg)
 {

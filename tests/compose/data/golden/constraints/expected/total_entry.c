@@ -17,7 +17,7 @@ __attribute__((constructor)) static void pph_declare_total(void)
 	pph_codelet_declare(&total_codelet);
 }
 
-double total(const real *x, int n, bool half)
+double total(const real *x, count n, bool half)
 {
 	static const enum pph_access pph_modes[1] = { PPH_R };
 	pph_data_handle pph_handles[1] = { NULL };

@@ -4,7 +4,7 @@
 
 /* A component with a value: the sum of x, or half of it (a bool: compose
  * includes <stdbool.h> for the interface). */
-double total_cpu(const real *x, int n, bool half)
+double total_cpu(const real *x, count n, bool half)
 {
 	double s = 0;
 
