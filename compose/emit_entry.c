@@ -258,21 +258,52 @@ static void emit_parts(struct out *o, const struct iface *ifc)
  */
 static char *entry_name(struct out *o, const struct iface *ifc)
 {
-	char *name, *sig;
+	char *name, *sig, *real, *real_sig;
 
 	if (!ifc->wrap)
 		return xstrdup(ifc->name);
 	name = xasprintf("__wrap_%s", IFACE_SYMBOL(ifc));
 	sig = c_signature(ifc, name, 0);
-	out_line(o, "/* linked with -Wl,--wrap=%s: the application's calls of %s */", IFACE_SYMBOL(ifc),
-		 ifc->name);
+	real = xasprintf("__real_%s", IFACE_SYMBOL(ifc));
+	real_sig = c_signature(ifc, real, 0);
+	out_line(o, "/* linked with -Wl,--wrap=%s: the application's calls of %s come here;",
+		 IFACE_SYMBOL(ifc), ifc->name);
+	out_line(o, " * __real_%s is the library's */", IFACE_SYMBOL(ifc));
 	out_line(o, "#ifdef __cplusplus");
-	out_line(o, "extern \"C\"");
+	out_line(o, "extern \"C\" {");
 	out_line(o, "#endif");
 	out_line(o, "%s;", sig);
+	out_line(o, "%s;", real_sig);
+	out_line(o, "#ifdef __cplusplus");
+	out_line(o, "}");
+	out_line(o, "#endif");
 	out_blank(o);
+	free(real_sig);
+	free(real);
 	free(sig);
 	return name;
+}
+
+/* A wrapped function called while the runtime is not running (before
+ * PEPPHER_INITIALIZE(), after PEPPHER_SHUTDOWN(), in an atexit handler)
+ * is the library's own, as the program called it before composing. */
+static void emit_unwrapped_call(struct out *o, const struct iface *ifc)
+{
+	struct strbuf args = { 0 };
+	size_t i;
+
+	for (i = 0; i < ifc->nparams; i++)
+		strbuf_join(&args, ", ", "%s", ifc->params[i].name);
+	if (ifc->return_type) {
+		out_line(o, "if (!pph_is_initialized())");
+		out_line(o, "\treturn __real_%s(%s);", IFACE_SYMBOL(ifc), args.s ? args.s : "");
+	} else {
+		out_line(o, "if (!pph_is_initialized()) {");
+		out_line(o, "\t__real_%s(%s);", IFACE_SYMBOL(ifc), args.s ? args.s : "");
+		out_line(o, "\treturn;");
+		out_line(o, "}");
+	}
+	free(args.s);
 }
 
 static void emit_function(struct out *o, const struct iface *ifc)
@@ -314,6 +345,8 @@ static void emit_function(struct out *o, const struct iface *ifc)
 	if (dynamic)
 		out_line(o, "unsigned pph_mask = 0;");
 	out_blank(o);
+	if (ifc->wrap)
+		emit_unwrapped_call(o, ifc);
 	if (ifc->return_type) /* defined even when the call fails */
 		out_line(o, "memset(&pph_result, 0, sizeof(pph_result));");
 	if (dynamic)

@@ -1,7 +1,9 @@
 /*
  * The calls of mix.h, needs_stdio.h and mixlib.h: built once as a plain
  * program (-DDIRECT) and once in the tree compose made from the headers,
- * where each call goes through PEPPHER.  Both print the same lines.
+ * where each call goes through PEPPHER.  Both print the same lines: calls
+ * before PEPPHER_INITIALIZE() and after PEPPHER_SHUTDOWN() are the
+ * library's own.
  */
 #include <stdio.h>
 
@@ -23,6 +25,7 @@ int main(void)
 	long total = 42;
 	int n;
 
+	printf("before init: sum %d twice %d\n", mix_sum(5, v, &total), mixlib_twice(4));
 	PEPPHER_INITIALIZE();
 	printf("Scale %d scale %d\n", mix_Scale(7), mix_scale(7));
 	printf("stamp %d %s\n", mix_stamp(stamp, 1234), stamp);
@@ -38,5 +41,6 @@ int main(void)
 	printf("twice %d neg %d\n", mixlib_twice(21), mixlib_neg(21));
 	printf("add %d sub %d half %d inc %d\n", mix_add(40, 2), mix_sub(40, 2), mix_half(40), mix_inc(41));
 	PEPPHER_SHUTDOWN();
+	printf("after shutdown: neg %d sum %d\n", mixlib_neg(3), mix_sum(5, v, &total));
 	return 0;
 }
