@@ -187,6 +187,15 @@ static struct cexpr *parse_primary(struct parser *ps)
 
 		while (isalnum((unsigned char)*ps->p) || *ps->p == '_')
 			ps->p++;
+		if (ps->p - start == 3 && strncmp(start, "abs", 3) == 0 && accept(ps, "(")) {
+			/* abs(x): BLAS's negative increments span as positive ones */
+			e = node(ps, CX_ABS, descend(ps) ? parse_or(ps) : node(ps, CX_NUM, NULL, NULL),
+				 NULL);
+			ps->depth--;
+			if (!accept(ps, ")"))
+				syntax_error(ps, "expected ')'");
+			return e;
+		}
 		e = node(ps, CX_NAME, NULL, NULL);
 		if (ps->p[0] == ':' && ps->p[1] == ':')
 			e->name = parse_xpdl(ps, start);
@@ -334,6 +343,7 @@ double cexpr_eval(const struct cexpr *e, double (*value)(void *ctx, const char *
 	case CX_NUM: return e->num;
 	case CX_NAME: return value(ctx, e->name);
 	case CX_NEG: return -cexpr_eval(e->a, value, ctx);
+	case CX_ABS: return fabs(cexpr_eval(e->a, value, ctx));
 	case CX_NOT: return cexpr_eval(e->a, value, ctx) == 0;
 	case CX_AND: return cexpr_eval(e->a, value, ctx) != 0 && cexpr_eval(e->b, value, ctx) != 0;
 	case CX_OR: return cexpr_eval(e->a, value, ctx) != 0 || cexpr_eval(e->b, value, ctx) != 0;
@@ -376,6 +386,11 @@ char *cexpr_to_c(const struct cexpr *e, char *(*name_c)(void *ctx, const char *n
 		}
 		return out;
 	case CX_NAME: return name_c(ctx, e->name);
+	case CX_ABS: /* no <math.h> needed where it is used */
+		a = cexpr_to_c(e->a, name_c, ctx);
+		out = xasprintf("((%s) < 0 ? -(%s) : (%s))", a, a, a);
+		free(a);
+		return out;
 	case CX_NEG:
 	case CX_NOT:
 		a = cexpr_to_c(e->a, name_c, ctx);

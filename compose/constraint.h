@@ -9,7 +9,7 @@
  *   sum     := product { ("+" | "-") product }
  *   product := unary { ("*" | "/") unary }
  *   unary   := ("!" | "-" | "+") unary | primary
- *   primary := NUMBER | NAME | "(" expr ")"
+ *   primary := NUMBER | NAME | "abs" "(" expr ")" | "(" expr ")"
  *
  * Values are doubles; comparisons and logic give 0 or 1, and any non-zero
  * value is true.  Names are the interface's by-value parameters and the
@@ -22,7 +22,7 @@
 #include "ir.h"
 
 enum cx_op {
-	CX_NUM, CX_NAME, CX_NEG, CX_NOT,
+	CX_NUM, CX_NAME, CX_NEG, CX_NOT, CX_ABS,
 	CX_ADD, CX_SUB, CX_MUL, CX_DIV,
 	CX_LT, CX_LE, CX_GT, CX_GE, CX_EQ, CX_NE, CX_AND, CX_OR,
 };

@@ -53,6 +53,7 @@ struct sparam {
 	char *name;
 	const char *access;
 	char *num_elements;
+	char *count; /* of a strided vector: its elements, not their span */
 	char *elem_type;
 	char *note; /* XML comment: a guess or a placeholder to fill */
 	bool by_value; /* a pointer passed as itself (byValue="true") */
@@ -486,7 +487,8 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 		/* BLAS's strided vectors: the elements used span this many */
 		prepend_note(p, xasprintf("guess: '%s' holds '%s' elements (%s), '%s' apart", p->name,
 					  ps[s].name, why, ps[stride].name));
-		p->num_elements = xasprintf("1 + (%s - 1) * %s", ps[s].name, ps[stride].name);
+		p->num_elements = xasprintf("1 + (%s - 1) * abs(%s)", ps[s].name, ps[stride].name);
+		p->count = xstrdup(ps[s].name);
 	} else if (s >= 0) {
 		prepend_note(p, xasprintf("guess: '%s' holds '%s' elements (%s)", p->name,
 					  ps[s].name, why));
@@ -555,6 +557,7 @@ static void free_params(struct sparam *ps, size_t n)
 	for (i = 0; i < n; i++) {
 		free(ps[i].name);
 		free(ps[i].num_elements);
+		free(ps[i].count);
 		free(ps[i].elem_type);
 		free(ps[i].note);
 	}
@@ -942,14 +945,15 @@ static char *signature(const struct cfunc *fn, const struct sparam *ps, const ch
 	return sig;
 }
 
-/* The loop bound of a stub: the first pointer's size, or 1. */
+/* The loop bound of a stub: the first pointer's elements (a strided
+ * vector's count, not its span), or 1. */
 static const char *extent(const struct sparam *ps, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		if (ps[i].num_elements && !strchr(ps[i].num_elements, ','))
-			return ps[i].num_elements;
+			return ps[i].count ? ps[i].count : ps[i].num_elements;
 	return NULL;
 }
 
@@ -1256,7 +1260,10 @@ static void opencl_stub(struct out *o, const struct stub *t)
 	out_blank(o);
 	open_function(o, t->sig);
 	out_line(o, "cl_kernel pph_k = %s_kernel;", t->fname);
-	out_line(o, "size_t pph_global = %s%s;", t->n ? "(size_t)" : "", t->n ? t->n : "1");
+	if (t->n) /* a negative count is none, as in the descriptors */
+		out_line(o, "size_t pph_global = %s > 0 ? (size_t)(%s) : 0;", t->n, t->n);
+	else
+		out_line(o, "size_t pph_global = 1;");
 	out_blank(o);
 	stub_unused(o, t->fn, t->ps);
 	out_line(o, "if (!pph_k || pph_global == 0)");
@@ -1267,7 +1274,8 @@ static void opencl_stub(struct out *o, const struct stub *t)
 	out_line(o, "if (clEnqueueNDRangeKernel(%s_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)",
 		 t->fname);
 	o->indent++;
-	out_line(o, "fprintf(stderr, \"%s: kernel launch failed\\n\");", t->fname);
+	/* its data untouched: the call runs on another variant */
+	out_line(o, "pph_variant_failed();");
 	o->indent--;
 	out_flush_left(o, "out:;");
 	stub_return(o, t->fn);

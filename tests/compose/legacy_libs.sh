@@ -100,9 +100,13 @@ if [ -n "$cblas" ]; then
 		fail "cblas_sgemm: A is not guessed M x K"
 	# a strided vector spans 1 + (N - 1) * incX elements; gemv's X is one,
 	# not a matrix for its capital
-	grep -q 'name="X" type="const float \*" accessMode="read" numElements="1 + (N - 1) \* incX"' cblas/cblas_saxpy.xml &&
-		grep -q 'name="X" type="const float \*" accessMode="read" numElements="1 + (N - 1) \* incX"' cblas/cblas_sgemv.xml ||
+	grep -q 'name="X" type="const float \*" accessMode="read" numElements="1 + (N - 1) \* abs(incX)"' cblas/cblas_saxpy.xml &&
+		grep -q 'name="X" type="const float \*" accessMode="read" numElements="1 + (N - 1) \* abs(incX)"' cblas/cblas_sgemv.xml ||
 		fail "cblas: strided vectors are not guessed 1 + (N - 1) * incX elements"
+	# an OpenCL stub runs a work-item per element, not per element spanned
+	# (incX 0 ran 1, a negative one 2^64)
+	grep -q 'size_t pph_global = N > 0 ? (size_t)(N) : 0;' cblas/cblas_saxpy/opencl/cblas_saxpy_opencl.c ||
+		fail "cblas_saxpy: the OpenCL stub's work-items are not N"
 	grep -q 'name="B" type="const float \*" accessMode="read" numElements="K,N"' cblas/cblas_sgemm.xml ||
 		fail "cblas_sgemm: B is not guessed K x N"
 else

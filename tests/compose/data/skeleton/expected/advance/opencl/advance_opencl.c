@@ -14,7 +14,7 @@ extern cl_command_queue advance_opencl_queue;
 void advance_opencl(struct particle *p, int count, double dt, double *energy)
 {
 	cl_kernel pph_k = advance_opencl_kernel;
-	size_t pph_global = (size_t)count;
+	size_t pph_global = count > 0 ? (size_t)(count) : 0;
 
 	(void)p;
 	(void)count;
@@ -43,6 +43,6 @@ void advance_opencl(struct particle *p, int count, double dt, double *energy)
 		clSetKernelArg(pph_k, 3, sizeof(pph_m), &pph_m);
 	}
 	if (clEnqueueNDRangeKernel(advance_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "advance_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 }

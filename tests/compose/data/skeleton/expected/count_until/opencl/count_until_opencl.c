@@ -16,7 +16,7 @@ extern cl_command_queue count_until_opencl_queue;
 int count_until_opencl(const short *v, int len)
 {
 	cl_kernel pph_k = count_until_opencl_kernel;
-	size_t pph_global = (size_t)len;
+	size_t pph_global = len > 0 ? (size_t)(len) : 0;
 
 	(void)v;
 	(void)len;
@@ -33,7 +33,7 @@ int count_until_opencl(const short *v, int len)
 		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
 	}
 	if (clEnqueueNDRangeKernel(count_until_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "count_until_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 	int result;
 

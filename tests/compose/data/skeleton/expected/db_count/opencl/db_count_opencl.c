@@ -23,7 +23,7 @@ int db_count_opencl(legacy_db *db, const char *table)
 	if (!pph_k || pph_global == 0)
 		goto out;
 	if (clEnqueueNDRangeKernel(db_count_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "db_count_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 	int result;
 

@@ -23,7 +23,7 @@ int db_open_opencl(const char *path, legacy_db **db)
 	if (!pph_k || pph_global == 0)
 		goto out;
 	if (clEnqueueNDRangeKernel(db_open_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "db_open_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 	int result;
 

@@ -14,7 +14,7 @@ extern cl_command_queue dump_opencl_queue;
 void dump_opencl(const void *buf, size_t size)
 {
 	cl_kernel pph_k = dump_opencl_kernel;
-	size_t pph_global = (size_t)size;
+	size_t pph_global = size > 0 ? (size_t)(size) : 0;
 
 	(void)buf;
 	(void)size;
@@ -31,6 +31,6 @@ void dump_opencl(const void *buf, size_t size)
 		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
 	}
 	if (clEnqueueNDRangeKernel(dump_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "dump_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 }

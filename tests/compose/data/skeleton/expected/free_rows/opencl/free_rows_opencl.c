@@ -26,6 +26,6 @@ void free_rows_opencl(float **rows, int nrows)
 		clSetKernelArg(pph_k, 0, sizeof(pph_v), &pph_v);
 	}
 	if (clEnqueueNDRangeKernel(free_rows_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "free_rows_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 }

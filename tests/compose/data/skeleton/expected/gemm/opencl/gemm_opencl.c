@@ -55,6 +55,6 @@ void gemm_opencl(int M, int N, int K, const float *A, const float *B, float *C)
 		clSetKernelArg(pph_k, 5, sizeof(pph_m), &pph_m);
 	}
 	if (clEnqueueNDRangeKernel(gemm_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "gemm_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 }

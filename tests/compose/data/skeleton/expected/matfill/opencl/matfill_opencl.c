@@ -43,6 +43,6 @@ void matfill_opencl(double *A, int m, int n, double value)
 		clSetKernelArg(pph_k, 3, sizeof(pph_v), &pph_v);
 	}
 	if (clEnqueueNDRangeKernel(matfill_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "matfill_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 }

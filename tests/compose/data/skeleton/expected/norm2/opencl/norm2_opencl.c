@@ -16,7 +16,7 @@ extern cl_command_queue norm2_opencl_queue;
 double norm2_opencl(const double *v, int v_len, enum legacy_mode mode)
 {
 	cl_kernel pph_k = norm2_opencl_kernel;
-	size_t pph_global = (size_t)v_len;
+	size_t pph_global = v_len > 0 ? (size_t)(v_len) : 0;
 
 	(void)v;
 	(void)v_len;
@@ -39,7 +39,7 @@ double norm2_opencl(const double *v, int v_len, enum legacy_mode mode)
 		clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v);
 	}
 	if (clEnqueueNDRangeKernel(norm2_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "norm2_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 	double result;
 

@@ -16,7 +16,7 @@ extern cl_command_queue pack_opencl_queue;
 int pack_opencl(unsigned char *dest, size_t *destLen, const unsigned char *source, size_t sourceLen)
 {
 	cl_kernel pph_k = pack_opencl_kernel;
-	size_t pph_global = (size_t)sourceLen;
+	size_t pph_global = sourceLen > 0 ? (size_t)(sourceLen) : 0;
 
 	(void)dest;
 	(void)destLen;
@@ -40,7 +40,7 @@ int pack_opencl(unsigned char *dest, size_t *destLen, const unsigned char *sourc
 		clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v);
 	}
 	if (clEnqueueNDRangeKernel(pack_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "pack_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 	int result;
 

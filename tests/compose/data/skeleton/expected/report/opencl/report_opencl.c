@@ -20,6 +20,6 @@ void report_opencl(const char *fmt)
 	if (!pph_k || pph_global == 0)
 		goto out;
 	if (clEnqueueNDRangeKernel(report_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "report_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 }

@@ -25,6 +25,6 @@ void reset_all_opencl(int flags)
 		clSetKernelArg(pph_k, 0, sizeof(pph_v), &pph_v);
 	}
 	if (clEnqueueNDRangeKernel(reset_all_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "reset_all_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 }

@@ -14,7 +14,7 @@ extern cl_command_queue saxpy_opencl_queue;
 void saxpy_opencl(size_t n, float a, const float *x, float *y)
 {
 	cl_kernel pph_k = saxpy_opencl_kernel;
-	size_t pph_global = (size_t)n;
+	size_t pph_global = n > 0 ? (size_t)(n) : 0;
 
 	(void)n;
 	(void)a;
@@ -43,6 +43,6 @@ void saxpy_opencl(size_t n, float a, const float *x, float *y)
 		clSetKernelArg(pph_k, 3, sizeof(pph_m), &pph_m);
 	}
 	if (clEnqueueNDRangeKernel(saxpy_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "saxpy_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 }

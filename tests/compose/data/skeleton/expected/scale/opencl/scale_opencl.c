@@ -14,7 +14,7 @@ extern cl_command_queue scale_opencl_queue;
 void scale_opencl(real *data, index_t len, real factor)
 {
 	cl_kernel pph_k = scale_opencl_kernel;
-	size_t pph_global = (size_t)len;
+	size_t pph_global = len > 0 ? (size_t)(len) : 0;
 
 	(void)data;
 	(void)len;
@@ -37,6 +37,6 @@ void scale_opencl(real *data, index_t len, real factor)
 		clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v);
 	}
 	if (clEnqueueNDRangeKernel(scale_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "scale_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 }

@@ -14,7 +14,7 @@ extern cl_command_queue sort_keys_opencl_queue;
 void sort_keys_opencl(int *keys, int n, int (*cmp)(const void *, const void *))
 {
 	cl_kernel pph_k = sort_keys_opencl_kernel;
-	size_t pph_global = (size_t)n;
+	size_t pph_global = n > 0 ? (size_t)(n) : 0;
 
 	(void)keys;
 	(void)n;
@@ -32,6 +32,6 @@ void sort_keys_opencl(int *keys, int n, int (*cmp)(const void *, const void *))
 		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
 	}
 	if (clEnqueueNDRangeKernel(sort_keys_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "sort_keys_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 }

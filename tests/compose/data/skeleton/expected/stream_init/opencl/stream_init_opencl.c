@@ -28,7 +28,7 @@ int stream_init_opencl(legacy_streamp strm, int level)
 		clSetKernelArg(pph_k, 0, sizeof(pph_v), &pph_v);
 	}
 	if (clEnqueueNDRangeKernel(stream_init_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "stream_init_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 	int result;
 

@@ -43,6 +43,6 @@ void transpose_opencl(const float *in, float *out, int nrows, int ncols)
 		clSetKernelArg(pph_k, 3, sizeof(pph_v), &pph_v);
 	}
 	if (clEnqueueNDRangeKernel(transpose_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "transpose_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 }

@@ -14,7 +14,7 @@ extern cl_command_queue vfill_opencl_queue;
 void vfill_opencl(vecp v, int n, float value)
 {
 	cl_kernel pph_k = vfill_opencl_kernel;
-	size_t pph_global = (size_t)n;
+	size_t pph_global = n > 0 ? (size_t)(n) : 0;
 
 	(void)v;
 	(void)n;
@@ -37,6 +37,6 @@ void vfill_opencl(vecp v, int n, float value)
 		clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v);
 	}
 	if (clEnqueueNDRangeKernel(vfill_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "vfill_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 }

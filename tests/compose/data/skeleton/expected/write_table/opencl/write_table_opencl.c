@@ -14,7 +14,7 @@ extern cl_command_queue write_table_opencl_queue;
 void write_table_opencl(FILE *out, const double *t, size_t n)
 {
 	cl_kernel pph_k = write_table_opencl_kernel;
-	size_t pph_global = (size_t)n;
+	size_t pph_global = n > 0 ? (size_t)(n) : 0;
 
 	(void)out;
 	(void)t;
@@ -32,6 +32,6 @@ void write_table_opencl(FILE *out, const double *t, size_t n)
 		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
 	}
 	if (clEnqueueNDRangeKernel(write_table_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "write_table_opencl: kernel launch failed\n");
+		pph_variant_failed();
 out:;
 }
