@@ -171,9 +171,12 @@ static void emit_impl_rules(struct gen *g, struct out *o, const struct impl *imp
 		char *header = backend_header_name(impl->iface);
 		char *obj = xasprintf("%s_backend.o", impl->name);
 
+		char *bdeps = deps[0] ? xasprintf("%s %s", header, deps) : xstrdup(header);
+
 		add_obj(objs, obj);
-		emit_compile(o, obj, backend, header, impl->backend_tool, impl->backend_compiler,
+		emit_compile(o, obj, backend, bdeps, impl->backend_tool, impl->backend_compiler,
 			     openmp, NULL);
+		free(bdeps);
 		objs->cxx |= impl->backend_tool != TOOL_CC;
 		free(obj);
 		free(header);
@@ -273,10 +276,32 @@ static void emit_variables(struct out *o, const struct model *m, const struct ob
 	out_blank(o);
 	out_line(o, "all: $(PROGRAM)");
 	out_blank(o);
-	/* compose leaves an unchanged Makefile as it was: one it rewrote
-	 * (other flags, another runtime) builds everything again */
-	out_line(o, "$(OBJS): Makefile");
-	out_blank(o);
+}
+
+/*
+ * unit's compile rules (the main module's, or an interface's objects):
+ * into the Makefile, and into unit.flags, on which its objects depend.
+ * compose leaves an unchanged file as it was, so that make rebuilds a
+ * unit's objects when their rules changed (other flags, another runtime)
+ * and no others: not when the link flags or another unit changed (2,500
+ * LAPACKE interfaces were compiled again when some were removed).
+ */
+static void add_unit_rules(struct gen *g, struct out *rules, const char *unit, const char *text,
+			   size_t len, const char *runtime_pc, const char *wrapped)
+{
+	char *name = xasprintf("%s.flags", unit);
+	struct out o;
+
+	fwrite(text, 1, len, rules->fp);
+	if (gen_open(g, &o, name, "#") == 0) {
+		out_line(&o, "# The compile rules of %s's objects, which depend on this file.", unit);
+		out_line(&o, "# runtime: %s", runtime_pc);
+		if (wrapped) /* NO_BUILTIN_FLAGS */
+			out_line(&o, "# compiled with -fno-builtin- for:%s", wrapped);
+		fwrite(text, 1, len, o.fp);
+		gen_close(g, &o, name);
+	}
+	free(name);
 }
 
 /* The main module's link flags, those the chosen variants add (their
@@ -318,7 +343,8 @@ static void emit_link(struct out *o, const struct model *m, const struct objs *o
 	char *flags = link_flags(m, t);
 
 	/* descriptor link flags go after the objects: they are mostly -l options */
-	out_line(o, "$(PROGRAM): $(OBJS)");
+	/* relinked when the Makefile changed: the link flags are in it */
+	out_line(o, "$(PROGRAM): $(OBJS) Makefile");
 	out_line(o, "\t%s $(LDFLAGS) -o $@ $(OBJS)%s%s%s%s $(PEPPHER_LIBS)%s%s%s $(LDLIBS) $(LIBS)",
 		 tool.command, flags[0] ? " " : "", flags,
 		 objs->openmp ? " $(OPENMP_FLAGS)" : "",
@@ -389,8 +415,10 @@ void emit_makefile(struct gen *g)
 	const struct model *m = g->m;
 	const struct compiler *link = &m->main->link;
 	struct objs objs = { { NULL, 0, 0 }, { NULL, 0, 0 }, false, false, false, false, false };
-	char *rules_text = NULL, *app_flags;
-	size_t rules_len = 0;
+	char *rules_text = NULL, *app_flags, *unit_text = NULL;
+	size_t rules_len = 0, unit_len = 0;
+	const char *runtime_pc = g->runtime_pc ? g->runtime_pc : "peppher";
+	struct out unit;
 	FILE *rules_fp = open_memstream(&rules_text, &rules_len);
 	struct out rules = { rules_fp, 0, NULL }, o;
 	size_t i, j;
@@ -405,27 +433,50 @@ void emit_makefile(struct gen *g)
 	for (i = 0; i < m->nifaces; i++)
 		objs.wraps |= m->ifaces[i]->wrap;
 	/* rules first, into memory, since they decide the variables */
-	emit_impl_rules(g, &rules, m->main, &objs, "peppher.h");
+	if (out_open_memory(&unit, &unit_text, &unit_len) != 0)
+		g->errors++;
+	else {
+		struct strbuf wrapped = { 0 };
+
+		for (i = 0; i < m->nifaces; i++)
+			if (m->ifaces[i]->wrap)
+				strbuf_append(&wrapped, " %s", IFACE_SYMBOL(m->ifaces[i]));
+		emit_impl_rules(g, &unit, m->main, &objs, "peppher.h main.flags");
+		out_close(&unit);
+		add_unit_rules(g, &rules, "main", unit_text, unit_len, runtime_pc,
+			       wrapped.s ? wrapped.s : "");
+		free(wrapped.s);
+		free(unit_text);
+	}
 	app_flags = app_cpp_flags(m);
 	for (i = 0; i < m->nifaces; i++) {
 		const struct iface *ifc = m->ifaces[i];
 		char *entry = entry_file_name(g, ifc), *header = backend_header_name(ifc);
 		enum toolchain entry_tool = strcmp(g->entry_ext, ".c") == 0 ? TOOL_CC : TOOL_CXX;
 		char *obj = xasprintf("%s_entry.o", ifc->name);
-		char *deps = xasprintf("peppher.h %s", header);
+		char *flags_file = xasprintf("%s.flags", ifc->name);
+		char *deps = xasprintf("peppher.h %s %s", header, flags_file);
 
-		add_obj(&objs, obj);
-		emit_compile(&rules, obj, entry, deps, entry_tool, NULL, false, app_flags);
-		objs.cxx |= entry_tool == TOOL_CXX;
-		for (j = 0; j < ifc->nchosen; j++)
-			emit_impl_rules(g, &rules, ifc->chosen[j], &objs, "");
+		if (out_open_memory(&unit, &unit_text, &unit_len) != 0) {
+			g->errors++;
+		} else {
+			add_obj(&objs, obj);
+			emit_compile(&unit, obj, entry, deps, entry_tool, NULL, false, app_flags);
+			objs.cxx |= entry_tool == TOOL_CXX;
+			for (j = 0; j < ifc->nchosen; j++)
+				emit_impl_rules(g, &unit, ifc->chosen[j], &objs, flags_file);
+			out_close(&unit);
+			add_unit_rules(g, &rules, ifc->name, unit_text, unit_len, runtime_pc, NULL);
+			free(unit_text);
+		}
 		free(deps);
+		free(flags_file);
 		free(obj);
 		free(header);
 		free(entry);
 	}
 	free(app_flags);
-	emit_variables(&o, m, &objs, link->output, g->runtime_pc ? g->runtime_pc : "peppher");
+	emit_variables(&o, m, &objs, link->output, runtime_pc);
 	fclose(rules_fp);
 	fwrite(rules_text, 1, rules_len, o.fp);
 	free(rules_text);

@@ -209,4 +209,30 @@ grep -q "unchanged .*/l/Makefile$" "$out/l.err" || fail "l: Makefile rewritten"
 grep -q PPH_MODEL_HISTORY "$out/l/vector_scale_entry.c" || fail "l: entry content"
 ls -A "$out/l" | grep -q '^\.compose' && fail "l: temporary folder left"
 
+# make rebuilds the objects whose rules changed (NAME.flags), and no others
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory "$@"; }
+cp -R "$top_srcdir/tests/compose/data/golden/basic" "$out/mk"
+chmod -R u+w "$out/mk"
+(cd "$out/mk" && "$COMPOSE" --platforms=CPU,OPENMP main.xml -o ../mkout 2> /dev/null) || fail "mk: compose"
+mk -C "$out/mkout" > "$out/mk.log" 2>&1 || { cat "$out/mk.log"; fail "mk: build"; }
+recompose() { # what make would then run
+	find "$out/mkout" "$out/mk" -exec touch -d '1 minute ago' {} +
+	(cd "$out/mk" && "$COMPOSE" --platforms=CPU,OPENMP main.xml -o ../mkout 2> /dev/null) ||
+		fail "mk: compose again"
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C "$out/mkout" > "$out/mk.n"
+}
+recompose
+grep -q -- " -c " "$out/mk.n" && { cat "$out/mk.n"; fail "mk: the same tree compiles again"; }
+sed -i 's|<peppher:flags>-lm</peppher:flags>|<peppher:flags>-lm -Wl,-O1</peppher:flags>|' "$out/mk/main.xml"
+recompose
+grep -q -- "-Wl,-O1" "$out/mk.n" || fail "mk: other link flags do not relink"
+grep -q -- " -c " "$out/mk.n" && { cat "$out/mk.n"; fail "mk: other link flags compile again"; }
+sed -i 's|-O2 -std=c++11|-O1 -std=c++11|' "$out/mk/axpy/cxx/axpy_cxx.xml"
+recompose
+grep -q -- "-O1 -std=c++11 .* -c ../mk/axpy/cxx/axpy_cxx.cpp" "$out/mk.n" || { cat "$out/mk.n"; fail "mk: a variant's new flags do not compile it"; }
+grep -- " -c " "$out/mk.n" | grep -v -e " -c axpy_" -e " -c ../mk/axpy/" && fail "mk: another unit compiles again"
+(cd "$out/mk" && "$COMPOSE" --runtime=starpu --platforms=CPU,OPENMP main.xml -o ../mkout 2> /dev/null) &&
+	{ env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C "$out/mkout" | grep -q -- " -c ../mk/main.c" ||
+		fail "mk: another runtime does not compile the application again"; }
+
 echo "PASS: options"
