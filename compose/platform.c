@@ -12,6 +12,7 @@
 #endif
 
 #include "diag.h"
+#include "libsyms.h"
 #include "platform.h"
 #include "util.h"
 
@@ -154,46 +155,14 @@ void platform_detect(struct model *m, unsigned build_platforms)
 		add_fact(m, has[i], build_platforms >> i & 1u);
 }
 
-/* Debian's multiarch library folder */
-#if defined(__x86_64__)
-#define PPH_MULTIARCH "x86_64-linux-gnu"
-#elif defined(__aarch64__)
-#define PPH_MULTIARCH "aarch64-linux-gnu"
-#elif defined(__powerpc64__)
-#define PPH_MULTIARCH "powerpc64le-linux-gnu"
-#else
-#define PPH_MULTIARCH "lib"
-#endif
-
-static bool library_in(const char *dir, const char *lib)
-{
-	char *so = xasprintf("%s/lib%s.so", dir, lib), *a = xasprintf("%s/lib%s.a", dir, lib);
-	bool found = access(so, F_OK) == 0 || access(a, F_OK) == 0;
-
-	free(so);
-	free(a);
-	return found;
-}
-
-/* Folders where a linker finds libraries here: $LIBRARY_PATH, the
- * system's, and the CUDA toolkit's (for cublas, cusparse, ...). */
+/* Where a linker finds libraries here: $LIBRARY_PATH, the system's, and the
+ * CUDA toolkit's (for cublas, cusparse, ...). */
 static bool library_installed(const char *lib)
 {
-	static const char *const fixed[] = {
-		"/usr/local/lib", "/usr/lib", "/lib", "/usr/local/cuda/lib64",
-		"/usr/lib/" PPH_MULTIARCH,
-	};
-	const char *env = getenv("LIBRARY_PATH");
-	char *dirs = xstrdup(env ? env : ""), *save = NULL, *dir;
-	bool found = false;
-	size_t i;
+	char *path = library_find(lib, NULL, 0);
 
-	for (dir = strtok_r(dirs, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save))
-		found = library_in(dir, lib);
-	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]) && !found; i++)
-		found = library_in(fixed[i], lib);
-	free(dirs);
-	return found;
+	free(path);
+	return path != NULL;
 }
 
 bool platform_fact(const struct model *m, const char *name, double *value)

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "diag.h"
 #include "emit.h"
+#include "libsyms.h"
 #include "names.h"
 #include "skeleton.h"
 #include "util.h"
@@ -38,7 +39,8 @@ struct skeleton {
 	size_t nfiles;
 	char **names; /* functions done, against duplicates across headers */
 	size_t nnames;
-	bool *variadic; /* per name: left out of main.xml */
+	char **left_out; /* per name: why main.xml leaves it out, or NULL */
+	struct libsyms *libs; /* -l's libraries, where their symbols can be looked up */
 	unsigned reserved; /* functions skipped for their names */
 	const struct cfunc *kept; /* the last function given an interface */
 	struct strbuf main_includes; /* main.c's includes of the headers */
@@ -1346,8 +1348,14 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 				fn->name, "");
 			return;
 		}
-	s->variadic = xrealloc(s->variadic, s->nnames + 1, sizeof(bool));
-	s->variadic[s->nnames] = fn->variadic || fn->va_list;
+	s->left_out = xrealloc(s->left_out, s->nnames + 1, sizeof(char *));
+	s->left_out[s->nnames] = NULL;
+	if (fn->variadic || fn->va_list)
+		s->left_out[s->nnames] = xasprintf("'%s' is variadic or takes a va_list, which a task cannot carry; its interface conflicts with the header",
+						   fn->name);
+	else if (s->libs && delegates(s, fn) && !libsyms_defines(s->libs, cfunc_symbol(fn)))
+		s->left_out[s->nnames] = xasprintf("'%s' is not in %s, whose function its CPU variant calls: the program would not link",
+						   fn->name, libsyms_names(s->libs));
 	*(char **)array_push(&s->names, &s->nnames, sizeof(char *)) = xstrdup(fn->name);
 	if (fn->no_prototype)
 		warn_at(fn, fn->line, "'%s' is declared without a prototype (its parameters are unknown): main.xml leaves it out%s",
@@ -1358,6 +1366,9 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 	else if (fn->va_list)
 		warn_at(fn, fn->line, "'%s' takes a va_list, which a task cannot carry: main.xml leaves it out%s",
 			fn->name, "");
+	else if (s->left_out[s->nnames - 1])
+		warn_at(fn, fn->line, "'%s' is not in %s: main.xml leaves it out (add the library that has it)",
+			fn->name, libsyms_names(s->libs));
 	else if (fn->defined_here && delegates(s, fn))
 		/* --wrap reaches calls, not bodies the compiler copied in */
 		warn_at(fn, fn->line, "'%s' is inline in the header: the calls the compiler inlines do not reach PEPPHER%s",
@@ -1479,11 +1490,10 @@ static void main_descriptor(struct out *o, const struct skeleton *s, const char 
 	close_tag(o, "sourceFiles");
 	open_tag(o, "requiredInterfaces", "");
 	for (i = 0; i < s->nnames; i++) {
-		if (s->variadic[i]) /* its entry wrapper would conflict with the header */
-			out_line(o, "<!-- FIXME: '%s' is variadic or takes a va_list, which a task cannot carry; its interface conflicts with the header",
-				 s->names[i]);
+		if (s->left_out[i])
+			out_line(o, "<!-- FIXME: %s", s->left_out[i]);
 		out_line(o, "<peppher:requiredInterface name=\"%s\" xmlFile=\"%s.xml\"/>%s",
-			 s->names[i], s->names[i], s->variadic[i] ? " -->" : "");
+			 s->names[i], s->names[i], s->left_out[i] ? " -->" : "");
 	}
 	close_tag(o, "requiredInterfaces");
 	close_tag(o, "implementation");
@@ -1612,6 +1622,8 @@ int generate_skeletons(const struct skeleton_request *r)
 		s.cpp_flags = xstrdup("");
 	}
 	s.link_flags = link ? xml_escape(link) : NULL;
+	if (!r->empty) /* the CPU variants call the library's functions */
+		s.libs = libsyms_open(r->link_args, r->nlink);
 
 	for (i = 0; i < r->nheaders; i++) {
 		struct cfunc *funcs;
@@ -1660,10 +1672,13 @@ int generate_skeletons(const struct skeleton_request *r)
 		free(s.files[i]);
 	}
 	free(s.files);
-	for (i = 0; i < s.nnames; i++)
+	for (i = 0; i < s.nnames; i++) {
 		free(s.names[i]);
+		free(s.left_out[i]);
+	}
 	free(s.names);
-	free(s.variadic);
+	free(s.left_out);
+	libsyms_close(s.libs);
 	free(s.outdir_abs);
 	free(s.main_includes.s);
 	free(s.cpp_flags);

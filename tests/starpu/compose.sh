@@ -1,7 +1,8 @@
 #!/bin/sh
 # compose --runtime=starpu and --runtime=starpu-mpi: the same generated C
 # as for libpeppher, a Makefile that links peppher-starpu (peppher-starpu-mpi)
-# and differs in nothing else; unknown runtimes are refused with a clear
+# and differs in nothing else (NAME.flags name the runtime, so that make
+# compiles again for another); unknown runtimes are refused with a clear
 # error and nothing written.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
@@ -17,7 +18,13 @@ for rt in starpu starpu-mpi; do
 	"$COMPOSE" --runtime=$rt "$main" -o "$out/$rt" 2> /dev/null || fail "compose --runtime=$rt"
 	for f in "$out/peppher"/*; do
 		name=$(basename "$f")
-		[ "$name" = Makefile ] && continue
+		case "$name" in
+		Makefile) continue ;;
+		*.flags) # the compile rules, with the runtime they compile for
+			sed "s/^# runtime: $pc\$/# runtime: peppher/" "$out/$rt/$name" | cmp -s - "$f" ||
+				fail "$name differs between peppher and $rt in more than the runtime"
+			continue ;;
+		esac
 		cmp -s "$f" "$out/$rt/$name" || fail "$name differs between peppher and $rt"
 	done
 	grep -q -- "--libs $pc)" "$out/$rt/Makefile" || fail "Makefile does not link $pc"

@@ -1,0 +1,34 @@
+/*
+ * The libraries of -L and -l options as the linker finds them, and which
+ * functions they define: utility mode leaves out of main.xml a function
+ * its header declares but its library lacks (OpenBLAS's cblas.h declares
+ * bf16 routines Debian's libopenblas does not have; fftw3.h the fftwf_
+ * ones of another library), whose call would not link.
+ */
+#ifndef COMPOSE_LIBSYMS_H
+#define COMPOSE_LIBSYMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The file the linker takes for -lname: the first folder of dirs, then of
+ * $LIBRARY_PATH and the system's, holding libname.so or libname.a (.so
+ * first); "-l:file" names the file.  NULL when none; free it. */
+char *library_find(const char *name, char *const *dirs, size_t ndirs);
+
+struct libsyms;
+
+/* The libraries of args (-L DIR, -LDIR, -l NAME, -lNAME), opened to look
+ * their symbols up; NULL when there is none, or when one cannot be opened
+ * (a static library, a linker script): then no function is known missing. */
+struct libsyms *libsyms_open(char *const *args, size_t nargs);
+
+/* Does one of the libraries itself (not one it loads) define symbol? */
+bool libsyms_defines(const struct libsyms *l, const char *symbol);
+
+/* "-lblas -lm", as the options named them. */
+const char *libsyms_names(const struct libsyms *l);
+
+void libsyms_close(struct libsyms *l);
+
+#endif
