@@ -245,6 +245,13 @@ static void emit_variables(struct out *o, const struct model *m, const struct ob
 	out_line(o, "CXX = g++");
 	out_line(o, "endif");
 	out_line(o, "PKG_CONFIG ?= pkg-config");
+	/* said first: else a missing package shows as undefined pph_ symbols */
+	out_line(o, "ifeq ($(filter clean,$(MAKECMDGOALS)),)");
+	out_line(o, "ifneq ($(shell $(PKG_CONFIG) --exists %s && echo yes),yes)", pc);
+	out_line(o, "$(error pkg-config finds no %s: put the folder of %s.pc (PREFIX/lib/pkgconfig) on PKG_CONFIG_PATH)",
+		 pc, pc);
+	out_line(o, "endif");
+	out_line(o, "endif");
 	out_line(o, "PEPPHER_CFLAGS := $(shell $(PKG_CONFIG) --cflags %s)", pc);
 	/* the rpath lets the program find libpeppher wherever it was installed */
 	out_line(o, "PEPPHER_LIBS := $(shell $(PKG_CONFIG) --libs %s) \\", pc);

@@ -235,4 +235,11 @@ grep -- " -c " "$out/mk.n" | grep -v -e " -c axpy_" -e " -c ../mk/axpy/" && fail
 	{ env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C "$out/mkout" | grep -q -- " -c ../mk/main.c" ||
 		fail "mk: another runtime does not compile the application again"; }
 
+# make says when pkg-config does not find the runtime (else: undefined pph_ symbols)
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR=/nonexistent \
+	make -C "$out/mkout" > "$out/nopc.log" 2>&1 && fail "make without pkg-config's peppher"
+grep -q "pkg-config finds no peppher-starpu: put the folder of peppher-starpu.pc (PREFIX/lib/pkgconfig) on PKG_CONFIG_PATH" "$out/nopc.log" ||
+	grep -q "pkg-config finds no peppher: put the folder of peppher.pc (PREFIX/lib/pkgconfig) on PKG_CONFIG_PATH" "$out/nopc.log" ||
+	{ cat "$out/nopc.log"; fail "make without pkg-config's peppher: not said"; }
+
 echo "PASS: options"
