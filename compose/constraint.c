@@ -65,6 +65,18 @@ static int accept(struct parser *ps, const char *tok)
 	return 1;
 }
 
+/* Consume the word w (C++'s "and", "or", "not") if it comes next, whole. */
+static int accept_word(struct parser *ps, const char *w)
+{
+	size_t n = strlen(w);
+
+	skip_space(ps);
+	if (strncmp(ps->p, w, n) != 0 || isalnum((unsigned char)ps->p[n]) || ps->p[n] == '_')
+		return 0;
+	ps->p += n;
+	return 1;
+}
+
 static struct cexpr *node(struct parser *ps, enum cx_op op, struct cexpr *a, struct cexpr *b)
 {
 	struct cexpr *e = xcalloc(1, sizeof(*e));
@@ -79,7 +91,7 @@ static struct cexpr *node(struct parser *ps, enum cx_op op, struct cexpr *a, str
 	return e;
 }
 
-static struct cexpr *parse_or(struct parser *ps);
+static struct cexpr *parse_expr(struct parser *ps);
 
 /* XPDL's names (ComPU's constraints) for our platform facts. */
 static const char *const xpdl_names[][2] = {
@@ -163,7 +175,7 @@ static struct cexpr *parse_primary(struct parser *ps)
 
 	skip_space(ps);
 	if (accept(ps, "(")) {
-		e = descend(ps) ? parse_or(ps) : node(ps, CX_NUM, NULL, NULL);
+		e = descend(ps) ? parse_expr(ps) : node(ps, CX_NUM, NULL, NULL);
 		ps->depth--;
 		if (!accept(ps, ")"))
 			syntax_error(ps, "expected ')'");
@@ -189,7 +201,7 @@ static struct cexpr *parse_primary(struct parser *ps)
 			ps->p++;
 		if (ps->p - start == 3 && strncmp(start, "abs", 3) == 0 && accept(ps, "(")) {
 			/* abs(x): BLAS's negative increments span as positive ones */
-			e = node(ps, CX_ABS, descend(ps) ? parse_or(ps) : node(ps, CX_NUM, NULL, NULL),
+			e = node(ps, CX_ABS, descend(ps) ? parse_expr(ps) : node(ps, CX_NUM, NULL, NULL),
 				 NULL);
 			ps->depth--;
 			if (!accept(ps, ")"))
@@ -211,7 +223,7 @@ static struct cexpr *parse_unary(struct parser *ps)
 {
 	struct cexpr *e;
 
-	if (accept(ps, "!"))
+	if (accept(ps, "!") || accept_word(ps, "not"))
 		e = node(ps, CX_NOT, descend(ps) ? parse_unary(ps) : node(ps, CX_NUM, NULL, NULL), NULL);
 	else if (accept(ps, "-"))
 		e = node(ps, CX_NEG, descend(ps) ? parse_unary(ps) : node(ps, CX_NUM, NULL, NULL), NULL);
@@ -232,6 +244,8 @@ static struct cexpr *parse_product(struct parser *ps)
 			e = node(ps, CX_MUL, e, parse_unary(ps));
 		else if (accept(ps, "/"))
 			e = node(ps, CX_DIV, e, parse_unary(ps));
+		else if (accept(ps, "%"))
+			e = node(ps, CX_MOD, e, parse_unary(ps));
 		else
 			break;
 	}
@@ -272,7 +286,7 @@ static struct cexpr *parse_and(struct parser *ps)
 {
 	struct cexpr *e = parse_compare(ps);
 
-	while (!ps->failed && accept(ps, "&&"))
+	while (!ps->failed && (accept(ps, "&&") || accept_word(ps, "and")))
 		e = node(ps, CX_AND, e, parse_compare(ps));
 	return e;
 }
@@ -281,9 +295,26 @@ static struct cexpr *parse_or(struct parser *ps)
 {
 	struct cexpr *e = parse_and(ps);
 
-	while (!ps->failed && accept(ps, "||"))
+	while (!ps->failed && (accept(ps, "||") || accept_word(ps, "or")))
 		e = node(ps, CX_OR, e, parse_and(ps));
 	return e;
+}
+
+/* or [ "?" expr ":" conditional ], as C's (ComPU's constraints are C++) */
+static struct cexpr *parse_expr(struct parser *ps)
+{
+	struct cexpr *e = parse_or(ps), *c;
+
+	if (ps->failed || !accept(ps, "?"))
+		return e;
+	if (!descend(ps))
+		return e;
+	c = node(ps, CX_COND, e, parse_expr(ps));
+	if (!ps->failed && !accept(ps, ":"))
+		syntax_error(ps, "expected ':'");
+	c->c = ps->failed ? NULL : parse_expr(ps);
+	ps->depth--;
+	return c;
 }
 
 struct cexpr *cexpr_parse(const char *text, const struct loc *loc)
@@ -301,7 +332,7 @@ struct cexpr *cexpr_parse_as(const char *text, const struct loc *loc, const char
 		diag_error(loc, "empty %s", what);
 		return NULL;
 	}
-	e = parse_or(&ps);
+	e = parse_expr(&ps);
 	skip_space(&ps);
 	if (*ps.p)
 		syntax_error(&ps, "unexpected text");
@@ -318,6 +349,7 @@ void cexpr_free(struct cexpr *e)
 		return;
 	cexpr_free(e->a);
 	cexpr_free(e->b);
+	cexpr_free(e->c);
 	free(e->name);
 	free(e);
 }
@@ -331,7 +363,9 @@ int cexpr_names(const struct cexpr *e, int (*fn)(void *ctx, const char *name), v
 	if (e->op == CX_NAME)
 		return fn(ctx, e->name);
 	rc = cexpr_names(e->a, fn, ctx);
-	return rc ? rc : cexpr_names(e->b, fn, ctx);
+	if (!rc)
+		rc = cexpr_names(e->b, fn, ctx);
+	return rc ? rc : cexpr_names(e->c, fn, ctx);
 }
 
 double cexpr_eval(const struct cexpr *e, double (*value)(void *ctx, const char *name),
@@ -347,6 +381,9 @@ double cexpr_eval(const struct cexpr *e, double (*value)(void *ctx, const char *
 	case CX_NOT: return cexpr_eval(e->a, value, ctx) == 0;
 	case CX_AND: return cexpr_eval(e->a, value, ctx) != 0 && cexpr_eval(e->b, value, ctx) != 0;
 	case CX_OR: return cexpr_eval(e->a, value, ctx) != 0 || cexpr_eval(e->b, value, ctx) != 0;
+	case CX_COND:
+		return cexpr_eval(e->a, value, ctx) != 0 ? cexpr_eval(e->b, value, ctx) :
+							   cexpr_eval(e->c, value, ctx);
 	default: break;
 	}
 	a = cexpr_eval(e->a, value, ctx);
@@ -356,6 +393,8 @@ double cexpr_eval(const struct cexpr *e, double (*value)(void *ctx, const char *
 	case CX_SUB: return a - b;
 	case CX_MUL: return a * b;
 	case CX_DIV: return a / b;
+	case CX_MOD: /* C's fmod, without libm: finite values as constraints have */
+		return b != 0 ? a - b * (double)(long long)(a / b) : NAN;
 	case CX_LT: return a < b;
 	case CX_LE: return a <= b;
 	case CX_GT: return a > b;
@@ -386,6 +425,26 @@ char *cexpr_to_c(const struct cexpr *e, char *(*name_c)(void *ctx, const char *n
 		}
 		return out;
 	case CX_NAME: return name_c(ctx, e->name);
+	case CX_COND:
+		a = cexpr_to_c(e->a, name_c, ctx);
+		b = cexpr_to_c(e->b, name_c, ctx);
+		{
+			char *c = cexpr_to_c(e->c, name_c, ctx);
+
+			out = xasprintf("(%s ? %s : %s)", a, b, c);
+			free(c);
+		}
+		free(a);
+		free(b);
+		return out;
+	case CX_MOD: /* as cexpr_eval: no libm where it is used */
+		a = cexpr_to_c(e->a, name_c, ctx);
+		b = cexpr_to_c(e->b, name_c, ctx);
+		out = xasprintf("(%s != 0 ? %s - %s * (double)(long long)(%s / %s) : __builtin_nan(\"\"))",
+				b, a, b, a, b);
+		free(a);
+		free(b);
+		return out;
 	case CX_ABS: /* no <math.h> needed where it is used */
 		a = cexpr_to_c(e->a, name_c, ctx);
 		out = xasprintf("((%s) < 0 ? -(%s) : (%s))", a, a, a);

@@ -2,13 +2,13 @@
  * The constraint expression language of implementation descriptors
  * (<peppher:constraint expr="..." type="static|dynamic"/>):
  *
- *   expr    := or
- *   or      := and { "||" and }
- *   and     := compare { "&&" compare }
+ *   expr    := or [ "?" expr ":" expr ]
+ *   or      := and { ("||" | "or") and }
+ *   and     := compare { ("&&" | "and") compare }
  *   compare := sum [ ("<" | "<=" | ">" | ">=" | "==" | "!=") sum ]
  *   sum     := product { ("+" | "-") product }
- *   product := unary { ("*" | "/") unary }
- *   unary   := ("!" | "-" | "+") unary | primary
+ *   product := unary { ("*" | "/" | "%") unary }
+ *   unary   := ("!" | "not" | "-" | "+") unary | primary
  *   primary := NUMBER | NAME | "abs" "(" expr ")" | "(" expr ")"
  *
  * Values are doubles; comparisons and logic give 0 or 1, and any non-zero
@@ -23,7 +23,7 @@
 
 enum cx_op {
 	CX_NUM, CX_NAME, CX_NEG, CX_NOT, CX_ABS,
-	CX_ADD, CX_SUB, CX_MUL, CX_DIV,
+	CX_ADD, CX_SUB, CX_MUL, CX_DIV, CX_MOD, CX_COND,
 	CX_LT, CX_LE, CX_GT, CX_GE, CX_EQ, CX_NE, CX_AND, CX_OR,
 };
 
@@ -31,7 +31,7 @@ struct cexpr {
 	enum cx_op op;
 	double num;	   /* CX_NUM */
 	char *name;	   /* CX_NAME */
-	struct cexpr *a, *b; /* operands */
+	struct cexpr *a, *b, *c; /* operands (c: CX_COND's else) */
 };
 
 /* Parse text; syntax errors are reported at loc, with the column.

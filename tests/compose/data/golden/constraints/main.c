@@ -8,11 +8,11 @@
 int main(void)
 {
 	static float y[5000];
-	int sizes[] = { 10, 5000, 999, 1000 };
+	int sizes[] = { 10, 5000, 999, 1000, 1001 }; /* odd under 3000: small */
 	unsigned i;
 
 	PEPPHER_INITIALIZE();
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 5; i++) {
 		pick(y, sizes[i]);
 		printf("n=%d: variant %g, total %g\n", sizes[i], y[sizes[i] - 1],
 		       total(y, sizes[i], i == 3));
