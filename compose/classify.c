@@ -148,13 +148,22 @@ static int check_expr_name(void *ctx, const char *name)
 	return 0;
 }
 
+bool classify_integral_name(void *ctx, const char *name)
+{
+	const struct param *p = classify_find_param(ctx, name);
+
+	if (!p || !p->type)
+		return true; /* a fact or a resource: a count */
+	return !strchr(p->type, '*') && !type_has_word(p->type, "float") &&
+	       !type_has_word(p->type, "double");
+}
+
 static char *expr_name_c(void *ctx, const char *name)
 {
 	(void)ctx;
 	return xasprintf("(double)%s", name); /* the language's values are doubles */
 }
 
-/* Is type (normalized) a signed integer type of C or <stdint.h>? */
 /* Is type an unsigned integer by its name ("size_t", "unsigned long",
  * "uint32_t")?  A typedef it cannot see through (OpenBLAS's blasint, an
  * int) is not: its values are passed as given, negative ones too. */
@@ -229,6 +238,7 @@ static void check_dimension(struct iface *ifc, struct param *p, const char *text
 	what = xasprintf("numElements of '%s'", p->name);
 	e = cexpr_parse_as(t, &p->loc, what);
 	if (e) {
+		cexpr_type(e, classify_integral_name, ifc);
 		cexpr_names(e, check_expr_name, &x);
 		c = cexpr_to_c(e, expr_name_c, NULL);
 		/* a negative size is none */
@@ -550,6 +560,7 @@ static void check_work_size(struct iface *ifc)
 	if (e) {
 		unsigned before = diag_error_count();
 
+		cexpr_type(e, classify_integral_name, ifc);
 		cexpr_names(e, check_work_name, ifc);
 		if (diag_error_count() == before)
 			ifc->work_size_c = cexpr_to_c(e, expr_name_c, NULL);

@@ -20,4 +20,10 @@ int reduction_type(const char *elem_type);
 /* The parameter of ifc named name, or NULL. */
 struct param *classify_find_param(struct iface *ifc, const char *name);
 
+/* For cexpr_type (ctx: the interface): does name hold an integer?  A
+ * by-value parameter of no floating type ("int", "size_t", a typedef
+ * such as "blasint"), and the platform's facts and the runtime's
+ * resources (counts); not a float or double parameter. */
+bool classify_integral_name(void *ctx, const char *name);
+
 #endif

@@ -187,6 +187,9 @@ static struct cexpr *parse_primary(struct parser *ps)
 
 		e = node(ps, CX_NUM, NULL, NULL);
 		e->num = strtod(ps->p, &end);
+		e->int_literal = !memchr(start, '.', (size_t)(end - start)) &&
+				 !memchr(start, 'e', (size_t)(end - start)) &&
+				 !memchr(start, 'E', (size_t)(end - start));
 		ps->p = end;
 		/* C has no literal for infinity: "1e999" would become "inf" */
 		if (!isfinite(e->num) && !ps->failed++)
@@ -343,6 +346,28 @@ struct cexpr *cexpr_parse_as(const char *text, const struct loc *loc, const char
 	return e;
 }
 
+void cexpr_type(struct cexpr *e, bool (*integral)(void *ctx, const char *name), void *ctx)
+{
+	if (!e)
+		return;
+	cexpr_type(e->a, integral, ctx);
+	cexpr_type(e->b, integral, ctx);
+	cexpr_type(e->c, integral, ctx);
+	switch (e->op) {
+	case CX_NUM: e->integral = e->int_literal; break;
+	case CX_NAME: e->integral = integral(ctx, e->name); break;
+	case CX_NEG:
+	case CX_ABS: e->integral = e->a->integral; break;
+	case CX_ADD:
+	case CX_SUB:
+	case CX_MUL:
+	case CX_DIV:
+	case CX_MOD: e->integral = e->a->integral && e->b->integral; break;
+	case CX_COND: e->integral = e->b->integral && e->c->integral; break;
+	default: e->integral = true; /* comparisons and logic: 0 or 1 */
+	}
+}
+
 void cexpr_free(struct cexpr *e)
 {
 	if (!e)
@@ -392,7 +417,10 @@ double cexpr_eval(const struct cexpr *e, double (*value)(void *ctx, const char *
 	case CX_ADD: return a + b;
 	case CX_SUB: return a - b;
 	case CX_MUL: return a * b;
-	case CX_DIV: return a / b;
+	case CX_DIV:
+		if (e->a->integral && e->b->integral) /* C's, toward zero */
+			return b != 0 ? (double)(long long)(a / b) : NAN;
+		return a / b;
 	case CX_MOD: /* C's fmod, without libm: finite values as constraints have */
 		return b != 0 ? a - b * (double)(long long)(a / b) : NAN;
 	case CX_LT: return a < b;
@@ -456,6 +484,18 @@ char *cexpr_to_c(const struct cexpr *e, char *(*name_c)(void *ctx, const char *n
 		out = xasprintf("(%s%s)", e->op == CX_NEG ? "-" : "!", a);
 		free(a);
 		return out;
+	case CX_DIV:
+		if (e->a->integral && e->b->integral) { /* C's, toward zero */
+			a = cexpr_to_c(e->a, name_c, ctx);
+			b = cexpr_to_c(e->b, name_c, ctx);
+			out = xasprintf("(%s != 0 ? (double)(long long)(%s / %s) : __builtin_nan(\"\"))",
+					b, a, b);
+			free(a);
+			free(b);
+			return out;
+		}
+		/* a double's */
+		__attribute__((fallthrough));
 	default:
 		a = cexpr_to_c(e->a, name_c, ctx);
 		b = cexpr_to_c(e->b, name_c, ctx);

@@ -19,6 +19,8 @@
 #ifndef COMPOSE_CONSTRAINT_H
 #define COMPOSE_CONSTRAINT_H
 
+#include <stdbool.h>
+
 #include "ir.h"
 
 enum cx_op {
@@ -29,6 +31,8 @@ enum cx_op {
 
 struct cexpr {
 	enum cx_op op;
+	bool integral;	   /* of C integer type (cexpr_type): "/" truncates */
+	bool int_literal;  /* CX_NUM written without '.' or an exponent */
 	double num;	   /* CX_NUM */
 	char *name;	   /* CX_NAME */
 	struct cexpr *a, *b, *c; /* operands (c: CX_COND's else) */
@@ -40,6 +44,12 @@ struct cexpr *cexpr_parse(const char *text, const struct loc *loc);
 /* The same, the diagnostics naming what the text is ("numElements of 'x'"). */
 struct cexpr *cexpr_parse_as(const char *text, const struct loc *loc, const char *what);
 void cexpr_free(struct cexpr *e);
+
+/* Type e as C would: a literal without '.' or exponent, a name for which
+ * integral(ctx, name) holds, and what integers make are integers, so that
+ * "n / 2" truncates as in C (ComPU's constraints are C++).  Untyped, every
+ * name is a double. */
+void cexpr_type(struct cexpr *e, bool (*integral)(void *ctx, const char *name), void *ctx);
 
 /* Call fn(ctx, name) for every name in e, in order; stops at the first
  * non-zero return and gives it back. */

@@ -1,4 +1,3 @@
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -672,26 +671,14 @@ static bool is_below(const char *dir, const char *sub)
 	return below;
 }
 
-/* Whether the word "bool" is one of type's words. */
-static bool has_bool(const char *type)
-{
-	const char *p;
-
-	for (p = type; p && (p = strstr(p, "bool")) != NULL; p += 4)
-		if ((p == type || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
-		    !(isalnum((unsigned char)p[4]) || p[4] == '_'))
-			return true;
-	return false;
-}
-
 static bool uses_bool(const struct iface *ifc)
 {
 	size_t i;
 
-	if (has_bool(ifc->return_type))
+	if (ifc->return_type && type_has_word(ifc->return_type, "bool"))
 		return true;
 	for (i = 0; i < ifc->nparams; i++)
-		if (has_bool(ifc->params[i].type))
+		if (ifc->params[i].type && type_has_word(ifc->params[i].type, "bool"))
 			return true;
 	return false;
 }

@@ -123,6 +123,7 @@ static char *check_constraints(const struct model *m, const struct iface *ifc, s
 		k->expr = cexpr_parse(k->text, &k->loc);
 		if (!k->expr)
 			continue;
+		cexpr_type(k->expr, classify_integral_name, (void *)ifc);
 		if (k->dynamic) {
 			cexpr_names(k->expr, check_dynamic_name, &nc);
 			impl->dynamic = true;

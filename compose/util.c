@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -704,4 +705,16 @@ char *c_decl(const char *type, const char *name)
 	if (len && type[len - 1] == '*')
 		return xasprintf("%s%s", type, name);
 	return xasprintf("%s %s", type, name);
+}
+
+bool type_has_word(const char *type, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = type; p && (p = strstr(p, word)) != NULL; p += n)
+		if ((p == type || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+		    !(isalnum((unsigned char)p[n]) || p[n] == '_'))
+			return true;
+	return false;
 }

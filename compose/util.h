@@ -47,6 +47,8 @@ void strmap_free(struct strmap *m);
 /* Copy of s with leading/trailing blanks removed and inner runs of blanks
  * collapsed to one space ("float  *" -> "float *"). */
 char *normalize_space(const char *s);
+/* Is word one of the words of type ("bool" in "const bool", not in "boolean")? */
+bool type_has_word(const char *type, const char *word);
 
 /* normalize_space, and pointer stars spelt "T *" / "T **". */
 char *normalize_type(const char *type);
