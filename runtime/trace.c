@@ -1,11 +1,13 @@
 /*
  * Traces in the Chrome trace-event JSON format (open them in Perfetto or
  * chrome://tracing): PEPPHER_TRACE=FILE.json records one slice per task,
- * named CODELET/VARIANT, and one per transfer a worker makes ("transfer to
- * device|host", with its bytes), on one track per worker, and writes the file at
- * shutdown.  Each worker appends to its own buffer, so recording takes no
- * lock.
+ * named CODELET/VARIANT, and one per transfer ("transfer to device|host",
+ * with its bytes), on one track per worker and one for the application's
+ * threads (their prefetches at submission, acquires, unregisters), and writes
+ * the file at shutdown.  Each worker appends to its own buffer, so recording
+ * takes no lock; the application's threads share one, under a lock.
  */
+#include <pthread.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +18,11 @@
 static struct {
 	char *path; /* NULL: tracing off */
 	double t0;  /* microseconds, CLOCK_MONOTONIC at init */
-} tr;
+	/* the application threads' track */
+	pthread_mutex_t app_lock;
+	struct pph_trace_event *app;
+	size_t napp, app_cap;
+} tr = { .app_lock = PTHREAD_MUTEX_INITIALIZER };
 
 double pph__now_us(void)
 {
@@ -43,22 +49,29 @@ int pph__trace_enabled(void)
 	return tr.path != NULL;
 }
 
-static struct pph_trace_event *new_event(struct pph_worker *w)
+/* A new event at the end of events (n of cap), or NULL: tracing is best
+ * effort. */
+static struct pph_trace_event *append(struct pph_trace_event **events, size_t *n, size_t *cap)
 {
 	struct pph_trace_event *e;
 
-	if (w->ntrace == w->trace_cap) {
-		size_t cap = w->trace_cap ? 2 * w->trace_cap : 1024;
+	if (*n == *cap) {
+		size_t more = *cap ? 2 * *cap : 1024;
 
-		e = realloc(w->trace, cap * sizeof(*e));
+		e = realloc(*events, more * sizeof(*e));
 		if (!e)
-			return NULL; /* tracing is best effort */
-		w->trace = e;
-		w->trace_cap = cap;
+			return NULL;
+		*events = e;
+		*cap = more;
 	}
-	e = &w->trace[w->ntrace++];
+	e = &(*events)[(*n)++];
 	memset(e, 0, sizeof(*e));
 	return e;
+}
+
+static struct pph_trace_event *new_event(struct pph_worker *w)
+{
+	return append(&w->trace, &w->ntrace, &w->trace_cap);
 }
 
 void pph__trace_slice(struct pph_worker *w, const struct pph_codelet *cl,
@@ -77,15 +90,32 @@ void pph__trace_slice(struct pph_worker *w, const struct pph_codelet *cl,
 
 void pph__trace_transfer(int to_host, uint64_t bytes, double start_us, double dur_us)
 {
+	struct pph_worker *w = pph__current_worker;
 	struct pph_trace_event *e;
 
-	if (!tr.path || !pph__current_worker || !(e = new_event(pph__current_worker)))
+	if (!tr.path)
 		return;
-	e->cat = "transfer";
-	e->to_host = to_host;
-	e->bytes = bytes;
-	e->start = start_us - tr.t0;
-	e->dur = dur_us;
+	if (!w)
+		pthread_mutex_lock(&tr.app_lock);
+	e = w ? new_event(w) : append(&tr.app, &tr.napp, &tr.app_cap);
+	if (e) {
+		e->cat = "transfer";
+		e->to_host = to_host;
+		e->bytes = bytes;
+		e->start = start_us - tr.t0;
+		e->dur = dur_us;
+	}
+	if (!w)
+		pthread_mutex_unlock(&tr.app_lock);
+}
+
+static void write_transfer(FILE *fp, const struct pph_trace_event *e, unsigned tid)
+{
+	fprintf(fp, ",\n{\"name\":\"transfer to %s\",\"cat\":\"transfer\","
+		"\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,"
+		"\"tid\":%u,\"args\":{\"bytes\":%llu}}",
+		e->to_host ? "host" : "device", e->start, e->dur, tid,
+		(unsigned long long)e->bytes);
 }
 
 static void write_events(FILE *fp)
@@ -112,12 +142,14 @@ static void write_events(FILE *fp)
 					e->cl->name, e->cl->impls[e->impl].name, e->cat,
 					e->start, e->dur, w->id);
 			else
-				fprintf(fp, ",\n{\"name\":\"transfer to %s\",\"cat\":\"transfer\","
-					"\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,"
-					"\"tid\":%u,\"args\":{\"bytes\":%llu}}",
-					e->to_host ? "host" : "device", e->start, e->dur, w->id,
-					(unsigned long long)e->bytes);
+				write_transfer(fp, e, w->id);
 		}
+	}
+	if (tr.napp) { /* after the workers' tracks */
+		fprintf(fp, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,"
+			"\"args\":{\"name\":\"application threads\"}}", sep, pph__rt.nworkers);
+		for (j = 0; j < tr.napp; j++)
+			write_transfer(fp, &tr.app[j], pph__rt.nworkers);
 	}
 	fprintf(fp, "\n],\"displayTimeUnit\":\"ms\"}\n");
 }
@@ -143,6 +175,9 @@ void pph__trace_shutdown(void)
 		pph__rt.workers[i].trace = NULL;
 		pph__rt.workers[i].ntrace = pph__rt.workers[i].trace_cap = 0;
 	}
+	free(tr.app);
+	tr.app = NULL;
+	tr.napp = tr.app_cap = 0;
 	free(tr.path);
 	tr.path = NULL;
 }

@@ -920,7 +920,8 @@ static int count_substr(const char *s, const char *sub)
 	return n;
 }
 
-/* Transfers the workers make are slices of the trace, with their bytes. */
+/* Transfers are slices of the trace, with their bytes: the workers' on
+ * their tracks, the application's (an unregister's) on a track of its own. */
 static void test_trace_transfers(void)
 {
 	char path[] = "/tmp/peppher-trace-XXXXXX", buf[65536], bytes[64];
@@ -938,7 +939,7 @@ static void test_trace_transfers(void)
 	call(&fill_cl, GPU, h, PPH_W, NULL, 1);		/* no transfer */
 	call(&add_cl, CPU, h, PPH_RW, NULL, 1);		/* the CPU worker fetches it */
 	call(&add_cl, GPU, h, PPH_RW, NULL, 1);		/* the OpenCL worker sends it */
-	pph_data_unregister(h);				/* the application thread: untraced */
+	pph_data_unregister(h);				/* the application thread's */
 	pph_shutdown();
 	unsetenv("PEPPHER_TRACE");
 	fp = fopen(path, "r");
@@ -948,9 +949,10 @@ static void test_trace_transfers(void)
 	fclose(fp);
 	unlink(path);
 	snprintf(bytes, sizeof(bytes), "\"args\":{\"bytes\":%zu}", BYTES);
-	CU_ASSERT_EQUAL(count_substr(buf, "\"name\":\"transfer to host\""), 1);
+	CU_ASSERT_EQUAL(count_substr(buf, "\"name\":\"transfer to host\""), 2);
 	CU_ASSERT_EQUAL(count_substr(buf, "\"name\":\"transfer to device\""), 1);
-	CU_ASSERT_EQUAL(count_substr(buf, bytes), 2);
+	CU_ASSERT_EQUAL(count_substr(buf, bytes), 3);
+	CU_ASSERT_EQUAL(count_substr(buf, "\"args\":{\"name\":\"application threads\"}"), 1);
 	CU_ASSERT_EQUAL(count_substr(buf, "\"cat\":\"task\""), 3);
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
