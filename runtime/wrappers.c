@@ -725,7 +725,7 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	unsigned char kind_of[PPH_MAX_WORKERS];
 	_Atomic double ended[3] = { 0, 0, 0 };
 	double end_us = 0, t0, submit_end;
-	int n, rc = 0, k, submitted_blocks = 0, per_worker = 0;
+	int n, rc = 0, k, submitted_blocks = 0, per_worker = 0, same_length;
 	unsigned i, done = 0, hybrid = 0, a;
 
 	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
@@ -748,13 +748,14 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 				break;
 			total = split_length(handles[i]);
 		}
+	same_length = i == nbuffers;
 	/* more blocks than elements (partition="8" over 3 rows): a block
 	 * each, the call whole where there is one */
-	if (i == nbuffers && total && (size_t)n > total)
+	if (same_length && total && (size_t)n > total)
 		n = (int)total;
 	if (n <= 1)
 		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
-	if (i == nbuffers && total >= (size_t)n && pph__rt.initialized &&
+	if (same_length && total >= (size_t)n && pph__rt.initialized &&
 	    !host_only(nbuffers, handles))
 		hybrid = hybrid_split(cl, impl_mask, nbuffers, handles, modes, parts,
 				      per_worker ? 0 : (unsigned)n, total, sizes, masks, kind_of,
@@ -767,15 +768,23 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	if (hybrid) {
 		split_counted(cl, hybrid, sizes, kind_of);
 		n = (int)hybrid;
-	} else if (pph__rt.initialized)
+	} else if (pph__rt.initialized) {
 		n = (int)one_kind_blocks(cl, (unsigned)n, per_worker, &impl_mask);
+		/* a block per worker, but no more blocks than elements (2 rows,
+		 * 3 workers: partitioning into 3 failed every call) */
+		if (same_length && total && (size_t)n > total)
+			n = (int)total;
+	}
 	if (n <= 1)
 		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
-	for (i = 0; rc == 0 && i < nbuffers; i++, done = i)
+	for (i = 0; rc == 0 && i < nbuffers; i++) {
 		if (parts[i] >= 0)
 			rc = hybrid ? pph_data_partition_sizes(handles[i], (unsigned)n, sizes,
 							       blocks[i]) :
 				      pph_data_partition(handles[i], (unsigned)n, blocks[i]);
+		if (rc == 0) /* those partitioned, to unpartition */
+			done = i + 1;
+	}
 	t0 = pph__now_us();
 	pph__wakes_hold();
 	for (k = 0; rc == 0 && k < n; k++) {

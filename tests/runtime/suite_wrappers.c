@@ -113,6 +113,35 @@ static void test_split_more_blocks_than_elements(void)
 	CU_ASSERT_EQUAL(atomic_load(&split_blocks), 3 + 1);
 }
 
+/* partition="auto" over fewer elements than workers: a block per element
+ * (2 rows on 4 workers failed every call with -EINVAL, the handles then
+ * unpartitioned though never partitioned). */
+static void test_auto_split_fewer_elements_than_workers(void)
+{
+	int v[3] = { 0, 10, 20 }, parts = 0, n;
+	pph_data_handle h;
+	enum pph_access mode = PPH_RW;
+
+	pph_shutdown();
+	setenv("PEPPHER_NCPU", "4", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	atomic_store(&split_blocks, 0);
+	for (n = 3; n >= 2; n--) {
+		CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, v, (size_t)n, sizeof(int)), 0);
+		CU_ASSERT_EQUAL(pph_call_partitioned(&split_cl, 1u << 0, 1, &h, &mode, &parts, NULL,
+						     0),
+				0);
+		pph_data_unregister(h);
+	}
+	CU_ASSERT_EQUAL(v[0], 2);
+	CU_ASSERT_EQUAL(v[1], 12);
+	CU_ASSERT_EQUAL(v[2], 21);
+	CU_ASSERT_EQUAL(atomic_load(&split_blocks), 3 + 2);
+	pph_shutdown();
+	setenv("PEPPHER_NCPU", "2", 1);
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
 /* A variant that gives up part way (a C++ backend's caught exception):
  * the call fails, its data as the variant left it. */
 static void give_up_cpu(void *b[], void *arg)
@@ -158,4 +187,6 @@ void add_wrappers_tests(CU_pSuite s)
 		    test_cpu_only_split);
 	CU_add_test(s, "a split into more blocks than elements: a block each",
 		    test_split_more_blocks_than_elements);
+	CU_add_test(s, "partition=auto over fewer elements than workers: a block each",
+		    test_auto_split_fewer_elements_than_workers);
 }
