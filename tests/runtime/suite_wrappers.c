@@ -91,22 +91,34 @@ static void test_cpu_only_split(void)
 	CU_ASSERT_EQUAL(atomic_load(&split_forks), 0);
 }
 
-/* More blocks asked for than the vector has elements: a block each (it
- * failed with -EINVAL), the call whole for one element. */
-static void test_split_more_blocks_than_elements(void)
+/* Split calls of split_cl over the first n of v[3] = { 0, 10, 20 }, for
+ * each n of sizes (ending in 0), parts blocks each; v as they leave it. */
+static void split_prefixes(int v[3], const int *sizes, int parts)
 {
-	int v[3] = { 0, 10, 20 }, parts = 8, n;
 	pph_data_handle h;
 	enum pph_access mode = PPH_RW;
 
+	v[0] = 0;
+	v[1] = 10;
+	v[2] = 20;
 	atomic_store(&split_blocks, 0);
-	for (n = 3; n >= 1; n -= 2) {
-		CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, v, (size_t)n, sizeof(int)), 0);
+	for (; *sizes; sizes++) {
+		CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, v, (size_t)*sizes, sizeof(int)), 0);
 		CU_ASSERT_EQUAL(pph_call_partitioned(&split_cl, 1u << 0, 1, &h, &mode, &parts, NULL,
 						     0),
 				0);
 		pph_data_unregister(h);
 	}
+}
+
+/* More blocks asked for than the vector has elements: a block each (it
+ * failed with -EINVAL), the call whole for one element. */
+static void test_split_more_blocks_than_elements(void)
+{
+	static const int sizes[] = { 3, 1, 0 };
+	int v[3];
+
+	split_prefixes(v, sizes, 8);
 	CU_ASSERT_EQUAL(v[0], 2);
 	CU_ASSERT_EQUAL(v[1], 11);
 	CU_ASSERT_EQUAL(v[2], 21);
@@ -118,21 +130,13 @@ static void test_split_more_blocks_than_elements(void)
  * unpartitioned though never partitioned). */
 static void test_auto_split_fewer_elements_than_workers(void)
 {
-	int v[3] = { 0, 10, 20 }, parts = 0, n;
-	pph_data_handle h;
-	enum pph_access mode = PPH_RW;
+	static const int sizes[] = { 3, 2, 0 };
+	int v[3];
 
 	pph_shutdown();
 	setenv("PEPPHER_NCPU", "4", 1);
 	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
-	atomic_store(&split_blocks, 0);
-	for (n = 3; n >= 2; n--) {
-		CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, v, (size_t)n, sizeof(int)), 0);
-		CU_ASSERT_EQUAL(pph_call_partitioned(&split_cl, 1u << 0, 1, &h, &mode, &parts, NULL,
-						     0),
-				0);
-		pph_data_unregister(h);
-	}
+	split_prefixes(v, sizes, 0);
 	CU_ASSERT_EQUAL(v[0], 2);
 	CU_ASSERT_EQUAL(v[1], 12);
 	CU_ASSERT_EQUAL(v[2], 21);
