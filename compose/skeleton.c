@@ -254,6 +254,20 @@ static int spacing_after(const struct sparam *ps, size_t n, size_t k, const char
 		       -1;
 }
 
+/* The by-value integer right after the pointer at index k if it is its
+ * leading dimension, named as BLAS and LAPACK name them: "ld" and the
+ * pointer's name ("lda" after "a", "LDVT" after "VT"); else -1. */
+static int leading_dimension_after(const struct sparam *ps, size_t n, size_t k)
+{
+	const struct sparam *next = k + 1 < n ? &ps[k + 1] : NULL;
+
+	return next && next->c->integer && next->c->shape == CSHAPE_VALUE &&
+			       strncasecmp(next->name, "ld", 2) == 0 &&
+			       strcasecmp(next->name + 2, ps[k].name) == 0 ?
+		       (int)(k + 1) :
+		       -1;
+}
+
 /* The size parameter of the pointer at index k: named for it, else the
  * nearest size-like name after it, else before it. */
 static int guess_vector(const struct sparam *ps, size_t n, size_t k, const char **why)
@@ -426,7 +440,7 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 {
 	struct sparam *p = &ps[k];
 	const char *why;
-	int s, stride;
+	int s, stride, ld;
 
 	p->access = p->c->pointee_const ? "read" : "readwrite";
 	if (p->c->flat && plan_rows(fn, ps, n, k))
@@ -479,6 +493,12 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 	 * columns, which a row-major view cannot have */
 	stride = spacing_after(ps, n, k, "inc");
 	p->num_elements = stride < 0 ? guess_matrix(ps, n, k) : NULL;
+	if ((ld = leading_dimension_after(ps, n, k)) >= 0)
+		/* which of rows and columns is the leading one depends on the
+		 * call's layout and transpose arguments: a device variant needs
+		 * the elements they span, which no guess made here can give */
+		prepend_note(p, xasprintf("FIXME: '%s' is a matrix whose rows or columns are '%s' elements apart: before writing a device variant, make numElements span them ((rows - 1) * %s + cols elements row-major, (cols - 1) * %s + rows column-major, rows and cols as the layout and transpose arguments say)",
+					  p->name, ps[ld].name, ps[ld].name, ps[ld].name));
 	if (p->num_elements) {
 		prepend_note(p, xasprintf("guess: '%s' is a row-major matrix of %s elements",
 					  p->name, p->num_elements));

@@ -109,6 +109,11 @@ if [ -n "$cblas" ]; then
 		fail "cblas_saxpy: the OpenCL stub's work-items are not N"
 	grep -q 'name="B" type="const float \*" accessMode="read" numElements="K,N"' cblas/cblas_sgemm.xml ||
 		fail "cblas_sgemm: B is not guessed K x N"
+	# which of A's rows and columns lda separates, the call's layout and
+	# transposes say: a FIXME, not a guess; N and incX are no such pair
+	grep -q "FIXME: 'A' is a matrix whose rows or columns are 'lda' elements apart" cblas/cblas_sgemm.xml ||
+		fail "cblas_sgemm: A's leading dimension is not marked FIXME"
+	! grep -q "elements apart:" cblas/cblas_saxpy.xml || fail "cblas_saxpy: a vector marked as a matrix"
 else
 	echo "SKIP: no cblas.h (Debian libblas-dev)"
 fi
