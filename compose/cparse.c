@@ -1053,6 +1053,61 @@ static enum CXChildVisitResult count_declared(CXCursor c, CXCursor parent, void 
 	return CXChildVisit_Continue;
 }
 
+/* The file of all that an include directive's name ("gsl/gsl_vector_double.h")
+ * names: the one it ends with; NULL where none does. */
+static const char *included_as(const struct inclusions *all, const char *name, size_t len)
+{
+	size_t i, flen;
+
+	for (i = 0; i < all->n; i++) {
+		flen = strlen(all->v[i].file);
+		if (flen > len && all->v[i].file[flen - len - 1] == '/' &&
+		    strncmp(all->v[i].file + flen - len, name, len) == 0)
+			return all->v[i].file;
+	}
+	return NULL;
+}
+
+/*
+ * The headers the header at path (real: its real path) includes itself,
+ * in its order: those its include lines name, and those clang saw it
+ * include.  Clang records each file at its first include only, and
+ * gsl_vector.h includes gsl_vector_double.h after gsl_vector_complex_double.h
+ * has.
+ */
+static char **own_includes(const char *path, const char *real, const struct inclusions *all,
+			   size_t *n)
+{
+	char *text = read_text(path), **files = NULL;
+	const char *line, *file;
+	size_t i;
+
+	*n = 0;
+	for (line = text; line; line = (line = strchr(line, '\n')) ? line + 1 : NULL) {
+		const char *s = skip_blank(line), *end;
+
+		if (*s++ != '#')
+			continue;
+		s = skip_blank(s);
+		if (strncmp(s, "include", 7) != 0)
+			continue;
+		s = skip_blank(s + 7);
+		if (*s != '<' && *s != '"')
+			continue;
+		end = strchr(s + 1, *s == '<' ? '>' : '"');
+		if (!end || memchr(s, '\n', (size_t)(end - s)))
+			continue;
+		file = included_as(all, s + 1, (size_t)(end - s - 1));
+		if (file && !has_path(files, *n, file))
+			*(char **)array_push(&files, n, sizeof(char *)) = xstrdup(file);
+	}
+	free(text);
+	for (i = 0; i < all->n; i++)
+		if (strcmp(all->v[i].from, real) == 0 && !has_path(files, *n, all->v[i].file))
+			*(char **)array_push(&files, n, sizeof(char *)) = xstrdup(all->v[i].file);
+	return files;
+}
+
 /*
  * The header at path (real: its real path) declares no function: say so,
  * and which of the headers it includes do (poll.h only includes
@@ -1064,24 +1119,18 @@ static void declares_none(CXTranslationUnit tu, const char *path, const char *re
 {
 	struct declared_by_file d = { NULL, 0, NULL };
 	struct loc loc = { path, 0 };
-	size_t i, j;
+	size_t i, j, nown;
+	char **own = own_includes(path, real, all, &nown);
 
 	diag_warning(&loc, "declares no function");
 	clang.visitChildren(clang.getTranslationUnitCursor(tu), count_declared, &d);
-	for (i = 0; i < all->n; i++) {
+	for (i = 0; i < nown; i++) {
 		char **parts = NULL;
 		size_t nparts = 0, k;
 		unsigned count = 0;
 
-		if (strcmp(all->v[i].from, real) != 0)
-			continue;
-		for (k = 0; k < i && (strcmp(all->v[k].from, real) != 0 ||
-				      strcmp(all->v[k].file, all->v[i].file) != 0); k++)
-			;
-		if (k < i) /* said at its first include */
-			continue;
 		/* the functions it declares with its private parts */
-		*(char **)array_push(&parts, &nparts, sizeof(char *)) = xstrdup(all->v[i].file);
+		*(char **)array_push(&parts, &nparts, sizeof(char *)) = xstrdup(own[i]);
 		add_private_parts(all, &parts, &nparts);
 		for (k = 0; k < nparts; k++)
 			for (j = 0; j < d.n; j++)
@@ -1089,9 +1138,10 @@ static void declares_none(CXTranslationUnit tu, const char *path, const char *re
 					count += d.counts[j];
 		if (count)
 			diag_note(&loc, "it includes %s, which declares %u function%s: generate from that header",
-				  all->v[i].file, count, count == 1 ? "" : "s");
+				  own[i], count, count == 1 ? "" : "s");
 		free_paths(parts, nparts);
 	}
+	free_paths(own, nown);
 	free_paths(d.files, d.n);
 	free(d.counts);
 }

@@ -225,6 +225,14 @@ printf '%s\n' "$data/forward.h: warning: declares no function" \
 	"$data/forward.h: note: it includes $(cd "$data" && pwd -P)/typed.h, which declares 6 functions: generate from that header" \
 	"compose: error: no function declared in the headers: nothing to generate" \
 	"compose: 1 error, nothing written" | diff -u - forward.err || fail "forward.h: not told where the functions are"
+# ... also when another header of its own included that one first (gsl_vector.h
+# includes gsl_vector_double.h, which gsl_vector_complex_double.h included)
+"$COMPOSE" -I "$data" --generate-comp-files="$data/forward_again.h" -o forward > /dev/null 2> forward.err &&
+	fail "forward_again.h generated"
+printf '%s\n' "$data/forward_again.h: warning: declares no function" \
+	"$data/forward_again.h: note: it includes $(cd "$data" && pwd -P)/typed.h, which declares 6 functions: generate from that header" \
+	"compose: error: no function declared in the headers: nothing to generate" \
+	"compose: 1 error, nothing written" | diff -u - forward.err || fail "forward_again.h: not told where the functions are"
 
 cp "$data/mix_calls.c" mix/main.c
 "$COMPOSE" mix/main.xml -o gen --platforms=CPU > /dev/null 2> compose.err ||
