@@ -19,6 +19,7 @@
  * CODELET.lock, after merging this process's samples into what is on disk
  * then, so concurrent processes lose nothing.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -277,14 +278,17 @@ static struct pph_pm_variant *variant_get(struct pph_pm_model *m,
 
 /* The slot of footprint fp in v's index: its entry, or the empty slot
  * where it goes. */
-static struct pph_pm_entry **index_slot(const struct pph_pm_variant *v, uint32_t fp)
+/* An entry is its footprint and its size: a 32-bit hash of shapes is
+ * shared by two sizes in a few hundred thousand (n = 4191 and 549660
+ * floats), whose histories must not mix. */
+static struct pph_pm_entry **index_slot(const struct pph_pm_variant *v, uint32_t fp, double size)
 {
 	/* footprints are hashes already; one multiply spreads a file's
 	 * made-up ones (1, 2, 3...) too */
 	size_t mask = v->index_cap - 1;
 	size_t i = (size_t)(((uint64_t)fp * 0x9e3779b97f4a7c15ull) >> 32) & mask;
 
-	while (v->index[i] && v->index[i]->footprint != fp)
+	while (v->index[i] && (v->index[i]->footprint != fp || v->index[i]->size != size))
 		i = (i + 1) & mask;
 	return &v->index[i];
 }
@@ -310,10 +314,10 @@ static int index_grow(struct pph_pm_variant *v)
 	}
 	v->index_cap = cap;
 	v->nentries = n;
-	/* a list made elsewhere may hold a footprint twice: the first wins,
+	/* a list made elsewhere may hold an entry twice: the first wins,
 	 * as the walk of the list found it */
 	for (e = v->entries; e; e = e->next) {
-		struct pph_pm_entry **slot = index_slot(v, e->footprint);
+		struct pph_pm_entry **slot = index_slot(v, e->footprint, e->size);
 
 		if (!*slot)
 			*slot = e;
@@ -329,11 +333,11 @@ static struct pph_pm_entry *entry_get(struct pph_pm_variant *v, uint32_t fp,
 
 	if (!v->index && ((!v->entries && !create) || index_grow(v) != 0))
 		return NULL;
-	if ((e = *index_slot(v, fp)) || !create)
+	if ((e = *index_slot(v, fp, size)) || !create)
 		return e;
 	if (index_grow(v) != 0 || !(e = calloc(1, sizeof(*e))))
 		return NULL;
-	slot = index_slot(v, fp);
+	slot = index_slot(v, fp, size);
 	e->footprint = fp;
 	e->size = size;
 	e->next = v->entries;
@@ -376,9 +380,11 @@ char *pph__perfmodel_path(const char *dir, const char *codelet, const char *ext)
 	return path;
 }
 
-static struct pph_pm_model *model_read(const char *path, int warn);
+static struct pph_pm_model *model_read(const char *path, const char *then);
+static void stored_reset(const char *codelet);
 
-/* The model of a codelet, read from its file at first use.  pm.lock held. */
+/* The model of a codelet, read from its file at first use (PEPPHER_CALIBRATE=2:
+ * the file removed instead).  pm.lock held. */
 static struct pph_pm_model *model_get(const char *codelet)
 {
 	struct pph_pm_model *m;
@@ -388,9 +394,10 @@ static struct pph_pm_model *model_get(const char *codelet)
 		if (strcmp(m->codelet, codelet) == 0)
 			return m;
 	m = NULL;
-	if (pm.dir && pm.calibrate != PPH_CALIBRATE_RESET &&
-	    (path = pph__perfmodel_path(pm.dir, codelet, "model"))) {
-		m = model_read(path, 1);
+	if (pm.dir && pm.calibrate == PPH_CALIBRATE_RESET)
+		stored_reset(codelet);
+	else if (pm.dir && (path = pph__perfmodel_path(pm.dir, codelet, "model"))) {
+		m = model_read(path, "; starting a fresh one");
 		if (m && strcmp(m->codelet, codelet) != 0) {
 			/* its codelet line names where it is written back */
 			fprintf(stderr, "peppher: warning: %s: model of codelet '%s', not '%s'; starting a fresh one\n",
@@ -618,7 +625,7 @@ double pph__perfmodel_setup_us(const struct pph_codelet *cl, unsigned impl,
 
 unsigned long pph__perfmodel_tries(const struct pph_codelet *cl, unsigned impl,
 				   enum pph_arch arch, unsigned threads, uint32_t footprint,
-				   unsigned long *all, int *warmed)
+				   double size, unsigned long *all, int *warmed)
 {
 	struct pph_pm_variant *v;
 	struct pph_pm_entry *e;
@@ -632,7 +639,7 @@ unsigned long pph__perfmodel_tries(const struct pph_codelet *cl, unsigned impl,
 				  (pm.calibrate == PPH_CALIBRATE_FORCE ? 0 : e->count - e->dcount);
 
 		total += n;
-		if (e->footprint == footprint) {
+		if (e->footprint == footprint && e->size == size) {
 			here = n;
 			warm = e->warmed;
 		}
@@ -680,7 +687,8 @@ static unsigned long samples_of(const struct pph_pm_entry *e)
 }
 
 unsigned long pph__perfmodel_samples(const struct pph_codelet *cl, unsigned impl,
-				     enum pph_arch arch, unsigned threads, uint32_t footprint)
+				     enum pph_arch arch, unsigned threads, uint32_t footprint,
+				     double size)
 {
 	struct pph_pm_variant *v;
 	struct pph_pm_entry *e;
@@ -688,7 +696,7 @@ unsigned long pph__perfmodel_samples(const struct pph_codelet *cl, unsigned impl
 
 	pthread_mutex_lock(&pm.lock);
 	v = lookup(cl, impl, arch, threads, 0);
-	if (v && (e = entry_get(v, footprint, 0, 0)))
+	if (v && (e = entry_get(v, footprint, size, 0)))
 		n = samples_of(e);
 	pthread_mutex_unlock(&pm.lock);
 	return n;
@@ -849,7 +857,7 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 	if (sscanf(line, "%15s", word) != 1 || word[0] == '#')
 		return 0;
 	if (lineno == 1)
-		return strcmp(line, "peppher-perfmodel 1\n") == 0 ? 0 : -1;
+		return strcmp(line, "peppher-perfmodel 1") == 0 ? 0 : -1;
 	if (strcmp(word, "codelet") == 0)
 		return !m->codelet && sscanf(line, "codelet %255s", name) == 1 &&
 		       (m->codelet = strdup(name)) ? 0 : -1;
@@ -880,41 +888,58 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 
 		if (got < 6 || !sane_entry(&e) || !(n = entry_get(*cur, fp, e.size, 1)))
 			return -1;
-		n->count = e.count;
-		n->mean = e.mean;
-		n->m2 = e.m2;
-		n->outliers = e.outliers;
-		n->firsts = e.firsts;
-		return 0;
+		/* an entry written twice (a hand edit, files joined) holds
+		 * the samples of both lines */
+		welford_merge(&n->count, &n->mean, &n->m2, e.count, e.mean, e.m2);
+		n->outliers += e.outliers;
+		n->firsts += e.firsts;
+		return sane_entry(n) ? 0 : -1;
 	}
 	return -1;
 }
 
-static struct pph_pm_model *model_read(const char *path, int warn)
+/*
+ * The model in the file at path, or NULL.  A malformed file is said on
+ * stderr, followed by then (what the reader does about it), unless then is
+ * NULL.  Lines may end in blanks or "\r\n" (a file edited elsewhere); a
+ * last line without its newline is a file cut short (every line written
+ * ends in one).
+ */
+static struct pph_pm_model *model_read(const char *path, const char *then)
 {
 	FILE *fp = fopen(path, "r");
 	struct pph_pm_model *m;
 	struct pph_pm_variant *cur = NULL;
 	char line[1024];
 	int lineno = 0;
+	const char *why = NULL;
 
 	if (!fp)
 		return NULL;
 	m = calloc(1, sizeof(*m));
 	while (m && fgets(line, sizeof(line), fp)) {
-		if (parse_line(m, &cur, line, ++lineno) != 0) {
-			if (warn)
-				fprintf(stderr, "peppher: warning: %s:%d: corrupt performance model; starting a fresh one\n",
-					path, lineno);
+		size_t len = strlen(line);
+
+		lineno++;
+		if (!len || line[len - 1] != '\n')
+			why = feof(fp) ? "cut short" : "line too long";
+		while (len && isspace((unsigned char)line[len - 1]))
+			line[--len] = '\0';
+		if (!why && parse_line(m, &cur, line, lineno) != 0)
+			why = "corrupt performance model";
+		if (why) {
+			if (then)
+				fprintf(stderr, "peppher: warning: %s:%d: %s%s\n", path, lineno, why,
+					then);
 			pph__perfmodel_free(m);
 			m = NULL;
 		}
 	}
 	fclose(fp);
 	if (m && !m->codelet) {
-		if (warn)
-			fprintf(stderr, "peppher: warning: %s: corrupt performance model; starting a fresh one\n",
-				path);
+		if (then)
+			fprintf(stderr, "peppher: warning: %s: corrupt performance model (no codelet line)%s\n",
+				path, then);
 		pph__perfmodel_free(m);
 		m = NULL;
 	}
@@ -923,7 +948,7 @@ static struct pph_pm_model *model_read(const char *path, int warn)
 
 struct pph_pm_model *pph__perfmodel_read(const char *path)
 {
-	return model_read(path, 1);
+	return model_read(path, "");
 }
 
 void pph__perfmodel_write(FILE *fp, const struct pph_pm_model *m)
@@ -987,8 +1012,7 @@ static void merge_into(struct pph_pm_model *disk, const struct pph_pm_model *our
 			/* the process's only run of the entry: its warm-up */
 			int lone = !e->dcount && !e->doutliers && e->warmed;
 
-			if (!e->dcount && !e->doutliers && !lone &&
-			    pm.calibrate != PPH_CALIBRATE_RESET)
+			if (!e->dcount && !e->doutliers && !lone)
 				continue;
 			de = entry_get(dv, e->footprint, e->size, 1);
 			if (!de)
@@ -1075,22 +1099,47 @@ static void remove_stale_tmp(const char *dir)
 	closedir(d);
 }
 
-static void flush_model(const struct pph_pm_model *m)
+/* Take the lock that a codelet's model file is read, merged and written
+ * under: its descriptor (close it to let go), or -1 (then unlocked). */
+static int lock_stored(const char *codelet)
 {
-	char *path = pph__perfmodel_path(pm.dir, m->codelet, "model");
-	char *lock = pph__perfmodel_path(pm.dir, m->codelet, "lock");
-	struct pph_pm_model *disk = NULL;
-	int fd = -1;
+	char *lock = pph__perfmodel_path(pm.dir, codelet, "lock");
+	int fd = lock ? open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644) : -1;
 
-	if (!path || !lock)
-		goto out;
-	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	/* a signal must not let two writers in at once */
 	while (fd >= 0 && flock(fd, LOCK_EX) != 0 && errno == EINTR)
 		;
+	free(lock);
+	return fd;
+}
+
+/* PEPPHER_CALIBRATE=2: remove the codelet's stored model at its first use,
+ * as peppher-perfmodel reset does, so that what other processes store
+ * from then on is merged with this one's samples, not lost at its end. */
+static void stored_reset(const char *codelet)
+{
+	char *path = pph__perfmodel_path(pm.dir, codelet, "model");
+	int fd = lock_stored(codelet);
+
+	if (path && unlink(path) != 0 && errno != ENOENT)
+		fprintf(stderr, "peppher: warning: PEPPHER_CALIBRATE=2: cannot remove %s: %s\n",
+			path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(path);
+}
+
+static void flush_model(const struct pph_pm_model *m)
+{
+	char *path = pph__perfmodel_path(pm.dir, m->codelet, "model");
+	struct pph_pm_model *disk = NULL;
+	int fd = -1;
+
+	if (!path)
+		goto out;
+	fd = lock_stored(m->codelet);
 	/* quietly: a corrupt file was reported when it was first read */
-	if (pm.calibrate != PPH_CALIBRATE_RESET)
-		disk = model_read(path, 0);
+	disk = model_read(path, NULL);
 	if (disk && strcmp(disk->codelet, m->codelet) != 0) {
 		pph__perfmodel_free(disk);
 		disk = NULL;
@@ -1108,7 +1157,6 @@ static void flush_model(const struct pph_pm_model *m)
 		close(fd); /* releases the lock */
 out:
 	free(path);
-	free(lock);
 }
 
 static int mkdir_p(char *path)

@@ -164,14 +164,15 @@ void pph__perfmodel_prepare(const struct pph_codelet *cl);
  * sample). */
 unsigned long pph__perfmodel_tries(const struct pph_codelet *cl, unsigned impl,
 				   enum pph_arch arch, unsigned threads, uint32_t footprint,
-				   unsigned long *all, int *warmed);
+				   double size, unsigned long *all, int *warmed);
 
 /* Runs measured at this footprint (stored and this process's), outliers
  * included: once a variant's regression holds, a footprint with fewer
  * than PPH_CALIBRATION_MIN samples is predicted all the same (see
  * predict); the scheduler may try it again. */
 unsigned long pph__perfmodel_samples(const struct pph_codelet *cl, unsigned impl,
-				     enum pph_arch arch, unsigned threads, uint32_t footprint);
+				     enum pph_arch arch, unsigned threads, uint32_t footprint,
+				     double size);
 
 /* Expected microseconds, or a negative value when the variant still needs
  * calibration at this footprint (the scheduler should try it). */

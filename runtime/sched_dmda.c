@@ -228,7 +228,7 @@ static unsigned long samples(const struct pph_task *t, const struct choice *c)
 	enum pph_arch arch = c->team ? PPH_ARCH_CPU : (enum pph_arch)c->row;
 
 	return pph__perfmodel_samples(t->cl, (unsigned)c->impl, arch, c->team ? c->team : 1,
-				      t->footprint);
+				      t->footprint, t->size);
 }
 
 #define ROWS (PPH_ARCH_COUNT + PPH_MAX_TEAM_SIZES)
@@ -456,7 +456,8 @@ static struct choice choose(const struct pph_task *t)
 					 * simultaneous explorations spread over them */
 					int warm;
 					unsigned long all, n = pph__perfmodel_tries(
-						cl, i, wk->arch, threads, t->footprint, &all, &warm);
+						cl, i, wk->arch, threads, t->footprint, t->size, &all,
+						&warm);
 					int fewer = n < tries || (n == tries && all < tries_all);
 
 					if (explore.impl < 0 || warm > explore_warm ||

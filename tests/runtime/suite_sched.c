@@ -412,8 +412,8 @@ static void test_one_time_costs_left_out(void)
 		CU_ASSERT_EQUAL(pph_call_sync(&builds_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
 	CU_ASSERT_EQUAL(atomic_load(&builds_runs), 5);
 	/* the warm-up (the 1st run) and 3 samples: the 3rd run is not one */
-	CU_ASSERT_EQUAL(pph__perfmodel_tries(&builds_cl, 0, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA, NULL,
-					      NULL),
+	CU_ASSERT_EQUAL(pph__perfmodel_tries(&builds_cl, 0, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA, 0,
+					      NULL, NULL),
 			4);
 	/* and a prediction from them, or, where the machine stalled one of
 	 * the 20 us runs (an outlier calls for more samples), from a few more */
@@ -493,7 +493,7 @@ static void test_measured_once_tried_again(void)
 		CU_ASSERT_EQUAL(pph_call_sync(&once_cl, PPH_ALL_IMPLS, 1, &h[3], &rw, NULL, 0), 0);
 	/* fast is tried until calibrated: a warm-up, then runs of 20 us,
 	 * among which the slowed one is an outlier; then chosen */
-	CU_ASSERT_TRUE(pph__perfmodel_samples(&once_cl, 0, PPH_ARCH_CPU, 1, fp[3]) >= 3);
+	CU_ASSERT_TRUE(pph__perfmodel_samples(&once_cl, 0, PPH_ARCH_CPU, 1, fp[3], size[3]) >= 3);
 	CU_ASSERT_TRUE(pph__perfmodel_predict(&once_cl, 0, PPH_ARCH_CPU, 1, fp[3], size[3]) < 300);
 	CU_ASSERT_TRUE(atomic_load(&once_runs[0]) >= 8);
 	for (s = 0; s < 4; s++)
@@ -556,7 +556,7 @@ static void test_stale_history_refreshed(void)
 	 * refresh is one run, not a warm-up and a run) */
 	CU_ASSERT_EQUAL(pph_call_sync(&refresh_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
 	CU_ASSERT_EQUAL(atomic_load(&refresh_runs[0]), 1);
-	CU_ASSERT_EQUAL(pph__perfmodel_samples(&refresh_cl, 0, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA),
+	CU_ASSERT_EQUAL(pph__perfmodel_samples(&refresh_cl, 0, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA, 0),
 			4);
 	for (k = 1; k < 60; k++)
 		CU_ASSERT_EQUAL(pph_call_sync(&refresh_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
@@ -741,7 +741,8 @@ static void test_work_measured_once_not_refreshed(void)
 	CU_ASSERT_EQUAL(atomic_load(&work_runs[1]), 0);
 	/* a call without data is keyed on its work too (it was on "no data") */
 	for (s = 0; s < 8; s++)
-		CU_ASSERT_EQUAL(pph__perfmodel_tries(&work_cl, 0, PPH_ARCH_CPU, 1, fp[s], NULL, NULL),
+		CU_ASSERT_EQUAL(pph__perfmodel_tries(&work_cl, 0, PPH_ARCH_CPU, 1, fp[s], size[s], NULL,
+						      NULL),
 				64 + 1);
 }
 

@@ -296,7 +296,7 @@ static void test_early_outlier(void)
 	for (i = 0; i < 3; i++)
 		pph__perfmodel_record(&ec, 0, PPH_ARCH_CPU, 1, 50, 100, slowed[i]);
 	CU_ASSERT_TRUE(pph__perfmodel_predict(&ec, 0, PPH_ARCH_CPU, 1, 50, 100) < 0);
-	CU_ASSERT_EQUAL(pph__perfmodel_samples(&ec, 0, PPH_ARCH_CPU, 1, 50), 3);
+	CU_ASSERT_EQUAL(pph__perfmodel_samples(&ec, 0, PPH_ARCH_CPU, 1, 50, 100), 3);
 	pph__perfmodel_record(&ec, 0, PPH_ARCH_CPU, 1, 50, 100, 24);
 	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&ec, 0, PPH_ARCH_CPU, 1, 50, 100), 22, 1e-9);
 	/* one in ten at most: a second such run stays */
@@ -377,7 +377,7 @@ static void test_team_sizes_apart(void)
 								1e3, &n),
 				       100.0 + i, 1e-9);
 		CU_ASSERT_EQUAL(n, PPH_CALIBRATION_MIN + i);
-		CU_ASSERT_EQUAL(pph__perfmodel_samples(&tc, 0, PPH_ARCH_CPU, threads[i], 7),
+		CU_ASSERT_EQUAL(pph__perfmodel_samples(&tc, 0, PPH_ARCH_CPU, threads[i], 7, 1e3),
 				PPH_CALIBRATION_MIN + i);
 	}
 	/* another footprint: nothing yet, whatever the team */
@@ -1152,6 +1152,88 @@ static void test_first_runs_apart(void)
 	free(path);
 }
 
+/* Two sizes whose 32-bit footprints collide (n = 4191 and 549660 floats of
+ * one buffer) keep their own histories: they were one, mixing 30 us runs
+ * with 4 ms ones. */
+static void test_footprint_collision(void)
+{
+	static const struct pph_impl ci[] = { { PPH_ARCH_CPU, k_noop, "collide" } };
+	static const struct pph_codelet cc = { "pm_collide", 1, ci, PPH_MODEL_HISTORY };
+	const uint32_t fp = 0x8880b79a;
+	unsigned k;
+
+	for (k = 0; k < PPH_CALIBRATION_MIN + 2; k++) {
+		pph__perfmodel_record(&cc, 0, PPH_ARCH_CPU, 1, fp, 16764, 30);
+		pph__perfmodel_record(&cc, 0, PPH_ARCH_CPU, 1, fp, 2198640, 4000);
+	}
+	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&cc, 0, PPH_ARCH_CPU, 1, fp, 16764), 30, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&cc, 0, PPH_ARCH_CPU, 1, fp, 2198640), 4000,
+			       1e-9);
+	CU_ASSERT_EQUAL(pph__perfmodel_samples(&cc, 0, PPH_ARCH_CPU, 1, fp, 16764),
+			PPH_CALIBRATION_MIN + 2);
+	CU_ASSERT_EQUAL(pph__perfmodel_tries(&cc, 0, PPH_ARCH_CPU, 1, fp, 2198640, NULL, NULL),
+			PPH_CALIBRATION_MIN + 2);
+}
+
+static void read_cut_short(void)
+{
+	CU_ASSERT_PTR_NULL(pph__perfmodel_read("pm_cut.model"));
+}
+
+/* A file edited elsewhere (CRLF, blanks at ends of lines, an entry written
+ * twice) keeps its samples; one cut short is said to be. */
+static void test_edited_files(void)
+{
+	struct pph_pm_model *m;
+
+	write_file("pm_crlf.model", "peppher-perfmodel 1\r\ncodelet pm_crlf \r\nvariant v CPU\r\n"
+				    "entry 1 8 3 2 0 0 1\r\nentry 1 8 2 4 0 1  \r\n");
+	m = pph__perfmodel_read("pm_crlf.model");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_STRING_EQUAL(m->codelet, "pm_crlf");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m->variants);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m->variants->entries);
+	CU_ASSERT_PTR_NULL(m->variants->entries->next);
+	CU_ASSERT_EQUAL(m->variants->entries->count, 5);
+	CU_ASSERT_DOUBLE_EQUAL(m->variants->entries->mean, 2.8, 1e-12);
+	CU_ASSERT_EQUAL(m->variants->entries->outliers, 1);
+	CU_ASSERT_EQUAL(m->variants->entries->firsts, 1);
+	pph__perfmodel_free(m);
+	unlink("pm_crlf.model");
+	write_file("pm_cut.model", "peppher-perfmodel 1\ncodelet pm_cut\nvariant v CPU\nentry 1 8 3 2 0");
+	CU_ASSERT_EQUAL(test_stderr_count(read_cut_short, "pm_cut.model:4: cut short"), 1);
+	unlink("pm_cut.model");
+}
+
+/* PEPPHER_CALIBRATE=2 drops what was stored before the process, not what
+ * other processes store while it runs (it wrote its own samples over
+ * theirs). */
+static void test_reset_keeps_others(void)
+{
+	static const struct pph_impl ri[] = { { PPH_ARCH_CPU, k_noop, "reset_v" } };
+	static const struct pph_codelet rc = { "pm_reset", 1, ri, PPH_MODEL_HISTORY };
+	char *path = model_file("pm_reset");
+	unsigned k;
+
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0); /* creates the folder */
+	pph_shutdown();
+	write_file(path, "peppher-perfmodel 1\ncodelet pm_reset\nvariant reset_v CPU\n"
+			 "entry 1 8 10 2 0 0\n");
+	setenv("PEPPHER_CALIBRATE", "2", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	for (k = 0; k < 3; k++)
+		pph__perfmodel_record(&rc, 0, PPH_ARCH_CPU, 1, 1, 8, 5);
+	CU_ASSERT_FALSE(exists(path)); /* reset at its first use */
+	/* another process stores 4 samples meanwhile */
+	write_file(path, "peppher-perfmodel 1\ncodelet pm_reset\nvariant reset_v CPU\n"
+			 "entry 1 8 4 5 0 0\n");
+	pph_shutdown();
+	unsetenv("PEPPHER_CALIBRATE");
+	CU_ASSERT_EQUAL(total_count(path, "reset_v"), 3 + 4);
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -1180,6 +1262,10 @@ int main(void)
 	CU_add_test(s, "team sizes keep their own histories", test_team_sizes_apart);
 	CU_add_test(s, "a size run again is calibrated", test_recurring_size_calibrated);
 	CU_add_test(s, "footprints tell shapes apart", test_footprint_shapes);
+	CU_add_test(s, "sizes whose footprints collide keep apart", test_footprint_collision);
+	CU_add_test(s, "edited model files keep their samples", test_edited_files);
+	CU_add_test(s, "PEPPHER_CALIBRATE=2 keeps what others store meanwhile",
+		    test_reset_keeps_others);
 	CU_add_test(s, "footprint of a task without data", test_footprint_no_data);
 	CU_add_test(s, "a corrupt model is reported once", test_corrupt_warned_once);
 	CU_add_test(s, "a declared codelet's model loads at init", test_declared_loads_at_init);
