@@ -248,7 +248,10 @@ void sp__partitioned(struct pph_data *parent, unsigned nr, unsigned nc)
 					      (int)(i % (unsigned)grid_p) * grid_q + (int)(j % (unsigned)grid_q);
 
 			sp__registered(c);
-			if (!nested())
+			/* a raw pointer's blocks stay each rank's own, as the
+			 * pointer is: an owner's would be computed from its
+			 * memory and sent to the others */
+			if (distributed(parent) && !nested())
 				make_distributed(c, owner); /* the parent was valid everywhere */
 		}
 }

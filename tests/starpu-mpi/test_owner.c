@@ -9,7 +9,8 @@
  * - containers are owned round robin in the order they are made, and
  *   their tasks run on the owner; pph_data_set_owner moves them;
  * - a handle registered with a raw pointer is each rank's own: a task on
- *   it runs on every rank;
+ *   it runs on every rank, and so do the blocks of a partitioned call on
+ *   it, each rank's on its own memory;
  * - blocks of a partition are owned cyclically, tiles 2-D block-cyclic
  *   over the squarest P x Q grid; untiling brings every tile to every rank;
  * - bad owners are refused with -EINVAL, a partitioned handle with -EBUSY;
@@ -65,6 +66,18 @@ static void stamp_matrix(void *buffers[], void *arg)
 
 static const struct pph_impl vector_impls[] = { { PPH_ARCH_CPU, stamp_vector, "stamp_vector" } };
 static const struct pph_codelet vector_cl = { "stamp_vector", 1, vector_impls, PPH_MODEL_HISTORY };
+/* x = 2 x + 1 */
+static void affine_vector(void *buffers[], void *arg)
+{
+	double *x = PPH_VECTOR_PTR(buffers[0]);
+
+	(void)arg;
+	for (size_t i = 0; i < PPH_VECTOR_N(buffers[0]); i++)
+		x[i] = 2 * x[i] + 1;
+}
+
+static const struct pph_impl affine_impls[] = { { PPH_ARCH_CPU, affine_vector, "affine_vector" } };
+static const struct pph_codelet affine_cl = { "affine_vector", 1, affine_impls, PPH_MODEL_HISTORY };
 static const struct pph_impl matrix_impls[] = { { PPH_ARCH_CPU, stamp_matrix, "stamp_matrix" } };
 static const struct pph_codelet matrix_cl = { "stamp_matrix", 1, matrix_impls, PPH_MODEL_HISTORY };
 
@@ -128,6 +141,28 @@ static void raw_pointer(void)
 	CHECK(pph_call_sync(&vector_cl, PPH_ALL_IMPLS, 1, &h, w, NULL, 0) == 0);
 	pph_data_unregister(h);
 	CHECK(x[0] == me && x[3] == me); /* ran here, on this rank's own data */
+}
+
+/* A partitioned call on a raw pointer: every rank's blocks are of its own
+ * memory (they were owned cyclically, each computed from its owner's
+ * array and sent to the others). */
+static void raw_pointer_partitioned(void)
+{
+	enum { N = 24 };
+	static const enum pph_access rw[1] = { PPH_RW };
+	static const int parts[1] = { 6 };
+	double x[N];
+	pph_data_handle h;
+	int wrong = 0;
+
+	for (int i = 0; i < N; i++)
+		x[i] = me * 1000.0 + i;
+	CHECK(pph_vector_register(&h, x, N, sizeof(double)) == 0);
+	CHECK(pph_call_partitioned(&affine_cl, PPH_ALL_IMPLS, 1, &h, rw, parts, NULL, 0) == 0);
+	pph_data_unregister(h);
+	for (int i = 0; i < N; i++)
+		wrong += x[i] != 2 * (me * 1000.0 + i) + 1;
+	CHECK(wrong == 0);
 }
 
 static void blocks(int size)
@@ -263,6 +298,7 @@ int main(int argc, char **argv)
 	CHECK(size == expected && me >= 0 && me < size);
 	containers(size);
 	raw_pointer();
+	raw_pointer_partitioned();
 	blocks(size);
 	tiles(size);
 	reduction(size);
