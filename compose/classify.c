@@ -164,24 +164,6 @@ static char *expr_name_c(void *ctx, const char *name)
 	return xasprintf("(double)%s", name); /* the language's values are doubles */
 }
 
-/* Is type an unsigned integer by its name ("size_t", "unsigned long",
- * "uint32_t")?  A typedef it cannot see through (OpenBLAS's blasint, an
- * int) is not: its values are passed as given, negative ones too. */
-static bool is_unsigned_integer(const char *type)
-{
-	static const char *const names[] = { "size_t", "uintptr_t", "uintmax_t", "bool", "_Bool" };
-	size_t i;
-
-	if (strncmp(type, "const ", 6) == 0)
-		type += 6;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(type, names[i]) == 0)
-			return true;
-	/* unsigned, unsigned long long int; uint8_t .. uint64_t, uint_least32_t */
-	return strncmp(type, "unsigned", 8) == 0 ||
-	       (strncmp(type, "uint", 4) == 0 && strcmp(type + strlen(type) - 2, "_t") == 0);
-}
-
 /*
  * Is the size parameter named name, of rows or elements (dim 0 or 1) of
  * the pointer p, signed (or of a type that may be): then it is passed to the variants as given, as a
@@ -206,7 +188,7 @@ static bool signed_count(struct iface *ifc, const struct param *p, const char *n
 		if (ifc->params[i].partition)
 			return false;
 	type = normalize_type(size->type);
-	ok = !is_unsigned_integer(type);
+	ok = !type_is_unsigned_integer(type);
 	free(type);
 	return ok;
 }

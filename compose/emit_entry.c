@@ -178,9 +178,66 @@ static void emit_reduction_ops(struct out *o, const struct iface *ifc)
 	}
 }
 
+static const struct param *find_param(const struct iface *ifc, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ifc->nparams; i++)
+		if (strcmp(ifc->params[i].name, name) == 0)
+			return &ifc->params[i];
+	return NULL;
+}
+
+/* Dimension dim of a raw pointer as a size_t: a size parameter of a signed
+ * type that is negative counts as no element (a partitioned call's "int n"
+ * of -1 registered 2^64 - 1 of them). */
+static char *dimension_c(const struct iface *ifc, const char *dim)
+{
+	const struct param *size = find_param(ifc, dim);
+	char *type = size && size->type ? normalize_type(size->type) : NULL;
+	char *c = type && !type_is_unsigned_integer(type) ?
+			  xasprintf("(%s > 0 ? (size_t)%s : 0)", dim, dim) :
+			  xasprintf("(size_t)%s", dim);
+
+	free(type);
+	return c;
+}
+
+/*
+ * A container's sizes are its own, and a size parameter naming one of them
+ * is rebuilt from it for the variants; the caller's value must be that
+ * size, and so must every container's that names the same parameter (an
+ * 8 x 6 matrix and a vector of 4 both of "r" elements: the variant wrote 8
+ * into the 4).  Else the call fails, saying which.
+ */
+static void emit_container_sizes(struct out *o, const struct iface *ifc, const struct param *p)
+{
+	static const char *const fields[][3] = { { "n" }, { "rows", "cols", "ld" } };
+	static const char *const what[][3] = { { "elements" }, { "rows", "columns", "elements from row to row" } };
+	int matrix = p->kind == PARAM_CMATRIX, d;
+
+	if (!PARAM_IS_CONTAINER(p) || p->kind == PARAM_CSCALAR)
+		return;
+	for (d = 0; d < (matrix ? 3 : 1); d++) {
+		const struct param *size = p->dims[d] ? find_param(ifc, p->dims[d]) : NULL;
+
+		if (!size || size->buffer >= 0)
+			continue;
+		out_line(o, "if (pph_rc == 0 && %s && (size_t)%s != %s->%s) {", p->name, size->name,
+			 p->name, fields[matrix][d]);
+		out_line(o, "	fprintf(stderr, \"peppher: %s: '%s' is %%lld, but %s '%s' has %%zu %s\\n\", (long long)%s, %s->%s);",
+			 ifc->name, size->name, matrix ? "matrix" : "vector", p->name, what[matrix][d],
+			 size->name, p->name, fields[matrix][d]);
+		out_line(o, "	pph_rc = -EINVAL;");
+		out_line(o, "}");
+	}
+}
+
 static void emit_register(struct out *o, const struct iface *ifc,
 			  const struct param *p)
 {
+	char *d0, *d1, *d2;
+
 	if (PARAM_IS_CONTAINER(p)) {
 		/* the container's own handle: device copies live across calls */
 		out_line(o, "pph_handles[%d] = pph_container_use(&%s->c, %s);", p->buffer,
@@ -200,16 +257,21 @@ static void emit_register(struct out *o, const struct iface *ifc,
 	}
 	out_line(o, "if (pph_rc == 0)");
 	o->indent++;
+	d0 = p->dims[0] ? dimension_c(ifc, p->dims[0]) : NULL;
+	d1 = p->dims[1] ? dimension_c(ifc, p->dims[1]) : NULL;
+	d2 = p->dims[2] ? dimension_c(ifc, p->dims[2]) : NULL;
 	if (p->kind == PARAM_VECTOR)
-		out_line(o, "pph_rc = pph_vector_register(&pph_handles[%d], (void *)%s, (size_t)%s, sizeof(%s));",
-			 p->buffer, p->name, p->dims[0], p->elem_type);
+		out_line(o, "pph_rc = pph_vector_register(&pph_handles[%d], (void *)%s, %s, sizeof(%s));",
+			 p->buffer, p->name, d0, p->elem_type);
 	else if (p->kind == PARAM_MATRIX)
-		out_line(o, "pph_rc = pph_matrix_register(&pph_handles[%d], (void *)%s, (size_t)%s, (size_t)%s, (size_t)%s, sizeof(%s));",
-			 p->buffer, p->name, p->dims[0], p->dims[1], p->dims[2] ? p->dims[2] : p->dims[1],
-			 p->elem_type);
+		out_line(o, "pph_rc = pph_matrix_register(&pph_handles[%d], (void *)%s, %s, %s, %s, sizeof(%s));",
+			 p->buffer, p->name, d0, d1, d2 ? d2 : d1, p->elem_type);
 	else
 		out_line(o, "pph_rc = pph_variable_register(&pph_handles[%d], (void *)%s, sizeof(%s));",
 			 p->buffer, p->name, p->elem_type);
+	free(d0);
+	free(d1);
+	free(d2);
 	o->indent--;
 	/* the caller reads a result as soon as the call returns: placing its
 	 * writer on a device costs the copy home too */
@@ -351,6 +413,8 @@ static void emit_function(struct out *o, const struct iface *ifc)
 		out_line(o, "memset(&pph_result, 0, sizeof(pph_result));");
 	if (dynamic)
 		emit_mask(o, ifc);
+	for (i = 0; i < ifc->nparams; i++)
+		emit_container_sizes(o, ifc, &ifc->params[i]);
 	for (i = 0; i < ifc->nparams; i++)
 		if (ifc->params[i].buffer >= 0)
 			emit_register(o, ifc, &ifc->params[i]);

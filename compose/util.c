@@ -718,3 +718,21 @@ bool type_has_word(const char *type, const char *word)
 			return true;
 	return false;
 }
+
+/* Is type an unsigned integer by its name ("size_t", "unsigned long",
+ * "uint32_t")?  A typedef it cannot see through (OpenBLAS's blasint, an
+ * int) is not: its values are passed as given, negative ones too. */
+bool type_is_unsigned_integer(const char *type)
+{
+	static const char *const names[] = { "size_t", "uintptr_t", "uintmax_t", "bool", "_Bool" };
+	size_t i;
+
+	if (strncmp(type, "const ", 6) == 0)
+		type += 6;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(type, names[i]) == 0)
+			return true;
+	/* unsigned, unsigned long long int; uint8_t .. uint64_t, uint_least32_t */
+	return strncmp(type, "unsigned", 8) == 0 ||
+	       (strncmp(type, "uint", 4) == 0 && strcmp(type + strlen(type) - 2, "_t") == 0);
+}

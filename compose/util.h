@@ -49,6 +49,8 @@ void strmap_free(struct strmap *m);
 char *normalize_space(const char *s);
 /* Is word one of the words of type ("bool" in "const bool", not in "boolean")? */
 bool type_has_word(const char *type, const char *word);
+/* Is type (normalized) an unsigned integer by its name? */
+bool type_is_unsigned_integer(const char *type);
 
 /* normalize_space, and pointer stars spelt "T *" / "T **". */
 char *normalize_type(const char *type);

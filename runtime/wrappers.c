@@ -94,6 +94,31 @@ static int part_count(unsigned nbuffers, const int *parts)
 	return n;
 }
 
+/*
+ * A handle given to several partitioned buffers (dot(r, r)) is partitioned
+ * once: first[i] is the first such buffer, whose blocks buffer i gets too
+ * (i itself where the handle comes first).  0 where a handle is given
+ * both partitioned and whole, which cannot be: its blocks hold the data
+ * while it is partitioned.
+ */
+static int share_blocks(unsigned nbuffers, const pph_data_handle *handles, const int *parts,
+			unsigned *first)
+{
+	unsigned i, j;
+
+	for (i = 0; i < nbuffers; i++) {
+		first[i] = i;
+		for (j = 0; j < i && (!handles[i] || handles[j] != handles[i]); j++)
+			;
+		if (j == i)
+			continue;
+		if ((parts[i] >= 0) != (parts[j] >= 0))
+			return 0;
+		first[i] = first[j];
+	}
+	return 1;
+}
+
 /* Length of a partitioned buffer along its split: elements or rows. */
 static size_t split_length(const struct pph_data *d)
 {
@@ -718,6 +743,7 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 {
 	pph_data_handle blocks[PPH_MAX_BUFFERS][PPH_MAX_WORKERS];
 	pph_data_handle sub[PPH_MAX_BUFFERS];
+	unsigned first[PPH_MAX_BUFFERS];
 	struct block block[PPH_MAX_WORKERS];
 	const unsigned call_mask = impl_mask;
 	size_t sizes[PPH_MAX_WORKERS], total = 0;
@@ -734,7 +760,7 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 		return -E2BIG;
 	if ((n = part_count(nbuffers, parts)) < 0)
 		return -EINVAL;
-	if (n <= 1)
+	if (n <= 1 || !share_blocks(nbuffers, handles, parts, first))
 		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 	if (n > PPH_MAX_WORKERS)
 		n = PPH_MAX_WORKERS;
@@ -750,9 +776,9 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 		}
 	same_length = i == nbuffers;
 	/* more blocks than elements (partition="8" over 3 rows): a block
-	 * each, the call whole where there is one */
-	if (same_length && total && (size_t)n > total)
-		n = (int)total;
+	 * each, the call whole where there is one or none */
+	if (same_length && (size_t)n > total)
+		n = total ? (int)total : 1;
 	if (n <= 1)
 		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 	if (same_length && total >= (size_t)n && pph__rt.initialized &&
@@ -778,7 +804,7 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	if (n <= 1)
 		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 	for (i = 0; rc == 0 && i < nbuffers; i++) {
-		if (parts[i] >= 0)
+		if (parts[i] >= 0 && first[i] == i)
 			rc = hybrid ? pph_data_partition_sizes(handles[i], (unsigned)n, sizes,
 							       blocks[i]) :
 				      pph_data_partition(handles[i], (unsigned)n, blocks[i]);
@@ -789,7 +815,7 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	pph__wakes_hold();
 	for (k = 0; rc == 0 && k < n; k++) {
 		for (i = 0; i < nbuffers; i++)
-			sub[i] = parts[i] >= 0 ? blocks[i][k] : handles[i];
+			sub[i] = parts[i] >= 0 ? blocks[first[i]][k] : handles[i];
 		block[k] = (struct block){ call_mask, hybrid ? block_ended : NULL,
 					   hybrid ? &ended[kind_of[k]] : NULL, NULL };
 		rc = call(cl, hybrid ? masks[k] : impl_mask, nbuffers, sub, modes, arg, arg_size, 0,
@@ -800,7 +826,7 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	pph__wakes_release();
 	submit_end = pph__now_us();
 	for (i = 0; i < done; i++) /* waits for the sub-tasks */
-		if (parts[i] >= 0)
+		if (parts[i] >= 0 && first[i] == i)
 			pph_data_unpartition(handles[i], (unsigned)n, blocks[i]);
 	/* a block no variant could run leaves the call short: its error */
 	for (k = 0; k < submitted_blocks; k++) {

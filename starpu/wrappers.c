@@ -81,6 +81,31 @@ static int part_count(unsigned nbuffers, const int *parts)
 }
 
 /*
+ * A handle given to several partitioned buffers (dot(r, r)) is partitioned
+ * once: first[i] is the first such buffer, whose blocks buffer i gets too
+ * (i itself where the handle comes first).  0 where a handle is given
+ * both partitioned and whole, which cannot be: its blocks hold the data
+ * while it is partitioned.
+ */
+static int share_blocks(unsigned nbuffers, const pph_data_handle *handles, const int *parts,
+			unsigned *first)
+{
+	unsigned i, j;
+
+	for (i = 0; i < nbuffers; i++) {
+		first[i] = i;
+		for (j = 0; j < i && (!handles[i] || handles[j] != handles[i]); j++)
+			;
+		if (j == i)
+			continue;
+		if ((parts[i] >= 0) != (parts[j] >= 0))
+			return 0;
+		first[i] = first[j];
+	}
+	return 1;
+}
+
+/*
  * Equal blocks, each a task that StarPU's scheduler places (libpeppher's
  * blocks sized by predicted throughput are not done here: dmda balances
  * equal blocks among the kinds of workers instead).
@@ -91,6 +116,7 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 {
 	pph_data_handle *blocks[PPH_MAX_BUFFERS] = { NULL };
 	pph_data_handle sub[PPH_MAX_BUFFERS];
+	unsigned first[PPH_MAX_BUFFERS];
 	struct pph_task **tasks;
 	int n, rc = 0, k, submitted = 0;
 	unsigned i, done = 0;
@@ -106,15 +132,15 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	/* more blocks than elements (partition="8" over 3 rows): a block
 	 * each, the call whole where there is one */
 	for (i = 0; i < nbuffers; i++)
-		if (parts[i] >= 0 && handles[i] && sp__split_length(handles[i]) &&
-		    (size_t)n > sp__split_length(handles[i]))
-			n = (int)sp__split_length(handles[i]);
-	if (n <= 1 || starpu_task_get_current()) /* inside a variant: one call, at once */
+		if (parts[i] >= 0 && handles[i] && (size_t)n > sp__split_length(handles[i]))
+			n = sp__split_length(handles[i]) ? (int)sp__split_length(handles[i]) : 1;
+	/* inside a variant: one call, at once */
+	if (n <= 1 || starpu_task_get_current() || !share_blocks(nbuffers, handles, parts, first))
 		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 	if (!(tasks = calloc((size_t)n, sizeof(*tasks))))
 		return -ENOMEM;
 	for (i = 0; rc == 0 && i < nbuffers; i++, done = i)
-		if (parts[i] >= 0) {
+		if (parts[i] >= 0 && first[i] == i) {
 			blocks[i] = calloc((size_t)n, sizeof(*blocks[i]));
 			rc = blocks[i] ? pph_data_partition(handles[i], (unsigned)n, blocks[i]) : -ENOMEM;
 			if (rc != 0) {
@@ -124,7 +150,7 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 		}
 	for (k = 0; rc == 0 && k < n; k++) {
 		for (i = 0; i < nbuffers; i++)
-			sub[i] = parts[i] >= 0 ? blocks[i][k] : handles[i];
+			sub[i] = parts[i] >= 0 ? blocks[first[i]][k] : handles[i];
 		rc = call(cl, impl_mask, nbuffers, sub, modes, arg, arg_size, 0, &tasks[k]);
 		if (rc == 0)
 			submitted = k + 1;

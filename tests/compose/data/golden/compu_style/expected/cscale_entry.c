@@ -27,6 +27,14 @@ void cscale(pph_matrix *m, int rows, int cols, float factor)
 	(void)rows;
 	(void)cols;
 
+	if (pph_rc == 0 && m && (size_t)rows != m->rows) {
+		fprintf(stderr, "peppher: cscale: 'rows' is %lld, but matrix 'm' has %zu rows\n", (long long)rows, m->rows);
+		pph_rc = -EINVAL;
+	}
+	if (pph_rc == 0 && m && (size_t)cols != m->cols) {
+		fprintf(stderr, "peppher: cscale: 'cols' is %lld, but matrix 'm' has %zu columns\n", (long long)cols, m->cols);
+		pph_rc = -EINVAL;
+	}
 	pph_handles[0] = pph_container_use(&m->c, PPH_RW);
 	if (m->ld != m->cols) {
 		fprintf(stderr, "peppher: cscale: matrix 'm' has its rows %zu elements apart, not %zu: give the interface its leading dimension (numElements=\"rows,cols,ld\")\n", m->ld, m->cols);

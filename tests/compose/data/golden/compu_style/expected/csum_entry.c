@@ -24,6 +24,10 @@ void csum(pph_vector *v, int n, pph_scalar *sum)
 	int pph_rc = 0;
 	(void)n;
 
+	if (pph_rc == 0 && v && (size_t)n != v->n) {
+		fprintf(stderr, "peppher: csum: 'n' is %lld, but vector 'v' has %zu elements\n", (long long)n, v->n);
+		pph_rc = -EINVAL;
+	}
 	pph_handles[0] = pph_container_use(&v->c, PPH_R);
 	pph_handles[1] = pph_container_use(&sum->c, PPH_W);
 	if (pph_rc == 0)

@@ -26,6 +26,10 @@ void vinc(pph_vector *v, int n, float args)
 	int pph_rc = 0;
 	(void)n;
 
+	if (pph_rc == 0 && v && (size_t)n != v->n) {
+		fprintf(stderr, "peppher: vinc: 'n' is %lld, but vector 'v' has %zu elements\n", (long long)n, v->n);
+		pph_rc = -EINVAL;
+	}
 	pph_handles[0] = pph_container_use(&v->c, PPH_RW);
 	if (pph_rc == 0)
 		pph_rc = pph_call_partitioned(&vinc_codelet, PPH_ALL_IMPLS, 1, pph_handles, pph_modes, pph_parts, &pph_args, sizeof(pph_args));

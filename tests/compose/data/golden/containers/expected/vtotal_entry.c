@@ -24,6 +24,10 @@ void vtotal(pph_vector *v, int n, pph_scalar *total)
 	int pph_rc = 0;
 	(void)n;
 
+	if (pph_rc == 0 && v && (size_t)n != v->n) {
+		fprintf(stderr, "peppher: vtotal: 'n' is %lld, but vector 'v' has %zu elements\n", (long long)n, v->n);
+		pph_rc = -EINVAL;
+	}
 	pph_handles[0] = pph_container_use(&v->c, PPH_R);
 	pph_handles[1] = pph_container_use(&total->c, PPH_W);
 	if (pph_rc == 0)

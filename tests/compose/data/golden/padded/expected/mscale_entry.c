@@ -27,6 +27,18 @@ void mscale(pph_matrix *A, int rows, int cols, int ld, double by)
 	(void)cols;
 	(void)ld;
 
+	if (pph_rc == 0 && A && (size_t)rows != A->rows) {
+		fprintf(stderr, "peppher: mscale: 'rows' is %lld, but matrix 'A' has %zu rows\n", (long long)rows, A->rows);
+		pph_rc = -EINVAL;
+	}
+	if (pph_rc == 0 && A && (size_t)cols != A->cols) {
+		fprintf(stderr, "peppher: mscale: 'cols' is %lld, but matrix 'A' has %zu columns\n", (long long)cols, A->cols);
+		pph_rc = -EINVAL;
+	}
+	if (pph_rc == 0 && A && (size_t)ld != A->ld) {
+		fprintf(stderr, "peppher: mscale: 'ld' is %lld, but matrix 'A' has %zu elements from row to row\n", (long long)ld, A->ld);
+		pph_rc = -EINVAL;
+	}
 	pph_handles[0] = pph_container_use(&A->c, PPH_RW);
 	if (pph_rc == 0)
 		pph_rc = pph_call_async(&mscale_codelet, PPH_ALL_IMPLS, 1, pph_handles, pph_modes, &pph_args, sizeof(pph_args));

@@ -25,6 +25,14 @@ void mtotal(pph_matrix *A, int rows, int cols, pph_scalar *total)
 	(void)rows;
 	(void)cols;
 
+	if (pph_rc == 0 && A && (size_t)rows != A->rows) {
+		fprintf(stderr, "peppher: mtotal: 'rows' is %lld, but matrix 'A' has %zu rows\n", (long long)rows, A->rows);
+		pph_rc = -EINVAL;
+	}
+	if (pph_rc == 0 && A && (size_t)cols != A->cols) {
+		fprintf(stderr, "peppher: mtotal: 'cols' is %lld, but matrix 'A' has %zu columns\n", (long long)cols, A->cols);
+		pph_rc = -EINVAL;
+	}
 	pph_handles[0] = pph_container_use(&A->c, PPH_R);
 	if (A->ld != A->cols) {
 		fprintf(stderr, "peppher: mtotal: matrix 'A' has its rows %zu elements apart, not %zu: give the interface its leading dimension (numElements=\"rows,cols,ld\")\n", A->ld, A->cols);
