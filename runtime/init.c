@@ -243,7 +243,8 @@ int pph_init_conf(const struct pph_conf *conf)
 	if (rc == 0)
 		rc = env_cuda_wait(&pph__rt.cuda_wait);
 	if (rc == 0 && (rc = pph__trace_init()) != 0)
-		init_failed(rc, "PEPPHER_TRACE: %s", strerror(-rc));
+		init_failed(rc, "PEPPHER_TRACE=%s: cannot write it: %s", getenv("PEPPHER_TRACE"),
+			    strerror(-rc));
 	if (rc == 0 && (rc = pph__perfmodel_init()) != 0)
 		init_failed(rc, "PEPPHER_CALIBRATE=%s: expected 0 (keep), 1 (force) or 2 (reset)",
 			    getenv("PEPPHER_CALIBRATE"));

@@ -36,9 +36,18 @@ int pph__trace_init(void)
 {
 	const char *path = getenv("PEPPHER_TRACE");
 
+	FILE *fp;
+
 	free(tr.path);
 	tr.path = NULL;
-	if (path && *path && !(tr.path = strdup(path)))
+	if (!path || !*path)
+		return 0;
+	/* a path that cannot be written fails now, not after the whole run
+	 * (the trace was lost and the exit status 0) */
+	if (!(fp = fopen(path, "w")))
+		return -errno;
+	fclose(fp);
+	if (!(tr.path = strdup(path)))
 		return -ENOMEM;
 	tr.t0 = pph__now_us();
 	return 0;

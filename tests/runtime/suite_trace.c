@@ -65,9 +65,28 @@ static void test_trace(void)
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
+static void init_unwritable(void)
+{
+	CU_ASSERT_EQUAL(pph_init(), -ENOENT);
+}
+
+/* A trace that cannot be written fails pph_init, saying so: it was said
+ * after the whole run, the trace lost and the exit status 0. */
+static void test_trace_unwritable(void)
+{
+	pph_shutdown();
+	setenv("PEPPHER_TRACE", "/nonexistent-folder/x.json", 1);
+	CU_ASSERT_EQUAL(test_stderr_count(init_unwritable,
+					  "PEPPHER_TRACE=/nonexistent-folder/x.json: cannot write it: No such file or directory"),
+			1);
+	unsetenv("PEPPHER_TRACE");
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
 void add_trace_suite(void)
 {
 	CU_pSuite s = CU_add_suite("trace", init_dmda, suite_clean);
 
 	CU_add_test(s, "Chrome trace events", test_trace);
+	CU_add_test(s, "a trace that cannot be written fails pph_init", test_trace_unwritable);
 }
