@@ -1200,7 +1200,7 @@ char *pph__perfmodel_dir(void)
 		return asprintf(&dir, "%s/perfmodels/%s", home, host) < 0 ? NULL : dir;
 	if (!home_usable(user)) {
 		if (!atomic_exchange(&warned, 1))
-			fprintf(stderr, "peppher: warning: HOME=%s is not an existing folder and PEPPHER_HOME is not set: performance models will not be saved\n",
+			fprintf(stderr, "peppher: warning: HOME=%s is not an absolute path to an existing folder and PEPPHER_HOME is not set: performance models will not be saved\n",
 				user ? user : "(unset)");
 		return NULL;
 	}

@@ -94,7 +94,7 @@ static void set_home(void)
 		mkdir(path, 0777);
 		snprintf(path, sizeof(path), "%s/.peppher/starpu", user);
 	} else {
-		fprintf(stderr, "peppher: warning: HOME=%s is not an existing folder and PEPPHER_HOME is not set: performance models will not be saved\n",
+		fprintf(stderr, "peppher: warning: HOME=%s is not an absolute path to an existing folder and PEPPHER_HOME is not set: performance models will not be saved\n",
 			user ? user : "(unset)");
 		strcpy(temp_home, "/tmp/peppher-starpu-XXXXXX");
 		if (!mkdtemp(temp_home))

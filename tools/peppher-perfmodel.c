@@ -99,22 +99,29 @@ static int cmd_show(const char *dir, const char *codelet)
 		if (v->setup_us > 0)
 			printf("  setup: %.3f us before its first run on a device in a process\n",
 			       v->setup_us);
-		/* firsts: of count, runs that were a process's only one */
-		printf("  %-10s %14s %8s %14s %12s %8s %8s\n", "footprint", "size (bytes)",
+		/* firsts: of count, runs that were a process's only one;
+		 * size: the call's data in bytes, or its work (workSize) */
+		printf("  %-10s %14s %8s %14s %12s %8s %8s\n", "footprint", "size",
 		       "count", "mean (us)", "stddev", "outliers", "firsts");
 		for (e = v->entries; e; e = e->next)
 			printf("  %08x   %14.0f %8lu %14.3f %12.3f %8lu %8lu\n", e->footprint,
 			       e->size, e->count, e->mean,
 			       e->count > 1 ? sqrt(e->m2 / (double)(e->count - 1)) : 0.0,
 			       e->outliers, e->firsts);
+		/* the file does not say which kind the codelet uses: both fits */
 		pph__perfmodel_fit(v, 1);
 		if (v->reg.valid)
-			printf("  regression: t = %.6g * size^%.4f + %.4g us (%u sizes)\n",
+			printf("  regression: t = %.6g * size^%.4f + %.4g us (%u sizes; the default and useNLRegressionModels)\n",
 			       v->reg.a, v->reg.b, v->reg.c, v->reg.npoints);
 		else
 			printf("  regression: needs 3 calibrated sizes (has %u)\n",
 			       v->reg.npoints);
+		pph__perfmodel_fit(v, 0);
+		if (v->reg.valid)
+			printf("  regression: t = %.6g * size^%.4f us (useRegressionModels)\n",
+			       v->reg.a, v->reg.b);
 	}
+	printf("\nsize: the call's data in bytes, or its work where its interface gives workSize\n");
 	pph__perfmodel_free(m);
 	return 0;
 }
@@ -140,7 +147,7 @@ static int cmd_plot(const char *dir, const char *codelet)
 	}
 	fprintf(fg, "# gnuplot %s: writes %s.png\n", gp, codelet);
 	fprintf(fg, "set terminal png size 900,600\nset output '%s.png'\n", codelet);
-	fprintf(fg, "set logscale xy\nset xlabel 'data size (bytes)'\n"
+	fprintf(fg, "set logscale xy\nset xlabel 'size (data bytes, or workSize)'\n"
 		    "set ylabel 'time (us)'\nset title 'performance model of %s'\n"
 		    "set key left top\nplot ", codelet);
 	for (v = m->variants; v; v = v->next, block++) {

@@ -23,6 +23,15 @@ echo "$out"
 echo "$out" | grep -q "variant sort_merge on CPU" || fail "show variant"
 echo "$out" | grep -Eq "00000003 +4000 +4 +40.000 +0.816 +1" || fail "show entry"
 echo "$out" | grep -Eq "regression: t = .* \* size\^1.0000" || fail "show regression"
+# both fits: the file does not say which kind the codelet uses
+echo "$out" | grep -Eq "regression: t = .* \* size\^1.0000 \+ .* us \(3 sizes; the default and useNLRegressionModels\)" &&
+	echo "$out" | grep -Eq "regression: t = .* \* size\^1.0000 us \(useRegressionModels\)" ||
+	fail "show: the fits with and without a constant"
+# a file cut short is said to be, and not as something the tool does about it
+printf 'peppher-perfmodel 1\ncodelet he' > "$dir/he.model"
+"$tool" -d "$dir" show he > /dev/null 2> "$dir/he.err" && fail "show of a file cut short"
+grep -qx "peppher: warning: $dir/he.model:2: cut short" "$dir/he.err" || { cat "$dir/he.err"; fail "cut short"; }
+rm "$dir/he.model"
 (cd "$dir" && "$tool" -d "$dir" plot sort) || fail "plot"
 grep -q "index 0 with yerrorbars title 'sort_merge (CPU)'" "$dir/sort.gp" || fail "plot script"
 [ "$(grep -c '^[0-9]' "$dir/sort.dat")" -eq 3 ] || fail "plot data"

@@ -47,7 +47,7 @@ done
 		{ cat "$out/home.log"; fail "StarPU's models not under \$HOME/.peppher/starpu"; }
 	HOME="$out/no/such/home"
 	"$out/all/starpu/vector_scale" > "$out/nohome.log" 2>&1 || { cat "$out/nohome.log"; fail "a HOME that is no folder"; }
-	grep -q "HOME=$HOME is not an existing folder and PEPPHER_HOME is not set" "$out/nohome.log" ||
+	grep -q "HOME=$HOME is not an absolute path to an existing folder and PEPPHER_HOME is not set" "$out/nohome.log" ||
 		{ cat "$out/nohome.log"; fail "no warning for a HOME that is no folder"; }
 	[ -e "$out/no/such/home/.starpu" ] && fail "StarPU created a HOME that did not exist"
 	exit 0
