@@ -647,7 +647,8 @@ static unsigned host_variants(const struct pph_codelet *cl)
  * "none" (an optional array and its length), and a variant that delegates
  * to the library expects NULL.  No device can have it (OpenCL refused to
  * copy from NULL, with an error each time dmda tried one): host variants
- * only, or -ENODEV.
+ * only, or -EFAULT (said as such: "no worker can run" misled, with the
+ * device right there).
  */
 static int host_data_only(struct pph_task *task)
 {
@@ -659,7 +660,7 @@ static int host_data_only(struct pph_task *task)
 	if (i == task->nbuffers)
 		return 0;
 	if (task->cl->nimpls <= 32 && !(task->impl_mask & host_variants(task->cl)))
-		return -ENODEV;
+		return -EFAULT;
 	task->impl_mask &= host_variants(task->cl); /* past the 32nd: always allowed */
 	return 0;
 }

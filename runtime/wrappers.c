@@ -880,6 +880,9 @@ void pph_call_failed(const struct pph_codelet *cl, int rc)
 	else if (rc == -ENODEV)
 		fprintf(stderr, "peppher: %s: call failed: no worker can run any variant the call allows\n",
 			name);
+	else if (rc == -EFAULT)
+		fprintf(stderr, "peppher: %s: call failed: a pointer argument is NULL with elements, which no device can hold, and the call allows no CPU or OpenMP variant\n",
+			name);
 	else
 		fprintf(stderr, "peppher: %s: call failed: %s\n", name, strerror(-rc));
 }

@@ -516,7 +516,9 @@ void pph_task_set_detached(struct pph_task *task, int detached);
  * (the task is then not submitted), -EINVAL when the codelet is malformed
  * (no name, no variant, a variant without a function or a name) or a
  * handle was unregistered, -EBUSY when submitted twice or a handle is
- * partitioned (its blocks hold the data).  A handle unregistered and its
+ * partitioned (its blocks hold the data), -EFAULT when a handle registered
+ * at NULL holds elements (no device can have it) and the task may run no
+ * CPU or OpenMP variant.  A handle unregistered and its
  * slot registered again is the new handle: a stale one is not detected.
  */
 int pph_task_submit(struct pph_task *task);
