@@ -95,8 +95,10 @@ void sp__engine_wait_all(void);
  * rank calls it), and with PEPPHER_STATS=1 the bytes each rank sent so far */
 void sp__tasks_wait_all(void);
 void sp__engine_stop(void);
-/* processes of the run: the blocks of pph_call_partitioned's "one per worker" */
-unsigned sp__rank_count(void);
+/* the ranks d's blocks are spread over: every rank for a container's data,
+ * one for a rank's own (a raw pointer's); pph_call_partitioned's "one
+ * block per worker" counts those ranks' workers */
+unsigned sp__ranks_sharing(const struct pph_data *d);
 /* a handle was registered (each rank keeps its own until a container or
  * a partition makes it distributed) */
 void sp__registered(struct pph_data *d);

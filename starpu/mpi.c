@@ -185,11 +185,6 @@ void sp__engine_stop(void)
 	engine_mpi_finalize();
 }
 
-unsigned sp__rank_count(void)
-{
-	return (unsigned)nranks;
-}
-
 /* Inside a variant: only this rank makes the call. */
 static int nested(void)
 {
@@ -220,6 +215,11 @@ static void make_distributed(struct pph_data *d, int owner)
 {
 	starpu_mpi_data_set_rank_comm(d->h, owner, COMM);
 	mark_everywhere(d);
+}
+
+unsigned sp__ranks_sharing(const struct pph_data *d)
+{
+	return distributed(d) && !nested() ? (unsigned)nranks : 1;
 }
 
 void sp__registered(struct pph_data *d)

@@ -63,10 +63,10 @@ int pph_call_async(const struct pph_codelet *cl, unsigned impl_mask, unsigned nb
 }
 
 /* The common number of parts of the partitioned buffers, or -EINVAL. */
-static int part_count(unsigned nbuffers, const int *parts)
+static int part_count(unsigned nbuffers, const pph_data_handle *handles, const int *parts)
 {
+	unsigned i, ranks = 1;
 	int n = -1;
-	unsigned i;
 
 	for (i = 0; i < nbuffers; i++) {
 		if (parts[i] < 0)
@@ -74,9 +74,12 @@ static int part_count(unsigned nbuffers, const int *parts)
 		if (n >= 0 && parts[i] != n)
 			return -EINVAL;
 		n = parts[i];
+		if (handles[i] && sp__ranks_sharing(handles[i]) > ranks)
+			ranks = sp__ranks_sharing(handles[i]);
 	}
-	if (n == 0) /* one block per worker, of every rank (as many each) */
-		n = (int)(starpu_worker_get_count() * sp__rank_count());
+	/* one block per worker, of every rank the blocks go to (as many each) */
+	if (n == 0)
+		n = (int)(starpu_worker_get_count() * ranks);
 	return n;
 }
 
@@ -127,7 +130,7 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 		return -E2BIG;
 	if (!starpu_is_initialized())
 		return sp__not_running(cl->name ? cl->name : "?");
-	if ((n = part_count(nbuffers, parts)) < 0)
+	if ((n = part_count(nbuffers, handles, parts)) < 0)
 		return -EINVAL;
 	/* more blocks than elements (partition="8" over 3 rows): a block
 	 * each, the call whole where there is one */
