@@ -15,6 +15,21 @@
 #undef pph_matrix_register
 #undef pph_variable_register
 
+/*
+ * A child forked while StarPU ran (init.c's pthread_atfork handler) has a
+ * copy of StarPU's state that says it runs, but not its threads: waiting
+ * for them, or starpu_shutdown, hangs there.  Every file here (wrappers.c
+ * too) asks whether the runtime runs through starpu_is_initialized(),
+ * which says no in such a child; (starpu_is_initialized)() is StarPU's.
+ */
+extern int sp__forked_child;
+
+static inline int sp__running(void)
+{
+	return !sp__forked_child && (starpu_is_initialized)();
+}
+#define starpu_is_initialized() sp__running()
+
 /* The worker kinds StarPU has, in the order of sp_codelet's maps. */
 enum sp_kind { SP_CPU, SP_OPENCL, SP_CUDA, SP_NKINDS };
 
