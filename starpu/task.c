@@ -420,6 +420,12 @@ static void run(void *buffers[], void *cl_arg, enum sp_kind kind)
 	} else if (worker >= 0 && worker < STARPU_NMAXWORKERS) {
 		__atomic_add_fetch(&p->w->runs[(size_t)worker * cl->nimpls + idx], 1, __ATOMIC_RELAXED);
 	}
+	/* nobody waits for a detached call's error: counted (pph_failed_calls)
+	 * here, before StarPU releases its data, so that a host read of what
+	 * it wrote sees it; StarPU's callback (detached_done) runs after that
+	 * release, and a read could return before it counted */
+	if (p->rc && p->detached)
+		sp__count_failed_call();
 	if (p->callback)
 		p->callback(p->callback_data);
 }
@@ -737,14 +743,13 @@ static void task_free(struct pph_task *p)
 	free(p);
 }
 
-/* StarPU's callback of a detached task: it has run, free ours.  StarPU
- * destroys its task itself (destroy = 1), so only ours goes. */
+/* StarPU's callback of a detached task: it has run (a failure was counted
+ * by run()), free ours.  StarPU destroys its task itself (destroy = 1), so
+ * only ours goes. */
 static void detached_done(void *arg)
 {
 	struct pph_task *p = arg;
 
-	if (p->rc) /* nobody waits for its error */
-		sp__count_failed_call();
 	free(p->arg);
 	free(p);
 }
