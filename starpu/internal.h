@@ -133,6 +133,11 @@ void sp__host_written(struct pph_data *d);
  * still), or -errno */
 int sp__task_submit(struct pph_task *p);
 void sp__dist_stats_print(FILE *fp);
+/* Variant idx of cl failed on this rank (how: pph_variant_failed or
+ * pph_variant_error): distributed over several ranks, it says so and ends
+ * the job (MPI_Abort), since the ranks would no longer agree; else it
+ * returns, and the call fails or the next variant runs as on one process. */
+void sp__variant_failure(const struct pph_codelet *cl, int idx, const char *how);
 extern const char sp__library[]; /* its name, for the statistics */
 
 /* Set by pph_init: the codelets made so far, freed by pph_shutdown. */

@@ -357,6 +357,25 @@ int sp__task_submit(struct pph_task *p)
 	return owner < 0 ? submit_everywhere(p) : submit_on_owner(p, owner);
 }
 
+/*
+ * A variant failure is this rank's alone: the call fails here, or the
+ * variant is disabled here, while the other ranks go on as if it had run.
+ * From then on the ranks disagree (a later call runs on one rank and is
+ * refused on another, a host read waits for data the owner never sends)
+ * and the job hung.  It cannot be undone consistently, so it ends the job,
+ * every rank with a non-zero status (doc/distributed.md).
+ */
+void sp__variant_failure(const struct pph_codelet *cl, int idx, const char *how)
+{
+	if (nranks <= 1)
+		return; /* one process: the call fails, or the next variant runs */
+	fprintf(stderr, "peppher: rank %d of %d: %s/%s failed (%s): the ranks would no longer agree on the data and the variants; ending the job (MPI_Abort)\n",
+		my_rank, nranks, cl->name ? cl->name : "?",
+		cl->impls[idx].name ? cl->impls[idx].name : "?", how);
+	fflush(stderr);
+	MPI_Abort(COMM, 1);
+}
+
 void sp__dist_stats_print(FILE *fp)
 {
 	fprintf(fp, "rank %d of %d: %lu tasks ran here, %llu bytes sent to other ranks%s\n", my_rank,

@@ -260,11 +260,13 @@ static int run_variants(struct pph_task *p, enum sp_kind kind, int idx, void **b
 #endif
 		if (variant_errored) { /* said: the call fails, no other variant runs */
 			variant_errored = 0;
+			sp__variant_failure(cl, idx, "pph_variant_error");
 			p->rc = -ECANCELED;
 			break;
 		}
 		if (!variant_failed)
 			break;
+		sp__variant_failure(cl, idx, "pph_variant_failed");
 		/* its data is untouched: another variant of this kind may run */
 		fprintf(stderr, "peppher: %s/%s failed: disabled for the rest of the run\n", cl->name,
 			cl->impls[idx].name);
