@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <ftw.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,6 +23,16 @@ static char why_not[256];
 
 /* calls that failed since pph_init: kept after pph_shutdown */
 static unsigned long failed_calls;
+
+void sp__init_failed(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why_not, sizeof(why_not), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "peppher: %s\n", why_not);
+}
 
 int sp__not_running(const char *what)
 {
@@ -277,8 +289,8 @@ int pph_init_conf(const struct pph_conf *pconf)
 	rc = sp__engine_start(&conf);
 	if (rc != 0) {
 		remove_temp_home();
-		snprintf(why_not, sizeof(why_not), "starpu_init failed: %s", strerror(-rc));
-		fprintf(stderr, "peppher: %s\n", why_not);
+		if (!why_not[0]) /* else the engine said why (sp__init_failed) */
+			sp__init_failed("starpu_init failed: %s", strerror(-rc));
 		return rc;
 	}
 	memset(&transfers, 0, sizeof(transfers));

@@ -154,6 +154,11 @@ size_t sp__split_length(const struct pph_data *d);
  * detached task that no variant could run. */
 void sp__count_failed_call(void);
 
+/* pph_init fails for a reason the engine found (mpi.c: the environment):
+ * say it, and keep it for the calls that follow, rather than "starpu_init
+ * failed". */
+void sp__init_failed(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* -ENODEV, saying why (once per reason) when the runtime does not run. */
 int sp__not_running(const char *what);
 

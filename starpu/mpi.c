@@ -43,18 +43,38 @@ static starpu_mpi_tag_t next_tag;
 static unsigned next_container; /* the round robin of containers' owners */
 static int mpi_ours;		/* pph_init called MPI_Init: pph_shutdown finalizes */
 
-/* PEPPHER_MPI_GRID=PxQ, or the squarest P x Q = nranks with P <= Q. */
+/* A count of ranks at *s, digits only (no blank nor sign, which sscanf's
+ * %d let by: " 1x1" was taken), moving *s past it; -1 when none. */
+static int grid_count(const char **s)
+{
+	long v = 0;
+
+	if (**s < '0' || **s > '9')
+		return -1;
+	while (**s >= '0' && **s <= '9') {
+		v = v * 10 + (**s - '0');
+		if (v > nranks)
+			return -1;
+		(*s)++;
+	}
+	return (int)v;
+}
+
+/* PEPPHER_MPI_GRID=PxQ (or PXQ), or the squarest P x Q = nranks with P <= Q. */
 static int grid_choose(void)
 {
-	const char *s = getenv("PEPPHER_MPI_GRID");
-	int p, q, end = 0;
-	char x;
+	const char *s = getenv("PEPPHER_MPI_GRID"), *c = s;
+	int p, q = -1;
 
 	if (s && *s) {
-		if (sscanf(s, "%d%c%d%n", &p, &x, &q, &end) != 3 || s[end] || (x != 'x' && x != 'X') ||
-		    p < 1 || q < 1 || p > nranks || q > nranks || p * q != nranks) {
-			fprintf(stderr, "peppher: PEPPHER_MPI_GRID=%s: expected PxQ with P*Q = %d ranks\n",
-				s, nranks);
+		p = grid_count(&c);
+		if (p >= 0 && (*c == 'x' || *c == 'X')) {
+			c++;
+			q = grid_count(&c);
+		}
+		if (p < 1 || q < 1 || *c || p * q != nranks) {
+			sp__init_failed("PEPPHER_MPI_GRID=%s: expected PxQ with P*Q = %d ranks (P and Q in digits, x or X between)",
+					s, nranks);
 			return -EINVAL;
 		}
 		grid_p = p;
@@ -114,14 +134,16 @@ int sp__engine_start(struct starpu_conf *conf)
 	setenv("STARPU_WORKERS_NOBIND", "1", 0);
 	MPI_Finalized(&finalized);
 	if (finalized) {
-		fprintf(stderr, "peppher: MPI was finalized: a process can run pph_init once\n");
+		sp__init_failed("MPI was finalized: a process can run pph_init once");
 		return -EALREADY;
 	}
 	MPI_Initialized(&initialized);
 	if (!initialized) {
 		/* StarPU-MPI calls MPI from its progress thread alone */
-		if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+		if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
+			sp__init_failed("MPI_Init_thread failed");
 			return -EIO;
+		}
 		mpi_ours = 1;
 	}
 	fd = home_lock();
