@@ -519,7 +519,11 @@ static void test_fork(void)
 			CU_ASSERT_EQUAL(pph_call_async(&slow_cl, PPH_ALL_IMPLS, 1, &fork_busy, &rw,
 						       NULL, 0),
 					0);
+		fflush(stdout);
+		fflush(stderr);
 		pid = fork();
+		if (pid == 0 && round % 4 == 3)
+			exit(forked_child(x)); /* atexit handlers and destructors too */
 		if (pid == 0)
 			_exit(forked_child(x));
 		CU_ASSERT_FATAL(pid > 0 && waitpid(pid, &status, 0) == pid);
