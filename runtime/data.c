@@ -333,8 +333,10 @@ static void partitioned(pph_data_handle parent, unsigned n, pph_data_handle *blo
  * acquire, since pph_data_acquire refuses a partitioned handle. */
 static int partition_enter(pph_data_handle parent, const char *what)
 {
-	int rc = handle_enter(parent, PPH_HANDLE_PARTITIONED, what);
+	int rc = pph__refused_in_forked_child(what);
 
+	if (rc == 0)
+		rc = handle_enter(parent, PPH_HANDLE_PARTITIONED, what);
 	if (rc != 0)
 		return rc;
 	pph__deps_host_wait(parent, PPH_RW);
@@ -546,6 +548,14 @@ int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
 	default:
 		break;
 	}
+	/* a forked child (the only thread here: no locks) reads the host
+	 * copy when it is the only one and no task of the parent's uses it;
+	 * else it would wait for those tasks, or copy from the devices */
+	if (pph__forked_child)
+		return !handle->last_writer && !handle->nreaders &&
+				       !atomic_load_explicit(&handle->devices, memory_order_relaxed) ?
+			       0 :
+			       pph__not_running("pph_data_acquire");
 	if (pph__running.task && pph__waits_for_running(handle, mode, "pph_data_acquire"))
 		return -EDEADLK;
 	pph__deps_host_wait(handle, mode);
@@ -563,6 +573,9 @@ void pph_data_unregister(pph_data_handle handle)
 			(void *)handle, (void *)handle->parent);
 		return;
 	}
+	/* the parent's tasks may use it: left as it is */
+	if (pph__refused_in_forked_child("pph_data_unregister"))
+		return;
 	if (handle_enter(handle, PPH_HANDLE_UNREGISTERING, "pph_data_unregister") != 0)
 		return;
 

@@ -1,5 +1,6 @@
 /* Runtime start and stop, configured from the environment. */
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <limits.h>
 #include <math.h>
@@ -36,6 +37,53 @@ static __attribute__((format(printf, 2, 3))) int init_failed(int rc, const char 
 	va_end(ap);
 	fprintf(stderr, "peppher: %s\n", init_error);
 	return rc;
+}
+
+/*
+ * fork() while the runtime runs: the child has only the thread that forked,
+ * but the parent's workers' state (queues whose condition variables they
+ * wait on, locks they may hold, tasks they run).  Destroying or waiting on
+ * that hung the child's pph_shutdown about half the time.  In the child the
+ * runtime is not running: calls fail as after pph_shutdown, saying why
+ * (pph__not_running), pph_shutdown returns at once, and pph_init refuses,
+ * since starting again would take over locks and queues the parent's
+ * threads held at the fork.
+ */
+int pph__forked_child;
+
+static void forked(void)
+{
+	if (!pph__rt.initialized)
+		return; /* forked before pph_init or after pph_shutdown: nothing to hide */
+	pph__forked_child = 1;
+	pph__rt.initialized = 0;
+	pph__rt.nworkers = 0;
+	memset(pph__rt.arch_workers, 0, sizeof(pph__rt.arch_workers));
+	/* nothing runs here: pph_task_wait_all must not wait for the parent's tasks */
+	atomic_store(&pph__rt.pending, 0);
+	atomic_store(&pph__rt.waiters, 0);
+	atomic_store(&pph__rt.all_waiters, 0);
+	atomic_store(&pph__rt.stopping, 0);
+	atomic_store(&pph__rt.submitting, 0);
+	/* the parent reports its own; PEPPHER_SHUTDOWN() here, the child's */
+	atomic_store(&pph__rt.failed_calls, 0);
+	/* a worker may have held it, or waited on them, at the fork */
+	pph__rt.lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+	pph__rt.done_cond = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
+	pph__rt.all_done_cond = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
+	/* the calls that follow say so once, even if the parent said "not running" */
+	atomic_fetch_add(&pph__rt.generation, 1);
+}
+
+static void register_atfork(void)
+{
+	if (pthread_atfork(NULL, NULL, forked) != 0)
+		fprintf(stderr, "peppher: pthread_atfork failed: a child forked while the runtime runs may hang in it\n");
+}
+
+int pph__refused_in_forked_child(const char *what)
+{
+	return pph__forked_child ? pph__not_running(what) : 0;
 }
 
 const char *pph_arch_name(enum pph_arch arch)
@@ -209,12 +257,17 @@ int pph_init(void)
 
 int pph_init_conf(const struct pph_conf *conf)
 {
+	static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 	struct pph_conf defaults;
 	unsigned ncpu;
 	int rc, ncuda = -1, nopencl = -1;
 
 	if (pph__rt.initialized)
 		return -EALREADY;
+	if (pph__forked_child)
+		return init_failed(-EPERM,
+				   "pph_init: refused in a forked child: the runtime ran in the parent when it forked, and cannot start again in this process (its locks and queues were the parent's threads'); fork before pph_init() or after pph_shutdown(), or exec a program");
+	pthread_once(&atfork_once, register_atfork);
 	pph__say_not_distributed();
 	if (!conf) {
 		pph_conf_init(&defaults);

@@ -433,6 +433,12 @@ void pph__task_wait_finished(struct pph_task *task);
 /* task.c: a call while the runtime is not running: says why (once until
  * the next pph_init); returns -ENODEV. */
 int pph__not_running(const char *what);
+/* init.c: this process is a child forked while the runtime ran (the
+ * parent's); the runtime does not run here, nor can it start. */
+extern int pph__forked_child;
+/* In such a child, pph__not_running(what); else 0: for the calls that
+ * work without the runtime but would wait for the parent's tasks. */
+int pph__refused_in_forked_child(const char *what);
 
 /* deps.c: share a submitted task and list it on its handles after the
  * tasks it must wait for (counted in its ndeps). */

@@ -337,7 +337,10 @@ __attribute__((noinline)) int pph__not_running(const char *what)
 	unsigned gen = atomic_load(&pph__rt.generation) + 1;
 
 	if (atomic_exchange(&said, gen) != gen) {
-		if (pph__init_error())
+		if (pph__forked_child)
+			fprintf(stderr, "peppher: %s: refused in a forked child: the runtime runs in the parent process, not in this one (fork before pph_init() or after pph_shutdown(), or exec a program)\n",
+				what);
+		else if (pph__init_error())
 			fprintf(stderr, "peppher: %s: the runtime did not start (%s)\n", what,
 				pph__init_error());
 		else
@@ -460,6 +463,8 @@ int pph_task_wait(struct pph_task *task)
 
 	if (!task || task->detached || !submitted(task))
 		return -EINVAL;
+	if ((rc = pph__refused_in_forked_child("pph_task_wait")) != 0)
+		return rc; /* the parent's task: it never finishes here */
 	for (i = 0; pph__running.task && i < task->nbuffers; i++)
 		if ((rc = pph__waits_for_running(task->handles[i], task->modes[i],
 						 "pph_task_wait")) != 0)

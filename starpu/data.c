@@ -355,6 +355,8 @@ int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
 		return -EBUSY;
 	if (host_data(handle))
 		return 0;
+	if (!starpu_is_initialized()) /* a forked child: StarPU's threads are the parent's */
+		return sp__not_running("pph_data_acquire");
 	if (sp__waits_in_variant("pph_data_acquire"))
 		return -EDEADLK;
 	/* a host write also needs the data valid (libpeppher's W acquire

@@ -4,6 +4,9 @@
  */
 #include <errno.h>
 #include <ftw.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,11 +21,49 @@ static struct pph_transfer_stats transfers;
 /* Why the runtime does not run, said again by the calls that fail. */
 static char why_not[256];
 
+/* calls that failed since pph_init: kept after pph_shutdown */
+static unsigned long failed_calls;
+
+void sp__init_failed(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why_not, sizeof(why_not), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "peppher: %s\n", why_not);
+}
+
 int sp__not_running(const char *what)
 {
 	fprintf(stderr, "peppher: %s: the runtime is not running (%s)\n", what,
 		why_not[0] ? why_not : "pph_init() was not called");
 	return -ENODEV;
+}
+
+/*
+ * fork() while StarPU runs: StarPU is not fork-safe (the child has its
+ * state, not its threads), so in the child the runtime is not running:
+ * calls fail saying why, pph_shutdown returns at once, pph_init refuses
+ * (starpu_init would only count a second start of the copied state).
+ */
+int sp__forked_child;
+
+static void forked(void)
+{
+	if (!(starpu_is_initialized)())
+		return;
+	sp__forked_child = 1;
+	snprintf(why_not, sizeof(why_not),
+		 "refused in a forked child: the runtime runs in the parent process, not in this one; fork before pph_init() or after pph_shutdown(), or exec a program");
+	/* the parent reports its own; PEPPHER_SHUTDOWN() here, the child's */
+	__atomic_store_n(&failed_calls, 0, __ATOMIC_RELAXED);
+}
+
+static void register_atfork(void)
+{
+	if (pthread_atfork(NULL, NULL, forked) != 0)
+		fprintf(stderr, "peppher: pthread_atfork failed: a child forked while the runtime runs may hang in it\n");
 }
 
 /* PEPPHER_SCHED's names are StarPU's own policies of the same behaviour. */
@@ -143,9 +184,6 @@ static int count_or(int env, int conf_value)
 	return env >= 0 ? env : conf_value >= 0 ? conf_value : -1;
 }
 
-/* calls that failed since pph_init: kept after pph_shutdown */
-static unsigned long failed_calls;
-
 void sp__count_failed_call(void)
 {
 	__atomic_add_fetch(&failed_calls, 1, __ATOMIC_RELAXED);
@@ -183,6 +221,7 @@ static void say_unread(void)
 
 int pph_init_conf(const struct pph_conf *pconf)
 {
+	static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 	struct starpu_conf conf;
 	struct pph_conf defaults;
 	int ncpu = -1, nopencl = -1, ncuda = -1, rc;
@@ -190,6 +229,11 @@ int pph_init_conf(const struct pph_conf *pconf)
 
 	if (starpu_is_initialized())
 		return -EALREADY;
+	if (sp__forked_child) {
+		fprintf(stderr, "peppher: pph_init: %s\n", why_not);
+		return -EPERM;
+	}
+	pthread_once(&atfork_once, register_atfork);
 	if (!pconf) {
 		pph_conf_init(&defaults);
 		pconf = &defaults;
@@ -245,8 +289,8 @@ int pph_init_conf(const struct pph_conf *pconf)
 	rc = sp__engine_start(&conf);
 	if (rc != 0) {
 		remove_temp_home();
-		snprintf(why_not, sizeof(why_not), "starpu_init failed: %s", strerror(-rc));
-		fprintf(stderr, "peppher: %s\n", why_not);
+		if (!why_not[0]) /* else the engine said why (sp__init_failed) */
+			sp__init_failed("starpu_init failed: %s", strerror(-rc));
 		return rc;
 	}
 	memset(&transfers, 0, sizeof(transfers));

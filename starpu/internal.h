@@ -15,6 +15,21 @@
 #undef pph_matrix_register
 #undef pph_variable_register
 
+/*
+ * A child forked while StarPU ran (init.c's pthread_atfork handler) has a
+ * copy of StarPU's state that says it runs, but not its threads: waiting
+ * for them, or starpu_shutdown, hangs there.  Every file here (wrappers.c
+ * too) asks whether the runtime runs through starpu_is_initialized(),
+ * which says no in such a child; (starpu_is_initialized)() is StarPU's.
+ */
+extern int sp__forked_child;
+
+static inline int sp__running(void)
+{
+	return !sp__forked_child && (starpu_is_initialized)();
+}
+#define starpu_is_initialized() sp__running()
+
 /* The worker kinds StarPU has, in the order of sp_codelet's maps. */
 enum sp_kind { SP_CPU, SP_OPENCL, SP_CUDA, SP_NKINDS };
 
@@ -120,6 +135,11 @@ void sp__host_written(struct pph_data *d);
  * still), or -errno */
 int sp__task_submit(struct pph_task *p);
 void sp__dist_stats_print(FILE *fp);
+/* Variant idx of cl failed on this rank (how: pph_variant_failed or
+ * pph_variant_error): distributed over several ranks, it says so and ends
+ * the job (MPI_Abort), since the ranks would no longer agree; else it
+ * returns, and the call fails or the next variant runs as on one process. */
+void sp__variant_failure(const struct pph_codelet *cl, int idx, const char *how);
 extern const char sp__library[]; /* its name, for the statistics */
 
 /* Set by pph_init: the codelets made so far, freed by pph_shutdown. */
@@ -135,6 +155,11 @@ size_t sp__split_length(const struct pph_data *d);
 /* A call failed (pph_failed_calls): reported by an entry wrapper, or a
  * detached task that no variant could run. */
 void sp__count_failed_call(void);
+
+/* pph_init fails for a reason the engine found (mpi.c: the environment):
+ * say it, and keep it for the calls that follow, rather than "starpu_init
+ * failed". */
+void sp__init_failed(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* -ENODEV, saying why (once per reason) when the runtime does not run. */
 int sp__not_running(const char *what);

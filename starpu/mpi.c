@@ -43,18 +43,38 @@ static starpu_mpi_tag_t next_tag;
 static unsigned next_container; /* the round robin of containers' owners */
 static int mpi_ours;		/* pph_init called MPI_Init: pph_shutdown finalizes */
 
-/* PEPPHER_MPI_GRID=PxQ, or the squarest P x Q = nranks with P <= Q. */
+/* A count of ranks at *s, digits only (no blank nor sign, which sscanf's
+ * %d let by: " 1x1" was taken), moving *s past it; -1 when none. */
+static int grid_count(const char **s)
+{
+	long v = 0;
+
+	if (**s < '0' || **s > '9')
+		return -1;
+	while (**s >= '0' && **s <= '9') {
+		v = v * 10 + (**s - '0');
+		if (v > nranks)
+			return -1;
+		(*s)++;
+	}
+	return (int)v;
+}
+
+/* PEPPHER_MPI_GRID=PxQ (or PXQ), or the squarest P x Q = nranks with P <= Q. */
 static int grid_choose(void)
 {
-	const char *s = getenv("PEPPHER_MPI_GRID");
-	int p, q, end = 0;
-	char x;
+	const char *s = getenv("PEPPHER_MPI_GRID"), *c = s;
+	int p, q = -1;
 
 	if (s && *s) {
-		if (sscanf(s, "%d%c%d%n", &p, &x, &q, &end) != 3 || s[end] || (x != 'x' && x != 'X') ||
-		    p < 1 || q < 1 || p > nranks || q > nranks || p * q != nranks) {
-			fprintf(stderr, "peppher: PEPPHER_MPI_GRID=%s: expected PxQ with P*Q = %d ranks\n",
-				s, nranks);
+		p = grid_count(&c);
+		if (p >= 0 && (*c == 'x' || *c == 'X')) {
+			c++;
+			q = grid_count(&c);
+		}
+		if (p < 1 || q < 1 || *c || p * q != nranks) {
+			sp__init_failed("PEPPHER_MPI_GRID=%s: expected PxQ with P*Q = %d ranks (P and Q in digits, x or X between)",
+					s, nranks);
 			return -EINVAL;
 		}
 		grid_p = p;
@@ -114,14 +134,16 @@ int sp__engine_start(struct starpu_conf *conf)
 	setenv("STARPU_WORKERS_NOBIND", "1", 0);
 	MPI_Finalized(&finalized);
 	if (finalized) {
-		fprintf(stderr, "peppher: MPI was finalized: a process can run pph_init once\n");
+		sp__init_failed("MPI was finalized: a process can run pph_init once");
 		return -EALREADY;
 	}
 	MPI_Initialized(&initialized);
 	if (!initialized) {
 		/* StarPU-MPI calls MPI from its progress thread alone */
-		if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+		if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
+			sp__init_failed("MPI_Init_thread failed");
 			return -EIO;
+		}
 		mpi_ours = 1;
 	}
 	fd = home_lock();
@@ -358,6 +380,25 @@ int sp__task_submit(struct pph_task *p)
 	if (nested()) /* its data is this rank's, or was brought here for the variant */
 		return starpu_task_submit(p->t);
 	return owner < 0 ? submit_everywhere(p) : submit_on_owner(p, owner);
+}
+
+/*
+ * A variant failure is this rank's alone: the call fails here, or the
+ * variant is disabled here, while the other ranks go on as if it had run.
+ * From then on the ranks disagree (a later call runs on one rank and is
+ * refused on another, a host read waits for data the owner never sends)
+ * and the job hung.  It cannot be undone consistently, so it ends the job,
+ * every rank with a non-zero status (doc/distributed.md).
+ */
+void sp__variant_failure(const struct pph_codelet *cl, int idx, const char *how)
+{
+	if (nranks <= 1)
+		return; /* one process: the call fails, or the next variant runs */
+	fprintf(stderr, "peppher: rank %d of %d: %s/%s failed (%s): the ranks would no longer agree on the data and the variants; ending the job (MPI_Abort)\n",
+		my_rank, nranks, cl->name ? cl->name : "?",
+		cl->impls[idx].name ? cl->impls[idx].name : "?", how);
+	fflush(stderr);
+	MPI_Abort(COMM, 1);
 }
 
 void sp__dist_stats_print(FILE *fp)

@@ -75,3 +75,10 @@ void sp__dist_stats_print(FILE *fp)
 {
 	(void)fp;
 }
+
+void sp__variant_failure(const struct pph_codelet *cl, int idx, const char *how)
+{
+	(void)cl;
+	(void)idx;
+	(void)how;
+}

@@ -260,11 +260,13 @@ static int run_variants(struct pph_task *p, enum sp_kind kind, int idx, void **b
 #endif
 		if (variant_errored) { /* said: the call fails, no other variant runs */
 			variant_errored = 0;
+			sp__variant_failure(cl, idx, "pph_variant_error");
 			p->rc = -ECANCELED;
 			break;
 		}
 		if (!variant_failed)
 			break;
+		sp__variant_failure(cl, idx, "pph_variant_failed");
 		/* its data is untouched: another variant of this kind may run */
 		fprintf(stderr, "peppher: %s/%s failed: disabled for the rest of the run\n", cl->name,
 			cl->impls[idx].name);
@@ -420,6 +422,12 @@ static void run(void *buffers[], void *cl_arg, enum sp_kind kind)
 	} else if (worker >= 0 && worker < STARPU_NMAXWORKERS) {
 		__atomic_add_fetch(&p->w->runs[(size_t)worker * cl->nimpls + idx], 1, __ATOMIC_RELAXED);
 	}
+	/* nobody waits for a detached call's error: counted (pph_failed_calls)
+	 * here, before StarPU releases its data, so that a host read of what
+	 * it wrote sees it; StarPU's callback (detached_done) runs after that
+	 * release, and a read could return before it counted */
+	if (p->rc && p->detached)
+		sp__count_failed_call();
 	if (p->callback)
 		p->callback(p->callback_data);
 }
@@ -744,14 +752,13 @@ static void task_free(struct pph_task *p)
 	free(p);
 }
 
-/* StarPU's callback of a detached task: it has run, free ours.  StarPU
- * destroys its task itself (destroy = 1), so only ours goes. */
+/* StarPU's callback of a detached task: it has run (a failure was counted
+ * by run()), free ours.  StarPU destroys its task itself (destroy = 1), so
+ * only ours goes. */
 static void detached_done(void *arg)
 {
 	struct pph_task *p = arg;
 
-	if (p->rc) /* nobody waits for its error */
-		sp__count_failed_call();
 	free(p->arg);
 	free(p);
 }

@@ -456,6 +456,100 @@ static void test_failed_init(void)
 	unsetenv("PEPPHER_LIMIT_OPENCL_MEM");
 }
 
+/* x[i] += 1 after 20 ms: still running when the test forks */
+static void k_slow_inc(void *buffers[], void *arg)
+{
+	usleep(20000);
+	k_inc(buffers, arg);
+}
+
+static const struct pph_impl slow_impls[] = { { PPH_ARCH_CPU, k_slow_inc, "slow_inc_cpu" } };
+static const struct pph_codelet slow_cl = { "misuse_slow_inc", 1, slow_impls, PPH_MODEL_DEFAULT };
+
+static pph_data_handle fork_h, fork_busy;
+
+static void child_calls(void)
+{
+	call_rc = inc(fork_h);
+	pph_call_failed(&inc_cl, call_rc);
+	call_rc |= inc(fork_h) != -ENODEV;
+}
+
+/*
+ * What a child forked while the runtime runs finds: not running, its
+ * pph_shutdown returning at once (it hung, destroying the queues the
+ * parent's workers waited on), calls refused saying why.  Each failed
+ * check sets a bit of the exit status; SIGALRM kills a hang.
+ */
+static int forked_child(const int *x)
+{
+	int failed = 0, rc;
+
+	alarm(10);
+	failed |= pph_is_initialized() << 0;
+	pph_shutdown();
+	failed |= (pph_worker_count() != 0) << 1;
+	failed |= (test_stderr_count(child_calls, "refused in a forked child") != 1) << 2;
+	failed |= (call_rc != -ENODEV || pph_failed_calls() != 1) << 3;
+	/* host data no task of the parent's uses reads; the rest is refused */
+	failed |= (pph_data_acquire(fork_h, PPH_R) != 0 || x[0] != 1) << 4;
+	rc = pph_data_acquire(fork_busy, PPH_R);
+	failed |= (rc != 0 && rc != -ENODEV) << 5;
+	failed |= (rc == -ENODEV) << 7; /* not a failure: the task was still running */
+	pph_data_unregister(fork_busy);
+	pph_task_wait_all();
+	failed |= (pph_init() != -EPERM || pph_is_initialized()) << 6;
+	pph_shutdown();
+	return failed;
+}
+
+static void test_fork(void)
+{
+	int x[4] = { 0 }, busy[4] = { 0 }, round, status, busy_refused = 0;
+	static const enum pph_access rw = PPH_RW;
+	pid_t pid;
+
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&fork_h, x, 4, sizeof(int)), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&fork_busy, busy, 4, sizeof(int)), 0);
+	CU_ASSERT_EQUAL(inc(fork_h), 0);
+	for (round = 0; round < 20; round++) {
+		/* idle workers asleep on their queues, or one running a task */
+		if (round % 2)
+			CU_ASSERT_EQUAL(pph_call_async(&slow_cl, PPH_ALL_IMPLS, 1, &fork_busy, &rw,
+						       NULL, 0),
+					0);
+		fflush(stdout);
+		fflush(stderr);
+		pid = fork();
+		if (pid == 0 && round % 4 == 3)
+			exit(forked_child(x)); /* atexit handlers and destructors too */
+		if (pid == 0)
+			_exit(forked_child(x));
+		CU_ASSERT_FATAL(pid > 0 && waitpid(pid, &status, 0) == pid);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 1 << 7) {
+			busy_refused++;
+			status = 0;
+		}
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			fprintf(stderr, "round %d: child %s %d\n", round,
+				WIFEXITED(status) ? "exited with" : "killed by signal",
+				WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		/* the parent goes on */
+		CU_ASSERT_EQUAL(inc(fork_h), 0);
+		CU_ASSERT_EQUAL(pph_data_acquire(fork_h, PPH_RW), 0);
+		CU_ASSERT_EQUAL(x[0], 2);
+		x[0] = 1;
+	}
+	pph_data_unregister(fork_h);
+	pph_data_unregister(fork_busy);
+	CU_ASSERT_EQUAL(busy[0], 10);
+	CU_ASSERT_TRUE(busy_refused > 0);
+	pph_shutdown();
+	CU_ASSERT_FALSE(pph_is_initialized());
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -479,6 +573,7 @@ int main(void)
 	CU_add_test(s, "NULL arguments and malformed codelets", test_null_arguments);
 	CU_add_test(s, "pph_shutdown inside a task", test_shutdown_in_task);
 	CU_add_test(s, "a failed initialisation stops the program", test_failed_init);
+	CU_add_test(s, "a child forked while the runtime runs", test_fork);
 	failed = test_run_registry();
 	if (test_home_end() != 0)
 		failed = 1;

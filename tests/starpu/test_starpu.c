@@ -5,12 +5,16 @@
  * (blocks, sized blocks, columns, tiles of a matrix with a leading
  * dimension), host access while partitioned, and dependencies between
  * asynchronous calls on containers, reductions (StarPU's STARPU_REDUX),
- * data registered at NULL and calls made inside a variant.
+ * data registered at NULL and calls made inside a variant, and a child
+ * forked while StarPU runs.
  * CPU workers only (PEPPHER_NOPENCL=0).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <CUnit/Basic.h>
 
@@ -400,6 +404,113 @@ static void test_host_data(void)
 	CU_ASSERT_EQUAL(other, 1);
 }
 
+static void scale_errs(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	pph_variant_error("test: this call fails");
+}
+
+static const struct pph_impl erring_impls[] = { { PPH_ARCH_CPU, scale_errs, "errs" } };
+static const struct pph_codelet erring_cl = { "sp_erring", 1, erring_impls, PPH_MODEL_HISTORY };
+
+/* Asynchronous calls that fail are counted by the time a host read of
+ * their data returns (the count came in StarPU's callback, after the
+ * data was released: one of two, often). */
+static void test_failed_count(void)
+{
+	int x[4] = { 1, 2, 3, 4 }, round;
+	struct args a = { 2 };
+	pph_data_handle h;
+
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, x, 4, sizeof(int)), 0);
+	for (round = 0; round < 50; round++) {
+		unsigned long failed = pph_failed_calls();
+
+		CU_ASSERT_EQUAL(pph_call_async(&erring_cl, PPH_ALL_IMPLS, 1, &h, &rw, &a, sizeof(a)), 0);
+		CU_ASSERT_EQUAL(pph_call_async(&erring_cl, PPH_ALL_IMPLS, 1, &h, &rw, &a, sizeof(a)), 0);
+		CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
+		CU_ASSERT_EQUAL(pph_failed_calls() - failed, 2);
+	}
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(x[3], 4);
+}
+
+/* Does the file at fd (stderr's, redirected) hold needle? */
+static int file_holds(int fd, const char *needle)
+{
+	char buf[4096];
+	ssize_t n;
+
+	fflush(stderr);
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n < 0)
+		return 0;
+	buf[n] = '\0';
+	return strstr(buf, needle) != NULL;
+}
+
+/*
+ * A child forked while StarPU runs has its state, not its threads: there
+ * the runtime does not run, pph_shutdown returns at once (starpu_shutdown
+ * hung), calls fail saying why.  Each failed check sets a bit of the exit
+ * status; SIGALRM kills a hang.
+ */
+static int forked_child(pph_data_handle h, int round)
+{
+	char path[] = "/tmp/peppher-fork-XXXXXX";
+	int fd = mkstemp(path), failed = 0;
+	struct args a = { 2 };
+
+	alarm(10);
+	if (fd < 0)
+		return 1;
+	unlink(path);
+	dup2(fd, 2);
+	failed |= pph_is_initialized() << 1;
+	pph_shutdown();
+	failed |= (pph_call_sync(&scale_cl, PPH_ALL_IMPLS, 1, &h, &rw, &a, sizeof(a)) != -ENODEV) << 2;
+	failed |= !file_holds(fd, "sp_scale: the runtime is not running (refused in a forked child") << 3;
+	failed |= (pph_data_acquire(h, PPH_R) != -ENODEV) << 4;
+	failed |= (pph_init() != -EPERM || pph_is_initialized()) << 5;
+	failed |= !file_holds(fd, "pph_init: refused in a forked child") << 6;
+	pph_data_unregister(h);
+	pph_shutdown();
+	if (round % 2)
+		exit(failed); /* atexit handlers and destructors too */
+	return failed;
+}
+
+static void test_fork(void)
+{
+	int x[4] = { 1, 1, 1, 1 }, round, status;
+	struct args a = { 1 };
+	pph_data_handle h;
+	pid_t pid;
+
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, x, 4, sizeof(int)), 0);
+	for (round = 0; round < 20; round++) {
+		if (round % 2) /* else every worker idle */
+			CU_ASSERT_EQUAL(pph_call_async(&scale_cl, 1u, 1, &h, &rw, &a, sizeof(a)), 0);
+		fflush(stdout);
+		fflush(stderr);
+		pid = fork();
+		if (pid == 0)
+			_exit(forked_child(h, round));
+		CU_ASSERT_FATAL(pid > 0 && waitpid(pid, &status, 0) == pid);
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			fprintf(stderr, "round %d: child %s %d\n", round,
+				WIFEXITED(status) ? "exited with" : "killed by signal",
+				WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	/* the parent goes on */
+	CU_ASSERT_TRUE(pph_is_initialized());
+	CU_ASSERT_EQUAL(pph_call_sync(&scale_cl, 1u, 1, &h, &rw, &a, sizeof(a)), 0);
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(x[0], 12); /* 1 + 10 async calls + 1 */
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -418,6 +529,8 @@ int main(void)
 	CU_add_test(s, "containers and asynchronous calls", test_containers);
 	CU_add_test(s, "reductions", test_reductions);
 	CU_add_test(s, "NULL data, and calls inside a variant", test_host_data);
+	CU_add_test(s, "failed asynchronous calls counted before a host read", test_failed_count);
+	CU_add_test(s, "a child forked while StarPU runs", test_fork);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures();
