@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "check.h"
+#include "classify.h"
 #include "diag.h"
 #include "names.h"
 #include "util.h"
@@ -27,6 +28,35 @@ static void check_type(const struct param *p)
 	}
 }
 
+/* Parameter p of ifc is in scope in ifc's entry wrapper, and in the C++
+ * overloads of a generic one in peppher.h: no name those use. */
+static void check_param_name(const struct iface *ifc, const struct param *p)
+{
+	const char *why = names_param_problem(ifc->name, p->name);
+	size_t i;
+
+	if (why) {
+		diag_error(&p->loc, "parameter name '%s'%s", p->name, why);
+		return;
+	}
+	if (ifc->generic_name && strcmp(p->name, ifc->name) == 0)
+		diag_error(&p->loc, "parameter name '%s' is instance '%s' of generic interface '%s', which its C++ overload calls",
+			   p->name, ifc->name, ifc->generic_name);
+	for (i = 0; i < ifc->nparams; i++) {
+		const struct param *q = &ifc->params[i];
+		size_t n = strlen(ifc->name), m = strlen(q->name);
+
+		/* the entry wrapper passes &NAME_Q_reduction, a reduction
+		 * function's operator */
+		if (q->reduction && reduction_builtin(q->reduction) < 0 &&
+		    strncmp(p->name, ifc->name, n) == 0 && p->name[n] == '_' &&
+		    strncmp(p->name + n + 1, q->name, m) == 0 &&
+		    strcmp(p->name + n + 1 + m, "_reduction") == 0)
+			diag_error(&p->loc, "parameter name '%s' is the reduction operator of parameter '%s', which its interface's entry function passes to the runtime",
+				   p->name, q->name);
+	}
+}
+
 /* Names and types of ifc's parameters and result. */
 static void check_params(const struct iface *ifc)
 {
@@ -35,7 +65,7 @@ static void check_params(const struct iface *ifc)
 	for (i = 0; i < ifc->nparams; i++) {
 		const struct param *p = &ifc->params[i];
 
-		names_check_identifier(&p->loc, "parameter name", p->name);
+		check_param_name(ifc, p);
 		for (j = 0; j < i; j++)
 			if (strcmp(ifc->params[j].name, p->name) == 0)
 				diag_error(&p->loc, "parameter '%s' declared twice",
@@ -341,14 +371,26 @@ static void check_variant_link(const struct impl *impl)
 	check_compiler(&impl->link, true);
 }
 
+static bool has_kernel(const struct impl *impl)
+{
+	size_t i;
+
+	for (i = 0; i < impl->nsources; i++)
+		if (impl->sources[i].kernel)
+			return true;
+	return false;
+}
+
 static void check_impls(const struct iface *ifc, struct strmap *impl_names)
 {
 	size_t i;
 
 	for (i = 0; i < ifc->nimpls; i++) {
 		const struct impl *impl = ifc->impls[i];
+		const char *why = names_impl_problem(impl->name, has_kernel(impl));
 
-		names_check_identifier(&impl->loc, "implementation name", impl->name);
+		if (why)
+			diag_error(&impl->loc, "implementation name '%s'%s", impl->name, why);
 		check_impl_name_unique(impl_names, impl);
 		check_sources(impl, ifc->path);
 		check_variant_link(impl);

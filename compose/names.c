@@ -73,6 +73,36 @@ const char *names_function_problem(const char *name)
 	return names_problem(name);
 }
 
+const char *names_param_problem(const char *iface, const char *name)
+{
+	size_t n = strlen(iface);
+
+	/* the entry wrapper, where the parameters are in scope, passes
+	 * &NAME_codelet to the runtime: a parameter of that name is what it
+	 * would pass (the program crashed) */
+	if (strncmp(name, iface, n) == 0 && strcmp(name + n, "_codelet") == 0)
+		return " is the codelet its interface's entry function passes to the runtime";
+	/* defined, empty, before the argument block that holds the parameter */
+	if (strncmp(name, iface, n) == 0 && strcmp(name + n, "_BACKENDS_H") == 0)
+		return " is the include guard of its interface's backend header";
+	return names_problem(name);
+}
+
+const char *names_impl_problem(const char *name, bool opencl_kernel)
+{
+	static const char *const locals[] = { "arg", "args", "buffers" };
+	size_t i;
+
+	/* the backend wrapper calls the implementation where its own
+	 * parameters and locals are in scope */
+	for (i = 0; i < sizeof(locals) / sizeof(locals[0]); i++)
+		if (strcmp(name, locals[i]) == 0)
+			return " is a local of its backend wrapper (arg, args, buffers)";
+	if (opencl_kernel && strcmp(name, "kernel") == 0)
+		return " is a local of its backend wrapper (kernel)";
+	return names_problem(name);
+}
+
 void names_check_identifier(const struct loc *loc, const char *what, const char *name)
 {
 	const char *why = names_problem(name);

@@ -523,8 +523,8 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 
 /* A name for parameter i that descriptors and generated code can use: the
  * header's, or the header's less its leading underscores (glibc's headers
- * name theirs __name), or by position; *note says why when not the
- * header's. */
+ * name theirs __name), or by position (NAME_codelet of function NAME);
+ * *note says why when not the header's. */
 static char *usable_param_name(const struct cfunc *fn, size_t i, char **note)
 {
 	const char *given = fn->params[i].name, *bare = given, *why;
@@ -536,12 +536,12 @@ static char *usable_param_name(const struct cfunc *fn, size_t i, char **note)
 		*note = xstrdup("the header names no parameter here: named by position");
 		return xasprintf("arg%zu", i + 1);
 	}
-	if (!(why = names_problem(given)))
+	if (!(why = names_param_problem(fn->name, given)))
 		return xstrdup(given);
 	*note = xasprintf("the header's name '%s'%s: renamed", given, why);
 	while (*bare == '_')
 		bare++;
-	taken = names_problem(bare) != NULL;
+	taken = names_param_problem(fn->name, bare) != NULL;
 	for (k = 0; !taken && k < fn->nparams; k++)
 		taken = k != i && strcmp(fn->params[k].name, bare) == 0;
 	return taken ? xasprintf("arg%zu", i + 1) : xstrdup(bare);
