@@ -18,9 +18,13 @@
 
 /* Declared by the headers generated files include (<stdio.h>, <string.h>,
  * <stddef.h>, <stdint.h>, <stdbool.h>, <pthread.h>, <omp.h>, OpenCL) or
- * standard macros that would replace the name. */
+ * standard macros that would replace the name (<peppher/runtime.h> brings
+ * <errno.h> and <stdlib.h>; the entry wrapper writes EDOM and EINVAL). */
 static const char *const library_names[] = {
-	"CHAR_BIT", "EOF", "FILE", "INT_MAX", "INT_MIN", "NULL", "SIZE_MAX",
+	"BUFSIZ", "CHAR_BIT", "EDOM", "EILSEQ", "EINVAL", "EOF", "ERANGE",
+	"EXIT_FAILURE", "EXIT_SUCCESS", "FILE", "FILENAME_MAX", "FOPEN_MAX",
+	"INT_MAX", "INT_MIN", "L_tmpnam", "MB_CUR_MAX", "NULL", "RAND_MAX",
+	"SEEK_CUR", "SEEK_END", "SEEK_SET", "SIZE_MAX", "TMP_MAX",
 	"PTHREAD_MUTEX_INITIALIZER", "assert", "calloc", "cl_command_queue",
 	"cl_kernel", "cl_mem", "cl_program", "clGetKernelInfo", "errno", "exit",
 	"fclose", "feof", "ferror", "fflush", "fgetc", "fgets", "fopen", "fpos_t",
@@ -40,6 +44,17 @@ static const char *const library_names[] = {
 	"uintptr_t", "ungetc", "va_list", "vfprintf", "vprintf", "vsnprintf",
 	"vsprintf",
 };
+
+/* Macros of PEPPHER-C's headers (include/peppher/NAME.h) and of peppher.h,
+ * besides those of the pph_ prefix: a name that is one is replaced
+ * wherever generated code writes it.  PEPPHER_H is defined empty: a
+ * parameter of that name left the argument block without its field, and
+ * the backend read past the block.  The prefix PEPPHER_ is kept whole for
+ * the macros to come. */
+static bool is_peppher_macro(const char *name)
+{
+	return strncmp(name, "PEPPHER_", 8) == 0 || strcmp(name, "CL_TARGET_OPENCL_VERSION") == 0;
+}
 
 static bool is_library_name(const char *name)
 {
@@ -61,6 +76,8 @@ const char *names_problem(const char *name)
 		return ": the prefix pph_ is reserved for generated code";
 	if (name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z')))
 		return " is reserved for the C implementation (__x, _X)";
+	if (is_peppher_macro(name))
+		return " is reserved for the macros of PEPPHER-C's headers (PEPPHER_x)";
 	if (is_library_name(name))
 		return " is a name of the C library or its headers";
 	return NULL;

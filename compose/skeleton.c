@@ -523,8 +523,8 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 
 /* A name for parameter i that descriptors and generated code can use: the
  * header's, or the header's less its leading underscores (glibc's headers
- * name theirs __name), or by position (NAME_codelet of function NAME);
- * *note says why when not the header's. */
+ * name theirs __name), or by position (one named like a macro of ours, or
+ * NAME_codelet); *note says why when not the header's. */
 static char *usable_param_name(const struct cfunc *fn, size_t i, char **note)
 {
 	const char *given = fn->params[i].name, *bare = given, *why;
