@@ -602,6 +602,20 @@ char *normalize_type(const char *type)
 	return d;
 }
 
+char *normalize_result_type(const char *type)
+{
+	char *t = normalize_type(type), *w, *save = NULL;
+	struct strbuf b = { 0 };
+
+	if (strchr(t, '*') || strchr(t, '('))
+		return t; /* a pointer's own qualifiers are gone already */
+	for (w = strtok_r(t, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		if (strcmp(w, "const") != 0 && strcmp(w, "volatile") != 0)
+			strbuf_join(&b, " ", "%s", w);
+	free(t);
+	return strbuf_take(&b);
+}
+
 unsigned edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j;

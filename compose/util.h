@@ -52,6 +52,11 @@ bool type_has_word(const char *type, const char *word);
 
 /* normalize_space, and pointer stars spelt "T *" / "T **". */
 char *normalize_type(const char *type);
+/* normalize_type() for a function's result, less its own qualifiers
+ * ("const int" is "int"): C ignores them in a function's type, and the
+ * generated code stores the result in a variable of that type, which
+ * const would make read-only. */
+char *normalize_result_type(const char *type);
 /* "type name" as a C declaration ("float *x", "int n"). */
 char *c_decl(const char *type, const char *name);
 

@@ -40,6 +40,23 @@ static void test_normalize(void)
 	free(u);
 }
 
+/* a result's own qualifiers go (the entry wrapper stores it), not those
+ * of what a pointer result points to */
+static void test_result_type(void)
+{
+	char *a = normalize_result_type("const  int"), *b = normalize_result_type("volatile unsigned const long");
+	char *c = normalize_result_type("const char *const"), *d = normalize_result_type("int (*)(const int)");
+
+	CU_ASSERT_STRING_EQUAL(a, "int");
+	CU_ASSERT_STRING_EQUAL(b, "unsigned long");
+	CU_ASSERT_STRING_EQUAL(c, "const char *");
+	CU_ASSERT_STRING_EQUAL(d, "int (*)(const int)");
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+}
+
 static void test_identifiers(void)
 {
 	CU_ASSERT_TRUE(is_c_identifier("vector_scale2"));
@@ -223,6 +240,7 @@ int main(void)
 		return 1;
 	s = CU_add_suite("util", NULL, NULL);
 	CU_add_test(s, "normalize", test_normalize);
+	CU_add_test(s, "result type", test_result_type);
 	CU_add_test(s, "identifiers", test_identifiers);
 	CU_add_test(s, "types", test_types);
 	CU_add_test(s, "paths", test_paths);
