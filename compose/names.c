@@ -226,8 +226,8 @@ static void claim_iface(struct names *t, const struct iface *ifc)
 		claim(t, &ifc->loc, xasprintf("%s_impls", n),
 		      xasprintf("the variant table of %s", who));
 		claim(t, &ifc->loc, xasprintf("%s_codelet", n), xasprintf("the codelet of %s", who));
-		claim(t, &ifc->loc, xasprintf("%s_args", n),
-		      xasprintf("the argument block of %s", who));
+		/* not NAME_args: "struct NAME_args" is a tag, which no
+		 * function or variable of that name hides, in C or C++ */
 		claim(t, &ifc->loc, backend_header_guard(ifc),
 		      xasprintf("the include guard of %s", who));
 		/* (.c, or the C++ extension of --wrapper-ext) */
