@@ -30,6 +30,7 @@ struct file {
 	char *path; /* under outdir */
 	char *text;
 	size_t len;
+	char *staged; /* its temporary, until renamed into place */
 };
 
 struct skeleton {
@@ -1647,17 +1648,19 @@ static int make_dirs(const char *path)
 	return rc;
 }
 
-static int write_file(const char *path, const struct file *f)
+static int stage_file(const char *path, struct file *f)
 {
 	int rc = make_dirs(path);
 
-	if (rc == 0)
-		rc = file_write_atomic(path, f->text, f->len);
+	if (rc == 0 && !(f->staged = file_stage(path, f->text, f->len)))
+		rc = -1;
 	if (rc != 0)
 		diag_error(NULL, "cannot write '%s': %s", path, strerror(errno));
 	return rc;
 }
 
+/* Every file staged first, then renamed into place: a failure, or a
+ * signal, before the renames leaves the files there were. */
 static int commit(struct skeleton *s)
 {
 	struct stat st;
@@ -1679,12 +1682,26 @@ static int commit(struct skeleton *s)
 
 		if (s->r->dry_run)
 			printf("%s\n", path);
-		else if (write_file(path, s->files[i]) == 0)
-			printf("wrote %s\n", path);
 		else
-			rc = -1;
+			rc = stage_file(path, s->files[i]);
 		free(path);
 	}
+	file_commit_begin();
+	for (i = 0; i < s->nfiles; i++) {
+		char *path = path_join(s->r->outdir, s->files[i]->path);
+
+		if (rc != 0) {
+			file_discard(s->files[i]->staged);
+		} else if (s->files[i]->staged && file_commit(s->files[i]->staged, path) != 0) {
+			diag_error(NULL, "cannot write '%s': %s", path, strerror(errno));
+			rc = -1;
+		} else if (s->files[i]->staged) {
+			printf("wrote %s\n", path);
+		}
+		s->files[i]->staged = NULL;
+		free(path);
+	}
+	file_commit_end();
 	return rc;
 }
 

@@ -98,6 +98,11 @@ char *file_stage(const char *path, const char *text, size_t len);
 int file_commit(char *tmp, const char *path);
 void file_discard(char *tmp);
 int file_write_atomic(const char *path, const char *text, size_t len);
+/* A signal that ends compose (SIGINT, SIGTERM, SIGHUP) removes the files
+ * staged and not yet renamed; between these two it waits, so that the
+ * renames of one commit are done all or none.  They nest. */
+void file_commit_begin(void);
+void file_commit_end(void);
 /* dir/name, or name itself when absolute. */
 char *path_join(const char *dir, const char *name);
 /* Path of target relative to the folder base_real, which realpath()
