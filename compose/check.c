@@ -11,12 +11,24 @@
 #include "names.h"
 #include "util.h"
 
+/* restrict qualifies a pointer, after its '*' ("float *restrict x"), where
+ * the types compose reads drop it; one left is before a '*' or on no
+ * pointer at all ("restrict float *"), which no compiler takes. */
+static bool misplaced_restrict(const char *type)
+{
+	return type_has_word(type, "restrict") || type_has_word(type, "__restrict") ||
+	       type_has_word(type, "__restrict__");
+}
+
 static void check_type(const struct param *p)
 {
 	if (!p->type[0])
 		diag_error(&p->loc, "parameter '%s' has an empty type", p->name);
 	else if (!is_c_type(p->type, true))
 		diag_error(&p->loc, "parameter '%s' has type '%s', which is not a C type",
+			   p->name, p->type);
+	else if (misplaced_restrict(p->type))
+		diag_error(&p->loc, "parameter '%s' has type '%s': restrict qualifies a pointer, after its '*' ('T *restrict')",
 			   p->name, p->type);
 	if (p->elem_type) { /* it goes into casts and sizeof: words and stars only */
 		char *elem = normalize_type(p->elem_type);
@@ -74,6 +86,9 @@ static void check_params(const struct iface *ifc)
 	}
 	if (ifc->return_type && !is_c_type(ifc->return_type, true))
 		diag_error(&ifc->loc, "returnType '%s' of '%s' is not a C type",
+			   ifc->return_type, ifc->name);
+	else if (ifc->return_type && misplaced_restrict(ifc->return_type))
+		diag_error(&ifc->loc, "returnType '%s' of '%s': restrict qualifies a pointer, after its '*' ('T *restrict')",
 			   ifc->return_type, ifc->name);
 }
 
