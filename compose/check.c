@@ -6,9 +6,19 @@
 
 #include "config.h"
 #include "check.h"
+#include "classify.h"
 #include "diag.h"
 #include "names.h"
 #include "util.h"
+
+/* restrict qualifies a pointer, after its '*' ("float *restrict x"), where
+ * the types compose reads drop it; one left is before a '*' or on no
+ * pointer at all ("restrict float *"), which no compiler takes. */
+static bool misplaced_restrict(const char *type)
+{
+	return type_has_word(type, "restrict") || type_has_word(type, "__restrict") ||
+	       type_has_word(type, "__restrict__");
+}
 
 static void check_type(const struct param *p)
 {
@@ -16,6 +26,9 @@ static void check_type(const struct param *p)
 		diag_error(&p->loc, "parameter '%s' has an empty type", p->name);
 	else if (!is_c_type(p->type, true))
 		diag_error(&p->loc, "parameter '%s' has type '%s', which is not a C type",
+			   p->name, p->type);
+	else if (misplaced_restrict(p->type))
+		diag_error(&p->loc, "parameter '%s' has type '%s': restrict qualifies a pointer, after its '*' ('T *restrict')",
 			   p->name, p->type);
 	if (p->elem_type) { /* it goes into casts and sizeof: words and stars only */
 		char *elem = normalize_type(p->elem_type);
@@ -27,6 +40,35 @@ static void check_type(const struct param *p)
 	}
 }
 
+/* Parameter p of ifc is in scope in ifc's entry wrapper, and in the C++
+ * overloads of a generic one in peppher.h: no name those use. */
+static void check_param_name(const struct iface *ifc, const struct param *p)
+{
+	const char *why = names_param_problem(ifc->name, p->name);
+	size_t i;
+
+	if (why) {
+		diag_error(&p->loc, "parameter name '%s'%s", p->name, why);
+		return;
+	}
+	if (ifc->generic_name && strcmp(p->name, ifc->name) == 0)
+		diag_error(&p->loc, "parameter name '%s' is instance '%s' of generic interface '%s', which its C++ overload calls",
+			   p->name, ifc->name, ifc->generic_name);
+	for (i = 0; i < ifc->nparams; i++) {
+		const struct param *q = &ifc->params[i];
+		size_t n = strlen(ifc->name), m = strlen(q->name);
+
+		/* the entry wrapper passes &NAME_Q_reduction, a reduction
+		 * function's operator */
+		if (q->reduction && reduction_builtin(q->reduction) < 0 &&
+		    strncmp(p->name, ifc->name, n) == 0 && p->name[n] == '_' &&
+		    strncmp(p->name + n + 1, q->name, m) == 0 &&
+		    strcmp(p->name + n + 1 + m, "_reduction") == 0)
+			diag_error(&p->loc, "parameter name '%s' is the reduction operator of parameter '%s', which its interface's entry function passes to the runtime",
+				   p->name, q->name);
+	}
+}
+
 /* Names and types of ifc's parameters and result. */
 static void check_params(const struct iface *ifc)
 {
@@ -35,7 +77,7 @@ static void check_params(const struct iface *ifc)
 	for (i = 0; i < ifc->nparams; i++) {
 		const struct param *p = &ifc->params[i];
 
-		names_check_identifier(&p->loc, "parameter name", p->name);
+		check_param_name(ifc, p);
 		for (j = 0; j < i; j++)
 			if (strcmp(ifc->params[j].name, p->name) == 0)
 				diag_error(&p->loc, "parameter '%s' declared twice",
@@ -44,6 +86,9 @@ static void check_params(const struct iface *ifc)
 	}
 	if (ifc->return_type && !is_c_type(ifc->return_type, true))
 		diag_error(&ifc->loc, "returnType '%s' of '%s' is not a C type",
+			   ifc->return_type, ifc->name);
+	else if (ifc->return_type && misplaced_restrict(ifc->return_type))
+		diag_error(&ifc->loc, "returnType '%s' of '%s': restrict qualifies a pointer, after its '*' ('T *restrict')",
 			   ifc->return_type, ifc->name);
 }
 
@@ -341,14 +386,26 @@ static void check_variant_link(const struct impl *impl)
 	check_compiler(&impl->link, true);
 }
 
+static bool has_kernel(const struct impl *impl)
+{
+	size_t i;
+
+	for (i = 0; i < impl->nsources; i++)
+		if (impl->sources[i].kernel)
+			return true;
+	return false;
+}
+
 static void check_impls(const struct iface *ifc, struct strmap *impl_names)
 {
 	size_t i;
 
 	for (i = 0; i < ifc->nimpls; i++) {
 		const struct impl *impl = ifc->impls[i];
+		const char *why = names_impl_problem(impl->name, has_kernel(impl));
 
-		names_check_identifier(&impl->loc, "implementation name", impl->name);
+		if (why)
+			diag_error(&impl->loc, "implementation name '%s'%s", impl->name, why);
 		check_impl_name_unique(impl_names, impl);
 		check_sources(impl, ifc->path);
 		check_variant_link(impl);

@@ -393,36 +393,52 @@ int cexpr_names(const struct cexpr *e, int (*fn)(void *ctx, const char *name), v
 	return rc ? rc : cexpr_names(e->c, fn, ctx);
 }
 
-double cexpr_eval(const struct cexpr *e, double (*value)(void *ctx, const char *name),
-		  void *ctx)
+/*
+ * C's integer division truncates toward zero.  (double)(long long)q is
+ * undefined beyond long long's range (9223372036854775807 * 4 / 3 came
+ * out negative); a double that large, or of 2^52 and more, is an integer
+ * already.  No libm (trunc) where it is used.
+ */
+static double truncate_quotient(double q)
 {
-	double a, b;
+	return q > -4503599627370496.0 && q < 4503599627370496.0 ? (double)(long long)q : q;
+}
+
+static double eval(const struct cexpr *e, double (*value)(void *ctx, const char *name),
+		   void *ctx, const char **fault)
+{
+	double a, b, r;
 
 	switch (e->op) {
 	case CX_NUM: return e->num;
 	case CX_NAME: return value(ctx, e->name);
-	case CX_NEG: return -cexpr_eval(e->a, value, ctx);
-	case CX_ABS: return fabs(cexpr_eval(e->a, value, ctx));
-	case CX_NOT: return cexpr_eval(e->a, value, ctx) == 0;
-	case CX_AND: return cexpr_eval(e->a, value, ctx) != 0 && cexpr_eval(e->b, value, ctx) != 0;
-	case CX_OR: return cexpr_eval(e->a, value, ctx) != 0 || cexpr_eval(e->b, value, ctx) != 0;
+	case CX_NEG: return -eval(e->a, value, ctx, fault);
+	case CX_ABS: return fabs(eval(e->a, value, ctx, fault));
+	case CX_NOT: return eval(e->a, value, ctx, fault) == 0;
+	case CX_AND: return eval(e->a, value, ctx, fault) != 0 && eval(e->b, value, ctx, fault) != 0;
+	case CX_OR: return eval(e->a, value, ctx, fault) != 0 || eval(e->b, value, ctx, fault) != 0;
 	case CX_COND:
-		return cexpr_eval(e->a, value, ctx) != 0 ? cexpr_eval(e->b, value, ctx) :
-							   cexpr_eval(e->c, value, ctx);
+		return eval(e->a, value, ctx, fault) != 0 ? eval(e->b, value, ctx, fault) :
+							    eval(e->c, value, ctx, fault);
 	default: break;
 	}
-	a = cexpr_eval(e->a, value, ctx);
-	b = cexpr_eval(e->b, value, ctx);
+	a = eval(e->a, value, ctx, fault);
+	b = eval(e->b, value, ctx, fault);
+	if ((e->op == CX_DIV || e->op == CX_MOD) && b == 0) {
+		if (!*fault)
+			*fault = "a division by zero";
+		return NAN;
+	}
 	switch (e->op) {
-	case CX_ADD: return a + b;
-	case CX_SUB: return a - b;
-	case CX_MUL: return a * b;
+	case CX_ADD: r = a + b; break;
+	case CX_SUB: r = a - b; break;
+	case CX_MUL: r = a * b; break;
 	case CX_DIV:
-		if (e->a->integral && e->b->integral) /* C's, toward zero */
-			return b != 0 ? (double)(long long)(a / b) : NAN;
-		return a / b;
-	case CX_MOD: /* C's fmod, without libm: finite values as constraints have */
-		return b != 0 ? a - b * (double)(long long)(a / b) : NAN;
+		r = e->a->integral && e->b->integral ? truncate_quotient(a / b) : a / b;
+		break;
+	case CX_MOD: /* C's fmod, without libm */
+		r = a - b * truncate_quotient(a / b);
+		break;
 	case CX_LT: return a < b;
 	case CX_LE: return a <= b;
 	case CX_GT: return a > b;
@@ -431,6 +447,18 @@ double cexpr_eval(const struct cexpr *e, double (*value)(void *ctx, const char *
 	case CX_NE: return a != b;
 	default: return 0;
 	}
+	/* beyond a double's range: infinity, and then infinity less
+	 * infinity, or zero times it, is no number */
+	if (r != r && a == a && b == b && !*fault)
+		*fault = "no number (an infinity less an infinity, or times zero)";
+	return r;
+}
+
+double cexpr_eval(const struct cexpr *e, double (*value)(void *ctx, const char *name),
+		  void *ctx, const char **fault)
+{
+	*fault = NULL;
+	return eval(e, value, ctx, fault);
 }
 
 char *cexpr_to_c(const struct cexpr *e, char *(*name_c)(void *ctx, const char *name),

@@ -55,9 +55,11 @@ void cexpr_type(struct cexpr *e, bool (*integral)(void *ctx, const char *name), 
  * non-zero return and gives it back. */
 int cexpr_names(const struct cexpr *e, int (*fn)(void *ctx, const char *name), void *ctx);
 
-/* The value of e, each name's value given by value(ctx, name). */
+/* The value of e, each name's value given by value(ctx, name), in double
+ * precision: a / b of integers truncates toward zero, of any size.  *fault
+ * is NULL, or why the value is none ("a division by zero"). */
 double cexpr_eval(const struct cexpr *e, double (*value)(void *ctx, const char *name),
-		  void *ctx);
+		  void *ctx, const char **fault);
 
 /* e as a C expression of type double, each name written as
  * name_c(ctx, name) gives it (a fresh string). */

@@ -1691,8 +1691,13 @@ int cparse_function(struct cparser *p, const char *path, enum toolchain tool,
 		*why = xasprintf("'%s' not found", path);
 		return -1;
 	}
-	/* the interface's types, resolved where the implementation sees them */
-	strbuf_append(&text, "#include \"%s\"\n", w.file);
+	/* the interface's types, resolved where the implementation sees them;
+	 * clang takes no escape in a header name: a path with a '"' (a folder
+	 * a"b) goes between <>, where it ends only at '>' */
+	if (strchr(w.file, '"'))
+		strbuf_append(&text, "#include <%s>\n", w.file);
+	else
+		strbuf_append(&text, "#include \"%s\"\n", w.file);
 	for (i = 0; i < ntypes; i++) {
 		/* a declaration, not __typeof__(type): a function pointer's
 		 * attribute ("void (*)(void) __attribute__((noreturn))") is

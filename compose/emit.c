@@ -221,6 +221,7 @@ int gen_commit(struct gen *g, int dry_run)
 
 	if (!dry_run && !g->errors)
 		stage(g);
+	file_commit_begin(); /* a signal now ends compose after the renames */
 	for (i = 0; i < g->nfiles; i++) {
 		struct gen_file *f = g->files[i];
 		char *to = xasprintf("%s/%s", g->outdir, f->name);
@@ -245,6 +246,7 @@ int gen_commit(struct gen *g, int dry_run)
 	}
 	if (g->created && !g->written)
 		remove_folders(g->outdir, g->created, 1);
+	file_commit_end();
 	free(g->files);
 	g->files = NULL;
 	g->nfiles = 0;

@@ -1,4 +1,5 @@
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,12 +144,89 @@ static struct iface *instantiate(const struct iface *g, const char *type)
 	return inst;
 }
 
+/*
+ * The C type t names, in one spelling, for telling two template arguments
+ * that would be one type apart: an instance is chosen by _Generic, where
+ * two compatible types are an error.  The words of an integer type are put
+ * in one order ("signed int", "int signed" and "int" are "int"; "long int"
+ * is "long"); other types stay as written.  char, signed char and unsigned
+ * char are three types.
+ */
+static char *type_key(const char *t)
+{
+	static const char *const words[] = { "const", "volatile", "signed", "unsigned",
+					     "short", "long", "int", "char" };
+	unsigned count[sizeof(words) / sizeof(words[0])] = { 0 };
+	const char *star = strchr(t, '*');
+	char *base = xasprintf("%.*s", star ? (int)(star - t) : (int)strlen(t), t), *w, *save = NULL;
+	struct strbuf key = { 0 };
+	bool other = false;
+	size_t i;
+
+	for (w = strtok_r(base, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		for (i = 0; i < sizeof(words) / sizeof(words[0]) && strcmp(w, words[i]); i++)
+			;
+		if (i == sizeof(words) / sizeof(words[0]))
+			other = true;
+		else
+			count[i]++;
+	}
+	free(base);
+	if (other)
+		return xstrdup(t);
+	for (i = 0; i < 2; i++) /* the qualifiers first, in one order */
+		if (count[i])
+			strbuf_join(&key, " ", "%s", words[i]);
+	if (count[7]) /* char */
+		strbuf_join(&key, " ", "%s", count[3] ? "unsigned char" :
+					     count[2] ? "signed char" : "char");
+	else
+		strbuf_join(&key, " ", "%s%s", count[3] ? "unsigned " : "",
+			    count[4] ? "short" : count[5] > 1 ? "long long" :
+			    count[5] ? "long" : "int");
+	if (star)
+		strbuf_join(&key, " ", "%s", star);
+	return strbuf_take(&key);
+}
+
+/* Add t (taken over), a type of r's templateArgs, to *types unless there. */
+static void add_type(const struct required *r, const struct iface *g, char ***types,
+		     size_t *ntypes, char *t)
+{
+	char *key;
+	size_t i;
+
+	if (!is_c_type(t, false)) {
+		diag_error(&r->loc, "templateArgs of '%s': '%s' is not a C type", g->name, t);
+		free(t);
+		return;
+	}
+	key = type_key(t);
+	for (i = 0; i < *ntypes; i++) {
+		char *k = type_key((*types)[i]);
+		int same = strcmp(k, key) == 0;
+
+		free(k);
+		if (!same)
+			continue;
+		if (strcmp((*types)[i], t) != 0)
+			diag_error(&r->loc, "templateArgs of '%s': '%s' is the same C type as '%s'",
+				   g->name, t, (*types)[i]);
+		break;
+	}
+	free(key);
+	if (i < *ntypes)
+		free(t);
+	else
+		*(char **)array_push(types, ntypes, sizeof(char *)) = t;
+}
+
 /* Add the types of r's templateArgs to *types (once each). */
 static void collect(const struct required *r, const struct iface *g,
 		    char ***types, size_t *ntypes)
 {
-	char *copy, *save = NULL, *tok;
-	size_t i;
+	char *copy, *item, *next;
+	size_t named = 0;
 
 	if (!r->template_args) {
 		diag_error(&r->loc, "interface '%s' is generic: say which types in templateArgs (e.g. templateArgs=\"float,int\")",
@@ -156,21 +234,24 @@ static void collect(const struct required *r, const struct iface *g,
 		return;
 	}
 	copy = xstrdup(r->template_args);
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *t = normalize_type(tok);
+	for (item = copy; item; item = next) {
+		char *t;
 
-		for (i = 0; i < *ntypes && strcmp((*types)[i], t); i++)
-			;
-		if (!is_c_type(t, false)) {
-			diag_error(&r->loc, "templateArgs of '%s': '%s' is not a C type", g->name, t);
+		if ((next = strchr(item, ',')))
+			*next++ = '\0';
+		t = normalize_type(item);
+		if (!t[0]) { /* "float, int," */
 			free(t);
-		} else if (i < *ntypes) {
-			free(t);
-		} else {
-			*(char **)array_push(types, ntypes, sizeof(char *)) = t;
+			continue;
 		}
+		named++;
+		add_type(r, g, types, ntypes, t);
 	}
 	free(copy);
+	/* no instance would leave the generic's macro without a type */
+	if (!named)
+		diag_error(&r->loc, "templateArgs of '%s' names no type (e.g. templateArgs=\"float,int\")",
+			   g->name);
 }
 
 static void collect_from(const struct impl *impl, const struct iface *g,

@@ -710,7 +710,7 @@ static struct iface *parse_iface(struct loader *l, const xmlNode *n,
 		char *ret = attr(n, "returnType"), *inc = attr(n, "include");
 
 		if (ret && strcmp(ret, "void") != 0)
-			ifc->return_type = normalize_type(ret);
+			ifc->return_type = normalize_result_type(ret);
 		if (inc) {
 			char *save = NULL, *tok;
 

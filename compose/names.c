@@ -18,9 +18,13 @@
 
 /* Declared by the headers generated files include (<stdio.h>, <string.h>,
  * <stddef.h>, <stdint.h>, <stdbool.h>, <pthread.h>, <omp.h>, OpenCL) or
- * standard macros that would replace the name. */
+ * standard macros that would replace the name (<peppher/runtime.h> brings
+ * <errno.h> and <stdlib.h>; the entry wrapper writes EDOM and EINVAL). */
 static const char *const library_names[] = {
-	"CHAR_BIT", "EOF", "FILE", "INT_MAX", "INT_MIN", "NULL", "SIZE_MAX",
+	"BUFSIZ", "CHAR_BIT", "EDOM", "EILSEQ", "EINVAL", "EOF", "ERANGE",
+	"EXIT_FAILURE", "EXIT_SUCCESS", "FILE", "FILENAME_MAX", "FOPEN_MAX",
+	"INT_MAX", "INT_MIN", "L_tmpnam", "MB_CUR_MAX", "NULL", "RAND_MAX",
+	"SEEK_CUR", "SEEK_END", "SEEK_SET", "SIZE_MAX", "TMP_MAX",
 	"PTHREAD_MUTEX_INITIALIZER", "assert", "calloc", "cl_command_queue",
 	"cl_kernel", "cl_mem", "cl_program", "clGetKernelInfo", "errno", "exit",
 	"fclose", "feof", "ferror", "fflush", "fgetc", "fgets", "fopen", "fpos_t",
@@ -40,6 +44,17 @@ static const char *const library_names[] = {
 	"uintptr_t", "ungetc", "va_list", "vfprintf", "vprintf", "vsnprintf",
 	"vsprintf",
 };
+
+/* Macros of PEPPHER-C's headers (include/peppher/NAME.h) and of peppher.h,
+ * besides those of the pph_ prefix: a name that is one is replaced
+ * wherever generated code writes it.  PEPPHER_H is defined empty: a
+ * parameter of that name left the argument block without its field, and
+ * the backend read past the block.  The prefix PEPPHER_ is kept whole for
+ * the macros to come. */
+static bool is_peppher_macro(const char *name)
+{
+	return strncmp(name, "PEPPHER_", 8) == 0 || strcmp(name, "CL_TARGET_OPENCL_VERSION") == 0;
+}
 
 static bool is_library_name(const char *name)
 {
@@ -61,6 +76,8 @@ const char *names_problem(const char *name)
 		return ": the prefix pph_ is reserved for generated code";
 	if (name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z')))
 		return " is reserved for the C implementation (__x, _X)";
+	if (is_peppher_macro(name))
+		return " is reserved for the macros of PEPPHER-C's headers (PEPPHER_x)";
 	if (is_library_name(name))
 		return " is a name of the C library or its headers";
 	return NULL;
@@ -70,6 +87,36 @@ const char *names_function_problem(const char *name)
 {
 	if (strcmp(name, "main") == 0)
 		return " is the program's entry point";
+	return names_problem(name);
+}
+
+const char *names_param_problem(const char *iface, const char *name)
+{
+	size_t n = strlen(iface);
+
+	/* the entry wrapper, where the parameters are in scope, passes
+	 * &NAME_codelet to the runtime: a parameter of that name is what it
+	 * would pass (the program crashed) */
+	if (strncmp(name, iface, n) == 0 && strcmp(name + n, "_codelet") == 0)
+		return " is the codelet its interface's entry function passes to the runtime";
+	/* defined, empty, before the argument block that holds the parameter */
+	if (strncmp(name, iface, n) == 0 && strcmp(name + n, "_BACKENDS_H") == 0)
+		return " is the include guard of its interface's backend header";
+	return names_problem(name);
+}
+
+const char *names_impl_problem(const char *name, bool opencl_kernel)
+{
+	static const char *const locals[] = { "arg", "args", "buffers" };
+	size_t i;
+
+	/* the backend wrapper calls the implementation where its own
+	 * parameters and locals are in scope */
+	for (i = 0; i < sizeof(locals) / sizeof(locals[0]); i++)
+		if (strcmp(name, locals[i]) == 0)
+			return " is a local of its backend wrapper (arg, args, buffers)";
+	if (opencl_kernel && strcmp(name, "kernel") == 0)
+		return " is a local of its backend wrapper (kernel)";
 	return names_problem(name);
 }
 
@@ -179,8 +226,8 @@ static void claim_iface(struct names *t, const struct iface *ifc)
 		claim(t, &ifc->loc, xasprintf("%s_impls", n),
 		      xasprintf("the variant table of %s", who));
 		claim(t, &ifc->loc, xasprintf("%s_codelet", n), xasprintf("the codelet of %s", who));
-		claim(t, &ifc->loc, xasprintf("%s_args", n),
-		      xasprintf("the argument block of %s", who));
+		/* not NAME_args: "struct NAME_args" is a tag, which no
+		 * function or variable of that name hides, in C or C++ */
 		claim(t, &ifc->loc, backend_header_guard(ifc),
 		      xasprintf("the include guard of %s", who));
 		/* (.c, or the C++ extension of --wrapper-ext) */

@@ -107,6 +107,20 @@ static int list_fact(void *ctx, const char *name)
 	return 0;
 }
 
+/* The value of static constraint k; one that has none ("num_cores / 0",
+ * which was NaN, so true) is an error at its line (and true: no second
+ * error for a variant left out) */
+static double static_value(const struct constraint *k, const struct model *m)
+{
+	const char *fault;
+	double v = cexpr_eval(k->expr, fact_value, (void *)m, &fault);
+
+	if (!fault)
+		return v;
+	diag_error(&k->loc, "static constraint \"%s\" has no value here: %s", k->text, fault);
+	return 1;
+}
+
 /* Parse impl's constraints, check their names; returns why a static one
  * excludes impl on this platform (a fresh string), or NULL, and *where
  * that constraint is. */
@@ -128,7 +142,7 @@ static char *check_constraints(const struct model *m, const struct iface *ifc, s
 			cexpr_names(k->expr, check_dynamic_name, &nc);
 			impl->dynamic = true;
 		} else if (cexpr_names(k->expr, check_static_name, &nc) == 0 && !why &&
-			   cexpr_eval(k->expr, fact_value, (void *)m) == 0) {
+			   static_value(k, m) == 0) {
 			struct strbuf facts = { 0 };
 			void *ctx[2] = { &facts, (void *)m };
 

@@ -30,6 +30,7 @@ struct file {
 	char *path; /* under outdir */
 	char *text;
 	size_t len;
+	char *staged; /* its temporary, until renamed into place */
 };
 
 struct skeleton {
@@ -40,6 +41,10 @@ struct skeleton {
 	char **names; /* functions done, against duplicates across headers */
 	size_t nnames;
 	char **left_out; /* per name: why main.xml leaves it out, or NULL */
+	struct strmap declared; /* the functions the headers declare */
+	struct strmap generated; /* identifier compose makes -> the function whose it is */
+	char **generated_keys;
+	size_t ngenerated;
 	struct libsyms *libs; /* -l's libraries, where their symbols can be looked up */
 	unsigned reserved; /* functions skipped for their names */
 	const struct cfunc *kept; /* the last function given an interface */
@@ -523,8 +528,8 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 
 /* A name for parameter i that descriptors and generated code can use: the
  * header's, or the header's less its leading underscores (glibc's headers
- * name theirs __name), or by position; *note says why when not the
- * header's. */
+ * name theirs __name), or by position (one named like a macro of ours, or
+ * NAME_codelet); *note says why when not the header's. */
 static char *usable_param_name(const struct cfunc *fn, size_t i, char **note)
 {
 	const char *given = fn->params[i].name, *bare = given, *why;
@@ -536,12 +541,12 @@ static char *usable_param_name(const struct cfunc *fn, size_t i, char **note)
 		*note = xstrdup("the header names no parameter here: named by position");
 		return xasprintf("arg%zu", i + 1);
 	}
-	if (!(why = names_problem(given)))
+	if (!(why = names_param_problem(fn->name, given)))
 		return xstrdup(given);
 	*note = xasprintf("the header's name '%s'%s: renamed", given, why);
 	while (*bare == '_')
 		bare++;
-	taken = names_problem(bare) != NULL;
+	taken = names_param_problem(fn->name, bare) != NULL;
 	for (k = 0; !taken && k < fn->nparams; k++)
 		taken = k != i && strcmp(fn->params[k].name, bare) == 0;
 	return taken ? xasprintf("arg%zu", i + 1) : xstrdup(bare);
@@ -1341,13 +1346,77 @@ static void write_stubs(struct skeleton *s, const struct cfunc *fn, const struct
 	stub_end(&t);
 }
 
+/* made[] of generated_names(): NAME, NAME_impls, ... */
+static void push_made(char ***made, size_t *n, char *name)
+{
+	*(char **)array_push(made, n, sizeof(char *)) = name;
+}
+
+/* The identifiers compose makes of the interface of function name and of
+ * its variants' names (those names.c claims), in *made. */
+static void generated_names(const char *name, char ***made, size_t *n)
+{
+	size_t i;
+
+	push_made(made, n, xstrdup(name));
+	push_made(made, n, xasprintf("%s_impls", name));
+	push_made(made, n, xasprintf("%s_codelet", name));
+	push_made(made, n, xasprintf("%s_BACKENDS_H", name));
+	for (i = 0; i < sizeof(stubs) / sizeof(stubs[0]); i++) {
+		const char *v = stubs[i].suffix;
+
+		push_made(made, n, xasprintf("%s_%s", name, v));
+		push_made(made, n, xasprintf("%s_%s_backend", name, v));
+		if (stubs[i].kernel) { /* a ComPU-style OpenCL variant's globals */
+			push_made(made, n, xasprintf("%s_%s_kernel", name, v));
+			push_made(made, n, xasprintf("%s_%s_queue", name, v));
+			push_made(made, n, xasprintf("%s_%s_kernel_source", name, v));
+			push_made(made, n, xasprintf("%s_%s_globals", name, v));
+		}
+	}
+}
+
+/*
+ * Why main.xml leaves function name out for the identifiers compose makes
+ * of it, or NULL: then they are name's.  Each is a symbol of the program:
+ * foo's CPU variant foo_cpu beside a function foo_cpu of the headers (the
+ * library's, which foo_cpu's interface would wrap) fails to compose, or
+ * to link.
+ */
+static char *generated_clash(struct skeleton *s, const char *name)
+{
+	char **made = NULL, *why = NULL;
+	size_t nmade = 0, i;
+	const char *owner;
+
+	generated_names(name, &made, &nmade);
+	for (i = 1; i < nmade && !why; i++) /* made[0] is name */
+		if (strmap_get(&s->declared, made[i]))
+			why = xasprintf("compose would make '%s' of '%s' (its interface or a variant), and the headers declare a function '%s'",
+					made[i], name, made[i]);
+	for (i = 0; i < nmade && !why; i++)
+		if ((owner = strmap_get(&s->generated, made[i])))
+			why = xasprintf("compose would make '%s' of '%s' and of '%s' (their interfaces or variants)",
+					made[i], name, owner);
+	for (i = 0; i < nmade; i++) {
+		if (why) {
+			free(made[i]);
+			continue;
+		}
+		strmap_put(&s->generated, made[i], (void *)name);
+		*(char **)array_push(&s->generated_keys, &s->ngenerated, sizeof(char *)) = made[i];
+	}
+	free(made);
+	return why;
+}
+
 static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 			      const struct header_ref *h)
 {
 	struct sparam *ps;
 	size_t i;
-
 	const char *why = names_function_problem(fn->name);
+	char *clash = NULL;
 
 	/* the interface takes the function's name, which the wrapper
 	 * replaces (-Wl,--wrap): glibc's __assert_fail, or malloc, would
@@ -1377,6 +1446,11 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 		s->left_out[s->nnames] = xasprintf("'%s' is not in %s, whose function its CPU variant calls: the program would not link",
 						   fn->name, libsyms_names(s->libs));
 	*(char **)array_push(&s->names, &s->nnames, sizeof(char *)) = xstrdup(fn->name);
+	if (!s->left_out[s->nnames - 1] &&
+	    (clash = generated_clash(s, s->names[s->nnames - 1]))) {
+		s->left_out[s->nnames - 1] = xasprintf("%s: the tree would not compose", clash);
+		warn_at(fn, fn->line, "%s: main.xml leaves '%s' out", clash, fn->name);
+	}
 	if (fn->no_prototype)
 		warn_at(fn, fn->line, "'%s' is declared without a prototype (its parameters are unknown): main.xml leaves it out%s",
 			fn->name, "");
@@ -1386,7 +1460,7 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 	else if (fn->va_list)
 		warn_at(fn, fn->line, "'%s' takes a va_list, which a task cannot carry: main.xml leaves it out%s",
 			fn->name, "");
-	else if (s->left_out[s->nnames - 1])
+	else if (s->left_out[s->nnames - 1] && !clash)
 		warn_at(fn, fn->line, "'%s' is not in %s: main.xml leaves it out (add the library that has it)",
 			fn->name, libsyms_names(s->libs));
 	else if (fn->defined_here && delegates(s, fn))
@@ -1401,6 +1475,7 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 	for (i = 0; i < sizeof(stubs) / sizeof(stubs[0]); i++)
 		write_stubs(s, fn, ps, h, &stubs[i]);
 	free_params(ps, fn->nparams);
+	free(clash);
 }
 
 /* ---- the application ---- */
@@ -1573,17 +1648,19 @@ static int make_dirs(const char *path)
 	return rc;
 }
 
-static int write_file(const char *path, const struct file *f)
+static int stage_file(const char *path, struct file *f)
 {
 	int rc = make_dirs(path);
 
-	if (rc == 0)
-		rc = file_write_atomic(path, f->text, f->len);
+	if (rc == 0 && !(f->staged = file_stage(path, f->text, f->len)))
+		rc = -1;
 	if (rc != 0)
 		diag_error(NULL, "cannot write '%s': %s", path, strerror(errno));
 	return rc;
 }
 
+/* Every file staged first, then renamed into place: a failure, or a
+ * signal, before the renames leaves the files there were. */
 static int commit(struct skeleton *s)
 {
 	struct stat st;
@@ -1605,20 +1682,39 @@ static int commit(struct skeleton *s)
 
 		if (s->r->dry_run)
 			printf("%s\n", path);
-		else if (write_file(path, s->files[i]) == 0)
-			printf("wrote %s\n", path);
 		else
-			rc = -1;
+			rc = stage_file(path, s->files[i]);
 		free(path);
 	}
+	file_commit_begin();
+	for (i = 0; i < s->nfiles; i++) {
+		char *path = path_join(s->r->outdir, s->files[i]->path);
+
+		if (rc != 0) {
+			file_discard(s->files[i]->staged);
+		} else if (s->files[i]->staged && file_commit(s->files[i]->staged, path) != 0) {
+			diag_error(NULL, "cannot write '%s': %s", path, strerror(errno));
+			rc = -1;
+		} else if (s->files[i]->staged) {
+			printf("wrote %s\n", path);
+		}
+		s->files[i]->staged = NULL;
+		free(path);
+	}
+	file_commit_end();
 	return rc;
 }
 
 int generate_skeletons(const struct skeleton_request *r)
 {
 	struct skeleton s = { .r = r, .outdir_abs = absolute(r->outdir) };
+	struct parsed_header {
+		struct cfunc *funcs;
+		size_t nfuncs;
+		struct header_ref h;
+	} *hs;
 	char *flags, *link;
-	size_t i, j, nfuncs;
+	size_t i, j;
 	int rc = 0;
 
 	/* the generated tree includes the headers: without the options its
@@ -1645,30 +1741,30 @@ int generate_skeletons(const struct skeleton_request *r)
 	if (!r->empty) /* the CPU variants call the library's functions */
 		s.libs = libsyms_open(r->link_args, r->nlink);
 
+	/* every header first: a function of a later one may have a name
+	 * compose would make of an earlier one's */
+	hs = xcalloc(r->nheaders + 1, sizeof(*hs));
 	for (i = 0; i < r->nheaders; i++) {
-		struct cfunc *funcs;
-		struct header_ref h;
-
 		const char *const *prelude;
 
-		if (cparse_header(r->headers[i], r->clang_args, r->nargs, &funcs, &nfuncs,
-				  &prelude) != 0) {
+		if (cparse_header(r->headers[i], r->clang_args, r->nargs, &hs[i].funcs,
+				  &hs[i].nfuncs, &prelude) != 0) {
 			rc = -1;
 		}
-		header_ref(&h, r->headers[i], r);
-		h.prelude = prelude;
+		header_ref(&hs[i].h, r->headers[i], r);
+		hs[i].h.prelude = prelude;
+		for (j = 0; j < hs[i].nfuncs; j++)
+			strmap_put(&s.declared, hs[i].funcs[j].name, &hs[i].funcs[j]);
+	}
+	for (i = 0; i < r->nheaders; i++) {
 		if (rc == 0) {
-			char *line = include_line(&s, &h, "");
+			char *line = include_line(&s, &hs[i].h, "");
 
 			strbuf_join(&s.main_includes, "\n", "%s", line);
 			free(line);
 		}
-		for (j = 0; rc == 0 && j < nfuncs; j++)
-			skeleton_function(&s, &funcs[j], &h);
-		for (j = 0; j < nfuncs; j++)
-			cfunc_free(&funcs[j]);
-		free(funcs);
-		free(h.name);
+		for (j = 0; rc == 0 && j < hs[i].nfuncs; j++)
+			skeleton_function(&s, &hs[i].funcs[j], &hs[i].h);
 	}
 	if (rc == 0 && !s.nnames) {
 		if (s.reserved)
@@ -1698,6 +1794,18 @@ int generate_skeletons(const struct skeleton_request *r)
 	}
 	free(s.names);
 	free(s.left_out);
+	strmap_free(&s.generated);
+	strmap_free(&s.declared);
+	for (i = 0; i < r->nheaders; i++) {
+		for (j = 0; j < hs[i].nfuncs; j++)
+			cfunc_free(&hs[i].funcs[j]);
+		free(hs[i].funcs);
+		free(hs[i].h.name);
+	}
+	free(hs);
+	for (i = 0; i < s.ngenerated; i++)
+		free(s.generated_keys[i]);
+	free(s.generated_keys);
 	libsyms_close(s.libs);
 	free(s.outdir_abs);
 	free(s.main_includes.s);

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -602,6 +603,20 @@ char *normalize_type(const char *type)
 	return d;
 }
 
+char *normalize_result_type(const char *type)
+{
+	char *t = normalize_type(type), *w, *save = NULL;
+	struct strbuf b = { 0 };
+
+	if (strchr(t, '*') || strchr(t, '('))
+		return t; /* a pointer's own qualifiers are gone already */
+	for (w = strtok_r(t, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		if (strcmp(w, "const") != 0 && strcmp(w, "volatile") != 0)
+			strbuf_join(&b, " ", "%s", w);
+	free(t);
+	return strbuf_take(&b);
+}
+
 unsigned edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j;
@@ -629,6 +644,105 @@ unsigned edit_distance(const char *a, const char *b)
 }
 
 /*
+ * A signal that ends compose (ctrl-C, kill, a closed terminal) while files
+ * are staged removes the temporaries, then ends compose as the signal
+ * would have (status 128 + its number): the output folder holds what it
+ * held.  Between file_commit_begin() and file_commit_end() the renames
+ * run with those signals blocked, so that one arriving then ends compose
+ * after the last one: the folder holds the new files, all of them.  The
+ * list of temporaries changes with the signals blocked too: the handler
+ * never sees it half changed.
+ */
+static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static char **staged;	 /* the temporaries not yet renamed or removed */
+static size_t nstaged;
+static unsigned commit_depth;
+static sigset_t commit_saved; /* the mask file_commit_begin() found */
+
+static void on_fatal_signal(int sig)
+{
+	size_t i;
+
+	for (i = 0; i < nstaged; i++)
+		unlink(staged[i]);
+	/* SA_RESETHAND made the action the default: once the handler
+	 * returns, the signal, pending now, ends the process */
+	raise(sig);
+}
+
+static void block_fatal_signals(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++)
+		sigaddset(&set, fatal_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* Catch the fatal signals, once, but for those ignored (nohup). */
+static void catch_fatal_signals(void)
+{
+	static bool caught;
+	struct sigaction sa, old;
+	size_t i;
+
+	if (caught)
+		return;
+	caught = true;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigfillset(&sa.sa_mask); /* one handler at a time */
+	for (i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++)
+		if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(fatal_signals[i], &sa, NULL);
+}
+
+static void staged_add(char *tmp)
+{
+	sigset_t old;
+
+	block_fatal_signals(&old);
+	*(char **)array_push(&staged, &nstaged, sizeof(char *)) = tmp;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static void staged_remove(const char *tmp)
+{
+	sigset_t old;
+	size_t i;
+
+	block_fatal_signals(&old);
+	for (i = 0; i < nstaged; i++)
+		if (staged[i] == tmp) {
+			staged[i] = staged[--nstaged];
+			break;
+		}
+	if (!nstaged) {
+		free(staged);
+		staged = NULL;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void file_commit_begin(void)
+{
+	sigset_t old;
+
+	block_fatal_signals(&old);
+	if (commit_depth++ == 0)
+		commit_saved = old;
+}
+
+void file_commit_end(void)
+{
+	if (commit_depth && --commit_depth == 0)
+		sigprocmask(SIG_SETMASK, &commit_saved, NULL); /* a pending one ends compose */
+}
+
+/*
  * Files are written beside their destination under a name of their own
  * (O_EXCL: never over another's), then renamed into place, so that a
  * reader, or a failed run, sees the old file or the new one, never half.
@@ -641,11 +755,18 @@ char *file_stage(const char *path, const char *text, size_t len)
 	size_t done = 0;
 	ssize_t n;
 
+	catch_fatal_signals();
+
 	while (fd < 0) {
 		free(tmp);
 		tmp = xasprintf("%s/.%s.tmp-%ld-%u", dir, path_basename(path), (long)getpid(),
 				__atomic_fetch_add(&serial, 1, __ATOMIC_RELAXED));
+		/* listed before it exists: a signal right after open()
+		 * still removes it */
+		staged_add(tmp);
 		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd < 0)
+			staged_remove(tmp);
 		if (fd < 0 && errno != EEXIST)
 			break;
 	}
@@ -659,6 +780,7 @@ char *file_stage(const char *path, const char *text, size_t len)
 		if (done < len)
 			close(fd);
 		unlink(tmp);
+		staged_remove(tmp);
 	}
 	free(tmp);
 	errno = err ? err : EIO;
@@ -671,6 +793,7 @@ int file_commit(char *tmp, const char *path)
 
 	if (rc != 0)
 		unlink(tmp);
+	staged_remove(tmp);
 	free(tmp);
 	errno = err;
 	return rc;
@@ -678,8 +801,10 @@ int file_commit(char *tmp, const char *path)
 
 void file_discard(char *tmp)
 {
-	if (tmp)
+	if (tmp) {
 		unlink(tmp);
+		staged_remove(tmp);
+	}
 	free(tmp);
 }
 

@@ -54,6 +54,11 @@ bool type_is_unsigned_integer(const char *type);
 
 /* normalize_space, and pointer stars spelt "T *" / "T **". */
 char *normalize_type(const char *type);
+/* normalize_type() for a function's result, less its own qualifiers
+ * ("const int" is "int"): C ignores them in a function's type, and the
+ * generated code stores the result in a variable of that type, which
+ * const would make read-only. */
+char *normalize_result_type(const char *type);
 /* "type name" as a C declaration ("float *x", "int n"). */
 char *c_decl(const char *type, const char *name);
 
@@ -95,6 +100,11 @@ char *file_stage(const char *path, const char *text, size_t len);
 int file_commit(char *tmp, const char *path);
 void file_discard(char *tmp);
 int file_write_atomic(const char *path, const char *text, size_t len);
+/* A signal that ends compose (SIGINT, SIGTERM, SIGHUP) removes the files
+ * staged and not yet renamed; between these two it waits, so that the
+ * renames of one commit are done all or none.  They nest. */
+void file_commit_begin(void);
+void file_commit_end(void);
 /* dir/name, or name itself when absolute. */
 char *path_join(const char *dir, const char *name);
 /* Path of target relative to the folder base_real, which realpath()

@@ -218,6 +218,21 @@ sed -i 's|type="odd_visit_fn \*" accessMode="read" byValue="true"|type="odd_visi
 "$COMPOSE" -I "$data" odd/main.xml -o odd-gen2 --platforms=CPU > /dev/null 2> odd-fn.err || fail "odd: compose without byValue"
 grep -qx "odd/odd_visit/cpu/odd_visit_cpu.c:[0-9]*: warning: parameter 'f' of 'odd_visit_cpu' is a function pointer: give it byValue=\"true\" (as data, the runtime would register and move the function's code)" odd-fn.err ||
 	{ cat odd-fn.err; fail "odd_visit: no word on a function pointer described as data"; }
+# names generated code would take otherwise (clash.h): a parameter named
+# like the codelet or a macro of peppher.h is renamed, a function whose CPU
+# variant another function names is left out, a const result is stored in
+# a variable, a function NAME_args beside NAME stays
+"$COMPOSE" -I "$data" --generate-comp-files="$data/clash.h" -o clash > /dev/null 2> clash.err ||
+	{ cat clash.err; fail "clash.h"; }
+grep -v "^compose: note: the headers were read with -I" clash.err | sed "s|^$data/||" > clash.msg
+printf '%s\n' "clash.h:12: warning: compose would make 'cl_inc_cpu' of 'cl_inc' (its interface or a variant), and the headers declare a function 'cl_inc_cpu': main.xml leaves 'cl_inc' out" |
+	diff -u - clash.msg || fail "clash.h: unexpected diagnostics"
+in_tree=clash
+expect cl_sum.xml "the header's name 'cl_sum_codelet' is the codelet its interface's entry function passes to the runtime: renamed" \
+	'name="arg3" type="int" accessMode="read"'
+expect cl_neg.xml "the header's name 'PEPPHER_INITIALIZE' is reserved for the macros of PEPPHER-C's headers (PEPPHER_x): renamed"
+in_tree=
+compute_as_called clash clash.c clash_calls.c cl_sum cl_neg cl_twice cl_inc_cpu cl_t cl_t_args
 # a header that only includes another (glibc's poll.h, memory.h) says which
 "$COMPOSE" -I "$data" --generate-comp-files="$data/forward.h" -o forward > /dev/null 2> forward.err &&
 	fail "forward.h generated"

@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "classify.h"
+#include "constraint.h"
 #include "narrow.h"
 #include "order.h"
 #include "diag.h"
@@ -38,6 +39,71 @@ static void test_normalize(void)
 	free(s);
 	free(t);
 	free(u);
+}
+
+/* a result's own qualifiers go (the entry wrapper stores it), not those
+ * of what a pointer result points to */
+static void test_result_type(void)
+{
+	char *a = normalize_result_type("const  int"), *b = normalize_result_type("volatile unsigned const long");
+	char *c = normalize_result_type("const char *const"), *d = normalize_result_type("int (*)(const int)");
+
+	CU_ASSERT_STRING_EQUAL(a, "int");
+	CU_ASSERT_STRING_EQUAL(b, "unsigned long");
+	CU_ASSERT_STRING_EQUAL(c, "const char *");
+	CU_ASSERT_STRING_EQUAL(d, "int (*)(const int)");
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+}
+
+/* ---- constraint.c ---- */
+
+static double no_value(void *ctx, const char *name)
+{
+	(void)ctx;
+	(void)name;
+	return 0;
+}
+
+static bool no_integral(void *ctx, const char *name)
+{
+	(void)ctx;
+	(void)name;
+	return false;
+}
+
+/* text's value, *fault why it has none */
+static double eval_text(const char *text, const char **fault)
+{
+	struct loc loc = { "t.xml", 1 };
+	struct cexpr *e = cexpr_parse(text, &loc);
+	double v;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	cexpr_type(e, no_integral, NULL);
+	v = cexpr_eval(e, no_value, NULL, fault);
+	cexpr_free(e);
+	return v;
+}
+
+/* integer division truncates as C's, also beyond long long (which was
+ * undefined, and false); a division by zero is a fault, not NaN (true) */
+static void test_constraint_eval(void)
+{
+	const char *fault;
+
+	CU_ASSERT_EQUAL(eval_text("-7 / 2", &fault), -3);
+	CU_ASSERT_PTR_NULL(fault);
+	CU_ASSERT_EQUAL(eval_text("9223372036854775807 * 4 / 3 > 0", &fault), 1);
+	CU_ASSERT_PTR_NULL(fault);
+	eval_text("1 + 7 / 0", &fault);
+	CU_ASSERT_STRING_EQUAL(fault, "a division by zero");
+	eval_text("7 % 0 == 0", &fault);
+	CU_ASSERT_STRING_EQUAL(fault, "a division by zero");
+	eval_text("1e308 * 10 - 1e308 * 10", &fault);
+	CU_ASSERT_PTR_NOT_NULL(fault);
 }
 
 static void test_identifiers(void)
@@ -223,6 +289,8 @@ int main(void)
 		return 1;
 	s = CU_add_suite("util", NULL, NULL);
 	CU_add_test(s, "normalize", test_normalize);
+	CU_add_test(s, "result type", test_result_type);
+	CU_add_test(s, "constraint values", test_constraint_eval);
 	CU_add_test(s, "identifiers", test_identifiers);
 	CU_add_test(s, "types", test_types);
 	CU_add_test(s, "paths", test_paths);

@@ -1,0 +1,1 @@
+void args(float *x, int n) { (void)x; (void)n; }

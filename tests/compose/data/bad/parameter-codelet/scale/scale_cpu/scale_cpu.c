@@ -1,0 +1,1 @@
+void scale_cpu(float *x, int n, int c) { (void)x; (void)n; (void)c; }

@@ -1,0 +1,1 @@
+void scale_cpu(float *x, int n) { (void)x; (void)n; }

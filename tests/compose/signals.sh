@@ -1,0 +1,87 @@
+#!/bin/sh
+# A signal that ends compose (ctrl-C, kill) leaves the output folder as it
+# was or with the whole new tree, never a mix, and no temporary files;
+# compose ends as the signal would have it (status 128 + its number).  A
+# tree of 300 interfaces is composed over an earlier output of it, each
+# run interrupted a little later than the one before.
+set -u
+: "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
+work="$top_builddir/tests/out/signals"
+fail() { echo "FAIL: $*"; exit 1; }
+# a shell starts a command in the background with SIGINT ignored, which
+# compose keeps ignored (as under nohup): give it the default action
+env --default-signal=INT true 2> /dev/null || { echo "SKIP: no env --default-signal"; exit 77; }
+rm -rf "$work"
+mkdir -p "$work/repo"
+cd "$work" || exit 1
+ns='xmlns:peppher="http://www.peppher.eu/ComponentMetaData0.1"'
+n=200
+
+{
+	echo "<peppher:component $ns><peppher:implementation name=\"main\"><peppher:sourceFiles>"
+	echo "<peppher:sourceFile><peppher:compilation><peppher:compiler type=\"link\">"
+	echo "<peppher:name>gcc</peppher:name><peppher:output>app</peppher:output>"
+	echo "</peppher:compiler></peppher:compilation></peppher:sourceFile>"
+	echo "<peppher:sourceFile name=\"main.c\"/>"
+	echo "</peppher:sourceFiles><peppher:requiredInterfaces>"
+	i=0
+	while [ $i -lt $n ]; do
+		echo "<peppher:requiredInterface name=\"f$i\" xmlFile=\"f$i.xml\"/>"
+		i=$((i + 1))
+	done
+	echo "</peppher:requiredInterfaces></peppher:implementation></peppher:component>"
+} > repo/main.xml
+touch repo/main.c
+i=0
+while [ $i -lt $n ]; do
+	cat > "repo/f$i.xml" <<XML
+<peppher:component $ns><peppher:interface name="f$i"><peppher:parameters>
+<peppher:parameter name="x" type="float *" accessMode="readwrite" numElements="n"/>
+<peppher:parameter name="n" type="int" accessMode="read"/>
+</peppher:parameters></peppher:interface></peppher:component>
+XML
+	mkdir -p "repo/f$i/cpu"
+	echo "void f${i}_cpu(float *x, int n) { (void)x; (void)n; }" > "repo/f$i/cpu/f${i}_cpu.c"
+	cat > "repo/f$i/cpu/f${i}_cpu.xml" <<XML
+<peppher:component $ns><peppher:implementation name="f${i}_cpu">
+<peppher:sourceFiles><peppher:sourceFile name="f${i}_cpu.c"/></peppher:sourceFiles>
+<peppher:providedInterfaces><peppher:providedInterface name="f$i"/></peppher:providedInterfaces>
+<peppher:targetPlatform name="CPU"/></peppher:implementation></peppher:component>
+XML
+	i=$((i + 1))
+done
+
+# the two trees: the old one (useHistoryModels in each entry file) and the new one
+"$COMPOSE" --no-check-sources repo/main.xml -o new > /dev/null 2>&1 || fail "compose"
+sed -i 's|<peppher:interface name="\(f[0-9]*\)">|<peppher:interface name="\1" useHistoryModels="true">|' repo/f*.xml
+"$COMPOSE" --no-check-sources repo/main.xml -o old > /dev/null 2>&1 || fail "compose the old tree"
+sed -i 's| useHistoryModels="true"||' repo/f*.xml
+diff -r old new > /dev/null && fail "the two trees are the same"
+
+old_seen=no new_seen=no
+for delay in 0 0.03 0.06 0.09 0.12 0.15 0.18 0.25 0.5; do
+	rm -rf out
+	cp -R old out
+	env --default-signal=INT "$COMPOSE" --no-check-sources repo/main.xml -o out > /dev/null 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -INT "$pid" 2> /dev/null
+	wait "$pid"
+	rc=$?
+	tmp=$(find out -name '.*.tmp-*' | head -n 3)
+	[ -z "$tmp" ] || fail "after SIGINT at $delay s: temporary files left: $tmp"
+	if diff -r old out > /dev/null; then
+		[ $rc -eq 130 ] || fail "after SIGINT at $delay s: the old tree, but exit status $rc"
+		echo "PASS: SIGINT at $delay s: the old tree"
+		old_seen=yes
+	elif diff -r new out > /dev/null; then
+		[ $rc -eq 0 ] || [ $rc -eq 130 ] || fail "after SIGINT at $delay s: the new tree, but exit status $rc"
+		echo "PASS: SIGINT at $delay s: the new tree (exit status $rc)"
+		new_seen=yes
+	else
+		diff -rq old out | head -n 3
+		fail "after SIGINT at $delay s: neither the old tree nor the new one"
+	fi
+done
+# the signal came while compose ran, at least once
+[ $old_seen = yes ] || fail "no run was interrupted"
