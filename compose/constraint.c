@@ -461,6 +461,14 @@ double cexpr_eval(const struct cexpr *e, double (*value)(void *ctx, const char *
 	return eval(e, value, ctx, fault);
 }
 
+/* a / b truncated toward zero, as C, for a and b of integral values
+ * (truncate_quotient in C: no libm in the generated code either) */
+static char *truncated_c(const char *a, const char *b)
+{
+	return xasprintf("((%s / %s) > -4503599627370496.0 && (%s / %s) < 4503599627370496.0 ? (double)(long long)(%s / %s) : (%s / %s))",
+			 a, b, a, b, a, b, a, b);
+}
+
 char *cexpr_to_c(const struct cexpr *e, char *(*name_c)(void *ctx, const char *name),
 		 void *ctx)
 {
@@ -469,7 +477,7 @@ char *cexpr_to_c(const struct cexpr *e, char *(*name_c)(void *ctx, const char *n
 		[CX_LT] = "<", [CX_LE] = "<=", [CX_GT] = ">", [CX_GE] = ">=",
 		[CX_EQ] = "==", [CX_NE] = "!=", [CX_AND] = "&&", [CX_OR] = "||",
 	};
-	char *a, *b, *out;
+	char *a, *b, *q, *out;
 
 	switch (e->op) {
 	case CX_NUM:
@@ -496,8 +504,9 @@ char *cexpr_to_c(const struct cexpr *e, char *(*name_c)(void *ctx, const char *n
 	case CX_MOD: /* as cexpr_eval: no libm where it is used */
 		a = cexpr_to_c(e->a, name_c, ctx);
 		b = cexpr_to_c(e->b, name_c, ctx);
-		out = xasprintf("(%s != 0 ? %s - %s * (double)(long long)(%s / %s) : __builtin_nan(\"\"))",
-				b, a, b, a, b);
+		q = truncated_c(a, b);
+		out = xasprintf("(%s != 0 ? %s - %s * %s : __builtin_nan(\"\"))", b, a, b, q);
+		free(q);
 		free(a);
 		free(b);
 		return out;
@@ -516,8 +525,9 @@ char *cexpr_to_c(const struct cexpr *e, char *(*name_c)(void *ctx, const char *n
 		if (e->a->integral && e->b->integral) { /* C's, toward zero */
 			a = cexpr_to_c(e->a, name_c, ctx);
 			b = cexpr_to_c(e->b, name_c, ctx);
-			out = xasprintf("(%s != 0 ? (double)(long long)(%s / %s) : __builtin_nan(\"\"))",
-					b, a, b);
+			q = truncated_c(a, b);
+			out = xasprintf("(%s != 0 ? %s : __builtin_nan(\"\"))", b, q);
+			free(q);
 			free(a);
 			free(b);
 			return out;

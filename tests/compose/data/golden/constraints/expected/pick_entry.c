@@ -27,9 +27,9 @@ void pick(float *y, int n)
 	unsigned pph_mask = 0;
 
 	/* dynamic constraints: the variants this call may run */
-	if ((((double)n >= 1000.0) && ((double)pph_worker_count_arch(PPH_ARCH_CPU) >= 1.0)) && ((((2.0 != 0 ? (double)n - 2.0 * (double)(long long)((double)n / 2.0) : __builtin_nan("")) == 0.0) ? ((double)n >= 1000.0) : ((double)n >= 3000.0)) && (!((double)n > 1000000000.0)))) /* pick_large */
+	if ((((double)n >= 1000.0) && ((double)pph_worker_count_arch(PPH_ARCH_CPU) >= 1.0)) && ((((2.0 != 0 ? (double)n - 2.0 * (((double)n / 2.0) > -4503599627370496.0 && ((double)n / 2.0) < 4503599627370496.0 ? (double)(long long)((double)n / 2.0) : ((double)n / 2.0)) : __builtin_nan("")) == 0.0) ? ((double)n >= 1000.0) : ((double)n >= 3000.0)) && (!((double)n > 1000000000.0)))) /* pick_large */
 		pph_mask |= 1u << 0;
-	if ((((double)n < 1000.0) || ((((2.0 != 0 ? (double)(long long)((double)n / 2.0) : __builtin_nan("")) * 2.0) != (double)n) && ((double)n < 3000.0)))) /* pick_small */
+	if ((((double)n < 1000.0) || ((((2.0 != 0 ? (((double)n / 2.0) > -4503599627370496.0 && ((double)n / 2.0) < 4503599627370496.0 ? (double)(long long)((double)n / 2.0) : ((double)n / 2.0)) : __builtin_nan("")) * 2.0) != (double)n) && ((double)n < 3000.0)))) /* pick_small */
 		pph_mask |= 1u << 1;
 	if (pph_mask == 0) {
 		pph_call_failed(&pick_codelet, -EDOM); /* no variant's constraints hold */
