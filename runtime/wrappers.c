@@ -7,6 +7,7 @@
 
 #include "internal.h"
 #include "perfmodel.h"
+#include "split_args.h"
 
 /* What a split call's block adds to an asynchronous call. */
 struct block {
@@ -79,44 +80,11 @@ int pph_call_async(const struct pph_codelet *cl, unsigned impl_mask, unsigned nb
 /* The common number of parts of the partitioned buffers, or -EINVAL. */
 static int part_count(unsigned nbuffers, const int *parts)
 {
-	int n = -1;
-	unsigned i;
+	int n = pph__split_parts(nbuffers, parts);
 
-	for (i = 0; i < nbuffers; i++) {
-		if (parts[i] < 0)
-			continue;
-		if (n >= 0 && parts[i] != n)
-			return -EINVAL;
-		n = parts[i];
-	}
 	if (n == 0) /* the runtime chooses: one block per worker */
 		n = (int)pph__rt.nworkers;
 	return n;
-}
-
-/*
- * A handle given to several partitioned buffers (dot(r, r)) is partitioned
- * once: first[i] is the first such buffer, whose blocks buffer i gets too
- * (i itself where the handle comes first).  0 where a handle is given
- * both partitioned and whole, which cannot be: its blocks hold the data
- * while it is partitioned.
- */
-static int share_blocks(unsigned nbuffers, const pph_data_handle *handles, const int *parts,
-			unsigned *first)
-{
-	unsigned i, j;
-
-	for (i = 0; i < nbuffers; i++) {
-		first[i] = i;
-		for (j = 0; j < i && (!handles[i] || handles[j] != handles[i]); j++)
-			;
-		if (j == i)
-			continue;
-		if ((parts[i] >= 0) != (parts[j] >= 0))
-			return 0;
-		first[i] = first[j];
-	}
-	return 1;
 }
 
 /* Length of a partitioned buffer along its split: elements or rows. */
@@ -760,7 +728,7 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 		return -E2BIG;
 	if ((n = part_count(nbuffers, parts)) < 0)
 		return -EINVAL;
-	if (n <= 1 || !share_blocks(nbuffers, handles, parts, first))
+	if (n <= 1 || !pph__split_shared(nbuffers, handles, parts, first))
 		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 	if (n > PPH_MAX_WORKERS)
 		n = PPH_MAX_WORKERS;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "../runtime/split_args.h"
 
 /* A synchronous call (sync), or an asynchronous one: detached, or kept
  * into *keep (not NULL) to be waited for. */
@@ -65,47 +66,16 @@ int pph_call_async(const struct pph_codelet *cl, unsigned impl_mask, unsigned nb
 /* The common number of parts of the partitioned buffers, or -EINVAL. */
 static int part_count(unsigned nbuffers, const pph_data_handle *handles, const int *parts)
 {
+	int n = pph__split_parts(nbuffers, parts);
 	unsigned i, ranks = 1;
-	int n = -1;
 
-	for (i = 0; i < nbuffers; i++) {
-		if (parts[i] < 0)
-			continue;
-		if (n >= 0 && parts[i] != n)
-			return -EINVAL;
-		n = parts[i];
-		if (handles[i] && sp__ranks_sharing(handles[i]) > ranks)
+	for (i = 0; i < nbuffers; i++)
+		if (parts[i] >= 0 && handles[i] && sp__ranks_sharing(handles[i]) > ranks)
 			ranks = sp__ranks_sharing(handles[i]);
-	}
 	/* one block per worker, of every rank the blocks go to (as many each) */
 	if (n == 0)
 		n = (int)(starpu_worker_get_count() * ranks);
 	return n;
-}
-
-/*
- * A handle given to several partitioned buffers (dot(r, r)) is partitioned
- * once: first[i] is the first such buffer, whose blocks buffer i gets too
- * (i itself where the handle comes first).  0 where a handle is given
- * both partitioned and whole, which cannot be: its blocks hold the data
- * while it is partitioned.
- */
-static int share_blocks(unsigned nbuffers, const pph_data_handle *handles, const int *parts,
-			unsigned *first)
-{
-	unsigned i, j;
-
-	for (i = 0; i < nbuffers; i++) {
-		first[i] = i;
-		for (j = 0; j < i && (!handles[i] || handles[j] != handles[i]); j++)
-			;
-		if (j == i)
-			continue;
-		if ((parts[i] >= 0) != (parts[j] >= 0))
-			return 0;
-		first[i] = first[j];
-	}
-	return 1;
 }
 
 /*
@@ -138,7 +108,7 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 		if (parts[i] >= 0 && handles[i] && (size_t)n > sp__split_length(handles[i]))
 			n = sp__split_length(handles[i]) ? (int)sp__split_length(handles[i]) : 1;
 	/* inside a variant: one call, at once */
-	if (n <= 1 || starpu_task_get_current() || !share_blocks(nbuffers, handles, parts, first))
+	if (n <= 1 || starpu_task_get_current() || !pph__split_shared(nbuffers, handles, parts, first))
 		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 	if (!(tasks = calloc((size_t)n, sizeof(*tasks))))
 		return -ENOMEM;
