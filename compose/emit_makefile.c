@@ -124,7 +124,7 @@ static void emit_compile(struct out *o, const char *obj, const char *src,
 	char *rule_src = make_word(src), *cmd_src = recipe_word(src);
 
 	out_line(o, "%s: %s%s%s", obj, rule_src, deps[0] ? " " : "", deps);
-	out_line(o, "\t%s %s%s%s%s$(CPPFLAGS) %s $(PEPPHER_CFLAGS) -I.%s -c %s -o $@",
+	out_line(o, "\t%s %s%s%s%s$(CPPFLAGS) %s $(PEPPHER_CFLAGS) -I.%s $(DEPFLAGS) -c %s -o $@",
 		 tool.command, flags, flags[0] ? " " : "", defines ? defines : "",
 		 defines ? " " : "", tool.flags, openmp ? " $(OPENMP_FLAGS)" : "", cmd_src);
 	out_blank(o);
@@ -275,6 +275,9 @@ static void emit_variables(struct out *o, const struct model *m, const struct ob
 	out_line(o, "exec_prefix ?= $(prefix)");
 	out_line(o, "bindir ?= $(exec_prefix)/bin");
 	out_line(o, "INSTALL ?= install");
+	/* the headers each source includes (the application's own too: a
+	 * struct changed there rebuilt nothing), in OBJ.d, read at the end */
+	out_line(o, "DEPFLAGS ?= -MMD -MP");
 	out_blank(o);
 	out_line(o, "PROGRAM = %s", program);
 	out_line(o, "OBJS =%s", objs->list.s ? objs->list.s : "");
@@ -367,7 +370,10 @@ static void emit_link(struct out *o, const struct model *m, const struct objs *o
 	out_line(o, "\t$(INSTALL) -m 755 $(PROGRAM) $(DESTDIR)$(bindir)/$(PROGRAM)");
 	out_blank(o);
 	out_line(o, "clean:");
-	out_line(o, "\trm -f $(PROGRAM) $(OBJS)%s", objs->generated.s ? objs->generated.s : "");
+	out_line(o, "\trm -f $(PROGRAM) $(OBJS) $(OBJS:.o=.d)%s",
+		 objs->generated.s ? objs->generated.s : "");
+	out_blank(o);
+	out_line(o, "-include $(OBJS:.o=.d)");
 }
 
 /*

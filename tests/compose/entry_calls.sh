@@ -8,7 +8,9 @@
 # - a partitioned call given one container twice (dot(x, x)) partitions it
 #   once (the second partition failed every such call);
 # - a partitioned call on a raw pointer whose int size is negative registers
-#   no element (it registered 2^64 - 1 and handed the variant a wild pointer).
+#   no element (it registered 2^64 - 1 and handed the variant a wild pointer);
+# and that the generated Makefile rebuilds what includes a header of the
+# application's own when it changes (it rebuilt nothing).
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
 work="$top_builddir/tests/out/compose/entry_calls"
@@ -75,16 +77,18 @@ void pfill_cpu(char *y, int n)
 	__atomic_add_fetch(&pfill_elements, n, __ATOMIC_RELAXED);
 }
 EOF
+echo '#define ROWS 8' > app.h
 cat > main.c << 'EOF'
 #include <stdio.h>
 
+#include "app.h"
 #include "peppher.h"
 
 extern int pfill_elements;
 
 int main(void)
 {
-	double m[8 * 6], ref = 0;
+	double m[ROWS * 6], ref = 0;
 	char b[8] = "-------";
 	pph_matrix *M;
 	pph_vector *O4, *O8, *X;
@@ -160,5 +164,10 @@ for rt in $runtimes; do
 	[ $rc -eq 1 ] || { cat "../$rt.out" "../$rt.err"; fail "$rt: exit status $rc, not 1 (two calls failed)"; }
 	diff -u "$work/expected.out" "../$rt.out" || fail "$rt: results"
 	grep -v "^\[starpu\]" "../$rt.err" | diff -u "$work/expected.err" - || fail "$rt: messages"
-	echo "PASS: $rt: container sizes checked, one container twice in a split call, a negative split size"
+	make -q -C "../$rt" > /dev/null 2>&1 || fail "$rt: make has something to do after a build"
+	touch -d '+2 seconds' app.h
+	make -q -C "../$rt" > /dev/null 2>&1 && fail "$rt: app.h changed, and make would rebuild nothing"
+	make -s -C "../$rt" > "../$rt.make" 2>&1 || { cat "../$rt.make"; fail "$rt: rebuild"; }
+	touch app.h
+	echo "PASS: $rt: container sizes checked, one container twice in a split call, a negative split size; a header rebuilds what includes it"
 done
