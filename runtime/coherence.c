@@ -344,6 +344,8 @@ static void release_buffer(struct pph_task *t, unsigned i, unsigned node)
 		pph__coherence_release(t->handles[i], node);
 }
 
+static void restore_states(struct pph_data *d, const uint8_t saved[PPH_MAX_NODES]);
+
 static int acquire_on_nodes(struct pph_task *t, unsigned node, void *buffers[],
 			    struct pph_replica_states *saved)
 {
@@ -358,8 +360,15 @@ static int acquire_on_nodes(struct pph_task *t, unsigned node, void *buffers[],
 			rc = acquire(t->handles[i], node, t->modes[i],
 				     saved && (t->modes[i] & PPH_W) ? saved->s[i] : NULL);
 		if (rc) {
-			while (i-- > 0)
+			/* the task does not run: what it would have written is
+			 * as it was (acquiring it for writing marked the host
+			 * copy invalid; the device buffer, reused from another
+			 * handle, came home at the next read) */
+			while (i-- > 0) {
+				if (saved && t->modes[i] != PPH_REDUX && (t->modes[i] & PPH_W))
+					restore_states(t->handles[i], saved->s[i]);
 				release_buffer(t, i, node);
+			}
 			return rc;
 		}
 		if (t->modes[i] != PPH_REDUX)

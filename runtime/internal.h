@@ -286,6 +286,8 @@ void pph__split_print_stats(FILE *fp);
  * pph__mem_limits_error() says why. */
 int pph__mem_limits_init(void);
 const char *pph__mem_limits_error(void);
+/* node's limit in bytes, 0: none */
+size_t pph__mem_limit(unsigned node);
 void pph__mem_node_init(unsigned node);
 void pph__mem_node_release(unsigned node);
 int pph__mem_alloc(unsigned node, size_t bytes, void **buf);

@@ -75,6 +75,11 @@ const char *pph__mem_limits_error(void)
 	return limit_error;
 }
 
+size_t pph__mem_limit(unsigned node)
+{
+	return mem[node].limit;
+}
+
 void pph__mem_node_init(unsigned node)
 {
 	pthread_mutex_init(&mem[node].lock, NULL);

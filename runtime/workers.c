@@ -322,6 +322,25 @@ static int starts_team(struct pph_worker *w, const struct pph_task *t, int impl,
 	return 1;
 }
 
+/* Say why t's data could not be brought to w: past a device memory limit,
+ * which limit and what the call needs. */
+static void cannot_bring(const struct pph_task *t, const struct pph_worker *w, int rc)
+{
+	size_t limit = w->node ? pph__mem_limit(w->node) : 0;
+	unsigned long long bytes = 0;
+	unsigned i;
+
+	for (i = 0; i < t->nbuffers; i++)
+		bytes += pph__data_size(t->handles[i]);
+	if (rc == -ENOMEM && limit)
+		fprintf(stderr, "peppher: %s: cannot bring data to worker %u: its %.1f MiB do not fit in the %zu MiB of PEPPHER_LIMIT_%s_MEM beside what running tasks hold\n",
+			t->cl->name, w->id, (double)bytes / (1 << 20), limit >> 20,
+			w->arch == PPH_ARCH_CUDA ? "CUDA" : "OPENCL");
+	else
+		fprintf(stderr, "peppher: %s: cannot bring data to worker %u (%.1f MiB): %s\n",
+			t->cl->name, w->id, (double)bytes / (1 << 20), strerror(-rc));
+}
+
 static void run_task(struct pph_worker *w, struct pph_task *t)
 {
 	void *buffers[PPH_MAX_BUFFERS];
@@ -343,8 +362,7 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 	rc = pph__task_acquire_data(t, w->node, buffers, &saved);
 	if (rc) {
 		/* the data stays as it was: the task does not run */
-		fprintf(stderr, "peppher: %s: cannot bring data to worker %u: %s\n",
-			t->cl->name, w->id, strerror(-rc));
+		cannot_bring(t, w, rc);
 		t->error = rc;
 		pph__task_finish(t);
 		return;

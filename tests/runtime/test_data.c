@@ -1551,6 +1551,21 @@ static void test_eviction(void)
 		ok &= v1[i] == 1 + i + 10 && v2[i] == 2 + i;
 	CU_ASSERT_TRUE(ok);
 
+	/* a task whose second buffer does not fit beside the first: the first,
+	 * to be written, is as it was (it was marked written on the device,
+	 * where its buffer, reused from v1's, held v1's values: they came home) */
+	{
+		pph_data_handle hs[2] = { h2, h1 };
+		enum pph_access wr[2] = { PPH_W, PPH_R };
+
+		CU_ASSERT_EQUAL(pph_call_sync(&copy_cl, 1u << GPU, 2, hs, wr, NULL, 0), -ENOMEM);
+		CU_ASSERT_EQUAL(pph_data_acquire(h2, PPH_R), 0);
+		CU_ASSERT_EQUAL(pph_data_acquire(h1, PPH_R), 0);
+		for (i = 0, ok = 1; i < M; i++)
+			ok &= v1[i] == 1 + i + 10 && v2[i] == 2 + i;
+		CU_ASSERT_TRUE(ok);
+	}
+
 	/* larger than the limit: the task cannot run and the data stays as it was */
 	for (i = 0; i < BIG; i++)
 		big[i] = i;
