@@ -205,6 +205,16 @@ static void check_dimension(struct iface *ifc, struct param *p, const char *text
 	struct size_expr x = { ifc, p };
 	struct cexpr *e;
 
+	if (is_c_identifier(t) && classify_find_param(ifc, t) && !classify_find_param(ifc, t)->by_value &&
+	    classify_find_param(ifc, t)->buffer < 0 && !classify_integral_name(ifc, t)) {
+		/* a double's value was truncated into a count: a typo for the
+		 * size beside it registered 0 elements, and a device variant
+		 * ran past them */
+		diag_error(&p->loc, "numElements of '%s' names '%s', a '%s': a size is an integer",
+			   p->name, t, classify_find_param(ifc, t)->type);
+		free(t);
+		return;
+	}
 	if (is_c_identifier(t) && signed_count(ifc, p, t, dim)) {
 		classify_find_param(ifc, t)->in_size_expr = true;
 		p->dims[dim] = xasprintf("(%s > 0 ? (size_t)%s : 0)", t, t);
