@@ -1268,16 +1268,27 @@ static void opencl_args(struct out *o, const struct stub *t)
 		else
 			out_line(o, "cl_mem pph_m = (cl_mem)(void *)%s;", p->name);
 		out_blank(o);
-		out_line(o, "clSetKernelArg(pph_k, %d, sizeof(%s), &%s);", arg++, var, var);
+		/* a kernel that takes it otherwise (a float for a double)
+		 * fails here: said, not a launch with arguments unset */
+		out_line(o, "if (pph_err == CL_SUCCESS &&");
+		out_line(o, "    (pph_err = clSetKernelArg(pph_k, %d, sizeof(%s), &%s)) != CL_SUCCESS)", arg++,
+			 var, var);
+		out_line(o, "\tpph_bad_arg = \"%s\";", p->name);
 		o->indent--;
 		out_line(o, "}");
 	}
+	out_line(o, "if (pph_err != CL_SUCCESS)");
+	out_line(o, "\tfprintf(stderr, \"%s: clSetKernelArg of '%%s' failed (%%d): does %s in %s.cl take it as this function passes it?\\n\",",
+		 t->fname, t->fname, t->fname);
+	out_line(o, "\t\tpph_bad_arg, (int)pph_err);");
 }
 
 static void opencl_stub(struct out *o, const struct stub *t)
 {
 	stub_head(o, t->fn, "the OpenCL variant; each pointer is the cl_mem of its data on the worker's device (see peppher/opencl.h)",
 		  t->include);
+	out_line(o, "#include <stdio.h>");
+	out_blank(o);
 	out_line(o, "#include <peppher/opencl.h>");
 	out_blank(o);
 	out_line(o, "/* set before each call: the kernel of %s.cl (built into the program", t->fname);
@@ -1287,6 +1298,8 @@ static void opencl_stub(struct out *o, const struct stub *t)
 	out_blank(o);
 	open_function(o, t->sig);
 	out_line(o, "cl_kernel pph_k = %s_kernel;", t->fname);
+	out_line(o, "cl_int pph_err = CL_SUCCESS;");
+	out_line(o, "const char *pph_bad_arg = NULL;");
 	if (t->n) /* a negative count is none, as in the descriptors */
 		out_line(o, "size_t pph_global = %s > 0 ? (size_t)(%s) : 0;", t->n, t->n);
 	else
@@ -1298,7 +1311,8 @@ static void opencl_stub(struct out *o, const struct stub *t)
 	out_line(o, "goto out;");
 	o->indent--;
 	opencl_args(o, t);
-	out_line(o, "if (clEnqueueNDRangeKernel(%s_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)",
+	out_line(o, "if (pph_err != CL_SUCCESS ||");
+	out_line(o, "    clEnqueueNDRangeKernel(%s_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)",
 		 t->fname);
 	o->indent++;
 	/* its data untouched: the call runs on another variant */
@@ -1316,6 +1330,12 @@ static void opencl_kernel(struct out *o, const struct stub *t)
 	 * built-in (dot, normalize), which clCreateKernel refuses */
 	char *head = xasprintf("__kernel void %s(%s)", t->fname, params);
 
+	/* OpenCL may contract a * b + c into one rounding, C as compiled
+	 * here does not: results then differ in the last bit */
+	out_line(o, "/* a * b + c rounded twice, as the CPU variant does: remove for speed where");
+	out_line(o, " * the last bit of a result may differ from it */");
+	out_line(o, "#pragma OPENCL FP_CONTRACT OFF");
+	out_blank(o);
 	out_line(o, "/* %s: the OpenCL kernel of %s (skeleton: fill in). */", t->fn->name,
 		 t->fname);
 	open_function(o, head);

@@ -4,6 +4,8 @@
  */
 #include "../../../legacy.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of advance_opencl.cl (built into the program
@@ -14,6 +16,8 @@ extern cl_command_queue advance_opencl_queue;
 void advance_opencl(struct particle *p, int count, double dt, double *energy)
 {
 	cl_kernel pph_k = advance_opencl_kernel;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
 	size_t pph_global = count > 0 ? (size_t)(count) : 0;
 
 	(void)p;
@@ -25,24 +29,36 @@ void advance_opencl(struct particle *p, int count, double dt, double *energy)
 	{
 		cl_mem pph_m = (cl_mem)(void *)p;
 
-		clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "p";
 	}
 	{
 		cl_int pph_v = (cl_int)count;
 
-		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "count";
 	}
 	{
 		cl_double pph_v = (cl_double)dt;
 
-		clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "dt";
 	}
 	{
 		cl_mem pph_m = (cl_mem)(void *)energy;
 
-		clSetKernelArg(pph_k, 3, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 3, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "energy";
 	}
-	if (clEnqueueNDRangeKernel(advance_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "advance_opencl: clSetKernelArg of '%s' failed (%d): does advance_opencl in advance_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(advance_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		pph_variant_failed();
 out:;
 }

@@ -6,6 +6,8 @@
 
 #include "../../../legacy.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of count_until_opencl.cl (built into the program
@@ -16,6 +18,8 @@ extern cl_command_queue count_until_opencl_queue;
 int count_until_opencl(const short *v, int len)
 {
 	cl_kernel pph_k = count_until_opencl_kernel;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
 	size_t pph_global = len > 0 ? (size_t)(len) : 0;
 
 	(void)v;
@@ -25,14 +29,22 @@ int count_until_opencl(const short *v, int len)
 	{
 		cl_mem pph_m = (cl_mem)(void *)v;
 
-		clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "v";
 	}
 	{
 		cl_int pph_v = (cl_int)len;
 
-		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "len";
 	}
-	if (clEnqueueNDRangeKernel(count_until_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "count_until_opencl: clSetKernelArg of '%s' failed (%d): does count_until_opencl in count_until_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(count_until_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		pph_variant_failed();
 out:;
 	int result;

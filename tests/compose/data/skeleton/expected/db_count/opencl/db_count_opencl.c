@@ -6,6 +6,8 @@
 
 #include "../../../legacy.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of db_count_opencl.cl (built into the program
@@ -16,13 +18,19 @@ extern cl_command_queue db_count_opencl_queue;
 int db_count_opencl(legacy_db *db, const char *table)
 {
 	cl_kernel pph_k = db_count_opencl_kernel;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
 	size_t pph_global = 1;
 
 	(void)db;
 	(void)table;
 	if (!pph_k || pph_global == 0)
 		goto out;
-	if (clEnqueueNDRangeKernel(db_count_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "db_count_opencl: clSetKernelArg of '%s' failed (%d): does db_count_opencl in db_count_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(db_count_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		pph_variant_failed();
 out:;
 	int result;

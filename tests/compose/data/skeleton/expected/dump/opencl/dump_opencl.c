@@ -4,6 +4,8 @@
  */
 #include "../../../legacy.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of dump_opencl.cl (built into the program
@@ -14,6 +16,8 @@ extern cl_command_queue dump_opencl_queue;
 void dump_opencl(const void *buf, size_t size)
 {
 	cl_kernel pph_k = dump_opencl_kernel;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
 	size_t pph_global = size > 0 ? (size_t)(size) : 0;
 
 	(void)buf;
@@ -23,14 +27,22 @@ void dump_opencl(const void *buf, size_t size)
 	{
 		cl_mem pph_m = (cl_mem)(void *)buf;
 
-		clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "buf";
 	}
 	{
 		cl_ulong pph_v = (cl_ulong)size;
 
-		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "size";
 	}
-	if (clEnqueueNDRangeKernel(dump_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "dump_opencl: clSetKernelArg of '%s' failed (%d): does dump_opencl in dump_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(dump_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		pph_variant_failed();
 out:;
 }

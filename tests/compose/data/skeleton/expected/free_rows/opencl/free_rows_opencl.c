@@ -4,6 +4,8 @@
  */
 #include "../../../legacy.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of free_rows_opencl.cl (built into the program
@@ -14,6 +16,8 @@ extern cl_command_queue free_rows_opencl_queue;
 void free_rows_opencl(float **rows, int nrows)
 {
 	cl_kernel pph_k = free_rows_opencl_kernel;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
 	size_t pph_global = 1;
 
 	(void)rows;
@@ -23,9 +27,15 @@ void free_rows_opencl(float **rows, int nrows)
 	{
 		cl_int pph_v = (cl_int)nrows;
 
-		clSetKernelArg(pph_k, 0, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 0, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "nrows";
 	}
-	if (clEnqueueNDRangeKernel(free_rows_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "free_rows_opencl: clSetKernelArg of '%s' failed (%d): does free_rows_opencl in free_rows_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(free_rows_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		pph_variant_failed();
 out:;
 }

@@ -4,6 +4,8 @@
  */
 #include "../../../legacy.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of gemm_opencl.cl (built into the program
@@ -14,6 +16,8 @@ extern cl_command_queue gemm_opencl_queue;
 void gemm_opencl(int M, int N, int K, const float *A, const float *B, float *C)
 {
 	cl_kernel pph_k = gemm_opencl_kernel;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
 	size_t pph_global = 1;
 
 	(void)M;
@@ -27,34 +31,50 @@ void gemm_opencl(int M, int N, int K, const float *A, const float *B, float *C)
 	{
 		cl_int pph_v = (cl_int)M;
 
-		clSetKernelArg(pph_k, 0, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 0, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "M";
 	}
 	{
 		cl_int pph_v = (cl_int)N;
 
-		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "N";
 	}
 	{
 		cl_int pph_v = (cl_int)K;
 
-		clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "K";
 	}
 	{
 		cl_mem pph_m = (cl_mem)(void *)A;
 
-		clSetKernelArg(pph_k, 3, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 3, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "A";
 	}
 	{
 		cl_mem pph_m = (cl_mem)(void *)B;
 
-		clSetKernelArg(pph_k, 4, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 4, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "B";
 	}
 	{
 		cl_mem pph_m = (cl_mem)(void *)C;
 
-		clSetKernelArg(pph_k, 5, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 5, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "C";
 	}
-	if (clEnqueueNDRangeKernel(gemm_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "gemm_opencl: clSetKernelArg of '%s' failed (%d): does gemm_opencl in gemm_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(gemm_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		pph_variant_failed();
 out:;
 }

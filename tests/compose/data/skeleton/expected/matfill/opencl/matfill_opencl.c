@@ -4,6 +4,8 @@
  */
 #include "../../../legacy.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of matfill_opencl.cl (built into the program
@@ -14,6 +16,8 @@ extern cl_command_queue matfill_opencl_queue;
 void matfill_opencl(double *A, int m, int n, double value)
 {
 	cl_kernel pph_k = matfill_opencl_kernel;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
 	size_t pph_global = 1;
 
 	(void)A;
@@ -25,24 +29,36 @@ void matfill_opencl(double *A, int m, int n, double value)
 	{
 		cl_mem pph_m = (cl_mem)(void *)A;
 
-		clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "A";
 	}
 	{
 		cl_int pph_v = (cl_int)m;
 
-		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "m";
 	}
 	{
 		cl_int pph_v = (cl_int)n;
 
-		clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "n";
 	}
 	{
 		cl_double pph_v = (cl_double)value;
 
-		clSetKernelArg(pph_k, 3, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 3, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "value";
 	}
-	if (clEnqueueNDRangeKernel(matfill_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "matfill_opencl: clSetKernelArg of '%s' failed (%d): does matfill_opencl in matfill_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(matfill_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		pph_variant_failed();
 out:;
 }

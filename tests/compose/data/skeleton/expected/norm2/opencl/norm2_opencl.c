@@ -6,6 +6,8 @@
 
 #include "../../../legacy.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of norm2_opencl.cl (built into the program
@@ -16,6 +18,8 @@ extern cl_command_queue norm2_opencl_queue;
 double norm2_opencl(const double *v, int v_len, enum legacy_mode mode)
 {
 	cl_kernel pph_k = norm2_opencl_kernel;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
 	size_t pph_global = v_len > 0 ? (size_t)(v_len) : 0;
 
 	(void)v;
@@ -26,19 +30,29 @@ double norm2_opencl(const double *v, int v_len, enum legacy_mode mode)
 	{
 		cl_mem pph_m = (cl_mem)(void *)v;
 
-		clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "v";
 	}
 	{
 		cl_int pph_v = (cl_int)v_len;
 
-		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "v_len";
 	}
 	{
 		cl_int pph_v = (cl_int)mode;
 
-		clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "mode";
 	}
-	if (clEnqueueNDRangeKernel(norm2_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "norm2_opencl: clSetKernelArg of '%s' failed (%d): does norm2_opencl in norm2_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(norm2_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		pph_variant_failed();
 out:;
 	double result;

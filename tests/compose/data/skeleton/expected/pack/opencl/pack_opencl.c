@@ -6,6 +6,8 @@
 
 #include "../../../legacy.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of pack_opencl.cl (built into the program
@@ -16,6 +18,8 @@ extern cl_command_queue pack_opencl_queue;
 int pack_opencl(unsigned char *dest, size_t *destLen, const unsigned char *source, size_t sourceLen)
 {
 	cl_kernel pph_k = pack_opencl_kernel;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
 	size_t pph_global = sourceLen > 0 ? (size_t)(sourceLen) : 0;
 
 	(void)dest;
@@ -27,19 +31,29 @@ int pack_opencl(unsigned char *dest, size_t *destLen, const unsigned char *sourc
 	{
 		cl_mem pph_m = (cl_mem)(void *)destLen;
 
-		clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "destLen";
 	}
 	{
 		cl_mem pph_m = (cl_mem)(void *)source;
 
-		clSetKernelArg(pph_k, 1, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 1, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "source";
 	}
 	{
 		cl_ulong pph_v = (cl_ulong)sourceLen;
 
-		clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "sourceLen";
 	}
-	if (clEnqueueNDRangeKernel(pack_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "pack_opencl: clSetKernelArg of '%s' failed (%d): does pack_opencl in pack_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(pack_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		pph_variant_failed();
 out:;
 	int result;

@@ -4,6 +4,8 @@
  */
 #include "../../../legacy.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of report_opencl.cl (built into the program
@@ -14,12 +16,18 @@ extern cl_command_queue report_opencl_queue;
 void report_opencl(const char *fmt)
 {
 	cl_kernel pph_k = report_opencl_kernel;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
 	size_t pph_global = 1;
 
 	(void)fmt;
 	if (!pph_k || pph_global == 0)
 		goto out;
-	if (clEnqueueNDRangeKernel(report_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "report_opencl: clSetKernelArg of '%s' failed (%d): does report_opencl in report_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(report_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		pph_variant_failed();
 out:;
 }

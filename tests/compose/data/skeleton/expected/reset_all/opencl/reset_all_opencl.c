@@ -4,6 +4,8 @@
  */
 #include "../../../legacy.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of reset_all_opencl.cl (built into the program
@@ -14,6 +16,8 @@ extern cl_command_queue reset_all_opencl_queue;
 void reset_all_opencl(int flags)
 {
 	cl_kernel pph_k = reset_all_opencl_kernel;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
 	size_t pph_global = 1;
 
 	(void)flags;
@@ -22,9 +26,15 @@ void reset_all_opencl(int flags)
 	{
 		cl_int pph_v = (cl_int)flags;
 
-		clSetKernelArg(pph_k, 0, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 0, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "flags";
 	}
-	if (clEnqueueNDRangeKernel(reset_all_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "reset_all_opencl: clSetKernelArg of '%s' failed (%d): does reset_all_opencl in reset_all_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(reset_all_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		pph_variant_failed();
 out:;
 }

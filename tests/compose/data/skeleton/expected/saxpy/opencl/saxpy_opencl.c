@@ -4,6 +4,8 @@
  */
 #include "../../../legacy.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of saxpy_opencl.cl (built into the program
@@ -14,6 +16,8 @@ extern cl_command_queue saxpy_opencl_queue;
 void saxpy_opencl(size_t n, float a, const float *x, float *y)
 {
 	cl_kernel pph_k = saxpy_opencl_kernel;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
 	size_t pph_global = n > 0 ? (size_t)(n) : 0;
 
 	(void)n;
@@ -25,24 +29,36 @@ void saxpy_opencl(size_t n, float a, const float *x, float *y)
 	{
 		cl_ulong pph_v = (cl_ulong)n;
 
-		clSetKernelArg(pph_k, 0, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 0, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "n";
 	}
 	{
 		cl_float pph_v = (cl_float)a;
 
-		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "a";
 	}
 	{
 		cl_mem pph_m = (cl_mem)(void *)x;
 
-		clSetKernelArg(pph_k, 2, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 2, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "x";
 	}
 	{
 		cl_mem pph_m = (cl_mem)(void *)y;
 
-		clSetKernelArg(pph_k, 3, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 3, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "y";
 	}
-	if (clEnqueueNDRangeKernel(saxpy_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "saxpy_opencl: clSetKernelArg of '%s' failed (%d): does saxpy_opencl in saxpy_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(saxpy_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		pph_variant_failed();
 out:;
 }

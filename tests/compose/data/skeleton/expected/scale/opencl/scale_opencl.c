@@ -4,6 +4,8 @@
  */
 #include "../../../legacy.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of scale_opencl.cl (built into the program
@@ -14,6 +16,8 @@ extern cl_command_queue scale_opencl_queue;
 void scale_opencl(real *data, index_t len, real factor)
 {
 	cl_kernel pph_k = scale_opencl_kernel;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
 	size_t pph_global = len > 0 ? (size_t)(len) : 0;
 
 	(void)data;
@@ -24,19 +28,29 @@ void scale_opencl(real *data, index_t len, real factor)
 	{
 		cl_mem pph_m = (cl_mem)(void *)data;
 
-		clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "data";
 	}
 	{
 		cl_int pph_v = (cl_int)len;
 
-		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "len";
 	}
 	{
 		cl_double pph_v = (cl_double)factor;
 
-		clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "factor";
 	}
-	if (clEnqueueNDRangeKernel(scale_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "scale_opencl: clSetKernelArg of '%s' failed (%d): does scale_opencl in scale_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(scale_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		pph_variant_failed();
 out:;
 }

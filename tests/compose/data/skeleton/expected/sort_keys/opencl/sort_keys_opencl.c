@@ -4,6 +4,8 @@
  */
 #include "../../../legacy.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of sort_keys_opencl.cl (built into the program
@@ -14,6 +16,8 @@ extern cl_command_queue sort_keys_opencl_queue;
 void sort_keys_opencl(int *keys, int n, int (*cmp)(const void *, const void *))
 {
 	cl_kernel pph_k = sort_keys_opencl_kernel;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
 	size_t pph_global = n > 0 ? (size_t)(n) : 0;
 
 	(void)keys;
@@ -24,14 +28,22 @@ void sort_keys_opencl(int *keys, int n, int (*cmp)(const void *, const void *))
 	{
 		cl_mem pph_m = (cl_mem)(void *)keys;
 
-		clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "keys";
 	}
 	{
 		cl_int pph_v = (cl_int)n;
 
-		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "n";
 	}
-	if (clEnqueueNDRangeKernel(sort_keys_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "sort_keys_opencl: clSetKernelArg of '%s' failed (%d): does sort_keys_opencl in sort_keys_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(sort_keys_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		pph_variant_failed();
 out:;
 }

@@ -6,6 +6,8 @@
 
 #include "../../../legacy.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of stream_init_opencl.cl (built into the program
@@ -16,6 +18,8 @@ extern cl_command_queue stream_init_opencl_queue;
 int stream_init_opencl(legacy_streamp strm, int level)
 {
 	cl_kernel pph_k = stream_init_opencl_kernel;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
 	size_t pph_global = 1;
 
 	(void)strm;
@@ -25,9 +29,15 @@ int stream_init_opencl(legacy_streamp strm, int level)
 	{
 		cl_int pph_v = (cl_int)level;
 
-		clSetKernelArg(pph_k, 0, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 0, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "level";
 	}
-	if (clEnqueueNDRangeKernel(stream_init_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "stream_init_opencl: clSetKernelArg of '%s' failed (%d): does stream_init_opencl in stream_init_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(stream_init_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		pph_variant_failed();
 out:;
 	int result;

@@ -4,6 +4,8 @@
  */
 #include "../../../legacy.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of transpose_opencl.cl (built into the program
@@ -14,6 +16,8 @@ extern cl_command_queue transpose_opencl_queue;
 void transpose_opencl(const float *in, float *out, int nrows, int ncols)
 {
 	cl_kernel pph_k = transpose_opencl_kernel;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
 	size_t pph_global = 1;
 
 	(void)in;
@@ -25,24 +29,36 @@ void transpose_opencl(const float *in, float *out, int nrows, int ncols)
 	{
 		cl_mem pph_m = (cl_mem)(void *)in;
 
-		clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "in";
 	}
 	{
 		cl_mem pph_m = (cl_mem)(void *)out;
 
-		clSetKernelArg(pph_k, 1, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 1, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "out";
 	}
 	{
 		cl_int pph_v = (cl_int)nrows;
 
-		clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "nrows";
 	}
 	{
 		cl_int pph_v = (cl_int)ncols;
 
-		clSetKernelArg(pph_k, 3, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 3, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "ncols";
 	}
-	if (clEnqueueNDRangeKernel(transpose_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "transpose_opencl: clSetKernelArg of '%s' failed (%d): does transpose_opencl in transpose_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(transpose_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		pph_variant_failed();
 out:;
 }

@@ -4,6 +4,8 @@
  */
 #include "../../../legacy.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of write_table_opencl.cl (built into the program
@@ -14,6 +16,8 @@ extern cl_command_queue write_table_opencl_queue;
 void write_table_opencl(FILE *out, const double *t, size_t n)
 {
 	cl_kernel pph_k = write_table_opencl_kernel;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
 	size_t pph_global = n > 0 ? (size_t)(n) : 0;
 
 	(void)out;
@@ -24,14 +28,22 @@ void write_table_opencl(FILE *out, const double *t, size_t n)
 	{
 		cl_mem pph_m = (cl_mem)(void *)t;
 
-		clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "t";
 	}
 	{
 		cl_ulong pph_v = (cl_ulong)n;
 
-		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "n";
 	}
-	if (clEnqueueNDRangeKernel(write_table_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "write_table_opencl: clSetKernelArg of '%s' failed (%d): does write_table_opencl in write_table_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(write_table_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
 		pph_variant_failed();
 out:;
 }
