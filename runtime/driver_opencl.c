@@ -226,8 +226,20 @@ cl_command_queue pph_opencl_queue(void)
 	return current ? current->queue : NULL;
 }
 
-static void print_build_log(cl_program program, const char *what)
+/* " for variant NAME" while a variant runs, else "" */
+static const char *for_variant(char *buf, size_t size)
 {
+	const struct pph_task *t = pph__running.task;
+
+	if (!t)
+		return "";
+	snprintf(buf, size, " for variant %s", t->cl->impls[pph__running.impl].name);
+	return buf;
+}
+
+static void print_build_log(cl_program program, const char *what, const char *name)
+{
+	char variant[160];
 	size_t len = 0;
 	char *log;
 
@@ -236,11 +248,8 @@ static void print_build_log(cl_program program, const char *what)
 	if (log && clGetProgramBuildInfo(program, current->device, CL_PROGRAM_BUILD_LOG,
 					 len, log, NULL) == CL_SUCCESS) {
 		log[len] = '\0';
-		const struct pph_task *t = pph__running.task;
-
-		fprintf(stderr, "peppher: OpenCL: building %s%s%s failed:\n%s\n", what,
-			t ? " for variant " : "", t ? t->cl->impls[pph__running.impl].name : "",
-			log);
+		fprintf(stderr, "peppher: OpenCL: building %s (kernel %s)%s failed:\n%s\n", what,
+			name, for_variant(variant, sizeof(variant)), log);
 	}
 	free(log);
 }
@@ -276,6 +285,7 @@ static void remember(const char *key, cl_program program, cl_kernel kernel)
 static cl_kernel build_program(const char *key, const char *source, const char *what,
 			       const char *name)
 {
+	char variant[160];
 	cl_program program;
 	cl_kernel kernel;
 	cl_int err;
@@ -286,7 +296,7 @@ static cl_kernel build_program(const char *key, const char *source, const char *
 		return NULL;
 	}
 	if (clBuildProgram(program, 1, &current->device, NULL, NULL, NULL) != CL_SUCCESS) {
-		print_build_log(program, what);
+		print_build_log(program, what, name);
 		clReleaseProgram(program);
 		remember(key, NULL, NULL);
 		pph_variant_failed();
@@ -294,8 +304,8 @@ static cl_kernel build_program(const char *key, const char *source, const char *
 	}
 	kernel = clCreateKernel(program, name, &err);
 	if (err != CL_SUCCESS) {
-		fprintf(stderr, "peppher: OpenCL: no kernel %s in %s (clCreateKernel error %d)\n",
-			name, what, (int)err);
+		fprintf(stderr, "peppher: OpenCL: no kernel %s in %s%s (clCreateKernel error %d)\n",
+			name, what, for_variant(variant, sizeof(variant)), (int)err);
 		clReleaseProgram(program);
 		remember(key, NULL, NULL);
 		pph_variant_failed();
@@ -349,7 +359,7 @@ cl_kernel pph_opencl_kernel_source(const char *source, const char *name)
 
 	if (!current || !source || !name || asprintf(&key, "%s\n%s", source, name) < 0)
 		return NULL;
-	kernel = kernel_of(key, source, name, name);
+	kernel = kernel_of(key, source, "the source given to pph_opencl_kernel_source", name);
 	free(key);
 	return kernel;
 }
