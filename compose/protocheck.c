@@ -116,11 +116,20 @@ static void compare_param(const struct impl *impl, const struct cfunc *fn, size_
 		return;
 	}
 	if (got->pointee_const && p->access != ACCESS_READ) {
-		diag_error(&here, "parameter '%s' of '%s' points to const, but interface '%s' writes it (accessMode=\"%s\")",
-			   name, impl->name, impl->iface->name, access_name(p->access));
+		/* parameters match by position: name the interface's, where
+		 * the variant names it otherwise (its x is the interface's y) */
+		if (strcmp(name, p->name) != 0)
+			diag_error(&here, "parameter '%s' of '%s' points to const, but interface '%s' writes parameter %zu, '%s', there (accessMode=\"%s\")",
+				   name, impl->name, impl->iface->name, i + 1, p->name,
+				   access_name(p->access));
+		else
+			diag_error(&here, "parameter '%s' of '%s' points to const, but interface '%s' writes it (accessMode=\"%s\")",
+				   name, impl->name, impl->iface->name, access_name(p->access));
 		diag_note(&p->loc, "declared here");
 	} else if (!got->pointee_const && p->access == ACCESS_READ) {
-		diag_warning(&here, "parameter '%s' of '%s' is only read (accessMode=\"read\"): declare it 'const %s *'",
+		/* either may be wrong: a variant that writes it needs another
+		 * accessMode, or what it writes is lost on a device */
+		diag_warning(&here, "parameter '%s' of '%s' is only read (accessMode=\"read\"): declare it 'const %s *', or, if the variant writes it, make its accessMode \"readwrite\" or \"write\"",
 			     name, impl->name, got->pointee);
 	}
 }

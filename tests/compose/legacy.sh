@@ -74,7 +74,7 @@ echo "PASS: --empty-stubs"
 # prototype checks: a read-only pointer without const is a warning ...
 sed -i 's/const float \*x/float *x/' out/saxpy/cpu/saxpy_cpu.c
 "$COMPOSE" out/main.xml -o gen > /dev/null 2> warn.err || { cat warn.err; fail "compose with warning"; }
-grep -qx "out/saxpy/cpu/saxpy_cpu.c:12: warning: parameter 'x' of 'saxpy_cpu' is only read (accessMode=\"read\"): declare it 'const float \*'" warn.err ||
+grep -qx "out/saxpy/cpu/saxpy_cpu.c:12: warning: parameter 'x' of 'saxpy_cpu' is only read (accessMode=\"read\"): declare it 'const float \*', or, if the variant writes it, make its accessMode \"readwrite\" or \"write\"" warn.err ||
 	{ cat warn.err; fail "missing-const warning"; }
 # ... a wrong type an error, which --no-check-sources lets through
 sed -i 's/size_t n, float a/size_t n, double a/' out/saxpy/cpu/saxpy_cpu.c
