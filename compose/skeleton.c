@@ -273,6 +273,16 @@ static int leading_dimension_after(const struct sparam *ps, size_t n, size_t k)
 		       -1;
 }
 
+/* Is the parameter right after the pointer at index k a by-value integer
+ * named as a count ("p, n"): then that is its count, not the rows and
+ * columns other parameters name (push(pt *p, int n, ..., int rows, int cols)
+ * guessed p a matrix of rows x cols). */
+static bool count_follows(const struct sparam *ps, size_t n, size_t k)
+{
+	return k + 1 < n && ps[k + 1].c->integer && ps[k + 1].c->shape == CSHAPE_VALUE &&
+	       is_size_name(ps[k + 1].name);
+}
+
 /* The size parameter of the pointer at index k: named for it, else the
  * nearest size-like name after it, else before it. */
 static int guess_vector(const struct sparam *ps, size_t n, size_t k, const char **why)
@@ -497,7 +507,7 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 	 * column-major matrix's (lda >= rows) may be smaller than its
 	 * columns, which a row-major view cannot have */
 	stride = spacing_after(ps, n, k, "inc");
-	p->num_elements = stride < 0 ? guess_matrix(ps, n, k) : NULL;
+	p->num_elements = stride < 0 && !count_follows(ps, n, k) ? guess_matrix(ps, n, k) : NULL;
 	if ((ld = leading_dimension_after(ps, n, k)) >= 0)
 		/* which of rows and columns is the leading one depends on the
 		 * call's layout and transpose arguments: a device variant needs

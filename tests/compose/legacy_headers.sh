@@ -210,9 +210,12 @@ expect odd_visit.xml 'name="f" type="odd_visit_fn *" accessMode="read" byValue="
 expect odd_event_length.xml 'name="e" type="odd_event *" accessMode="read" byValue="true"'
 expect odd_names_length.xml 'name="n" type="const odd_names *" accessMode="read" byValue="true"'
 expect odd_blocks.xml 'name="b" type="const double (*)[2][2]" accessMode="read"/>'
+# a count right after its pointer is its count, rows and columns elsewhere u's
+expect odd_push.xml 'name="p" type="double *" accessMode="readwrite" numElements="n"'
+expect odd_push.xml 'name="u" type="const double *" accessMode="read" numElements="rows,cols"'
 in_tree=
 compute_as_called odd odd_types.c odd_types_calls.c odd_rows odd_scale odd_blocks odd_sum_blocks odd_each odd_bind odd_set \
-	odd_exit_with odd_visit odd_event_length odd_names_length
+	odd_exit_with odd_visit odd_event_length odd_names_length odd_push
 # described as data, a function pointer gets a word, not "declare it const"
 sed -i 's|type="odd_visit_fn \*" accessMode="read" byValue="true"|type="odd_visit_fn *" accessMode="read"|' odd/odd_visit.xml
 "$COMPOSE" -I "$data" odd/main.xml -o odd-gen2 --platforms=CPU > /dev/null 2> odd-fn.err || fail "odd: compose without byValue"

@@ -89,3 +89,9 @@ int odd_names_length(const odd_names *n)
 {
 	return (int)(strlen(n->names[0]) + strlen(n->names[1]));
 }
+
+void odd_push(double *p, int n, const double *u, int rows, int cols)
+{
+	for (int i = 0; i < n; i++)
+		p[i] += u[i % (rows * cols)];
+}

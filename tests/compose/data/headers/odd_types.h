@@ -43,4 +43,6 @@ typedef struct {
 	const char *names[2];
 } odd_names;
 int odd_names_length(const odd_names *n);
+/* p's count right after it; rows and columns are u's */
+void odd_push(double *p, int n, const double *u, int rows, int cols);
 #endif

@@ -67,6 +67,12 @@ int main(void)
 		printf("event %d %d\n", odd_event_length(&e), e.data.scalar.length);
 		printf("names %d\n", odd_names_length(&names));
 	}
+	{
+		double p[5] = { 0 }, u[6] = { 1, 2, 3, 4, 5, 6 };
+
+		odd_push(p, 5, u, 2, 3);
+		printf("push %g %g\n", p[0], p[4]);
+	}
 #ifndef DIRECT
 	PEPPHER_SHUTDOWN();
 #endif
