@@ -78,6 +78,7 @@ struct pph_task {
 	void *arg;
 	size_t arg_size;
 	int host_only; /* host data: CPU and OPENMP variants only */
+	unsigned no_room; /* bit k: its data exceed STARPU_LIMIT_*_MEM of kind k */
 	int redux; /* a PPH_REDUX buffer: no CUDA variant (redux.c) */
 	unsigned nbuffers; /* StarPU's buffers */
 	starpu_data_handle_t handles[PPH_MAX_BUFFERS];

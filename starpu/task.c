@@ -67,6 +67,8 @@ static int allowed(const struct pph_task *p, int idx)
 		return 0;
 	if (p->host_only && kind_of_arch(p->w->snapshot.impls[idx].arch) != SP_CPU)
 		return 0;
+	if (p->no_room >> kind_of_arch(p->w->snapshot.impls[idx].arch) & 1u)
+		return 0;
 	/* reduction copies are set on CPU and OpenCL workers only (redux.c) */
 	if (p->redux && kind_of_arch(p->w->snapshot.impls[idx].arch) == SP_CUDA)
 		return 0;
@@ -764,6 +766,42 @@ static void detached_done(void *arg)
 }
 
 /* Whether some worker can run a variant the task allows. */
+/* STARPU_LIMIT_{OPENCL,CUDA}_MEM in bytes, 0: none (StarPU's own
+ * variables, in MiB) */
+static size_t kind_limit(enum sp_kind k)
+{
+	const char *v = getenv(k == SP_OPENCL ? "STARPU_LIMIT_OPENCL_MEM" : "STARPU_LIMIT_CUDA_MEM");
+	char *end;
+	unsigned long long mib;
+
+	if (k == SP_CPU || !v || !*v)
+		return 0;
+	mib = strtoull(v, &end, 10);
+	return *end || mib > (SIZE_MAX >> 20) ? 0 : (size_t)mib << 20;
+}
+
+/*
+ * The kinds of device whose memory limit p's data exceed: StarPU waits
+ * for room there for good (the program hung, saying nothing), where
+ * libpeppher fails the call.  Such a task runs elsewhere, or fails saying
+ * why.
+ */
+static unsigned kinds_without_room(const struct pph_task *p)
+{
+	unsigned long long bytes = 0;
+	unsigned i, k, none = 0;
+
+	for (i = 0; i < p->nbuffers; i++)
+		bytes += starpu_data_get_size(p->handles[i]);
+	for (k = SP_OPENCL; k < SP_NKINDS; k++) {
+		size_t limit = kind_limit((enum sp_kind)k);
+
+		if (limit && bytes > limit)
+			none |= 1u << k;
+	}
+	return none;
+}
+
 static int runnable(const struct pph_task *p)
 {
 	unsigned i, count[SP_NKINDS] = { starpu_cpu_worker_get_count(), starpu_opencl_worker_get_count(),
@@ -795,8 +833,17 @@ int pph_task_submit(struct pph_task *task)
 		return sp__not_running("pph_task_submit");
 	if (!task->w)
 		return -EINVAL;
-	if (!runnable(task))
-		return -ENODEV;
+	task->no_room = kinds_without_room(task);
+	if (!runnable(task)) {
+		if (!task->no_room)
+			return -ENODEV;
+		task->no_room = 0;
+		if (!runnable(task))
+			return -ENODEV;
+		fprintf(stderr, "peppher: %s: its data do not fit in the device memory STARPU_LIMIT_OPENCL_MEM or STARPU_LIMIT_CUDA_MEM leaves, and no other worker can run it\n",
+			task->w->snapshot.name ? task->w->snapshot.name : "?");
+		return -ENOMEM;
+	}
 	t = task->t;
 	t->cl = &task->w->cl;
 	t->nbuffers = (int)task->nbuffers;

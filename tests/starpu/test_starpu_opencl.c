@@ -5,14 +5,16 @@
  * a split call is whole, asynchronous calls and reduction contributions
  * are all done; calls held to it fail, with the calls waiting on them.
  * And contributions to reductions on the device, their
- * copies set by the init codelet on OpenCL.  Skipped (77) without an
- * OpenCL device.
+ * copies set by the init codelet on OpenCL.  Data larger than
+ * STARPU_LIMIT_OPENCL_MEM run on the CPU, or fail (StarPU waited for room
+ * for good).  Skipped (77) without an OpenCL device.
  */
 #include <errno.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <CUnit/Basic.h>
 
@@ -231,12 +233,53 @@ static void test_reductions(void)
 	CU_ASSERT_EQUAL(reduce(&broken_sum_cl, PPH_ALL_IMPLS, x), expect);
 }
 
+static atomic_int big_on_device;
+
+static void mark_ocl(void *b[], void *arg)
+{
+	(void)b;
+	(void)arg;
+	atomic_fetch_add(&big_on_device, 1);
+}
+
+static const struct pph_impl big_impls[] = {
+	{ PPH_ARCH_OPENCL, mark_ocl, "big_mark_ocl" },
+	{ PPH_ARCH_CPU, add_cpu, "big_add_cpu" },
+};
+static const struct pph_codelet big_cl = { "sp_big", 2, big_impls, PPH_MODEL_HISTORY };
+static const struct pph_codelet big_device_cl = { "sp_big_device", 1, big_impls,
+						  PPH_MODEL_HISTORY };
+
+/* 2 MiB under STARPU_LIMIT_OPENCL_MEM=1 (main): on the CPU, or refused */
+static void test_beyond_device_limit(void)
+{
+	enum { M = 512 * 1024 };
+	static int v[M];
+	pph_data_handle h;
+	enum pph_access rw = PPH_RW;
+	int i, ok = 1, x = 3;
+
+	alarm(60); /* StarPU waited for room for good */
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, v, M, sizeof(int)), 0);
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(pph_call_sync(&big_cl, PPH_ALL_IMPLS, 1, &h, &rw, &x, sizeof(x)), 0);
+	CU_ASSERT_EQUAL(pph_call_sync(&big_device_cl, PPH_ALL_IMPLS, 1, &h, &rw, &x, sizeof(x)),
+			-ENOMEM);
+	pph_data_unregister(h);
+	alarm(0);
+	for (i = 0; i < M; i++)
+		ok &= v[i] == 12;
+	CU_ASSERT_TRUE(ok);
+	CU_ASSERT_EQUAL(atomic_load(&big_on_device), 0);
+}
+
 int main(void)
 {
 	CU_pSuite s;
 	unsigned failed;
 
 	setenv("PEPPHER_NCPU", "2", 1);
+	setenv("STARPU_LIMIT_OPENCL_MEM", "1", 1);
 	if (pph_init() != 0)
 		return 1;
 	if (pph_worker_count_arch(PPH_ARCH_OPENCL) == 0) {
@@ -252,6 +295,7 @@ int main(void)
 	CU_add_test(s, "calls waiting on one whose only variant fails fail too",
 		    test_chained_calls);
 	CU_add_test(s, "reductions on the device, and with a failing kernel", test_reductions);
+	CU_add_test(s, "data beyond STARPU_LIMIT_OPENCL_MEM", test_beyond_device_limit);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures();
