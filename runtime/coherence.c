@@ -346,11 +346,35 @@ static void release_buffer(struct pph_task *t, unsigned i, unsigned node)
 
 static void restore_states(struct pph_data *d, const uint8_t saved[PPH_MAX_NODES]);
 
+/*
+ * t's replicas on device node are the most recently used from now: room
+ * made for one of its buffers evicts other data first (it evicted a
+ * buffer of the task's own that was to be acquired next, to copy it back
+ * at once).
+ */
+static void touch_replicas(struct pph_task *t, unsigned node)
+{
+	unsigned i;
+
+	for (i = 0; i < t->nbuffers; i++) {
+		struct pph_data *d = t->handles[i];
+
+		if (t->modes[i] == PPH_REDUX || !atomic_load_explicit(&d->devices, memory_order_relaxed))
+			continue;
+		pthread_mutex_lock(&d->coh_lock);
+		if (pph__device_replica(d, node)->allocated)
+			pph__device_replica(d, node)->last_use = pph__mem_tick();
+		pthread_mutex_unlock(&d->coh_lock);
+	}
+}
+
 static int acquire_on_nodes(struct pph_task *t, unsigned node, void *buffers[],
 			    struct pph_replica_states *saved)
 {
 	unsigned i;
 
+	if (node != 0 && t->nbuffers > 1)
+		touch_replicas(t, node);
 	for (i = 0; i < t->nbuffers; i++) {
 		int rc;
 

@@ -1583,6 +1583,36 @@ static void test_eviction(void)
 	pph_data_unregister(h2);
 }
 
+/* Under the 1 MiB limit, four vectors of 256 KiB fill the device.  A task
+ * reading the oldest and writing a fifth evicts another one, not what it
+ * reads (that was evicted, written back, and copied in again at once). */
+static void test_eviction_spares_the_task(void)
+{
+	enum { M = 64 * 1024 };
+	static int v[5][M];
+	pph_data_handle h[5], hs[2];
+	enum pph_access modes[2] = { PPH_W, PPH_R };
+	int k, i, ok = 1;
+
+	for (k = 0; k < 5; k++)
+		pph_vector_register(&h[k], v[k], M, sizeof(int));
+	for (k = 0; k < 4; k++) /* only on the device, the oldest first */
+		call_sync(&fill_cl, GPU, h[k], PPH_W, NULL, k);
+	pph_transfer_stats_reset();
+	hs[0] = h[4];
+	hs[1] = h[0];
+	CU_ASSERT_EQUAL(pph_call_sync(&copy_cl, 1u << GPU, 2, hs, modes, NULL, 0), 0);
+	/* one evicted, written back; nothing copied in */
+	expect_transfers(0, 0, 1, M * sizeof(int), __LINE__);
+	for (k = 0; k < 5; k++)
+		CU_ASSERT_EQUAL(pph_data_acquire(h[k], PPH_R), 0);
+	for (i = 0; i < M; i++)
+		ok &= v[0][i] == i && v[3][i] == 3 + i && v[4][i] == i;
+	CU_ASSERT_TRUE(ok);
+	for (k = 0; k < 5; k++)
+		pph_data_unregister(h[k]);
+}
+
 static int limited_init(void)
 {
 	setenv("PEPPHER_NCPU", "1", 1);
@@ -1772,6 +1802,8 @@ int main(void)
 	CU_add_test(s, "transfers in traces", test_trace_transfers);
 	s = CU_add_suite("memory limit", limited_init, limited_clean);
 	CU_add_test(s, "eviction under PEPPHER_LIMIT_OPENCL_MEM", test_eviction);
+	CU_add_test(s, "eviction spares the replicas of the task placed",
+		    test_eviction_spares_the_task);
 	CU_add_test(s, "random tasks under the limit equal a sequential run", test_stress_evicting);
 	s = CU_add_suite("driver_opencl", suite_init, suite_clean);
 	CU_add_test(s, "random CPU and OpenCL tasks equal a sequential run", test_stress);
