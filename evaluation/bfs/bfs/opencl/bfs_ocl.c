@@ -1,5 +1,7 @@
 /* One BFS level in OpenCL: two kernels, a work-item per node each; the
  * second counts the next frontier. */
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 static const char *const source =
@@ -28,13 +30,14 @@ static const char *const source =
 	"	atomic_inc(next);\n"
 	"}\n";
 
-static void set_args(cl_kernel k, int count, cl_mem *mems, int n)
+static cl_int set_args(cl_kernel k, int count, cl_mem *mems, int n)
 {
+	cl_int err = CL_SUCCESS;
 	int i;
 
 	for (i = 0; i < count; i++)
-		clSetKernelArg(k, i, sizeof(cl_mem), &mems[i]);
-	clSetKernelArg(k, count, sizeof(n), &n);
+		err |= clSetKernelArg(k, i, sizeof(cl_mem), &mems[i]);
+	return err | clSetKernelArg(k, count, sizeof(n), &n);
 }
 
 void bfs_ocl(const int *starts, const int *degrees, const int *edges, int *mask, int *updating,
@@ -49,14 +52,35 @@ void bfs_ocl(const int *starts, const int *degrees, const int *edges, int *mask,
 	cl_mem u[4] = { e[3], e[4], e[5], (cl_mem)(void *)next };
 	cl_command_queue q = pph_opencl_queue();
 	size_t global = ((size_t)n + 255) / 256 * 256, local = 256;
+	char why[64];
+	cl_int err;
 
 	(void)frontier;
 	(void)m;
-	if (!expand || !update)
+	if (!expand || !update) {
+		pph_variant_failed(); /* build log on stderr; another variant runs it */
 		return;
-	set_args(expand, 7, e, n);
-	set_args(update, 4, u, n);
-	clEnqueueWriteBuffer(q, u[3], CL_FALSE, 0, sizeof(zero), &zero, 0, NULL, NULL);
-	clEnqueueNDRangeKernel(q, expand, 1, NULL, &global, &local, 0, NULL, NULL);
-	clEnqueueNDRangeKernel(q, update, 1, NULL, &global, &local, 0, NULL, NULL);
+	}
+	/* both kernels' arguments set before anything runs, so that a
+	 * refused one leaves the data as it was */
+	err = set_args(expand, 7, e, n) | set_args(update, 4, u, n);
+	/* next is write-only: a failure after zeroing it leaves the inputs as they were */
+	if (err == CL_SUCCESS)
+		err = clEnqueueWriteBuffer(q, u[3], CL_FALSE, 0, sizeof(zero), &zero, 0, NULL,
+					   NULL);
+	if (err == CL_SUCCESS)
+		err = clEnqueueNDRangeKernel(q, expand, 1, NULL, &global, &local, 0, NULL, NULL);
+	if (err != CL_SUCCESS) {
+		/* nothing ran: another variant runs the level */
+		fprintf(stderr, "bfs_ocl: kernel launch failed (%d)\n", (int)err);
+		pph_variant_failed();
+		return;
+	}
+	err = clEnqueueNDRangeKernel(q, update, 1, NULL, &global, &local, 0, NULL, NULL);
+	if (err != CL_SUCCESS) {
+		/* expand is queued and clears the frontier's mask: another
+		 * variant would find no frontier, so the call fails instead */
+		snprintf(why, sizeof(why), "update kernel launch failed (%d)", (int)err);
+		pph_variant_error(why);
+	}
 }

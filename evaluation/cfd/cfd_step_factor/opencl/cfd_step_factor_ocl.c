@@ -1,4 +1,6 @@
 /* CFD step factors in OpenCL: a work-item per element. */
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 #include "../../cfd_elem.h"
@@ -16,13 +18,23 @@ void cfd_step_factor_ocl(const float *vars, const float *areas, float *sf, int n
 	cl_kernel k = pph_opencl_kernel_source(source, "step_factor");
 	cl_mem m[3] = { (cl_mem)(void *)vars, (cl_mem)(void *)areas, (cl_mem)(void *)sf };
 	size_t global = ((size_t)nel + 63) / 64 * 64, local = 64;
+	cl_int err = CL_SUCCESS;
 	int a;
 
 	(void)nvar;
-	if (!k)
+	if (!k) {
+		pph_variant_failed(); /* build log on stderr; another variant runs it */
 		return;
+	}
 	for (a = 0; a < 3; a++)
-		clSetKernelArg(k, a, sizeof(cl_mem), &m[a]);
-	clSetKernelArg(k, 3, sizeof(nel), &nel);
-	clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &global, &local, 0, NULL, NULL);
+		err |= clSetKernelArg(k, a, sizeof(cl_mem), &m[a]);
+	err |= clSetKernelArg(k, 3, sizeof(nel), &nel);
+	if (err == CL_SUCCESS)
+		err = clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &global, &local, 0,
+					     NULL, NULL);
+	if (err != CL_SUCCESS) {
+		/* nothing ran, sf is as it was: another variant runs the call */
+		fprintf(stderr, "cfd_step_factor_ocl: kernel launch failed (%d)\n", (int)err);
+		pph_variant_failed();
+	}
 }

@@ -1,4 +1,6 @@
 /* A CFD Runge-Kutta stage in OpenCL: a work-item per element. */
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 #include "../../cfd_elem.h"
@@ -18,14 +20,24 @@ void cfd_time_step_ocl(const float *old, float *vars, const float *sf, const flo
 	cl_mem m[4] = { (cl_mem)(void *)old, (cl_mem)(void *)vars, (cl_mem)(void *)sf,
 			(cl_mem)(void *)fluxes };
 	size_t global = ((size_t)nel + 63) / 64 * 64, local = 64;
+	cl_int err = CL_SUCCESS;
 	int a;
 
 	(void)nvar;
-	if (!k)
+	if (!k) {
+		pph_variant_failed(); /* build log on stderr; another variant runs it */
 		return;
+	}
 	for (a = 0; a < 4; a++)
-		clSetKernelArg(k, a, sizeof(cl_mem), &m[a]);
-	clSetKernelArg(k, 4, sizeof(j), &j);
-	clSetKernelArg(k, 5, sizeof(nel), &nel);
-	clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &global, &local, 0, NULL, NULL);
+		err |= clSetKernelArg(k, a, sizeof(cl_mem), &m[a]);
+	err |= clSetKernelArg(k, 4, sizeof(j), &j);
+	err |= clSetKernelArg(k, 5, sizeof(nel), &nel);
+	if (err == CL_SUCCESS)
+		err = clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &global, &local, 0,
+					     NULL, NULL);
+	if (err != CL_SUCCESS) {
+		/* nothing ran, vars is as it was: another variant runs the stage */
+		fprintf(stderr, "cfd_time_step_ocl: kernel launch failed (%d)\n", (int)err);
+		pph_variant_failed();
+	}
 }

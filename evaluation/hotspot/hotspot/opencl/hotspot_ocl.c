@@ -1,4 +1,6 @@
 /* One HotSpot step in OpenCL: a work-item per cell. */
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 static const char *const source =
@@ -25,17 +27,27 @@ void hotspot_ocl(const float *temp, const float *power, float *result, int rows,
 	cl_mem t = (cl_mem)(void *)temp, p = (cl_mem)(void *)power, r = (cl_mem)(void *)result;
 	size_t global[2] = { ((size_t)cols + 15) / 16 * 16, ((size_t)rows + 15) / 16 * 16 };
 	size_t local[2] = { 16, 16 };
+	cl_int err = CL_SUCCESS;
 
-	if (!k)
+	if (!k) {
+		pph_variant_failed(); /* build log on stderr; another variant runs it */
 		return;
-	clSetKernelArg(k, 0, sizeof(t), &t);
-	clSetKernelArg(k, 1, sizeof(p), &p);
-	clSetKernelArg(k, 2, sizeof(r), &r);
-	clSetKernelArg(k, 3, sizeof(rows), &rows);
-	clSetKernelArg(k, 4, sizeof(cols), &cols);
-	clSetKernelArg(k, 5, sizeof(sdc), &sdc);
-	clSetKernelArg(k, 6, sizeof(rx1), &rx1);
-	clSetKernelArg(k, 7, sizeof(ry1), &ry1);
-	clSetKernelArg(k, 8, sizeof(rz1), &rz1);
-	clEnqueueNDRangeKernel(pph_opencl_queue(), k, 2, NULL, global, local, 0, NULL, NULL);
+	}
+	err |= clSetKernelArg(k, 0, sizeof(t), &t);
+	err |= clSetKernelArg(k, 1, sizeof(p), &p);
+	err |= clSetKernelArg(k, 2, sizeof(r), &r);
+	err |= clSetKernelArg(k, 3, sizeof(rows), &rows);
+	err |= clSetKernelArg(k, 4, sizeof(cols), &cols);
+	err |= clSetKernelArg(k, 5, sizeof(sdc), &sdc);
+	err |= clSetKernelArg(k, 6, sizeof(rx1), &rx1);
+	err |= clSetKernelArg(k, 7, sizeof(ry1), &ry1);
+	err |= clSetKernelArg(k, 8, sizeof(rz1), &rz1);
+	if (err == CL_SUCCESS)
+		err = clEnqueueNDRangeKernel(pph_opencl_queue(), k, 2, NULL, global, local, 0, NULL,
+					     NULL);
+	if (err != CL_SUCCESS) {
+		/* nothing ran, result is as it was: another variant runs the step */
+		fprintf(stderr, "hotspot_ocl: kernel launch failed (%d)\n", (int)err);
+		pph_variant_failed();
+	}
 }

@@ -1,5 +1,7 @@
 /* The LUD trailing update in OpenCL: a work-item per element, 16 x 16
  * work-groups. */
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 static const char *const source =
@@ -20,11 +22,21 @@ void lud_internal_ocl(float *A, int n, int k0)
 	cl_mem a = (cl_mem)(void *)A;
 	size_t side = ((size_t)(n - k0 - 16) + 15) / 16 * 16;
 	size_t global[2] = { side, side }, local[2] = { 16, 16 };
+	cl_int err = CL_SUCCESS;
 
-	if (!k)
+	if (!k) {
+		pph_variant_failed(); /* build log on stderr; another variant runs it */
 		return;
-	clSetKernelArg(k, 0, sizeof(a), &a);
-	clSetKernelArg(k, 1, sizeof(n), &n);
-	clSetKernelArg(k, 2, sizeof(k0), &k0);
-	clEnqueueNDRangeKernel(pph_opencl_queue(), k, 2, NULL, global, local, 0, NULL, NULL);
+	}
+	err |= clSetKernelArg(k, 0, sizeof(a), &a);
+	err |= clSetKernelArg(k, 1, sizeof(n), &n);
+	err |= clSetKernelArg(k, 2, sizeof(k0), &k0);
+	if (err == CL_SUCCESS)
+		err = clEnqueueNDRangeKernel(pph_opencl_queue(), k, 2, NULL, global, local, 0, NULL,
+					     NULL);
+	if (err != CL_SUCCESS) {
+		/* nothing ran, A is as it was: another variant runs the update */
+		fprintf(stderr, "lud_internal_ocl: kernel launch failed (%d)\n", (int)err);
+		pph_variant_failed();
+	}
 }

@@ -1,5 +1,7 @@
 /* The LUD panel in OpenCL: one work-item factors the diagonal block, then a
  * work-item per column of U's blocks and row of L's blocks. */
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 static const char *const source =
@@ -32,23 +34,46 @@ static const char *const source =
 	"	}\n"
 	"}\n";
 
+/* Both kernels take (A, n, k0). */
+static cl_int set_args(cl_kernel k, cl_mem *a, int *n, int *k0)
+{
+	return clSetKernelArg(k, 0, sizeof(*a), a) | clSetKernelArg(k, 1, sizeof(*n), n) |
+	       clSetKernelArg(k, 2, sizeof(*k0), k0);
+}
+
 void lud_panel_ocl(float *A, int n, int k0)
 {
 	cl_kernel diagonal = pph_opencl_kernel_source(source, "diagonal");
 	cl_kernel perimeter = pph_opencl_kernel_source(source, "perimeter");
 	cl_mem a = (cl_mem)(void *)A;
 	size_t one = 1, global = ((size_t)(n - k0 - 16) + 63) / 64 * 64, local = 64;
+	char why[64];
+	cl_int err;
 
-	if (!diagonal || !perimeter)
+	if (!diagonal || !perimeter) {
+		pph_variant_failed(); /* build log on stderr; another variant runs it */
 		return;
-	clSetKernelArg(diagonal, 0, sizeof(a), &a);
-	clSetKernelArg(diagonal, 1, sizeof(n), &n);
-	clSetKernelArg(diagonal, 2, sizeof(k0), &k0);
-	clEnqueueNDRangeKernel(pph_opencl_queue(), diagonal, 1, NULL, &one, &one, 0, NULL, NULL);
+	}
+	/* both kernels' arguments set before either runs, so that a refused
+	 * one leaves A as it was */
+	err = set_args(diagonal, &a, &n, &k0) | set_args(perimeter, &a, &n, &k0);
+	if (err == CL_SUCCESS)
+		err = clEnqueueNDRangeKernel(pph_opencl_queue(), diagonal, 1, NULL, &one, &one, 0,
+					     NULL, NULL);
+	if (err != CL_SUCCESS) {
+		/* nothing ran, A is as it was: another variant runs the panel */
+		fprintf(stderr, "lud_panel_ocl: kernel launch failed (%d)\n", (int)err);
+		pph_variant_failed();
+		return;
+	}
 	if (global == 0)
 		return;
-	clSetKernelArg(perimeter, 0, sizeof(a), &a);
-	clSetKernelArg(perimeter, 1, sizeof(n), &n);
-	clSetKernelArg(perimeter, 2, sizeof(k0), &k0);
-	clEnqueueNDRangeKernel(pph_opencl_queue(), perimeter, 1, NULL, &global, &local, 0, NULL, NULL);
+	err = clEnqueueNDRangeKernel(pph_opencl_queue(), perimeter, 1, NULL, &global, &local, 0,
+				     NULL, NULL);
+	if (err != CL_SUCCESS) {
+		/* the diagonal kernel is queued and changes A: another variant
+		 * would factor its block twice, so the call fails instead */
+		snprintf(why, sizeof(why), "perimeter kernel launch failed (%d)", (int)err);
+		pph_variant_error(why);
+	}
 }

@@ -1,5 +1,7 @@
 /* Needleman-Wunsch in OpenCL: a work-group of 16 per block, which sweeps
  * the block's own anti-diagonals, one cell per work-item each. */
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 static const char *const source =
@@ -25,14 +27,24 @@ void nw_ocl(int *score, const int *ref, int dim, int diag, int penalty)
 	int nb = (dim - 1) / 16, first = diag < nb ? 0 : diag - nb + 1;
 	int last = diag < nb ? diag : nb - 1;
 	size_t local = 16, global = 16 * (size_t)(last - first + 1);
+	cl_int err = CL_SUCCESS;
 
-	if (!k)
+	if (!k) {
+		pph_variant_failed(); /* build log on stderr; another variant runs it */
 		return;
-	clSetKernelArg(k, 0, sizeof(s), &s);
-	clSetKernelArg(k, 1, sizeof(r), &r);
-	clSetKernelArg(k, 2, sizeof(dim), &dim);
-	clSetKernelArg(k, 3, sizeof(diag), &diag);
-	clSetKernelArg(k, 4, sizeof(penalty), &penalty);
-	clSetKernelArg(k, 5, sizeof(first), &first);
-	clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &global, &local, 0, NULL, NULL);
+	}
+	err |= clSetKernelArg(k, 0, sizeof(s), &s);
+	err |= clSetKernelArg(k, 1, sizeof(r), &r);
+	err |= clSetKernelArg(k, 2, sizeof(dim), &dim);
+	err |= clSetKernelArg(k, 3, sizeof(diag), &diag);
+	err |= clSetKernelArg(k, 4, sizeof(penalty), &penalty);
+	err |= clSetKernelArg(k, 5, sizeof(first), &first);
+	if (err == CL_SUCCESS)
+		err = clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &global, &local, 0,
+					     NULL, NULL);
+	if (err != CL_SUCCESS) {
+		/* nothing ran, score is as it was: another variant runs the diagonal */
+		fprintf(stderr, "nw_ocl: kernel launch failed (%d)\n", (int)err);
+		pph_variant_failed();
+	}
 }

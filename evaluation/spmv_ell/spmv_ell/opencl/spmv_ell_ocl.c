@@ -1,4 +1,6 @@
 /* y = A x, A in ELLPACK form, on an OpenCL device: a work-item per row. */
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 static const char *const source =
@@ -21,15 +23,25 @@ void spmv_ell_ocl(const int *colind, const float *val, const float *x, float *y,
 	cl_mem c = (cl_mem)(void *)colind, v = (cl_mem)(void *)val, xm = (cl_mem)(void *)x;
 	cl_mem ym = (cl_mem)(void *)y;
 	size_t global = ((size_t)m + 63) / 64 * 64, local = 64;
+	cl_int err = CL_SUCCESS;
 
 	(void)n;
-	if (!k)
+	if (!k) {
+		pph_variant_failed(); /* build log on stderr; another variant runs it */
 		return;
-	clSetKernelArg(k, 0, sizeof(c), &c);
-	clSetKernelArg(k, 1, sizeof(v), &v);
-	clSetKernelArg(k, 2, sizeof(xm), &xm);
-	clSetKernelArg(k, 3, sizeof(ym), &ym);
-	clSetKernelArg(k, 4, sizeof(m), &m);
-	clSetKernelArg(k, 5, sizeof(w), &w);
-	clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &global, &local, 0, NULL, NULL);
+	}
+	err |= clSetKernelArg(k, 0, sizeof(c), &c);
+	err |= clSetKernelArg(k, 1, sizeof(v), &v);
+	err |= clSetKernelArg(k, 2, sizeof(xm), &xm);
+	err |= clSetKernelArg(k, 3, sizeof(ym), &ym);
+	err |= clSetKernelArg(k, 4, sizeof(m), &m);
+	err |= clSetKernelArg(k, 5, sizeof(w), &w);
+	if (err == CL_SUCCESS)
+		err = clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &global, &local, 0,
+					     NULL, NULL);
+	if (err != CL_SUCCESS) {
+		/* nothing ran, y is as it was: another variant runs the product */
+		fprintf(stderr, "spmv_ell_ocl: kernel launch failed (%d)\n", (int)err);
+		pph_variant_failed();
+	}
 }

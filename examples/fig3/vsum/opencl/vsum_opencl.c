@@ -1,4 +1,6 @@
 /* OpenCL variant: pointers are cl_mem values on the worker's device. */
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 static const char *const source =
@@ -10,11 +12,21 @@ void vsum_opencl(float *v, int n, float *sum)
 	cl_kernel k = pph_opencl_kernel_source(source, "k");
 	cl_mem mv = (cl_mem)(void *)v, ms = (cl_mem)(void *)sum;
 	size_t global = 1;
+	cl_int err = CL_SUCCESS;
 
-	if (!k)
+	if (!k) {
+		pph_variant_failed(); /* build log on stderr; another variant runs it */
 		return;
-	clSetKernelArg(k, 0, sizeof(mv), &mv);
-	clSetKernelArg(k, 1, sizeof(n), &n);
-	clSetKernelArg(k, 2, sizeof(ms), &ms);
-	clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &global, NULL, 0, NULL, NULL);
+	}
+	err |= clSetKernelArg(k, 0, sizeof(mv), &mv);
+	err |= clSetKernelArg(k, 1, sizeof(n), &n);
+	err |= clSetKernelArg(k, 2, sizeof(ms), &ms);
+	if (err == CL_SUCCESS)
+		err = clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &global, NULL, 0, NULL,
+					     NULL);
+	if (err != CL_SUCCESS) {
+		/* nothing ran, *sum is as it was: another variant runs the task */
+		fprintf(stderr, "vsum_opencl: kernel launch failed (%d)\n", (int)err);
+		pph_variant_failed();
+	}
 }

@@ -20,14 +20,24 @@ void vector_scale_opencl(float *x, int n, float factor, float offset)
 	cl_kernel k = pph_opencl_kernel_source(source, "scale");
 	cl_mem mem = (cl_mem)(void *)x;
 	size_t global = (size_t)n;
+	cl_int err = CL_SUCCESS;
 
-	if (!k || n <= 0)
+	if (!k) {
+		pph_variant_failed(); /* build log on stderr; another variant runs it */
 		return;
-	clSetKernelArg(k, 0, sizeof(mem), &mem);
-	clSetKernelArg(k, 1, sizeof(n), &n);
-	clSetKernelArg(k, 2, sizeof(factor), &factor);
-	clSetKernelArg(k, 3, sizeof(offset), &offset);
-	if (clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &global, NULL, 0,
-				   NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "vector_scale_opencl: kernel launch failed\n");
+	}
+	if (n <= 0)
+		return;
+	err |= clSetKernelArg(k, 0, sizeof(mem), &mem);
+	err |= clSetKernelArg(k, 1, sizeof(n), &n);
+	err |= clSetKernelArg(k, 2, sizeof(factor), &factor);
+	err |= clSetKernelArg(k, 3, sizeof(offset), &offset);
+	if (err == CL_SUCCESS)
+		err = clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &global, NULL, 0, NULL,
+					     NULL);
+	if (err != CL_SUCCESS) {
+		/* nothing ran, x is as it was: another variant runs the task */
+		fprintf(stderr, "vector_scale_opencl: kernel launch failed (%d)\n", (int)err);
+		pph_variant_failed();
+	}
 }

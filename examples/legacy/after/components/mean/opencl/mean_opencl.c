@@ -6,6 +6,8 @@
 
 #include "../../../filters.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of mean_opencl.cl (built into the program
@@ -16,7 +18,9 @@ extern cl_command_queue mean_opencl_queue;
 double mean_opencl(const float *px, int n)
 {
 	cl_kernel pph_k = mean_opencl_kernel;
-	size_t pph_global = (size_t)n;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
+	size_t pph_global = n > 0 ? (size_t)(n) : 0;
 
 	(void)px;
 	(void)n;
@@ -25,15 +29,23 @@ double mean_opencl(const float *px, int n)
 	{
 		cl_mem pph_m = (cl_mem)(void *)px;
 
-		clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "px";
 	}
 	{
 		cl_int pph_v = (cl_int)n;
 
-		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "n";
 	}
-	if (clEnqueueNDRangeKernel(mean_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "mean_opencl: kernel launch failed\n");
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "mean_opencl: clSetKernelArg of '%s' failed (%d): does mean_opencl in mean_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(mean_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+		pph_variant_failed();
 out:;
 	double result;
 

@@ -4,6 +4,8 @@
  */
 #include "../../../filters.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of sharpen_opencl.cl (built into the program
@@ -14,6 +16,8 @@ extern cl_command_queue sharpen_opencl_queue;
 void sharpen_opencl(const float *in, float *out, int width, int height, float amount)
 {
 	cl_kernel pph_k = sharpen_opencl_kernel;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
 	size_t pph_global = 1;
 
 	(void)in;
@@ -26,29 +30,43 @@ void sharpen_opencl(const float *in, float *out, int width, int height, float am
 	{
 		cl_mem pph_m = (cl_mem)(void *)in;
 
-		clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "in";
 	}
 	{
 		cl_mem pph_m = (cl_mem)(void *)out;
 
-		clSetKernelArg(pph_k, 1, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 1, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "out";
 	}
 	{
 		cl_int pph_v = (cl_int)width;
 
-		clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "width";
 	}
 	{
 		cl_int pph_v = (cl_int)height;
 
-		clSetKernelArg(pph_k, 3, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 3, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "height";
 	}
 	{
 		cl_float pph_v = (cl_float)amount;
 
-		clSetKernelArg(pph_k, 4, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 4, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "amount";
 	}
-	if (clEnqueueNDRangeKernel(sharpen_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "sharpen_opencl: kernel launch failed\n");
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "sharpen_opencl: clSetKernelArg of '%s' failed (%d): does sharpen_opencl in sharpen_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(sharpen_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+		pph_variant_failed();
 out:;
 }

@@ -4,6 +4,8 @@
  */
 #include "../../../filters.h"
 
+#include <stdio.h>
+
 #include <peppher/opencl.h>
 
 /* set before each call: the kernel of threshold_opencl.cl (built into the program
@@ -14,7 +16,9 @@ extern cl_command_queue threshold_opencl_queue;
 void threshold_opencl(float *px, int n, float level)
 {
 	cl_kernel pph_k = threshold_opencl_kernel;
-	size_t pph_global = (size_t)n;
+	cl_int pph_err = CL_SUCCESS;
+	const char *pph_bad_arg = NULL;
+	size_t pph_global = n > 0 ? (size_t)(n) : 0;
 
 	(void)px;
 	(void)n;
@@ -24,19 +28,29 @@ void threshold_opencl(float *px, int n, float level)
 	{
 		cl_mem pph_m = (cl_mem)(void *)px;
 
-		clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 0, sizeof(pph_m), &pph_m)) != CL_SUCCESS)
+			pph_bad_arg = "px";
 	}
 	{
 		cl_int pph_v = (cl_int)n;
 
-		clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 1, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "n";
 	}
 	{
 		cl_float pph_v = (cl_float)level;
 
-		clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v);
+		if (pph_err == CL_SUCCESS &&
+		    (pph_err = clSetKernelArg(pph_k, 2, sizeof(pph_v), &pph_v)) != CL_SUCCESS)
+			pph_bad_arg = "level";
 	}
-	if (clEnqueueNDRangeKernel(threshold_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
-		fprintf(stderr, "threshold_opencl: kernel launch failed\n");
+	if (pph_err != CL_SUCCESS)
+		fprintf(stderr, "threshold_opencl: clSetKernelArg of '%s' failed (%d): does threshold_opencl in threshold_opencl.cl take it as this function passes it?\n",
+			pph_bad_arg, (int)pph_err);
+	if (pph_err != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(threshold_opencl_queue, pph_k, 1, NULL, &pph_global, NULL, 0, NULL, NULL) != CL_SUCCESS)
+		pph_variant_failed();
 out:;
 }
