@@ -7,6 +7,7 @@
 
 #include "internal.h"
 #include "perfmodel.h"
+#include "failures.h"
 #include "split_args.h"
 
 /* What a split call's block adds to an asynchronous call. */
@@ -834,6 +835,8 @@ void pph_call_failed(const struct pph_codelet *cl, int rc)
 	const char *name = cl && cl->name ? cl->name : "?";
 
 	atomic_fetch_add(&pph__rt.failed_calls, 1);
+	if (!pph__failure_said())
+		return;
 	/* -ENODEV says "No such device": say what is wrong instead */
 	if (rc == -EDOM)
 		fprintf(stderr, "peppher: %s: no variant's constraints hold for this call\n", name);

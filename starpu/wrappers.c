@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "../runtime/failures.h"
 #include "../runtime/split_args.h"
 
 /* A synchronous call (sync), or an asynchronous one: detached, or kept
@@ -150,6 +151,8 @@ void pph_call_failed(const struct pph_codelet *cl, int rc)
 	const char *name = cl && cl->name ? cl->name : "?";
 
 	sp__count_failed_call();
+	if (!pph__failure_said())
+		return;
 	if (rc == -EDOM)
 		fprintf(stderr, "peppher: %s: no variant's constraints hold for this call\n", name);
 	else if (rc == -ENODEV && !starpu_is_initialized())

@@ -43,5 +43,9 @@ if [ -n "$(pkg-config --variable=opencl_libs peppher)" ]; then
 	grep -qx "peppher: 32 calls failed, their data as it was; stopping" "$out/failed.log" ||
 		{ cat "$out/failed.log"; echo "FAIL: failed calls not told"; exit 1; }
 	grep -q "calls on" "$out/failed.log" && { echo "FAIL: the program went on"; exit 1; }
+	# the first 20 are said one by one, then that the others are counted
+	[ "$(grep -c "^peppher: vector_scale: call failed" "$out/failed.log")" -eq 20 ] &&
+		[ "$(grep -c "^peppher: more calls failed: counted, not said one by one" "$out/failed.log")" -eq 1 ] ||
+		{ cat "$out/failed.log"; echo "FAIL: not 20 failed calls said, then one line for the others"; exit 1; }
 fi
 echo "PASS: vector_scale"
