@@ -842,6 +842,29 @@ static char *read_text(const char *path)
  * Lines in comments or #if'd out may add files never parsed, whose
  * functions are then not found either.
  */
+/* The name an include line ("#  include <a/b.h>") names: its start, its
+ * length in *len and its opening '<' or '"' in *quote; NULL for any other
+ * line. */
+static const char *included_name(const char *line, size_t *len, char *quote)
+{
+	const char *s = skip_blank(line), *end;
+
+	if (*s++ != '#')
+		return NULL;
+	s = skip_blank(s);
+	if (strncmp(s, "include", 7) != 0)
+		return NULL;
+	s = skip_blank(s + 7);
+	if (*s != '<' && *s != '"')
+		return NULL;
+	*quote = *s;
+	end = s + 1 + strcspn(s + 1, *s == '<' ? ">\n" : "\"\n");
+	if (*end == '\n' || !*end || end == s + 1)
+		return NULL;
+	*len = (size_t)(end - s - 1);
+	return s + 1;
+}
+
 static char **own_headers(const char *path, size_t *n)
 {
 	char **own = NULL, *real = realpath(path, NULL);
@@ -858,16 +881,9 @@ static char **own_headers(const char *path, size_t *n)
 		*strrchr(dir, '/') = '\0';
 		for (line = text; line; line = (line = strchr(line, '\n')) ? line + 1 : NULL) {
 			size_t len;
-			char *file, *found;
+			char *file, *found, quote;
 
-			s = skip_blank(line);
-			if (*s++ != '#')
-				continue;
-			s = skip_blank(s);
-			if (strncmp(s, "include", 7) != 0)
-				continue;
-			s = skip_blank(s + 7);
-			if (*s++ != '"' || !(len = strcspn(s, "\"\n")) || s[len] != '"')
+			if (!(s = included_name(line, &len, &quote)) || quote != '"')
 				continue;
 			file = xasprintf("%s/%.*s", dir, (int)len, s);
 			found = realpath(file, NULL);
@@ -1084,20 +1100,13 @@ static char **own_includes(const char *path, const char *real, const struct incl
 
 	*n = 0;
 	for (line = text; line; line = (line = strchr(line, '\n')) ? line + 1 : NULL) {
-		const char *s = skip_blank(line), *end;
+		const char *s;
+		size_t len;
+		char quote;
 
-		if (*s++ != '#')
+		if (!(s = included_name(line, &len, &quote)))
 			continue;
-		s = skip_blank(s);
-		if (strncmp(s, "include", 7) != 0)
-			continue;
-		s = skip_blank(s + 7);
-		if (*s != '<' && *s != '"')
-			continue;
-		end = strchr(s + 1, *s == '<' ? '>' : '"');
-		if (!end || memchr(s, '\n', (size_t)(end - s)))
-			continue;
-		file = included_as(all, s + 1, (size_t)(end - s - 1));
+		file = included_as(all, s, len);
 		if (file && !has_path(files, *n, file))
 			*(char **)array_push(&files, n, sizeof(char *)) = xstrdup(file);
 	}
