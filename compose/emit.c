@@ -106,6 +106,33 @@ int gen_may_replace(const char *path, int force)
 	return 0;
 }
 
+/* GNU make reads GNUmakefile and makefile before Makefile: one beside the
+ * Makefile compose writes (ComPU writes "makefile") would be built
+ * instead, with the old rules and no word of it. */
+static void check_shadowed_makefile(struct gen *g)
+{
+	static const char *const first[] = { "GNUmakefile", "makefile" };
+	char *ours = xasprintf("%s/Makefile", g->outdir);
+	struct stat own;
+	int have_own = stat(ours, &own) == 0;
+	size_t i;
+
+	free(ours);
+	for (i = 0; i < sizeof(first) / sizeof(first[0]); i++) {
+		char *path = xasprintf("%s/%s", g->outdir, first[i]);
+		struct stat st;
+
+		/* on a file system that ignores case, "makefile" is ours */
+		if (lstat(path, &st) == 0 &&
+		    !(have_own && st.st_dev == own.st_dev && st.st_ino == own.st_ino)) {
+			diag_error(NULL, "'%s' would be read by make instead of the Makefile compose writes: remove or rename it",
+				   path);
+			g->errors++;
+		}
+		free(path);
+	}
+}
+
 /* Check that every changed file may replace what outdir holds. */
 static void check_targets(struct gen *g)
 {
@@ -118,6 +145,8 @@ static void check_targets(struct gen *g)
 		f->changed = !holds(to, f->text, f->len);
 		if (f->changed && !gen_may_replace(to, g->force))
 			g->errors++;
+		if (strcmp(f->name, "Makefile") == 0)
+			check_shadowed_makefile(g);
 		free(to);
 	}
 }
