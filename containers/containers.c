@@ -42,10 +42,16 @@ static void free_data(void *data, int owned)
 		pph__host_free(data, owned == 2);
 }
 
-static void release(struct pph_container *c)
+/* Unregister c and free its data; 0 where the variant running here holds
+ * it (its own task: destroying it waited for that task for good), which
+ * is said and nothing freed. */
+static int release(struct pph_container *c, const char *what)
 {
+	if (pph__data_held_here(c->handle, what))
+		return 0;
 	pph_data_unregister(c->handle);
 	free_data(c->data, c->owned);
+	return 1;
 }
 
 /* *bytes = a * b * c, or EOVERFLOW (errno) when it does not fit: a wrapped
@@ -103,8 +109,8 @@ void pph_vector_destroy(pph_vector *v)
 {
 	if (!v)
 		return;
-	release(&v->c);
-	free(v);
+	if (release(&v->c, "pph_vector_destroy"))
+		free(v);
 }
 
 size_t pph_vector_size(const pph_vector *v)
@@ -163,8 +169,8 @@ void pph_matrix_destroy(pph_matrix *m)
 {
 	if (!m)
 		return;
-	release(&m->c);
-	free(m);
+	if (release(&m->c, "pph_matrix_destroy"))
+		free(m);
 }
 
 /* Tile (i, j) of t: a container over its part of the parent's memory,
@@ -267,8 +273,8 @@ void pph_scalar_destroy(pph_scalar *s)
 {
 	if (!s)
 		return;
-	release(&s->c);
-	free(s);
+	if (release(&s->c, "pph_scalar_destroy"))
+		free(s);
 }
 
 const void *pph_container_read(struct pph_container *c)

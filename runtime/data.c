@@ -335,6 +335,9 @@ static int partition_enter(pph_data_handle parent, const char *what)
 {
 	int rc = pph__refused_in_forked_child(what);
 
+	/* the variant running here holds it: waiting for its own task hung */
+	if (rc == 0 && pph__running.task)
+		rc = pph__waits_for_running(parent, PPH_RW, what);
 	if (rc == 0)
 		rc = handle_enter(parent, PPH_HANDLE_PARTITIONED, what);
 	if (rc != 0)
@@ -460,7 +463,7 @@ int pph_data_partition_tiles(pph_data_handle parent, size_t tile_rows, size_t ti
 void pph_data_unpartition(pph_data_handle parent, unsigned nparts,
 			  pph_data_handle *children)
 {
-	unsigned i;
+	unsigned i, n;
 
 	if (!parent || !children)
 		return;
@@ -475,12 +478,23 @@ void pph_data_unpartition(pph_data_handle parent, unsigned nparts,
 			(void *)parent, parent->nblocks, nparts);
 		return;
 	}
-	for (i = 0; i < nparts; i++)
-		if (!children[i] || children[i]->parent != parent) {
-			fprintf(stderr, "peppher: pph_data_unpartition: block %u (%p) is not one of handle %p's: nothing done\n",
+	/* each block once (one twice leaves another out, still in use): a
+	 * block seen has its parent cleared until the check is done */
+	for (i = 0; i < nparts && children[i] && children[i]->parent == parent &&
+		    atomic_load(&children[i]->state) != PPH_HANDLE_PARTITIONED;
+	     i++)
+		children[i]->parent = NULL;
+	for (n = 0; n < i; n++)
+		children[n]->parent = parent;
+	if (i < nparts) {
+		if (children[i] && atomic_load(&children[i]->state) == PPH_HANDLE_PARTITIONED)
+			fprintf(stderr, "peppher: pph_data_unpartition: block %u (%p) is partitioned itself: pph_data_unpartition() it first; nothing done\n",
+				i, (void *)children[i]);
+		else
+			fprintf(stderr, "peppher: pph_data_unpartition: block %u (%p) is not one of handle %p's, or is given twice: nothing done\n",
 				i, (void *)children[i], (void *)parent);
-			return;
-		}
+		return;
+	}
 	unpartition(parent, nparts, children);
 }
 
@@ -562,6 +576,11 @@ int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
 	return pph__coherence_acquire(handle, 0, mode);
 }
 
+int pph__data_held_here(pph_data_handle handle, const char *what)
+{
+	return pph__running.task && pph__waits_for_running(handle, PPH_RW, what) != 0;
+}
+
 void pph_data_unregister(pph_data_handle handle)
 {
 	struct pph_replica *devices;
@@ -575,6 +594,8 @@ void pph_data_unregister(pph_data_handle handle)
 	}
 	/* the parent's tasks may use it: left as it is */
 	if (pph__refused_in_forked_child("pph_data_unregister"))
+		return;
+	if (pph__data_held_here(handle, "pph_data_unregister"))
 		return;
 	if (handle_enter(handle, PPH_HANDLE_UNREGISTERING, "pph_data_unregister") != 0)
 		return;

@@ -789,6 +789,10 @@ extern PPH_TLS struct pph_running pph__running;
  * wait for that variant's task to end (it holds d, one of them writing)?
  * Then it says so, for what, and returns -EDEADLK; else 0. */
 int pph__waits_for_running(const struct pph_data *d, enum pph_access mode, const char *what);
+/* Does the variant running on this thread hold handle (its task uses it)?
+ * Then what (unregistering it, destroying its container) would wait for
+ * that task for good: said, and refused. */
+int pph__data_held_here(pph_data_handle handle, const char *what);
 /* Microseconds of one-time costs paid on this thread (OpenCL programs
  * built): what a run spent on them is taken out of its recorded time. */
 extern PPH_TLS double pph__one_time_us;

@@ -442,6 +442,21 @@ void pph__task_wait_finished(struct pph_task *task)
 	wait_until(task_finished, task, &pph__rt.waiters, &pph__rt.done_cond);
 }
 
+/* Does task wait for the variant running here (it uses data that variant's
+ * task holds)?  Then it cannot end before that variant returns. */
+static int waits_for_running_task(const struct pph_task *task)
+{
+	const struct pph_task *r = pph__running.task;
+	unsigned i, j;
+
+	for (i = 0; r && i < task->nbuffers; i++)
+		for (j = 0; j < r->nbuffers; j++)
+			if (r->handles[j] == task->handles[i] &&
+			    (r->modes[j] != PPH_R || task->modes[i] != PPH_R))
+				return 1;
+	return 0;
+}
+
 int pph__waits_for_running(const struct pph_data *d, enum pph_access mode, const char *what)
 {
 	const struct pph_task *r = pph__running.task;
@@ -569,6 +584,13 @@ void pph_task_destroy(struct pph_task *task)
 	if (task->detached && submitted(task)) {
 		fprintf(stderr, "peppher: pph_task_destroy: task %p is detached: it is freed when it ends\n",
 			(void *)task);
+		return;
+	}
+	/* inside a variant, a task waiting for it cannot end before it
+	 * returns (pph_task_wait said -EDEADLK; waiting here hung): it
+	 * frees itself when it ends, as a detached task */
+	if (submitted(task) && waits_for_running_task(task)) {
+		task->detached = 1;
 		return;
 	}
 	if (submitted(task))

@@ -10,6 +10,8 @@
 #include <stddef.h>
 void *pph__host_alloc(size_t bytes, int *pinned);
 void pph__host_free(void *p, int pinned);
+struct pph_data;
+int pph__data_held_here(struct pph_data *handle, const char *what);
 
 #ifdef PPH_STARPU_MPI
 /* libpeppher-starpu-mpi: a container's handle is distributed (it gets an

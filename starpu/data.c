@@ -186,6 +186,8 @@ static int partition(pph_data_handle parent, unsigned nr, unsigned nc, struct re
 		return -EINVAL;
 	if (parent->nchildren || parent->child)
 		return -EBUSY;
+	if (pph__data_held_here(parent, "pph_data_partition")) /* StarPU asserted */
+		return -EDEADLK;
 	if (!(parent->children = calloc(nparts, sizeof(*parent->children))))
 		return -ENOMEM;
 	sp__gather_everywhere(parent); /* every rank's children start current */
@@ -379,9 +381,23 @@ void pph_data_set_host_reads(pph_data_handle handle, int yes)
 	(void)yes;
 }
 
+int pph__data_held_here(pph_data_handle handle, const char *what)
+{
+	struct starpu_task *t = starpu_task_get_current();
+	unsigned i;
+
+	for (i = 0; t && handle && handle->h && i < STARPU_TASK_GET_NBUFFERS(t); i++)
+		if (STARPU_TASK_GET_HANDLE(t, i) == handle->h) {
+			fprintf(stderr, "peppher: %s: the variant running here holds handle %p: refused (-EDEADLK)\n",
+				what, (void *)handle);
+			return 1;
+		}
+	return 0;
+}
+
 void pph_data_unregister(pph_data_handle handle)
 {
-	if (!handle)
+	if (!handle || pph__data_held_here(handle, "pph_data_unregister"))
 		return;
 	if (handle->unregistered || handle->child || handle->nchildren) {
 		fprintf(stderr, "peppher: pph_data_unregister: %s handle refused\n",

@@ -99,6 +99,8 @@ int sp__task_run_here(struct pph_task *p);
 /* Is this thread running a variant?  Then say that what (a wait) cannot
  * be done there: StarPU asserts that its workers never wait, and aborts. */
 int sp__waits_in_variant(const char *what);
+/* the variant running here holds handle: what is refused, said */
+int pph__data_held_here(pph_data_handle handle, const char *what);
 
 /*
  * What a distributed run (libpeppher-starpu-mpi, starpu/mpi.c) adds at

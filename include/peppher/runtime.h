@@ -389,7 +389,8 @@ int pph_data_set_reduction(pph_data_handle handle, const struct pph_reduction *o
 void pph_data_set_host_reads(pph_data_handle handle, int yes);
 
 /** Wait for the tasks using the blocks, gather them home, free them: all
- *  of the blocks the partition made, or nothing is done (said on stderr).
+ *  of the blocks the partition made, each once and none partitioned
+ *  itself, or nothing is done (said on stderr).
  *  While partitioned, tasks and pph_data_acquire on the parent are refused
  *  (-EBUSY), and so is pph_data_unregister on a block. */
 void pph_data_unpartition(pph_data_handle parent, unsigned nparts,
@@ -546,7 +547,9 @@ int pph_task_worker_ran(const struct pph_task *task);
 
 /** Free a task that is not detached, waiting for it first if submitted.
  *  A task destroyed already, or detached (freed when it ends), is left
- *  alone, said on stderr. */
+ *  alone, said on stderr.  Inside a variant, a task that waits for that
+ *  variant's task (pph_task_wait returned -EDEADLK) becomes detached: it
+ *  is freed when it ends. */
 void pph_task_destroy(struct pph_task *task);
 
 /**

@@ -372,6 +372,114 @@ static void test_shutdown_in_task(void)
 	unsetenv("PEPPHER_TINY_US");
 }
 
+/* A variant that unregisters, partitions or destroys what its own task
+ * holds, or destroys a task that waits for it: refused, or freed later
+ * (each waited for its own task for good). */
+static pph_data_handle self_h;
+static pph_vector *self_v;
+static int self_what, self_rc;
+
+static void k_self(void *buffers[], void *arg)
+{
+	pph_data_handle blocks[2];
+	struct pph_task *t;
+
+	(void)buffers;
+	(void)arg;
+	switch (self_what) {
+	case 0:
+		pph_data_unregister(self_h);
+		break;
+	case 1:
+		self_rc = pph_data_partition(self_h, 2, blocks);
+		break;
+	case 2:
+		pph_vector_destroy(self_v);
+		break;
+	default: /* a task that writes what this one reads waits for it */
+		t = pph_task_create(&inc_cl);
+		pph_task_add_buffer(t, self_h, PPH_RW);
+		CU_ASSERT_EQUAL(pph_task_submit(t), 0);
+		self_rc = pph_task_wait(t);
+		pph_task_destroy(t); /* freed when it ends */
+		break;
+	}
+}
+
+static const struct pph_impl self_impls[] = { { PPH_ARCH_CPU, k_self, "self_cpu" } };
+static const struct pph_codelet self_cl = { "misuse_self", 1, self_impls, PPH_MODEL_DEFAULT };
+
+static void self_calls(void)
+{
+	int x[4] = { 0 }, k;
+
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&self_h, x, 4, sizeof(int)), 0);
+	self_v = pph_vector_create(4, sizeof(int));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(self_v);
+	for (k = 0; k < 4; k++) {
+		pph_data_handle h = k == 2 ? pph_container_use(&self_v->c, PPH_RW) : self_h;
+		enum pph_access mode = k == 3 ? PPH_R : PPH_RW;
+
+		self_what = k;
+		self_rc = 0;
+		CU_ASSERT_EQUAL(pph_call_sync(&self_cl, PPH_ALL_IMPLS, 1, &h, &mode, NULL, 0), 0);
+		CU_ASSERT_EQUAL(self_rc, k == 1 || k == 3 ? -EDEADLK : 0);
+	}
+	pph_task_wait_all();
+	CU_ASSERT_EQUAL(inc(self_h), 0); /* still registered, whole */
+	pph_data_unregister(self_h);
+	CU_ASSERT_EQUAL(x[0], 2);     /* the nested task's, then inc's */
+	pph_vector_destroy(self_v);   /* still there */
+}
+
+static void test_self_use_in_variant(void)
+{
+	const char *const ncpu[] = { "2", "1" };
+	int i;
+
+	alarm(60); /* each hung */
+	for (i = 0; i < 2; i++) {
+		setenv("PEPPHER_NCPU", ncpu[i], 1);
+		CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+		CU_ASSERT_EQUAL(test_stderr_count(self_calls, "refused (-EDEADLK)"), 4);
+		pph_shutdown();
+	}
+	unsetenv("PEPPHER_NCPU");
+	alarm(0);
+}
+
+/* Unpartitioning with a block given twice (another left out, still in
+ * use), or one partitioned itself: nothing done, the parent still
+ * partitioned; the right call then works. */
+static void unpartition_wrongly(void)
+{
+	int x[8] = { 0 };
+	pph_data_handle h, b[2], twice[2], g[2];
+
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, x, 8, sizeof(int)), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_data_partition(h, 2, b), 0);
+	CU_ASSERT_EQUAL(inc(b[1]), 0);
+	twice[0] = twice[1] = b[0];
+	pph_data_unpartition(h, 2, twice);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), -EBUSY);
+	CU_ASSERT_EQUAL_FATAL(pph_data_partition(b[0], 2, g), 0);
+	pph_data_unpartition(h, 2, b);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), -EBUSY);
+	CU_ASSERT_EQUAL(inc(g[0]), 0);
+	pph_data_unpartition(b[0], 2, g);
+	pph_data_unpartition(h, 2, b);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
+	CU_ASSERT_TRUE(x[0] == 1 && x[1] == 1 && x[2] == 0 && x[4] == 1 && x[7] == 1);
+	pph_data_unregister(h);
+}
+
+static void test_unpartition_wrongly(void)
+{
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(test_stderr_count(unpartition_wrongly, "nothing done"), 2);
+	pph_shutdown();
+}
+
 static int call_rc;
 
 static void two_calls(void)
@@ -574,6 +682,8 @@ int main(void)
 	CU_add_test(s, "pph_shutdown inside a task", test_shutdown_in_task);
 	CU_add_test(s, "a failed initialisation stops the program", test_failed_init);
 	CU_add_test(s, "a child forked while the runtime runs", test_fork);
+	CU_add_test(s, "a variant using what its own task holds", test_self_use_in_variant);
+	CU_add_test(s, "blocks unpartitioned twice over, or partitioned", test_unpartition_wrongly);
 	failed = test_run_registry();
 	if (test_home_end() != 0)
 		failed = 1;
