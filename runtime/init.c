@@ -112,7 +112,8 @@ static int env_ncpu(int conf_ncpu, unsigned *ncpu)
 	}
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || *end || v <= 0 || v > PPH_MAX_WORKERS)
+	/* digits only: strtol takes " 2" and "+2", and "2 " not */
+	if (errno || *end || *s < '0' || *s > '9' || v <= 0 || v > PPH_MAX_WORKERS)
 		return init_failed(-EINVAL,
 				   "PEPPHER_NCPU=%s: expected a number of CPU workers from 1 to %d",
 				   s, PPH_MAX_WORKERS);
@@ -133,7 +134,8 @@ static int env_devices(const char *var, int conf, int *max)
 		return 0;
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || *end || v < 0 || v > PPH_MAX_NODES - 1) /* node 0 is the host's */
+	if (errno || *end || *s < '0' || *s > '9' || v < 0 ||
+	    v > PPH_MAX_NODES - 1) /* node 0 is the host's */
 		return init_failed(-EINVAL, "%s=%s: expected a number of devices from 0 to %d", var,
 				   s, PPH_MAX_NODES - 1);
 	*max = (int)v;
@@ -191,7 +193,8 @@ static int env_tiny_us(double *us)
 		return 0;
 	errno = 0;
 	*us = strtod(s, &end);
-	if (errno || *end || end == s || !(*us >= 0) || isinf(*us))
+	if (errno || *end || end == s || !((*s >= '0' && *s <= '9') || *s == '.') ||
+	    !(*us >= 0) || isinf(*us))
 		return init_failed(-EINVAL, "PEPPHER_TINY_US=%s: expected microseconds, 0 or more", s);
 	return 0;
 }

@@ -96,7 +96,7 @@ static int env_count(const char *var)
 	if (!s || !*s)
 		return -1;
 	v = strtol(s, &end, 10);
-	if (*end || v < 0 || v > 4096) {
+	if (*end || *s < '0' || *s > '9' || v < 0 || v > 4096) {
 		snprintf(why_not, sizeof(why_not), "%s=%s: expected a number of workers", var, s);
 		return -2;
 	}

@@ -531,6 +531,11 @@ static void test_failed_init(void)
 	static const char *const bad[][2] = {
 		{ "PEPPHER_NCPU", "abc" },
 		{ "PEPPHER_NCPU", "-1" },
+		/* as "2 " is: digits only */
+		{ "PEPPHER_NCPU", " 2" },
+		{ "PEPPHER_NCPU", "+2" },
+		{ "PEPPHER_NOPENCL", " 0" },
+		{ "PEPPHER_TINY_US", " 1" },
 		{ "PEPPHER_SCHED", "fastest" },
 		{ "PEPPHER_LIMIT_OPENCL_MEM", "-1" },
 		{ "PEPPHER_LIMIT_CUDA_MEM", "-1" },
