@@ -448,7 +448,9 @@ int pph_task_set_arg(struct pph_task *task, const void *arg, size_t size);
 
 /**
  * Run only the variant cl->impls[index] (index < 0: let the scheduler
- * choose, the default).  Returns -EINVAL for an index out of range.
+ * choose, the default).  Returns -EINVAL for an index out of range, and
+ * for an index of 32 or more: variant masks have 32 bits, and a codelet's
+ * variants past the 32nd are always allowed, forced or not.
  */
 int pph_task_force_impl(struct pph_task *task, int index);
 
