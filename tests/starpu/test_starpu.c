@@ -481,6 +481,55 @@ static int forked_child(pph_data_handle h, int round)
 	return failed;
 }
 
+/* A variant that unregisters, partitions or destroys what its own task
+ * holds is refused, said (StarPU asserted, and the program aborted). */
+static pph_data_handle self_h;
+static pph_vector *self_v;
+static int self_what, self_rc;
+
+static void k_self(void *buffers[], void *arg)
+{
+	pph_data_handle blocks[2];
+
+	(void)buffers;
+	(void)arg;
+	if (self_what == 0)
+		pph_data_unregister(self_h);
+	else if (self_what == 1)
+		self_rc = pph_data_partition(self_h, 2, blocks);
+	else
+		pph_vector_destroy(self_v);
+}
+
+static const struct pph_impl self_impls[] = { { PPH_ARCH_CPU, k_self, "sp_self_cpu" } };
+static const struct pph_codelet self_cl = { "sp_self", 1, self_impls, PPH_MODEL_HISTORY };
+
+static void self_calls(void)
+{
+	double x[4] = { 0 };
+	int k;
+
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&self_h, x, 4, sizeof(double)), 0);
+	self_v = pph_vector_create(4, sizeof(double));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(self_v);
+	for (k = 0; k < 3; k++) {
+		pph_data_handle h = k == 2 ? pph_container_use(&self_v->c, PPH_RW) : self_h;
+		enum pph_access mode = PPH_RW;
+
+		self_what = k;
+		self_rc = 0;
+		CU_ASSERT_EQUAL(pph_call_sync(&self_cl, PPH_ALL_IMPLS, 1, &h, &mode, NULL, 0), 0);
+		CU_ASSERT_EQUAL(self_rc, k == 1 ? -EDEADLK : 0);
+	}
+	pph_data_unregister(self_h);
+	pph_vector_destroy(self_v);
+}
+
+static void test_self_use_in_variant(void)
+{
+	self_calls(); /* said three times on stderr */
+}
+
 static void test_fork(void)
 {
 	int x[4] = { 1, 1, 1, 1 }, round, status;
@@ -531,6 +580,7 @@ int main(void)
 	CU_add_test(s, "NULL data, and calls inside a variant", test_host_data);
 	CU_add_test(s, "failed asynchronous calls counted before a host read", test_failed_count);
 	CU_add_test(s, "a child forked while StarPU runs", test_fork);
+	CU_add_test(s, "a variant using what its own task holds", test_self_use_in_variant);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures();
