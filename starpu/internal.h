@@ -186,5 +186,7 @@ struct sp_shape sp__shape_of(void *buf);
 /* The variant that runs on this thread, for pph_variant_failed(). */
 void sp__variant_failed_reset(void);
 int sp__variant_failed_get(void);
+/* The name of the variant that runs on this thread; NULL outside one. */
+const char *sp__running_variant(void);
 
 #endif

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,12 +61,26 @@ cl_command_queue pph_opencl_queue(void)
 	return q;
 }
 
-static struct kernel_entry *build(const char *source, const char *name)
+/* " for variant NAME" while a variant runs, else "" */
+static const char *for_variant(char *buf, size_t size)
+{
+	const char *variant = sp__running_variant();
+
+	if (!variant)
+		return "";
+	snprintf(buf, size, " for variant %s", variant);
+	return buf;
+}
+
+/* Build source (read from what) and create its kernel name; the messages
+ * are libpeppher's, naming the file and the variant. */
+static struct kernel_entry *build(const char *source, const char *what, const char *name)
 {
 	struct kernel_entry *k = calloc(1, sizeof(*k));
 	cl_device_id dev = pph_opencl_device();
 	cl_context ctx = pph_opencl_context();
 	cl_int err = CL_SUCCESS;
+	char variant[160];
 
 	if (!k || !(k->source = strdup(source)) || !(k->name = strdup(name))) {
 		if (k)
@@ -75,7 +90,10 @@ static struct kernel_entry *build(const char *source, const char *name)
 	}
 	k->devid = current_devid;
 	k->program = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
-	if (k->program)
+	if (!k->program)
+		fprintf(stderr, "peppher: OpenCL: clCreateProgramWithSource failed (error %d)\n",
+			(int)err);
+	else
 		err = clBuildProgram(k->program, 1, &dev, NULL, NULL, NULL);
 	if (k->program && err != CL_SUCCESS) {
 		size_t len = 0;
@@ -85,19 +103,21 @@ static struct kernel_entry *build(const char *source, const char *name)
 		log = calloc(1, len + 1);
 		if (log)
 			clGetProgramBuildInfo(k->program, dev, CL_PROGRAM_BUILD_LOG, len, log, NULL);
-		fprintf(stderr, "peppher: OpenCL kernel %s does not build (error %d):\n%s\n", name,
-			(int)err, log ? log : "");
+		fprintf(stderr, "peppher: OpenCL: building %s (kernel %s)%s failed:\n%s\n", what,
+			name, for_variant(variant, sizeof(variant)), log ? log : "");
 		free(log);
 	} else if (k->program) {
 		k->kernel = clCreateKernel(k->program, name, &err);
 		if (!k->kernel)
-			fprintf(stderr, "peppher: OpenCL kernel %s: clCreateKernel error %d\n", name,
-				(int)err);
+			fprintf(stderr, "peppher: OpenCL: no kernel %s in %s%s (clCreateKernel error %d)\n",
+				name, what, for_variant(variant, sizeof(variant)), (int)err);
 	}
 	return k;
 }
 
-cl_kernel pph_opencl_kernel_source(const char *source, const char *name)
+/* The kernel name of source, built once per device; NULL after
+ * pph_variant_failed() when it does not build, now or before. */
+static cl_kernel kernel_of(const char *source, const char *what, const char *name)
 {
 	struct kernel_entry *k;
 
@@ -108,7 +128,7 @@ cl_kernel pph_opencl_kernel_source(const char *source, const char *name)
 				 strcmp(k->source, source) == 0);
 	     k = k->next)
 		;
-	if (!k && (k = build(source, name))) {
+	if (!k && (k = build(source, what, name))) {
 		k->next = kernels;
 		kernels = k;
 	}
@@ -120,29 +140,40 @@ cl_kernel pph_opencl_kernel_source(const char *source, const char *name)
 	return k->kernel;
 }
 
+cl_kernel pph_opencl_kernel_source(const char *source, const char *name)
+{
+	return kernel_of(source, "the source given to pph_opencl_kernel_source", name);
+}
+
 cl_kernel pph_opencl_kernel(const char *path, const char *name)
 {
 	char *text = NULL;
-	size_t len = 0;
+	long len = -1;
 	FILE *fp = path ? fopen(path, "rb") : NULL;
 	cl_kernel k = NULL;
+	int saved = errno;
 
 	if (fp) {
-		fseek(fp, 0, SEEK_END);
-		len = (size_t)ftell(fp);
-		rewind(fp);
-		text = calloc(1, len + 1);
-		if (text && fread(text, 1, len, fp) != len) {
+		if (fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 &&
+		    fseek(fp, 0, SEEK_SET) == 0 && (text = calloc(1, (size_t)len + 1)) &&
+		    fread(text, 1, (size_t)len, fp) != (size_t)len) {
+			saved = ferror(fp) ? errno : EIO;
 			free(text);
 			text = NULL;
+		} else if (len < 0) {
+			saved = errno;
 		}
 		fclose(fp);
+	} else {
+		saved = errno;
 	}
-	if (text)
-		k = pph_opencl_kernel_source(text, name);
-	else {
-		fprintf(stderr, "peppher: OpenCL kernel %s: cannot read %s\n", name ? name : "?",
-			path ? path : "(null)");
+	if (text) {
+		k = kernel_of(text, path, name);
+	} else {
+		char variant[160];
+
+		fprintf(stderr, "peppher: OpenCL: cannot read %s%s: %s\n", path ? path : "(null)",
+			for_variant(variant, sizeof(variant)), strerror(saved));
 		pph_variant_failed();
 	}
 	free(text);

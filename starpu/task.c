@@ -49,6 +49,11 @@ void pph_variant_error(const char *why)
 	variant_errored = 1;
 }
 
+const char *sp__running_variant(void)
+{
+	return running_task ? running_task->w->snapshot.impls[running_impl].name : NULL;
+}
+
 static enum sp_kind kind_of_arch(enum pph_arch arch)
 {
 	return arch == PPH_ARCH_OPENCL ? SP_OPENCL : arch == PPH_ARCH_CUDA ? SP_CUDA : SP_CPU;

@@ -7,13 +7,15 @@
  * And contributions to reductions on the device, their
  * copies set by the init codelet on OpenCL.  Data larger than
  * STARPU_LIMIT_OPENCL_MEM run on the CPU, or fail (StarPU waited for room
- * for good).  Skipped (77) without an OpenCL device.
+ * for good).  A kernel that cannot be built, found or read is said naming
+ * the variant, as libpeppher says it.  Skipped (77) without an OpenCL device.
  */
 #include <errno.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <CUnit/Basic.h>
@@ -273,6 +275,78 @@ static void test_beyond_device_limit(void)
 	CU_ASSERT_EQUAL(atomic_load(&big_on_device), 0);
 }
 
+/* Three OpenCL variants whose kernels fail three ways, each call held to
+ * one: the messages name the kernel, where it came from and the variant. */
+static void syntax_ocl(void *b[], void *arg)
+{
+	(void)b;
+	(void)arg;
+	pph_opencl_kernel_source("__kernel void s(__global int *v) { v[0] = ; }", "s");
+}
+
+static void unnamed_ocl(void *b[], void *arg)
+{
+	(void)b;
+	(void)arg;
+	pph_opencl_kernel_source("__kernel void t(__global int *v) { v[0] = 1; }", "other");
+}
+
+static void unreadable_ocl(void *b[], void *arg)
+{
+	(void)b;
+	(void)arg;
+	pph_opencl_kernel("/nonexistent/peppher/k.cl", "k");
+}
+
+static const struct pph_impl messages_impls[] = {
+	{ PPH_ARCH_OPENCL, syntax_ocl, "syntax_ocl" },
+	{ PPH_ARCH_OPENCL, unnamed_ocl, "unnamed_ocl" },
+	{ PPH_ARCH_OPENCL, unreadable_ocl, "unreadable_ocl" },
+	{ PPH_ARCH_CPU, add_cpu, "add_cpu_fallback" },
+};
+static const struct pph_codelet messages_cl = { "sp_kernel_messages", 4, messages_impls,
+						PPH_MODEL_HISTORY };
+
+static void test_kernel_messages(void)
+{
+	static const char *const said[] = {
+		"peppher: OpenCL: building the source given to pph_opencl_kernel_source (kernel s) "
+		"for variant syntax_ocl failed:",
+		"peppher: OpenCL: no kernel other in the source given to pph_opencl_kernel_source "
+		"for variant unnamed_ocl (clCreateKernel error -46)",
+		"peppher: OpenCL: cannot read /nonexistent/peppher/k.cl for variant unreadable_ocl: "
+		"No such file or directory",
+	};
+	char path[] = "/tmp/peppher-messages-XXXXXX", text[65536];
+	int fd = mkstemp(path), saved = dup(2), v[16] = { 0 }, x = 1;
+	unsigned i;
+	ssize_t len;
+	pph_data_handle h;
+	enum pph_access rw = PPH_RW;
+
+	CU_ASSERT_FATAL(fd >= 0 && saved >= 0);
+	unlink(path);
+	pph_vector_register(&h, v, 16, sizeof(int));
+	fflush(stderr);
+	dup2(fd, 2);
+	for (i = 0; i < 3; i++)
+		CU_ASSERT_EQUAL(pph_call_sync(&messages_cl, 1u << i, 1, &h, &rw, &x, sizeof(x)), -EIO);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	pph_data_unregister(h);
+	CU_ASSERT_EQUAL(v[0], 0); /* no variant ran */
+	len = pread(fd, text, sizeof(text) - 1, 0);
+	close(fd);
+	CU_ASSERT_FATAL(len > 0);
+	text[len] = '\0';
+	for (i = 0; i < 3; i++)
+		if (!strstr(text, said[i])) {
+			CU_FAIL("a kernel message is not as expected");
+			fprintf(stderr, "expected: %s\nin:\n%s\n", said[i], text);
+		}
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -296,6 +370,7 @@ int main(void)
 		    test_chained_calls);
 	CU_add_test(s, "reductions on the device, and with a failing kernel", test_reductions);
 	CU_add_test(s, "data beyond STARPU_LIMIT_OPENCL_MEM", test_beyond_device_limit);
+	CU_add_test(s, "kernels that fail are said naming the variant", test_kernel_messages);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures();
