@@ -18,7 +18,11 @@
 
 unsigned narrow_build_platforms(void)
 {
-	unsigned p = 1u << PLATFORM_CPU | 1u << PLATFORM_OPENMP;
+	unsigned p = 1u << PLATFORM_CPU;
+
+#ifdef PPH_HAVE_OPENMP
+	p |= 1u << PLATFORM_OPENMP;
+#endif
 
 #ifdef PPH_HAVE_CUDA
 	p |= 1u << PLATFORM_CUDA;

@@ -22,6 +22,8 @@ AC_DEFUN([AX_PTHREAD_SIMPLE], [
 AC_DEFUN([PPH_CHECK_OPENMP], [
   AC_OPENMP
   AS_IF([test -n "$OPENMP_CFLAGS"], [pph_have_openmp=yes], [pph_have_openmp=no])
+  AS_IF([test "x$pph_have_openmp" = xyes],
+    [AC_DEFINE([PPH_HAVE_OPENMP], [1], [Define when OPENMP variants can be built])])
   AM_CONDITIONAL([PPH_HAVE_OPENMP], [test "x$pph_have_openmp" = xyes])
   # libgomp, named before libpeppher on a program's link line, is
   # initialised after it: libpeppher's constructor then chooses its wait

@@ -279,6 +279,9 @@ int pph_init_conf(const struct pph_conf *pconf)
 		conf.ncpus = ncpu;
 	if (nopencl >= 0)
 		conf.nopencl = nopencl;
+#ifndef SP_USE_OPENCL
+	conf.nopencl = 0; /* this build has no OpenCL: its variants cannot run */
+#endif
 	if (ncuda >= 0)
 		conf.ncuda = ncuda;
 	say_unread();

@@ -8,6 +8,14 @@
 #endif
 #include <starpu.h>
 
+#include "config.h"
+
+/* OpenCL workers: where StarPU has them and this build has OpenCL
+ * (configure --disable-opencl: StarPU starts none, init.c) */
+#if defined(STARPU_USE_OPENCL) && defined(PPH_HAVE_OPENCL)
+#define SP_USE_OPENCL 1
+#endif
+
 #include <peppher/wrappers.h>
 
 /* containers_shim.h's macros are for containers/containers.c alone */

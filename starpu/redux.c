@@ -75,7 +75,7 @@ static void init_with(const struct pph_reduction *op, void *buffers[])
 			op->init(p + (r * s.ld + c) * s.es);
 }
 
-#ifdef STARPU_USE_OPENCL
+#ifdef SP_USE_OPENCL
 static void init_opencl_with(const struct pph_reduction *op, void *buffers[])
 {
 	struct sp_shape s = sp__shape_of(buffers[0]);
@@ -148,7 +148,7 @@ SLOTS8(0) SLOTS8(1) SLOTS8(2) SLOTS8(3) SLOTS8(4) SLOTS8(5) SLOTS8(6) SLOTS8(7)
 	FNS8(f, 4), FNS8(f, 5), FNS8(f, 6), FNS8(f, 7)
 static void (*const init_fns[SP_REDUX_SLOTS])(void *[], void *) = { FNS(init_) };
 static void (*const redux_fns[SP_REDUX_SLOTS])(void *[], void *) = { FNS(redux_) };
-#ifdef STARPU_USE_OPENCL
+#ifdef SP_USE_OPENCL
 static void (*const init_opencl_fns[SP_REDUX_SLOTS])(void *[], void *) = { FNS(init_opencl_) };
 #endif
 
@@ -162,7 +162,7 @@ static int slot_of(const struct pph_reduction *op)
 		;
 	if (k < SP_REDUX_SLOTS && !slot_op[k]) {
 		init_cl[k].cpu_funcs[0] = init_fns[k];
-#ifdef STARPU_USE_OPENCL
+#ifdef SP_USE_OPENCL
 		init_cl[k].opencl_funcs[0] = init_opencl_fns[k];
 #endif
 		init_cl[k].nbuffers = 1;

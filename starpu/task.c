@@ -14,7 +14,7 @@
 
 #include "internal.h"
 
-#ifdef STARPU_USE_OPENCL
+#ifdef SP_USE_OPENCL
 #include <peppher/opencl.h>
 #endif
 
@@ -125,7 +125,7 @@ struct packed {
 	size_t bytes;
 };
 
-#ifdef STARPU_USE_OPENCL
+#ifdef SP_USE_OPENCL
 static cl_mem pack(uintptr_t dev, size_t offset, size_t row_bytes, size_t rows, size_t ld_bytes,
 		   int to_device)
 {
@@ -169,7 +169,7 @@ static void convert(void *buf, enum starpu_data_access_mode mode, enum sp_kind k
 		/* OpenCL: a cl_mem (and an offset); CPU and CUDA: ptr */
 		out->v = (struct pph_vector_iface){ kind == SP_OPENCL ? (void *)v->dev_handle : (void *)v->ptr,
 						    v->nx, v->elemsize };
-#ifdef STARPU_USE_OPENCL
+#ifdef SP_USE_OPENCL
 		if (kind == SP_OPENCL && v->offset) {
 			pk->bytes = v->nx * v->elemsize;
 			out->v.ptr = pk->mem = pack(v->dev_handle, v->offset, pk->bytes, 1, pk->bytes,
@@ -181,7 +181,7 @@ static void convert(void *buf, enum starpu_data_access_mode mode, enum sp_kind k
 
 		out->m = (struct pph_matrix_iface){ kind == SP_OPENCL ? (void *)m->dev_handle : (void *)m->ptr,
 						    m->ny, m->nx, m->ld, m->elemsize };
-#ifdef STARPU_USE_OPENCL
+#ifdef SP_USE_OPENCL
 		if (kind == SP_OPENCL && (m->offset || m->ld != m->nx)) {
 			out->m.ptr = pk->mem = pack(m->dev_handle, m->offset, m->nx * m->elemsize, m->ny,
 						    m->ld * m->elemsize, mode & (STARPU_R | STARPU_REDUX));
@@ -210,7 +210,7 @@ static void host_iface(const struct pph_data *d, union iface *out)
 
 static void release_packed(void *buf, enum starpu_data_access_mode mode, struct packed *pk)
 {
-#ifdef STARPU_USE_OPENCL
+#ifdef SP_USE_OPENCL
 	enum starpu_data_interface_id id = *(enum starpu_data_interface_id *)buf;
 
 	if (!pk->mem)
@@ -261,7 +261,7 @@ static int run_variants(struct pph_task *p, enum sp_kind kind, int idx, void **b
 		cl->impls[idx].fn(bufs, p->arg);
 		running_task = outer_task;
 		running_impl = outer_impl;
-#ifdef STARPU_USE_OPENCL
+#ifdef SP_USE_OPENCL
 		if (kind == SP_OPENCL)
 			clFinish(pph_opencl_queue());
 #endif
@@ -284,7 +284,7 @@ static int run_variants(struct pph_task *p, enum sp_kind kind, int idx, void **b
 	return idx;
 }
 
-#ifdef STARPU_USE_OPENCL
+#ifdef SP_USE_OPENCL
 /* Buffer b of a task on an OpenCL worker, to (to_host) or from the
  * packed host memory at host. */
 static cl_int host_copy(void *b, char *host, int to_host)
@@ -399,7 +399,7 @@ static void run(void *buffers[], void *cl_arg, enum sp_kind kind)
 	int idx = p->w->map[kind][starpu_task_get_implementation(t)], worker = starpu_worker_get_id();
 	unsigned i;
 
-#ifdef STARPU_USE_OPENCL
+#ifdef SP_USE_OPENCL
 	if (kind == SP_OPENCL)
 		sp__opencl_set_current(starpu_worker_get_devid(worker));
 #endif
@@ -416,7 +416,7 @@ static void run(void *buffers[], void *cl_arg, enum sp_kind kind)
 	idx = run_variants(p, kind, idx, bufs);
 	for (i = 0; i < p->nbuffers; i++)
 		release_packed(buffers[i], p->modes[i], &packed[i]);
-#ifdef STARPU_USE_OPENCL
+#ifdef SP_USE_OPENCL
 	if (idx < 0 && kind == SP_OPENCL)
 		idx = run_on_host_copies(p, buffers, ifaces, bufs);
 	sp__opencl_set_current(-1);
