@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <peppher/runtime.h> /* PPH_MAX_BUFFERS */
+
 #include "classify.h"
 #include "constraint.h"
 #include "diag.h"
@@ -496,6 +498,10 @@ static void classify_params(struct iface *ifc)
 	sizes_by_value(ifc);
 	for (i = 0; i < ifc->nparams; i++)
 		check_partition(ifc, &ifc->params[i]);
+	for (i = 0; i < ifc->nparams; i++)
+		if (ifc->params[i].buffer == PPH_MAX_BUFFERS) /* the first one too many */
+			diag_error(&ifc->params[i].loc, "'%s' is the %dth pointer or container parameter of '%s': a call takes at most %d (the runtime's PPH_MAX_BUFFERS); pass the others in fewer arrays or a struct",
+				   ifc->params[i].name, PPH_MAX_BUFFERS + 1, ifc->name, PPH_MAX_BUFFERS);
 	/* a partitioned call waits to gather its blocks */
 	ifc->async = ifc->nbuffers > 0 && !ifc->partitioned;
 	for (i = 0; i < ifc->nparams; i++)

@@ -7,6 +7,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include <peppher/runtime.h> /* PPH_MAX_BUFFERS */
+
 #include "config.h"
 #include "diag.h"
 #include "emit.h"
@@ -585,6 +587,16 @@ static struct sparam *plan_params(const struct cfunc *fn)
 		}
 	}
 	return ps;
+}
+
+/* How many of ps become the call's data: pointers not passed by value. */
+static size_t registered_pointers(const struct sparam *ps, size_t n)
+{
+	size_t i, count = 0;
+
+	for (i = 0; i < n; i++)
+		count += ps[i].c->shape != CSHAPE_VALUE && !ps[i].by_value;
+	return count;
 }
 
 static void free_params(struct sparam *ps, size_t n)
@@ -1499,6 +1511,12 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 			fn->name, "");
 	s->kept = fn;
 	ps = plan_params(fn);
+	if (!s->left_out[s->nnames - 1] && registered_pointers(ps, fn->nparams) > PPH_MAX_BUFFERS) {
+		s->left_out[s->nnames - 1] = xasprintf("'%s' has %zu pointer parameters that a call registers, and a call takes at most %d: the tree would not compose",
+						       fn->name, registered_pointers(ps, fn->nparams), PPH_MAX_BUFFERS);
+		warn_at(fn, fn->line, "%s: main.xml leaves '%s' out", s->left_out[s->nnames - 1],
+			fn->name);
+	}
 	write_interface(s, fn, ps, h);
 	for (i = 0; i < sizeof(stubs) / sizeof(stubs[0]); i++)
 		write_impl_descriptor(s, fn, &stubs[i]);

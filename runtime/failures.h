@@ -13,4 +13,8 @@
  * printed 60,001 lines, and PEPPHER_SHUTDOWN() says how many failed). */
 int pph__failure_said(void);
 
+/* Why a call failed with rc (a negative errno), in words: strerror's,
+ * except where it would mislead (-E2BIG is "Argument list too long"). */
+const char *pph__failure_reason(int rc);
+
 #endif

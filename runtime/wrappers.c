@@ -855,5 +855,5 @@ void pph_call_failed(const struct pph_codelet *cl, int rc)
 		fprintf(stderr, "peppher: %s: call failed: a pointer argument is NULL with elements, which no device can hold, and the call allows no CPU or OpenMP variant\n",
 			name);
 	else
-		fprintf(stderr, "peppher: %s: call failed: %s\n", name, strerror(-rc));
+		fprintf(stderr, "peppher: %s: call failed: %s\n", name, pph__failure_reason(rc));
 }

@@ -161,5 +161,5 @@ void pph_call_failed(const struct pph_codelet *cl, int rc)
 		fprintf(stderr, "peppher: %s: call failed: no worker can run any variant the call allows\n",
 			name);
 	else if (rc != -ECANCELED) /* else the variant said why (pph_variant_error) */
-		fprintf(stderr, "peppher: %s: call failed: %s\n", name, strerror(-rc));
+		fprintf(stderr, "peppher: %s: call failed: %s\n", name, pph__failure_reason(rc));
 }

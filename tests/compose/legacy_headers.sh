@@ -302,4 +302,21 @@ gcc -c -o partlib/part.o partlib/part.c && ar rcs partlib/libpart.a partlib/part
 "$COMPOSE" -L partlib -lpart --generate-comp-files=partlib/part.h -o part-static > /dev/null 2> part-static.err ||
 	fail "part.h, static"
 grep -q "is not in" part-static.err && fail "part.h: a static library's functions taken for missing"
+# a function with more pointers than a call takes (17; a FILE * by value
+# not counted) is left out, the tree composes with the others
+mkdir -p many
+{
+	printf 'void many(FILE *log'
+	for i in $(seq 0 16); do printf ', float *a%d' "$i"; done
+	printf ', int n);\nvoid sixteen(FILE *log'
+	for i in $(seq 0 15); do printf ', float *a%d' "$i"; done
+	printf ', int n);\n'
+} > many/many.h
+sed -i '1i #include <stdio.h>' many/many.h
+"$COMPOSE" --generate-comp-files=many/many.h -o many-tree > /dev/null 2> many.err ||
+	{ cat many.err; fail "many.h"; }
+grep -qx "many/many.h:2: warning: 'many' has 17 pointer parameters that a call registers, and a call takes at most 16: the tree would not compose: main.xml leaves 'many' out" many.err ||
+	{ cat many.err; fail "many.h: the function with 17 pointers is not said"; }
+grep -q "sixteen" many.err && { cat many.err; fail "many.h: 16 pointers said"; }
+"$COMPOSE" many-tree/main.xml -o many-gen --platforms=CPU > /dev/null 2>&1 || fail "many.h: compose"
 echo "PASS: headers as real libraries write them compose, build and compute as called directly (libpeppher$(pkg-config --exists peppher-starpu && echo ', StarPU'))"

@@ -480,6 +480,22 @@ static void test_unpartition_wrongly(void)
 	pph_shutdown();
 }
 
+/* A call with too many data, as an entry wrapper says it: the limit, not
+ * strerror's "Argument list too long". */
+static void too_many_data(void)
+{
+	pph_call_failed(&inc_cl, -E2BIG);
+}
+
+static void test_too_many_data_said(void)
+{
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(test_stderr_count(too_many_data,
+					  "call failed: more than 16 data (pointer and container parameters), the most a task takes"),
+			1);
+	pph_shutdown();
+}
+
 static int call_rc;
 
 static void two_calls(void)
@@ -677,6 +693,7 @@ int main(void)
 	/* first: the runtime has never been started */
 	CU_add_test(s, "a call before pph_init says so", test_call_before_init);
 	CU_add_test(s, "sizes that overflow", test_size_overflow);
+	CU_add_test(s, "a call with too many data is said so", test_too_many_data_said);
 	CU_add_test(s, "a handle unregistered twice", test_double_unregister);
 	CU_add_test(s, "a handle partitioned twice", test_partition_twice);
 	CU_add_test(s, "tasks on partitioned and unregistered handles, blocks unpartitioned wrongly",
