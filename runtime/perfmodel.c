@@ -1138,6 +1138,12 @@ static int lock_stored(const char *codelet)
 	char *lock = pph__perfmodel_path(pm.dir, codelet, "lock");
 	int fd = lock ? open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644) : -1;
 
+	/* the write goes on (what this process measured is not lost), but
+	 * two processes may merge at once, one's samples lost: said (a
+	 * directory there let them merge unlocked, silently) */
+	if (lock && fd < 0)
+		fprintf(stderr, "peppher: warning: cannot lock %s: %s; the model is merged without its lock\n",
+			lock, strerror(errno));
 	/* a signal must not let two writers in at once */
 	while (fd >= 0 && flock(fd, LOCK_EX) != 0 && errno == EINTR)
 		;

@@ -670,6 +670,25 @@ static void test_model_cause_said(void)
 	free(path);
 }
 
+/* A lock file that cannot be made (a directory there) is said: the model
+ * is merged, written, without it (two processes at once lose samples). */
+static void test_lock_unusable_said(void)
+{
+	char *path = model_file("pm_test"), *lock;
+
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	pph_shutdown();
+	CU_ASSERT_FATAL(asprintf(&lock, "%.*s.lock", (int)strlen(path) - 6, path) > 0);
+	unlink(lock);
+	CU_ASSERT_EQUAL_FATAL(mkdir(lock, 0777), 0);
+	CU_ASSERT_EQUAL(test_stderr_count(run_pm_test, "the model is merged without its lock"), 1);
+	CU_ASSERT_EQUAL(access(path, F_OK), 0); /* written all the same */
+	rmdir(lock);
+	unlink(path);
+	free(lock);
+	free(path);
+}
+
 /* A declared codelet's model is read by pph_init, before any call: its
  * corruption is reported by a run that makes none. */
 static const struct pph_codelet declared_cl = { "pm_declared", 2, impls, PPH_MODEL_DEFAULT };
@@ -1293,6 +1312,7 @@ int main(void)
 	CU_add_test(s, "a corrupt model is reported once", test_corrupt_warned_once);
 	CU_add_test(s, "a model that is a directory or holds a NUL says so",
 		    test_model_cause_said);
+	CU_add_test(s, "a lock that cannot be made is said", test_lock_unusable_said);
 	CU_add_test(s, "a declared codelet's model loads at init", test_declared_loads_at_init);
 	CU_add_test(s, "absurd predictions still place tasks", test_absurd_predictions);
 	CU_add_test(s, "codelet names stay in the models folder", test_path_escape);
