@@ -301,11 +301,14 @@ int pph_init_conf(const struct pph_conf *conf)
 	if (rc == 0 && (rc = pph__trace_init()) != 0)
 		init_failed(rc, "PEPPHER_TRACE=%s: cannot write it: %s", getenv("PEPPHER_TRACE"),
 			    strerror(-rc));
-	if (rc == 0 && (rc = pph__perfmodel_init()) != 0)
+	if (rc == 0 && (rc = pph__perfmodel_init()) != 0) {
+		pph__trace_abandon();
 		init_failed(rc, "PEPPHER_CALIBRATE=%s: expected 0 (keep), 1 (force) or 2 (reset)",
 			    getenv("PEPPHER_CALIBRATE"));
+	}
 	if (rc == 0 && (rc = pph__rt.sched->init()) != 0) {
 		pph__perfmodel_shutdown();
+		pph__trace_abandon();
 		init_failed(rc, "scheduler %s: %s", pph__rt.sched->name, strerror(-rc));
 	}
 	if (rc != 0)
@@ -323,6 +326,7 @@ int pph_init_conf(const struct pph_conf *conf)
 	if (rc != 0) {
 		pph__rt.sched->deinit();
 		pph__perfmodel_shutdown();
+		pph__trace_abandon();
 		return init_failed(rc, "cannot start the workers: %s", strerror(-rc));
 	}
 	pph__transfer_model_init();

@@ -895,6 +895,9 @@ double pph__now_us(void);
 
 /* trace.c: PEPPHER_TRACE */
 int pph__trace_init(void);
+/* pph_init failed after pph__trace_init: the file as it was (a file that
+ * was not there removed), tracing off. */
+void pph__trace_abandon(void);
 int pph__trace_enabled(void);
 void pph__trace_slice(struct pph_worker *w, const struct pph_codelet *cl,
 		      unsigned impl, const char *cat, double start_us, double dur_us);

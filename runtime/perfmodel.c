@@ -846,7 +846,8 @@ static int sane_entry(const struct pph_pm_entry *e)
 	       e->size >= 0 && isfinite(e->size);
 }
 
-/* Parse one line into m; returns -1 if malformed. */
+/* Parse one line into m; returns -1 if malformed, -ENOMEM where memory ran
+ * out (the file may be fine: not said to be corrupt). */
 static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 		      const char *line, int lineno)
 {
@@ -858,9 +859,11 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 		return 0;
 	if (lineno == 1)
 		return strcmp(line, "peppher-perfmodel 1") == 0 ? 0 : -1;
-	if (strcmp(word, "codelet") == 0)
-		return !m->codelet && sscanf(line, "codelet %255s", name) == 1 &&
-		       (m->codelet = strdup(name)) ? 0 : -1;
+	if (strcmp(word, "codelet") == 0) {
+		if (m->codelet || sscanf(line, "codelet %255s", name) != 1)
+			return -1;
+		return (m->codelet = strdup(name)) ? 0 : -ENOMEM;
+	}
 	if (strcmp(word, "variant") == 0) {
 		enum pph_arch a;
 
@@ -873,7 +876,7 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 			return -1;
 		*cur = variant_get(m, name, a, threads, 1);
 		if (!*cur)
-			return -1;
+			return -ENOMEM;
 		(*cur)->reg_dirty = 1;
 		return 0;
 	}
@@ -886,8 +889,10 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 		int got = sscanf(line, "entry %x %lf %lu %lf %lf %lu %lu", &fp, &e.size,
 				 &e.count, &e.mean, &e.m2, &e.outliers, &e.firsts);
 
-		if (got < 6 || !sane_entry(&e) || !(n = entry_get(*cur, fp, e.size, 1)))
+		if (got < 6 || !sane_entry(&e))
 			return -1;
+		if (!(n = entry_get(*cur, fp, e.size, 1)))
+			return -ENOMEM;
 		/* an entry written twice (a hand edit, files joined) holds
 		 * the samples of both lines */
 		welford_merge(&n->count, &n->mean, &n->m2, e.count, e.mean, e.m2);
@@ -911,22 +916,42 @@ static struct pph_pm_model *model_read(const char *path, const char *then)
 	struct pph_pm_model *m;
 	struct pph_pm_variant *cur = NULL;
 	char line[1024];
-	int lineno = 0;
+	int lineno = 0, rc;
 	const char *why = NULL;
+	struct stat st;
 
-	if (!fp)
+	/* each says the real cause, not a corrupt file; a file not there
+	 * is a model not stored yet */
+	if (!fp) {
+		if (errno != ENOENT && then)
+			fprintf(stderr, "peppher: warning: %s: cannot read it: %s%s\n", path,
+				strerror(errno), then);
 		return NULL;
-	m = calloc(1, sizeof(*m));
+	}
+	if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (then)
+			fprintf(stderr, "peppher: warning: %s: is a directory, not a performance model%s\n",
+				path, then);
+		fclose(fp);
+		return NULL;
+	}
+	if (!(m = calloc(1, sizeof(*m))) && then)
+		fprintf(stderr, "peppher: warning: %s: cannot read it: out of memory%s\n", path,
+			then);
 	while (m && fgets(line, sizeof(line), fp)) {
 		size_t len = strlen(line);
 
 		lineno++;
+		/* fgets stops at a newline, at the end of the file or with
+		 * the buffer full: a line shorter than that holds a NUL */
 		if (!len || line[len - 1] != '\n')
-			why = feof(fp) ? "cut short" : "line too long";
+			why = feof(fp) ? "cut short" :
+			      len < sizeof(line) - 1 ? "holds a NUL byte" : "line too long";
 		while (len && isspace((unsigned char)line[len - 1]))
 			line[--len] = '\0';
-		if (!why && parse_line(m, &cur, line, lineno) != 0)
-			why = "corrupt performance model";
+		if (!why && (rc = parse_line(m, &cur, line, lineno)) != 0)
+			why = rc == -ENOMEM ? "cannot read it: out of memory" :
+					      "corrupt performance model";
 		if (why) {
 			if (then)
 				fprintf(stderr, "peppher: warning: %s:%d: %s%s\n", path, lineno, why,
@@ -934,6 +959,13 @@ static struct pph_pm_model *model_read(const char *path, const char *then)
 			pph__perfmodel_free(m);
 			m = NULL;
 		}
+	}
+	if (m && ferror(fp)) {
+		if (then)
+			fprintf(stderr, "peppher: warning: %s: cannot read it: %s%s\n", path,
+				strerror(errno), then);
+		pph__perfmodel_free(m);
+		m = NULL;
 	}
 	fclose(fp);
 	if (m && !m->codelet) {
@@ -1106,6 +1138,12 @@ static int lock_stored(const char *codelet)
 	char *lock = pph__perfmodel_path(pm.dir, codelet, "lock");
 	int fd = lock ? open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644) : -1;
 
+	/* the write goes on (what this process measured is not lost), but
+	 * two processes may merge at once, one's samples lost: said (a
+	 * directory there let them merge unlocked, silently) */
+	if (lock && fd < 0)
+		fprintf(stderr, "peppher: warning: cannot lock %s: %s; the model is merged without its lock\n",
+			lock, strerror(errno));
 	/* a signal must not let two writers in at once */
 	while (fd >= 0 && flock(fd, LOCK_EX) != 0 && errno == EINTR)
 		;

@@ -24,6 +24,7 @@
  * finished, stays where its data is cached.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "internal.h"
 #include "perfmodel.h"
@@ -81,12 +82,15 @@ static int dmda_init(void)
 	return 0;
 }
 
+static void scratch_free_own(void);
+
 static void dmda_deinit(void)
 {
 	unsigned i;
 
 	for (i = 0; i < PPH_MAX_WORKERS; i++)
 		pph__readyq_deinit(&q[i].ready);
+	scratch_free_own();
 }
 
 static void add_queued(struct queue *qu, double us)
@@ -293,6 +297,83 @@ static int worth_its_setup(const struct choice *best, double setup, double now)
 }
 
 /*
+ * What one choice works in: 18.7 KiB of tables, too much for the stack of
+ * the thread that submits (an application thread made with a 32 KiB stack
+ * faulted in choose).  Each thread that pushes gets its own, allocated at
+ * its first push and freed when it ends: no lock on the hot path, which
+ * pushes from several threads at once.  A choice makes no call that could
+ * push in turn, so a thread uses one at a time.
+ */
+struct scratch {
+	double pred[ROWS][PPH_CHOICE_IMPLS], other_end[ROWS][PPH_CHOICE_IMPLS];
+	unsigned long nsamples[ROWS][PPH_CHOICE_IMPLS];
+	double setup_of[ROWS][PPH_CHOICE_IMPLS];
+	unsigned ran_nodes[ROWS][PPH_CHOICE_IMPLS];
+	int other_worker[ROWS][PPH_CHOICE_IMPLS];
+	/* each worker's availability, read once: read per variant and per
+	 * team, it was 96 reads with 16 CPU workers, each of a cache line
+	 * another core writes (0.09 us of a choice's 0.6 here) */
+	double avail_of[PPH_MAX_WORKERS];
+	struct pph_pm_ask asks[ROWS * PPH_CHOICE_IMPLS];
+	unsigned char row_of[ROWS * PPH_CHOICE_IMPLS];
+};
+
+static PPH_TLS struct scratch *own_scratch;
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_key_once = PTHREAD_ONCE_INIT;
+/* for a thread whose own could not be allocated: one at a time */
+static struct scratch spare_scratch;
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void scratch_thread_exit(void *s)
+{
+	free(s);
+	own_scratch = NULL;
+}
+
+static void scratch_key_create(void)
+{
+	pthread_key_create(&scratch_key, scratch_thread_exit);
+}
+
+/* This thread's scratch, made at its first push; else the spare, locked
+ * (released by put_scratch).  Apart, so that the common path saves no
+ * registers. */
+static __attribute__((noinline)) struct scratch *new_scratch(void)
+{
+	struct scratch *s = malloc(sizeof(*s));
+
+	pthread_once(&scratch_key_once, scratch_key_create);
+	if (s && pthread_setspecific(scratch_key, s) == 0)
+		return own_scratch = s;
+	free(s);
+	pthread_mutex_lock(&spare_lock);
+	return &spare_scratch;
+}
+
+/* The shutting-down thread's, which may never end (other threads' are
+ * freed as they end) */
+static void scratch_free_own(void)
+{
+	if (!own_scratch)
+		return;
+	pthread_setspecific(scratch_key, NULL);
+	free(own_scratch);
+	own_scratch = NULL;
+}
+
+static inline struct scratch *get_scratch(void)
+{
+	return own_scratch ? own_scratch : new_scratch();
+}
+
+static inline void put_scratch(struct scratch *s)
+{
+	if (s == &spare_scratch)
+		pthread_mutex_unlock(&spare_lock);
+}
+
+/*
  * Every prediction the choice of t may need, under one lock of the
  * models: asked lazily, a choice among CPU, OpenMP (5 team sizes), OpenCL
  * and CUDA variants took the lock 9 times and more, each a cache line the
@@ -300,12 +381,11 @@ static int worth_its_setup(const struct choice *best, double setup, double now)
  * where no worker could ask.
  */
 static void ask_all(const struct pph_task *t, const unsigned *sizes, unsigned nsizes,
-		    double pred[][PPH_CHOICE_IMPLS], unsigned long nsamples[][PPH_CHOICE_IMPLS],
-		    double setup[][PPH_CHOICE_IMPLS], unsigned ran_nodes[][PPH_CHOICE_IMPLS])
+		    struct scratch *s)
 {
 	const struct pph_codelet *cl = t->cl;
-	struct pph_pm_ask asks[ROWS * PPH_CHOICE_IMPLS];
-	unsigned char row_of[ROWS * PPH_CHOICE_IMPLS];
+	struct pph_pm_ask *asks = s->asks;
+	unsigned char *row_of = s->row_of;
 	unsigned n = 0, i, a, k, r;
 
 	for (i = 0; i < cl->nimpls && i < PPH_CHOICE_IMPLS; i++) {
@@ -330,10 +410,10 @@ static void ask_all(const struct pph_task *t, const unsigned *sizes, unsigned ns
 
 		r = row_of[k];
 		i = q->impl;
-		nsamples[r][i] = q->samples;
-		pred[r][i] = trusted(t, q->us, q->samples);
-		setup[r][i] = q->setup_us;
-		ran_nodes[r][i] = q->ran_nodes;
+		s->nsamples[r][i] = q->samples;
+		s->pred[r][i] = trusted(t, q->us, q->samples);
+		s->setup_of[r][i] = q->setup_us;
+		s->ran_nodes[r][i] = q->ran_nodes;
 	}
 }
 
@@ -355,23 +435,20 @@ static double setup_on(const struct pph_task *t, unsigned i, const struct pph_wo
  * Predictions depend on the architecture and the team size, not the
  * worker: ask once each (rows PPH_ARCH_COUNT + k are team size k).
  */
-static struct choice choose(const struct pph_task *t)
+static struct choice choose_in(const struct pph_task *t, struct scratch *s)
 {
 	const struct pph_codelet *cl = t->cl;
 	struct choice best = { -1, -1, 0, INFINITY, 0, 0, 0 }, explore = best, costly = best,
 		      refresh;
 	double costly_setup = 0, setup;
 	double now = pph__now_us();
-	double pred[ROWS][PPH_CHOICE_IMPLS], other_end[ROWS][PPH_CHOICE_IMPLS];
-	unsigned long nsamples[ROWS][PPH_CHOICE_IMPLS], n_other;
-	double setup_of[ROWS][PPH_CHOICE_IMPLS];
-	unsigned ran_nodes[ROWS][PPH_CHOICE_IMPLS];
-	int other_worker[ROWS][PPH_CHOICE_IMPLS];
+	double (*pred)[PPH_CHOICE_IMPLS] = s->pred, (*other_end)[PPH_CHOICE_IMPLS] = s->other_end;
+	unsigned long(*nsamples)[PPH_CHOICE_IMPLS] = s->nsamples, n_other;
+	double (*setup_of)[PPH_CHOICE_IMPLS] = s->setup_of;
+	unsigned(*ran_nodes)[PPH_CHOICE_IMPLS] = s->ran_nodes;
+	int(*other_worker)[PPH_CHOICE_IMPLS] = s->other_worker;
 	double xfer[PPH_MAX_NODES]; /* the data's copies to each node: asked once */
-	/* each worker's availability, read once: read per variant and per
-	 * team, it was 96 reads with 16 CPU workers, each of a cache line
-	 * another core writes (0.09 us of a choice's 0.6 here) */
-	double avail_of[PPH_MAX_WORKERS];
+	double *avail_of = s->avail_of;
 	unsigned w, i, a, k, sizes[PPH_MAX_TEAM_SIZES], nsizes = pph__team_sizes(sizes);
 	unsigned ntied = 0;
 	unsigned long tries = 0, tries_all = 0;
@@ -390,7 +467,7 @@ static struct choice choose(const struct pph_task *t)
 			setup_of[a][i] = -1; /* not asked */
 			other_worker[a][i] = -1;
 		}
-	ask_all(t, sizes, nsizes, pred, nsamples, setup_of, ran_nodes);
+	ask_all(t, sizes, nsizes, s);
 	for (a = 0; a < PPH_MAX_NODES; a++)
 		xfer[a] = NOT_ASKED;
 	for (w = 0; w < pph__rt.nworkers; w++)
@@ -515,6 +592,15 @@ static struct choice choose(const struct pph_task *t)
 		return costly;
 	refresh = stalest(t, &best, other_end, other_worker, pred, nsamples, sizes, nsizes, now);
 	return refresh.impl >= 0 ? refresh : best;
+}
+
+static struct choice choose(const struct pph_task *t)
+{
+	struct scratch *s = get_scratch();
+	struct choice c = choose_in(t, s);
+
+	put_scratch(s);
+	return c;
 }
 
 /* The workers a choice occupies: its team, or its worker alone. */

@@ -9,14 +9,17 @@
  */
 #include <pthread.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "internal.h"
 
 static struct {
 	char *path; /* NULL: tracing off */
+	int created; /* the file is this run's: removed should pph_init fail */
 	double t0;  /* microseconds, CLOCK_MONOTONIC at init */
 	/* the application threads' track */
 	pthread_mutex_t app_lock;
@@ -36,21 +39,39 @@ int pph__trace_init(void)
 {
 	const char *path = getenv("PEPPHER_TRACE");
 
-	FILE *fp;
+	int fd, err;
 
 	free(tr.path);
 	tr.path = NULL;
 	if (!path || !*path)
 		return 0;
 	/* a path that cannot be written fails now, not after the whole run
-	 * (the trace was lost and the exit status 0) */
-	if (!(fp = fopen(path, "w")))
+	 * (the trace was lost and the exit status 0); opened, not truncated:
+	 * pph_init may still fail (its workers not started), and an earlier
+	 * run's trace there was lost, 0 bytes, for a run that never ran */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	tr.created = fd >= 0;
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	fclose(fp);
-	if (!(tr.path = strdup(path)))
-		return -ENOMEM;
+	close(fd);
+	if (!(tr.path = strdup(path))) {
+		err = -ENOMEM;
+		if (tr.created)
+			unlink(path);
+		return err;
+	}
 	tr.t0 = pph__now_us();
 	return 0;
+}
+
+void pph__trace_abandon(void)
+{
+	if (tr.path && tr.created)
+		unlink(tr.path);
+	free(tr.path);
+	tr.path = NULL;
 }
 
 int pph__trace_enabled(void)

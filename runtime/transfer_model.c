@@ -165,9 +165,15 @@ static void write_links(FILE *fp, const void *unused)
 			links[n].latency_us[1], links[n].bytes_per_us[1]);
 }
 
+/* Said as the performance models' writes are (a full disk kept it
+ * silent), once a process: it is written at each pph_init that measured. */
 static void store(const char *path)
 {
-	pph__file_replace(path, write_links, NULL);
+	static atomic_int warned;
+	int rc = pph__file_replace(path, write_links, NULL);
+
+	if (rc != 0 && !atomic_exchange(&warned, 1))
+		fprintf(stderr, "peppher: warning: cannot write %s: %s\n", path, strerror(-rc));
 }
 
 void pph__transfer_model_init(void)

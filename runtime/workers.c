@@ -677,8 +677,17 @@ int pph__workers_start(unsigned ncpu, int ncuda, int nopencl, int openmp)
 {
 	unsigned i, ndev;
 
-	if (hwloc_topology_init(&topology) != 0 || hwloc_topology_load(topology) != 0)
-		return -ENODEV;
+	/* hwloc says why in errno: a malloc that failed in it was said as
+	 * "No such device" */
+	errno = 0;
+	if (hwloc_topology_init(&topology) != 0)
+		return errno ? -errno : -ENOMEM;
+	if (hwloc_topology_load(topology) != 0) {
+		int rc = errno ? -errno : -ENODEV;
+
+		hwloc_topology_destroy(topology);
+		return rc;
+	}
 	if (!ncpu)
 		ncpu = default_ncpu();
 	ndev = pph__cuda_start(ncuda);

@@ -706,31 +706,37 @@ static void block_ended(void *data)
 		;
 }
 
-int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
-			 const pph_data_handle *handles, const enum pph_access *modes,
-			 const int *parts, const void *arg, size_t arg_size)
-{
+/*
+ * A split call's tables, per block: 44 KiB, on the heap rather than the
+ * stack of the calling thread (an application thread made with a small
+ * stack).  One allocation a split call, which partitions its data and
+ * submits a task a block anyway.
+ */
+struct split_space {
 	pph_data_handle blocks[PPH_MAX_BUFFERS][PPH_MAX_WORKERS];
-	pph_data_handle sub[PPH_MAX_BUFFERS];
-	unsigned first[PPH_MAX_BUFFERS];
 	struct block block[PPH_MAX_WORKERS];
-	const unsigned call_mask = impl_mask;
-	size_t sizes[PPH_MAX_WORKERS], total = 0;
+	size_t sizes[PPH_MAX_WORKERS];
 	unsigned masks[PPH_MAX_WORKERS];
 	unsigned char kind_of[PPH_MAX_WORKERS];
+};
+
+static int call_split(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
+		      const pph_data_handle *handles, const enum pph_access *modes,
+		      const int *parts, const void *arg, size_t arg_size, int n,
+		      const unsigned *first, struct split_space *sp)
+{
+	pph_data_handle(*blocks)[PPH_MAX_WORKERS] = sp->blocks;
+	pph_data_handle sub[PPH_MAX_BUFFERS];
+	struct block *block = sp->block;
+	const unsigned call_mask = impl_mask;
+	size_t *sizes = sp->sizes, total = 0;
+	unsigned *masks = sp->masks;
+	unsigned char *kind_of = sp->kind_of;
 	_Atomic double ended[3] = { 0, 0, 0 };
 	double end_us = 0, t0, submit_end;
-	int n, rc = 0, k, submitted_blocks = 0, per_worker = 0, same_length;
+	int rc = 0, k, submitted_blocks = 0, per_worker = 0, same_length;
 	unsigned i, done = 0, hybrid = 0, a;
 
-	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
-		return -EINVAL;
-	if (nbuffers > PPH_MAX_BUFFERS)
-		return -E2BIG;
-	if ((n = part_count(nbuffers, parts)) < 0)
-		return -EINVAL;
-	if (n <= 1 || !pph__split_shared(nbuffers, handles, parts, first))
-		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 	if (n > PPH_MAX_WORKERS)
 		n = PPH_MAX_WORKERS;
 	for (i = 0; i < nbuffers; i++)
@@ -810,6 +816,29 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	for (a = 0; rc == 0 && end_us > 0 && a < 3; a++)
 		if (atomic_load(&ended[a]) > 0)
 			split_measured(cl, a, atomic_load(&ended[a]) - t0, end_us);
+	return rc;
+}
+
+int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
+			 const pph_data_handle *handles, const enum pph_access *modes,
+			 const int *parts, const void *arg, size_t arg_size)
+{
+	unsigned first[PPH_MAX_BUFFERS];
+	struct split_space *sp;
+	int n, rc;
+
+	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
+		return -EINVAL;
+	if (nbuffers > PPH_MAX_BUFFERS)
+		return -E2BIG;
+	if ((n = part_count(nbuffers, parts)) < 0)
+		return -EINVAL;
+	if (n <= 1 || !pph__split_shared(nbuffers, handles, parts, first))
+		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
+	if (!(sp = malloc(sizeof(*sp))))
+		return -ENOMEM;
+	rc = call_split(cl, impl_mask, nbuffers, handles, modes, parts, arg, arg_size, n, first, sp);
+	free(sp);
 	return rc;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -109,9 +110,16 @@ static int env_count(const char *var)
  * (STARPU_HOME, set, wins).  StarPU itself would use $HOME/.starpu and
  * create a HOME that does not exist; with no such folder, a temporary
  * one holds them for the run (nothing is kept), removed at pph_shutdown.
+ * So does a folder StarPU could not write in (a read-only or full file
+ * system, a PEPPHER_HOME that is a file): starpu_initialize aborted the
+ * process there (its bus calibration asserts that its files were
+ * written), where libpeppher warns and runs.
  */
 static char temp_home[] = "/tmp/peppher-starpu-XXXXXX";
 static int temp_home_made;
+/* what the temporary folder replaced, put back at pph_shutdown: a
+ * STARPU_HOME or STARPU_PERF_MODEL_DIR of the environment's */
+static char *saved_home, *saved_model_dir;
 
 static int is_folder(const char *path)
 {
@@ -120,31 +128,110 @@ static int is_folder(const char *path)
 	return path && path[0] == '/' && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static void set_home(void)
+/* mkdir -p path: 0, or -1 with errno. */
+static int mkdir_p(char *path)
+{
+	char *p;
+
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+			*p = '/';
+			return -1;
+		}
+		*p = '/';
+	}
+	return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/*
+ * Can StarPU write its models under dir: made (mkdir -p) and a file
+ * written in it, some bytes, as StarPU's bus calibration writes (a full
+ * file system takes an empty file).  0, or -errno.
+ */
+static int writable(const char *dir)
+{
+	static const char probe[256];
+	char path[4096];
+	int fd, rc = 0;
+
+	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path) - 24)
+		return -ENAMETOOLONG;
+	if (mkdir_p(path) != 0)
+		return -errno;
+	strcat(path, "/.peppher-probe-XXXXXX");
+	if ((fd = mkstemp(path)) < 0)
+		return -errno;
+	errno = ENOSPC; /* a short write sets none */
+	if (write(fd, probe, sizeof(probe)) != (ssize_t)sizeof(probe))
+		rc = -errno;
+	if (close(fd) != 0 && !rc)
+		rc = -errno;
+	unlink(path);
+	return rc;
+}
+
+/* The folder StarPU 1.3 writes its models in, from its home:
+ * STARPU_PERF_MODEL_DIR, else HOME/.starpu/sampling.  0, or -1: too long. */
+static int models_dir(const char *home, char *dir, size_t size)
+{
+	const char *own = getenv("STARPU_PERF_MODEL_DIR");
+	int n = own && *own ? snprintf(dir, size, "%s", own) :
+			      snprintf(dir, size, "%s/.starpu/sampling", home);
+
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+/* A temporary folder for StarPU's models, for this run: 0, or -errno. */
+static int use_temp_home(void)
+{
+	const char *home = getenv("STARPU_HOME"), *dir = getenv("STARPU_PERF_MODEL_DIR");
+
+	strcpy(temp_home, "/tmp/peppher-starpu-XXXXXX");
+	if (!mkdtemp(temp_home))
+		return -errno;
+	temp_home_made = 1;
+	free(saved_home);
+	free(saved_model_dir);
+	saved_home = home ? strdup(home) : NULL;
+	saved_model_dir = dir ? strdup(dir) : NULL;
+	setenv("STARPU_HOME", temp_home, 1);
+	unsetenv("STARPU_PERF_MODEL_DIR");
+	return 0;
+}
+
+static int set_home(void)
 {
 	const char *home = getenv("PEPPHER_HOME"), *user = getenv("HOME");
-	char path[4096];
+	char path[4096], dir[4096];
+	int rc;
 
-	if (getenv("STARPU_HOME"))
-		return;
-	if (home && *home) {
-		mkdir(home, 0777);
+	if (getenv("STARPU_HOME")) {
+		snprintf(path, sizeof(path), "%s", getenv("STARPU_HOME"));
+	} else if (home && *home) {
 		snprintf(path, sizeof(path), "%s/starpu", home);
 	} else if (is_folder(user)) {
-		snprintf(path, sizeof(path), "%s/.peppher", user);
-		mkdir(path, 0777);
 		snprintf(path, sizeof(path), "%s/.peppher/starpu", user);
 	} else {
 		fprintf(stderr, "peppher: warning: HOME=%s is not an absolute path to an existing folder and PEPPHER_HOME is not set: performance models will not be saved\n",
 			user ? user : "(unset)");
-		strcpy(temp_home, "/tmp/peppher-starpu-XXXXXX");
-		if (!mkdtemp(temp_home))
-			return;
-		temp_home_made = 1;
-		snprintf(path, sizeof(path), "%s", temp_home);
+		return use_temp_home();
 	}
-	mkdir(path, 0777);
-	setenv("STARPU_HOME", path, 1);
+	if (models_dir(path, dir, sizeof(dir)) != 0)
+		rc = -ENAMETOOLONG;
+	else
+		rc = writable(dir);
+	if (rc != 0) {
+		/* as libpeppher's perfmodel.c says it */
+		fprintf(stderr, "peppher: warning: cannot create %s: %s: performance models will not be saved\n",
+			dir, strerror(-rc));
+		return use_temp_home();
+	}
+	if (!getenv("STARPU_HOME"))
+		setenv("STARPU_HOME", path, 1);
+	return 0;
 }
 
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
@@ -161,7 +248,15 @@ static void remove_temp_home(void)
 	if (!temp_home_made)
 		return;
 	nftw(temp_home, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-	unsetenv("STARPU_HOME");
+	if (saved_home)
+		setenv("STARPU_HOME", saved_home, 1);
+	else
+		unsetenv("STARPU_HOME");
+	if (saved_model_dir)
+		setenv("STARPU_PERF_MODEL_DIR", saved_model_dir, 1);
+	free(saved_home);
+	free(saved_model_dir);
+	saved_home = saved_model_dir = NULL;
 	temp_home_made = 0;
 }
 
@@ -285,7 +380,12 @@ int pph_init_conf(const struct pph_conf *pconf)
 	if (ncuda >= 0)
 		conf.ncuda = ncuda;
 	say_unread();
-	set_home();
+	if ((rc = set_home()) != 0) {
+		/* StarPU would abort the process */
+		sp__init_failed("no folder StarPU can write its models in: a temporary folder in /tmp: %s",
+				strerror(-rc));
+		return rc;
+	}
 	setenv("STARPU_SILENT", "1", 0);
 	/* libpeppher runs on every OpenCL device, PoCL's CPU device included */
 	setenv("STARPU_OPENCL_ON_CPUS", "1", 0);

@@ -392,6 +392,60 @@ static void test_threads_submit(void)
 	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
 }
 
+/*
+ * An application thread made with a small stack submits: 32 KiB, twice
+ * PTHREAD_STACK_MIN.  dmda's choice alone took 18.7 KiB of the submitting
+ * thread's stack, and such a thread faulted at its first submission.
+ * Submitted and waited for, detached, and a synchronous call (run in the
+ * thread's place where its worker is idle), each a chain on one variable.
+ */
+#define SMALL_STACK (32 * 1024)
+
+static void *small_stack_submits(void *arg)
+{
+	long *x = arg;
+	pph_data_handle h;
+	enum pph_access mode = PPH_RW;
+	int i, rc = 0;
+
+	if (pph_variable_register(&h, x, sizeof(*x)))
+		return NULL;
+	for (i = 0; i < 8 && !rc; i++) {
+		struct pph_task *t = pph_task_create(&affine_cl);
+
+		rc = !t || pph_task_add_buffer(t, h, PPH_RW) || pph_task_set_arg(t, &i, sizeof(i));
+		if (!rc) {
+			pph_task_set_detached(t, i % 2);
+			rc = pph_task_submit(t) || (i % 2 == 0 && pph_task_wait(t));
+			if (i % 2 == 0)
+				pph_task_destroy(t);
+		}
+	}
+	for (; i < 16 && !rc; i++)
+		rc = pph_call_sync(&affine_cl, PPH_ALL_IMPLS, 1, &h, &mode, &i, sizeof(i));
+	pph_data_unregister(h);
+	return rc ? NULL : x;
+}
+
+static void test_small_stack_thread(void)
+{
+	pthread_attr_t attr;
+	pthread_t th;
+	long x = 1, expect = 1;
+	void *ret = NULL;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		expect = (expect * 3 + i) % 1000003;
+	CU_ASSERT_EQUAL_FATAL(pthread_attr_init(&attr), 0);
+	CU_ASSERT_EQUAL_FATAL(pthread_attr_setstacksize(&attr, SMALL_STACK), 0);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&th, &attr, small_stack_submits, &x), 0);
+	pthread_attr_destroy(&attr);
+	CU_ASSERT_EQUAL(pthread_join(th, &ret), 0);
+	CU_ASSERT_PTR_EQUAL(ret, &x);
+	CU_ASSERT_EQUAL(x, expect);
+}
+
 static void test_priorities(void)
 {
 	struct pph_task *t;
@@ -444,4 +498,5 @@ void add_task_tests(CU_pSuite s)
 	CU_add_test(s, "bad buffers", test_bad_buffers);
 	CU_add_test(s, "priorities", test_priorities);
 	CU_add_test(s, "several application threads submit", test_threads_submit);
+	CU_add_test(s, "a thread with a 32 KiB stack submits", test_small_stack_thread);
 }

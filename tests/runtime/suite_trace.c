@@ -83,10 +83,55 @@ static void test_trace_unwritable(void)
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
+static void init_bad_calibrate(void)
+{
+	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
+}
+
+/*
+ * A pph_init that fails after looking at PEPPHER_TRACE (here a bad
+ * PEPPHER_CALIBRATE, checked after it; or workers that cannot start)
+ * leaves the file there as it was: an earlier run's trace was truncated
+ * to 0 bytes by a run that never ran.  A file that was not there is not
+ * left behind, empty.
+ */
+static void test_trace_kept_when_init_fails(void)
+{
+	static const char earlier[] = "{\"traceEvents\":[]}\n";
+	char path[] = "/tmp/peppher-trace-XXXXXX", buf[64] = "";
+	int fd = mkstemp(path);
+	FILE *fp;
+	size_t len;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(write(fd, earlier, strlen(earlier)), (ssize_t)strlen(earlier));
+	close(fd);
+	pph_shutdown();
+	setenv("PEPPHER_TRACE", path, 1);
+	setenv("PEPPHER_CALIBRATE", "bogus", 1);
+	CU_ASSERT_EQUAL(test_stderr_count(init_bad_calibrate, "PEPPHER_CALIBRATE=bogus"), 1);
+	fp = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	len = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	CU_ASSERT_EQUAL(len, strlen(earlier));
+	CU_ASSERT_STRING_EQUAL(buf, earlier);
+	/* not there before: not there after */
+	unlink(path);
+	CU_ASSERT_EQUAL(test_stderr_count(init_bad_calibrate, "PEPPHER_CALIBRATE=bogus"), 1);
+	CU_ASSERT_EQUAL(access(path, F_OK), -1);
+	unsetenv("PEPPHER_CALIBRATE");
+	unsetenv("PEPPHER_TRACE");
+	unlink(path);
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
 void add_trace_suite(void)
 {
 	CU_pSuite s = CU_add_suite("trace", init_dmda, suite_clean);
 
 	CU_add_test(s, "Chrome trace events", test_trace);
 	CU_add_test(s, "a trace that cannot be written fails pph_init", test_trace_unwritable);
+	CU_add_test(s, "a pph_init that fails leaves an earlier trace as it was",
+		    test_trace_kept_when_init_fails);
 }

@@ -91,6 +91,42 @@ static void test_cpu_only_split(void)
 	CU_ASSERT_EQUAL(atomic_load(&split_forks), 0);
 }
 
+/* A split call from a thread with a 32 KiB stack (twice PTHREAD_STACK_MIN):
+ * its tables per block took 44 KiB of the caller's stack. */
+static void *small_stack_splits(void *arg)
+{
+	int *v = arg, parts = 0;
+	pph_data_handle h;
+	enum pph_access mode = PPH_RW;
+	int rc;
+
+	if (pph_vector_register(&h, v, 1000, sizeof(int)))
+		return NULL;
+	rc = pph_call_partitioned(&split_cl, PPH_ALL_IMPLS, 1, &h, &mode, &parts, NULL, 0);
+	pph_data_unregister(h);
+	return rc ? NULL : v;
+}
+
+static void test_small_stack_split(void)
+{
+	static int v[1000];
+	pthread_attr_t attr;
+	pthread_t th;
+	void *ret = NULL;
+	int i, ok = 1;
+
+	CU_ASSERT_EQUAL_FATAL(pthread_attr_init(&attr), 0);
+	CU_ASSERT_EQUAL_FATAL(pthread_attr_setstacksize(&attr, 32 * 1024), 0);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&th, &attr, small_stack_splits, v), 0);
+	pthread_attr_destroy(&attr);
+	CU_ASSERT_EQUAL(pthread_join(th, &ret), 0);
+	CU_ASSERT_PTR_EQUAL(ret, v);
+	for (i = 0; i < 1000; i++)
+		ok &= v[i] == 1;
+	CU_ASSERT_TRUE(ok);
+	memset(v, 0, sizeof(v));
+}
+
 /* Split calls of split_cl over the first n of v[3] = { 0, 10, 20 }, for
  * each n of sizes (ending in 0), parts blocks each; v as they leave it. */
 static void split_prefixes(int v[3], const int *sizes, int parts)
@@ -187,6 +223,7 @@ void add_wrappers_tests(CU_pSuite s)
 	CU_add_test(s, "a variant that gives up fails its call",
 		    test_variant_error);
 	CU_add_test(s, "synchronous call", test_sync_call);
+	CU_add_test(s, "a split call from a thread with a 32 KiB stack", test_small_stack_split);
 	CU_add_test(s, "a split for the CPU workers alone: a block per worker, one thread each",
 		    test_cpu_only_split);
 	CU_add_test(s, "a split into more blocks than elements: a block each",

@@ -5,26 +5,47 @@
  * submitting thread only, while `failing` is set (the runtime's calls
  * reach it: malloc is not one of libpeppher's own functions).
  */
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <CUnit/Basic.h>
 
 #include <peppher/runtime.h>
 
+#include "perfmodel.h"
+#include "testutil.h"
+
 extern void *__libc_malloc(size_t size);
+
+extern void *__libc_calloc(size_t n, size_t size);
 
 static __thread int failing;
 static __thread unsigned failed;
+/* else, the allocation of this thread to fail: 1 the next, 0 none */
+static __thread unsigned fail_in;
+
+static int fails(void)
+{
+	if (failing || (fail_in && --fail_in == 0)) {
+		failed++;
+		errno = ENOMEM; /* as malloc sets it */
+		return 1;
+	}
+	return 0;
+}
 
 void *malloc(size_t size)
 {
-	if (failing) {
-		failed++;
-		return NULL;
-	}
-	return __libc_malloc(size);
+	return fails() ? NULL : __libc_malloc(size);
+}
+
+void *calloc(size_t n, size_t size)
+{
+	return fails() ? NULL : __libc_calloc(n, size);
 }
 
 static void sleep_ms(long ms)
@@ -149,6 +170,53 @@ static void test_writer_after_reader(void)
 	CU_ASSERT_EQUAL(v, 3);
 }
 
+/*
+ * Memory that runs out while a valid stored model is read says so, not
+ * that the file is corrupt (a fresh model started over a good file was
+ * blamed on the file).  Each allocation of the read fails in turn.
+ */
+static const char *model_path = "oom_read.model";
+static unsigned read_failing_at;
+static int read_whole, none_failed;
+
+static void read_failing(void)
+{
+	struct pph_pm_model *m;
+
+	fail_in = read_failing_at;
+	m = pph__perfmodel_read(model_path);
+	none_failed = fail_in != 0; /* fewer allocations than that */
+	fail_in = 0;
+	read_whole = m != NULL;
+	pph__perfmodel_free(m);
+}
+
+static void test_model_read_oom(void)
+{
+	FILE *fp = fopen(model_path, "w");
+	unsigned said = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	fputs("peppher-perfmodel 1\ncodelet oom\nvariant a CPU\nentry 1 8 3 2 1 0 1\n"
+	      "entry 2 16 3 2 1 0 1\nvariant b OPENCL\nsetup 5\nentry 1 8 3 2 1 0 1\n",
+	      fp);
+	fclose(fp);
+	for (read_failing_at = 1; read_failing_at < 1000; read_failing_at++) {
+		int n = test_stderr_count(read_failing, "out of memory") +
+			test_stderr_count(read_failing, "Cannot allocate memory");
+
+		CU_ASSERT_EQUAL(test_stderr_count(read_failing, "corrupt"), 0);
+		if (none_failed)
+			break;
+		/* a failure the read gets over (stdio's buffer) or said */
+		CU_ASSERT(read_whole || n == 1);
+		said += n;
+	}
+	CU_ASSERT_TRUE(none_failed && read_whole); /* the file is fine */
+	CU_ASSERT(said >= 4); /* the file opened, the model, a variant, an entry */
+	unlink(model_path);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -164,6 +232,8 @@ int main(void)
 	s = CU_add_suite("out of memory at submission", NULL, NULL);
 	CU_add_test(s, "writer after a writer", test_writer_after_writer);
 	CU_add_test(s, "writer after a reader", test_writer_after_reader);
+	CU_add_test(s, "a model read when memory runs out is not called corrupt",
+		    test_model_read_oom);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failures = CU_get_number_of_failures();

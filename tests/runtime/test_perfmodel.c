@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -647,6 +648,47 @@ static void test_corrupt_warned_once(void)
 	free(path);
 }
 
+/* A model that is a directory, or holds a NUL byte, says so, not that it
+ * is corrupt or has a line too long. */
+static void test_model_cause_said(void)
+{
+	char *path = model_file("pm_test");
+	FILE *fp;
+
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	pph_shutdown();
+	CU_ASSERT_EQUAL_FATAL(mkdir(path, 0777), 0);
+	CU_ASSERT_EQUAL(test_stderr_count(run_pm_test, "is a directory, not a performance model"), 1);
+	CU_ASSERT_EQUAL(test_stderr_count(run_pm_test, "corrupt"), 0);
+	rmdir(path);
+	fp = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	fwrite("peppher-perfmodel 1\ncodelet pm\0test\n", 1, 37, fp);
+	fclose(fp);
+	CU_ASSERT_EQUAL(test_stderr_count(run_pm_test, ":2: holds a NUL byte; starting a fresh one"), 1);
+	unlink(path);
+	free(path);
+}
+
+/* A lock file that cannot be made (a directory there) is said: the model
+ * is merged, written, without it (two processes at once lose samples). */
+static void test_lock_unusable_said(void)
+{
+	char *path = model_file("pm_test"), *lock;
+
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	pph_shutdown();
+	CU_ASSERT_FATAL(asprintf(&lock, "%.*s.lock", (int)strlen(path) - 6, path) > 0);
+	unlink(lock);
+	CU_ASSERT_EQUAL_FATAL(mkdir(lock, 0777), 0);
+	CU_ASSERT_EQUAL(test_stderr_count(run_pm_test, "the model is merged without its lock"), 1);
+	CU_ASSERT_EQUAL(access(path, F_OK), 0); /* written all the same */
+	rmdir(lock);
+	unlink(path);
+	free(lock);
+	free(path);
+}
+
 /* A declared codelet's model is read by pph_init, before any call: its
  * corruption is reported by a run that makes none. */
 static const struct pph_codelet declared_cl = { "pm_declared", 2, impls, PPH_MODEL_DEFAULT };
@@ -1268,6 +1310,9 @@ int main(void)
 		    test_reset_keeps_others);
 	CU_add_test(s, "footprint of a task without data", test_footprint_no_data);
 	CU_add_test(s, "a corrupt model is reported once", test_corrupt_warned_once);
+	CU_add_test(s, "a model that is a directory or holds a NUL says so",
+		    test_model_cause_said);
+	CU_add_test(s, "a lock that cannot be made is said", test_lock_unusable_said);
 	CU_add_test(s, "a declared codelet's model loads at init", test_declared_loads_at_init);
 	CU_add_test(s, "absurd predictions still place tasks", test_absurd_predictions);
 	CU_add_test(s, "codelet names stay in the models folder", test_path_escape);

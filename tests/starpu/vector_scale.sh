@@ -50,6 +50,25 @@ done
 	grep -q "HOME=$HOME is not an absolute path to an existing folder and PEPPHER_HOME is not set" "$out/nohome.log" ||
 		{ cat "$out/nohome.log"; fail "no warning for a HOME that is no folder"; }
 	[ -e "$out/no/such/home/.starpu" ] && fail "StarPU created a HOME that did not exist"
+	# a folder StarPU cannot write in (here a file in its path; a read-only
+	# or full file system alike): a warning and a temporary folder, where
+	# starpu_initialize aborted the process
+	HOME="$out/user"
+	: > "$out/afile"
+	PEPPHER_HOME="$out/afile" "$out/all/starpu/vector_scale" > "$out/filehome.log" 2>&1 &&
+		grep -q "calls on 100000 elements: correct" "$out/filehome.log" ||
+		{ cat "$out/filehome.log"; fail "a PEPPHER_HOME that is a file"; }
+	grep -q "warning: cannot create $out/afile/starpu/.starpu/sampling: Not a directory: performance models will not be saved" "$out/filehome.log" ||
+		{ cat "$out/filehome.log"; fail "no warning for a PEPPHER_HOME that is a file"; }
+	HOME="$out/user2" && mkdir -p "$HOME" && : > "$HOME/.peppher"
+	"$out/all/starpu/vector_scale" > "$out/filedot.log" 2>&1 &&
+		grep -q "calls on 100000 elements: correct" "$out/filedot.log" &&
+		grep -q "warning: cannot create $HOME/.peppher/starpu/.starpu/sampling: Not a directory" "$out/filedot.log" ||
+		{ cat "$out/filedot.log"; fail "a HOME whose .peppher is a file"; }
+	STARPU_HOME="$out/afile" "$out/all/starpu/vector_scale" > "$out/filestarpu.log" 2>&1 &&
+		grep -q "calls on 100000 elements: correct" "$out/filestarpu.log" &&
+		grep -q "warning: cannot create $out/afile/.starpu/sampling: Not a directory" "$out/filestarpu.log" ||
+		{ cat "$out/filestarpu.log"; fail "a STARPU_HOME that is a file"; }
 	exit 0
 ) || exit 1
 echo "PASS: vector_scale on StarPU"
