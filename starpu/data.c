@@ -159,6 +159,26 @@ int pph_variable_register(pph_data_handle *handle, void *ptr, size_t size)
 	return 0;
 }
 
+/*
+ * StarPU's memory manager writes dirty device copies home ahead of need:
+ * once fewer than STARPU_MINIMUM_CLEAN_BUFFERS percent (5) of a node's
+ * buffers are clean, it writes dirty ones back until
+ * STARPU_TARGET_CLEAN_BUFFERS percent (10) are.  With 20 buffers or more
+ * on a device (5% is one), data that every task writes there is copied
+ * home after each task: 32 containers updated 100 times each on PoCL were
+ * copied home 3,219 times, where 0 and 0 copy each home once, when the
+ * host reads it (doc/starpu.md).  libpeppher writes a copy home when the host needs it,
+ * or to evict it: so does libpeppher-starpu, unless the environment sets
+ * either percentage.
+ */
+void sp__memory_defaults(void)
+{
+	if (!getenv("STARPU_MINIMUM_CLEAN_BUFFERS") && !getenv("STARPU_TARGET_CLEAN_BUFFERS")) {
+		setenv("STARPU_MINIMUM_CLEAN_BUFFERS", "0", 0);
+		setenv("STARPU_TARGET_CLEAN_BUFFERS", "0", 0);
+	}
+}
+
 /* StarPU's filter_func: child id of the list of rectangles in filter_arg_ptr. */
 static void vector_filter(void *father, void *child, struct starpu_data_filter *f, unsigned id,
 			  unsigned nparts)

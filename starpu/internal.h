@@ -120,6 +120,9 @@ int pph__data_held_here(pph_data_handle handle, const char *what);
  * submit tasks and do nothing else.
  */
 int sp__engine_start(struct starpu_conf *conf);
+/* before starting StarPU: no copies home ahead of need, unless the
+ * environment asks (data.c) */
+void sp__memory_defaults(void);
 void sp__engine_wait_all(void);
 /* pph_task_wait_all: distributed, every rank's tasks and transfers (every
  * rank calls it), and with PEPPHER_STATS=1 the bytes each rank sent so far */

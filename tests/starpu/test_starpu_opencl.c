@@ -9,7 +9,8 @@
  * STARPU_LIMIT_OPENCL_MEM run on the CPU, or fail (StarPU waited for room
  * for good).  A kernel that cannot be built, found or read is said naming
  * the variant, as libpeppher says it.  Empty vectors and matrices run
- * there (StarPU aborted allocating 0 bytes).  Skipped (77) without an
+ * there (StarPU aborted allocating 0 bytes).  Data written there call
+ * after call is copied home once.  Skipped (77) without an
  * OpenCL device.
  */
 #include <errno.h>
@@ -486,6 +487,69 @@ static void test_empty_data(void)
 	CU_ASSERT_TRUE(ok);
 }
 
+/*
+ * Vectors that every call writes on the device, many in flight: each is
+ * copied home once, when the host reads it.  StarPU's memory manager wrote
+ * dirty copies home after every task once 20 buffers or more were on the
+ * device (STARPU_MINIMUM_CLEAN_BUFFERS, which libpeppher-starpu sets to 0
+ * unless given): 24 vectors x 10 calls were 240 copies home.
+ */
+static const char *const inc_src =
+	"__kernel void inc(__global int *v, int n) { for (int i = 0; i < n; i++) v[i]++; }\n";
+
+static void inc_ocl(void *b[], void *arg)
+{
+	cl_kernel k = pph_opencl_kernel_source(inc_src, "inc");
+	cl_mem v = PPH_OPENCL_MEM(b[0]);
+	int n = (int)PPH_VECTOR_N(b[0]);
+	size_t one = 1;
+
+	(void)arg;
+	if (!k) {
+		pph_variant_failed();
+		return;
+	}
+	clSetKernelArg(k, 0, sizeof(v), &v);
+	clSetKernelArg(k, 1, sizeof(n), &n);
+	clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &one, &one, 0, NULL, NULL);
+}
+
+static const struct pph_impl inc_impls[] = { { PPH_ARCH_OPENCL, inc_ocl, "inc_ocl" } };
+static const struct pph_codelet inc_cl = { "sp_inc", 1, inc_impls, PPH_MODEL_HISTORY };
+
+static void test_copies_home(void)
+{
+	enum { K = 24, M = 4, ROUNDS = 10 };
+	static int v[K][M];
+	pph_data_handle h[K];
+	enum pph_access rw = PPH_RW;
+	struct pph_transfer_stats st;
+	int k, i, r, ok = 1;
+
+	for (k = 0; k < K; k++)
+		CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h[k], v[k], M, sizeof(int)), 0);
+	pph_task_wait_all();
+	pph_transfer_stats_reset();
+	for (r = 0; r < ROUNDS; r++)
+		for (k = 0; k < K; k++)
+			CU_ASSERT_EQUAL(pph_call_async(&inc_cl, PPH_ALL_IMPLS, 1, &h[k], &rw, NULL, 0),
+					0);
+	for (k = 0; k < K; k++) {
+		CU_ASSERT_EQUAL(pph_data_acquire(h[k], PPH_R), 0);
+		for (i = 0; i < M; i++)
+			ok &= v[k][i] == ROUNDS;
+	}
+	pph_transfer_stats_get(&st);
+	CU_ASSERT_TRUE(ok);
+	CU_ASSERT_EQUAL(st.to_device, K);
+	CU_ASSERT_EQUAL(st.to_host, K);
+	if (st.to_host != K)
+		fprintf(stderr, "%lu copies to the device, %lu home (%d expected each)\n",
+			st.to_device, st.to_host, K);
+	for (k = 0; k < K; k++)
+		pph_data_unregister(h[k]);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -511,6 +575,7 @@ int main(void)
 	CU_add_test(s, "data beyond STARPU_LIMIT_OPENCL_MEM", test_beyond_device_limit);
 	CU_add_test(s, "kernels that fail are said naming the variant", test_kernel_messages);
 	CU_add_test(s, "empty vectors and matrices on the device", test_empty_data);
+	CU_add_test(s, "data written on the device is copied home once", test_copies_home);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures();
