@@ -134,6 +134,23 @@ static unsigned max_devices(int max)
 	return max >= 0 ? (unsigned)max : PPH_MAX_NODES;
 }
 
+/* Tell memory.c the device's size, and whether it is the host's memory
+ * (a CPU device, PoCL's; an integrated GPU): its cache bound. */
+static void mem_of_device(int node, cl_device_id id)
+{
+	cl_ulong bytes = 0;
+	cl_bool unified = CL_FALSE;
+	cl_device_type type = 0;
+
+	if (clGetDeviceInfo(id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof(bytes), &bytes, NULL) != CL_SUCCESS)
+		return;
+	/* deprecated in OpenCL 2.0, still answered; an error leaves it false */
+	(void)clGetDeviceInfo(id, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof(unified), &unified, NULL);
+	(void)clGetDeviceInfo(id, CL_DEVICE_TYPE, sizeof(type), &type, NULL);
+	pph__mem_set_device((unsigned)node, bytes > SIZE_MAX ? SIZE_MAX : (size_t)bytes,
+			    unified || (type & CL_DEVICE_TYPE_CPU));
+}
+
 static int open_device(cl_device_id id)
 {
 	struct ocl_device *d = &devices[ndevices];
@@ -157,6 +174,7 @@ static int open_device(cl_device_id id)
 	}
 	d->kernels = NULL;
 	ndevices++;
+	mem_of_device(node, id);
 	return node;
 }
 

@@ -294,6 +294,13 @@ int pph__mem_alloc(unsigned node, size_t bytes, void **buf);
 /* The same, but -ENOMEM rather than dropping cached buffers or evicting. */
 int pph__mem_alloc_free_room(unsigned node, size_t bytes, void **buf);
 void pph__mem_free(unsigned node, size_t bytes, void *buf);
+/* The driver's word on a node: its memory's size (0: unknown), and whether
+ * that memory is the host's; bounds the cache of unused buffers. */
+void pph__mem_set_device(unsigned node, size_t device_bytes, int host_memory);
+/* That bound in bytes (tests set it), and the bytes cached under it. */
+void pph__mem_set_cache_bound(unsigned node, size_t bytes);
+size_t pph__mem_cache_bound(unsigned node);
+size_t pph__mem_cached(unsigned node);
 uint64_t pph__mem_tick(void);
 void pph__mem_stats(struct pph_transfer_stats *s);
 void pph__mem_stats_reset(void);

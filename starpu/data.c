@@ -46,6 +46,21 @@ static int as_host_data(struct pph_data *d, void *ptr)
 	return !ptr || starpu_task_get_current();
 }
 
+/*
+ * Empty data (a vector of 0 elements, a matrix of 0 rows or columns) has a
+ * StarPU handle of one element of its own, zeroed: StarPU 1.3 allocates a
+ * copy of allocsize bytes on an OpenCL device, and 0 is CL_INVALID_BUFFER_SIZE,
+ * which its OpenCL driver reports by aborting the process.  The variants
+ * still see the data empty (task.c): a CPU variant gets the caller's
+ * pointer, an OpenCL one a valid cl_mem of that element, which it does not
+ * read, so that it runs as on libpeppher (a dot product of 0 elements
+ * still writes its 0).  Returns the element, or NULL (-ENOMEM).
+ */
+static void *spare_element(struct pph_data *d)
+{
+	return d->spare = calloc(1, d->elemsize);
+}
+
 static struct pph_data *data_new(enum sp_layout layout)
 {
 	struct pph_data *d = calloc(1, sizeof(*d));
@@ -71,8 +86,16 @@ int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n, size_t ele
 	d->n = n;
 	d->elemsize = elemsize;
 	if (!as_host_data(d, ptr)) {
-		starpu_vector_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)ptr, (uint32_t)n,
-					    elemsize);
+		if (!n && !spare_element(d)) {
+			free(d);
+			return -ENOMEM;
+		}
+		if (n)
+			starpu_vector_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)ptr,
+						    (uint32_t)n, elemsize);
+		else
+			starpu_vector_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)d->spare,
+						    1, elemsize);
 		sp__registered(d);
 	}
 	*handle = d;
@@ -99,8 +122,17 @@ int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows, size_t 
 	d->ld = ld;
 	d->elemsize = elemsize;
 	if (!as_host_data(d, ptr)) {
-		starpu_matrix_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)ptr, (uint32_t)ld,
-					    (uint32_t)cols, (uint32_t)rows, elemsize);
+		if ((!rows || !cols) && !spare_element(d)) {
+			free(d);
+			return -ENOMEM;
+		}
+		if (rows && cols)
+			starpu_matrix_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)ptr,
+						    (uint32_t)ld, (uint32_t)cols, (uint32_t)rows,
+						    elemsize);
+		else
+			starpu_matrix_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)d->spare,
+						    1, 1, 1, elemsize);
 		sp__registered(d);
 	}
 	*handle = d;
@@ -125,6 +157,26 @@ int pph_variable_register(pph_data_handle *handle, void *ptr, size_t size)
 	}
 	*handle = d;
 	return 0;
+}
+
+/*
+ * StarPU's memory manager writes dirty device copies home ahead of need:
+ * once fewer than STARPU_MINIMUM_CLEAN_BUFFERS percent (5) of a node's
+ * buffers are clean, it writes dirty ones back until
+ * STARPU_TARGET_CLEAN_BUFFERS percent (10) are.  With 20 buffers or more
+ * on a device (5% is one), data that every task writes there is copied
+ * home after each task: 32 containers updated 100 times each on PoCL were
+ * copied home 3,219 times, where 0 and 0 copy each home once, when the
+ * host reads it (doc/starpu.md).  libpeppher writes a copy home when the host needs it,
+ * or to evict it: so does libpeppher-starpu, unless the environment sets
+ * either percentage.
+ */
+void sp__memory_defaults(void)
+{
+	if (!getenv("STARPU_MINIMUM_CLEAN_BUFFERS") && !getenv("STARPU_TARGET_CLEAN_BUFFERS")) {
+		setenv("STARPU_MINIMUM_CLEAN_BUFFERS", "0", 0);
+		setenv("STARPU_TARGET_CLEAN_BUFFERS", "0", 0);
+	}
 }
 
 /* StarPU's filter_func: child id of the list of rectangles in filter_arg_ptr. */
@@ -182,7 +234,8 @@ static int partition(pph_data_handle parent, unsigned nr, unsigned nc, struct re
 	struct starpu_data_filter f = { 0 };
 	unsigned k;
 
-	if (!parent || !children || !nparts || parent->layout == SP_VARIABLE || host_data(parent))
+	if (!parent || !children || !nparts || parent->layout == SP_VARIABLE || host_data(parent) ||
+	    parent->spare)
 		return -EINVAL;
 	if (parent->nchildren || parent->child)
 		return -EBUSY;
@@ -214,9 +267,13 @@ static int partition(pph_data_handle parent, unsigned nr, unsigned nc, struct re
 	return 0;
 }
 
-/* The length of a handle along its split: elements, or rows. */
+/* The length of a handle along its split: elements, or rows; 0 for empty
+ * data (a matrix of rows of no column is not split: pph_call_partitioned
+ * calls it whole). */
 size_t sp__split_length(const struct pph_data *d)
 {
+	if (d->spare)
+		return 0;
 	return d->layout == SP_VECTOR ? d->n : d->rows;
 }
 
@@ -411,5 +468,6 @@ void pph_data_unregister(pph_data_handle handle)
 		sp__gather_everywhere(handle); /* wrapped memory current on every rank */
 		starpu_data_unregister(handle->h);
 	}
+	free(handle->spare);
 	free(handle);
 }

@@ -54,6 +54,9 @@ struct pph_data {
 	struct pph_data *children;
 	int unregistered;
 	const struct pph_reduction *redux; /* pph_data_set_reduction's (redux.c) */
+	/* empty data (no element): StarPU's handle is one element here, so
+	 * that no device allocates 0 bytes (data.c); variants see it empty */
+	void *spare;
 };
 
 /*
@@ -91,6 +94,7 @@ struct pph_task {
 	unsigned nbuffers; /* StarPU's buffers */
 	starpu_data_handle_t handles[PPH_MAX_BUFFERS];
 	enum starpu_data_access_mode modes[PPH_MAX_BUFFERS];
+	const struct pph_data *empty[PPH_MAX_BUFFERS]; /* empty data (data.c), else NULL */
 	/* the variant's buffers: each StarPU's buffer slot[i], or, at -1,
 	 * host data (no StarPU buffer: data.c), given as it is */
 	unsigned nslots;
@@ -116,6 +120,9 @@ int pph__data_held_here(pph_data_handle handle, const char *what);
  * submit tasks and do nothing else.
  */
 int sp__engine_start(struct starpu_conf *conf);
+/* before starting StarPU: no copies home ahead of need, unless the
+ * environment asks (data.c) */
+void sp__memory_defaults(void);
 void sp__engine_wait_all(void);
 /* pph_task_wait_all: distributed, every rank's tasks and transfers (every
  * rank calls it), and with PEPPHER_STATS=1 the bytes each rank sent so far */

@@ -132,6 +132,7 @@ int sp__engine_start(struct starpu_conf *conf)
 	/* ranks share the machine's cores: binding every rank's first worker
 	 * to the first core would stack them there */
 	setenv("STARPU_WORKERS_NOBIND", "1", 0);
+	sp__memory_defaults();
 	MPI_Finalized(&finalized);
 	if (finalized) {
 		sp__init_failed("MPI was finalized: a process can run pph_init once");

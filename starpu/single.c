@@ -10,6 +10,7 @@ const char sp__library[] = "libpeppher-starpu";
 int sp__engine_start(struct starpu_conf *conf)
 {
 	pph__say_not_distributed();
+	sp__memory_defaults();
 	return starpu_init(conf);
 }
 

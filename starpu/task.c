@@ -208,6 +208,32 @@ static void host_iface(const struct pph_data *d, union iface *out)
 		out->s = (struct pph_variable_iface){ d->host, d->elemsize };
 }
 
+/*
+ * What a variant gets for empty data (data.c): its shape, with the
+ * caller's pointer on the CPU, StarPU's cl_mem of the spare element on
+ * OpenCL (valid as a kernel argument; a matrix packed, ld = cols, as on
+ * OpenCL always).
+ */
+static void empty_iface(const struct pph_data *d, void *buf, enum sp_kind kind, union iface *out,
+			struct packed *pk)
+{
+	const struct starpu_vector_interface *v = buf;
+	const struct starpu_matrix_interface *m = buf;
+	int vector = *(enum starpu_data_interface_id *)buf == STARPU_VECTOR_INTERFACE_ID;
+	void *dev = (void *)(vector ? v->dev_handle : m->dev_handle);
+
+	pk->mem = NULL;
+	host_iface(d, out);
+	if (kind != SP_OPENCL)
+		return;
+	if (d->layout == SP_VECTOR) {
+		out->v.ptr = dev;
+	} else {
+		out->m.ptr = dev;
+		out->m.ld = d->cols;
+	}
+}
+
 static void release_packed(void *buf, enum starpu_data_access_mode mode, struct packed *pk)
 {
 #ifdef SP_USE_OPENCL
@@ -335,6 +361,12 @@ static int run_on_host_copies(struct pph_task *p, void *buffers[], union iface *
 								 s.es };
 		else
 			ifaces[i].s = (struct pph_variable_iface){ copies[i], s.es };
+		if (p->empty[p->slot[i]]) { /* its shape, on the copy of the spare element */
+			host_iface(p->empty[p->slot[i]], &ifaces[i]);
+			ifaces[i].v.ptr = copies[i]; /* ptr leads both */
+			if (p->empty[p->slot[i]]->layout == SP_MATRIX)
+				ifaces[i].m.ld = ifaces[i].m.cols;
+		}
 		bufs[i] = &ifaces[i];
 	}
 	if (ok) {
@@ -406,6 +438,9 @@ static void run(void *buffers[], void *cl_arg, enum sp_kind kind)
 	for (i = 0; i < p->nslots; i++) {
 		if (p->slot[i] < 0)
 			host_iface(p->host_data[i], &ifaces[i]);
+		else if (p->empty[p->slot[i]])
+			empty_iface(p->empty[p->slot[i]], buffers[p->slot[i]], kind, &ifaces[i],
+				    &packed[p->slot[i]]);
 		else
 			convert(buffers[p->slot[i]], p->modes[p->slot[i]], kind, &ifaces[i],
 				&packed[p->slot[i]]);
@@ -658,6 +693,7 @@ int pph_task_add_buffer(struct pph_task *task, pph_data_handle handle, enum pph_
 		return 0;
 	}
 	task->slot[task->nslots++] = (int)task->nbuffers;
+	task->empty[task->nbuffers] = handle->spare ? handle : NULL;
 	task->handles[task->nbuffers] = handle->h;
 	task->modes[task->nbuffers++] = starpu_mode(mode);
 	return 0;

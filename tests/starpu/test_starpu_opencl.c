@@ -8,7 +8,10 @@
  * copies set by the init codelet on OpenCL.  Data larger than
  * STARPU_LIMIT_OPENCL_MEM run on the CPU, or fail (StarPU waited for room
  * for good).  A kernel that cannot be built, found or read is said naming
- * the variant, as libpeppher says it.  Skipped (77) without an OpenCL device.
+ * the variant, as libpeppher says it.  Empty vectors and matrices run
+ * there (StarPU aborted allocating 0 bytes).  Data written there call
+ * after call is copied home once.  Skipped (77) without an
+ * OpenCL device.
  */
 #include <errno.h>
 #include <sched.h>
@@ -347,6 +350,206 @@ static void test_kernel_messages(void)
 		}
 }
 
+/*
+ * Empty data on the device: a vector of 0 elements, matrices of 0 rows or
+ * 0 columns.  StarPU allocated 0 bytes there (CL_INVALID_BUFFER_SIZE) and
+ * aborted the process; the variants now run, see the data empty, and
+ * write their result (a total of nothing is 0), on an OpenCL-only
+ * codelet, on both kinds of a mixed one, and through pph_call_partitioned
+ * (whole: nothing to split).  The caller's memory is never touched.
+ */
+static const char *const total_src =
+	"__kernel void total(__global const float *x, int n, __global float *r)\n"
+	"{ float s = 0; for (int i = 0; i < n; i++) s += x[i]; r[0] = s; }\n";
+
+static atomic_int total_ocl_runs, total_cpu_runs;
+static atomic_long total_seen; /* rows * 1000 + cols (a vector: its n) */
+static void *_Atomic total_cpu_ptr;
+
+static void total_record(void *b, int matrix)
+{
+	atomic_store(&total_seen, matrix ? (long)(PPH_MATRIX_ROWS(b) * 1000 + PPH_MATRIX_COLS(b)) :
+					   (long)PPH_VECTOR_N(b));
+}
+
+static void total_ocl(void *b[], void *arg)
+{
+	int matrix = *(const int *)arg;
+	cl_kernel k = pph_opencl_kernel_source(total_src, "total");
+	cl_mem x = PPH_OPENCL_MEM(b[0]), r = PPH_OPENCL_MEM(b[1]);
+	int n = (int)(matrix ? PPH_MATRIX_ROWS(b[0]) * PPH_MATRIX_COLS(b[0]) : PPH_VECTOR_N(b[0]));
+	size_t one = 1;
+
+	if (!k) {
+		pph_variant_failed();
+		return;
+	}
+	total_record(b[0], matrix);
+	clSetKernelArg(k, 0, sizeof(x), &x);
+	clSetKernelArg(k, 1, sizeof(n), &n);
+	clSetKernelArg(k, 2, sizeof(r), &r);
+	if (clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &one, &one, 0, NULL, NULL) ==
+	    CL_SUCCESS)
+		atomic_fetch_add(&total_ocl_runs, 1);
+}
+
+static void total_cpu(void *b[], void *arg)
+{
+	int matrix = *(const int *)arg;
+	const float *x = matrix ? PPH_MATRIX_PTR(b[0]) : PPH_VECTOR_PTR(b[0]);
+	size_t rows = matrix ? PPH_MATRIX_ROWS(b[0]) : 1;
+	size_t cols = matrix ? PPH_MATRIX_COLS(b[0]) : PPH_VECTOR_N(b[0]);
+	size_t ld = matrix ? PPH_MATRIX_LD(b[0]) : cols, i, j;
+	float s = 0;
+
+	for (i = 0; i < rows; i++)
+		for (j = 0; j < cols; j++)
+			s += x[i * ld + j];
+	*(float *)PPH_VARIABLE_PTR(b[1]) = s;
+	total_record(b[0], matrix);
+	atomic_store(&total_cpu_ptr, (void *)x);
+	atomic_fetch_add(&total_cpu_runs, 1);
+}
+
+static const struct pph_impl total_impls[] = {
+	{ PPH_ARCH_OPENCL, total_ocl, "total_ocl" },
+	{ PPH_ARCH_CPU, total_cpu, "total_cpu" },
+};
+static const struct pph_codelet total_ocl_cl = { "sp_total_ocl", 1, total_impls,
+						 PPH_MODEL_HISTORY };
+static const struct pph_codelet total_cl = { "sp_total", 2, total_impls, PPH_MODEL_HISTORY };
+
+/* The total of x (read and written: its copy home is empty too) into a
+ * scalar at 42 before; split: through pph_call_partitioned. */
+static float total_of(const struct pph_codelet *cl, unsigned mask, pph_data_handle x, int matrix,
+		      int split)
+{
+	float r = 42;
+	pph_data_handle h[2] = { x, NULL };
+	enum pph_access modes[2] = { PPH_RW, PPH_W };
+	int parts[2] = { 0, -1 }, rc;
+
+	CU_ASSERT_EQUAL_FATAL(pph_variable_register(&h[1], &r, sizeof(r)), 0);
+	rc = split ? pph_call_partitioned(cl, mask, 2, h, modes, parts, &matrix, sizeof(matrix)) :
+		     pph_call_sync(cl, mask, 2, h, modes, &matrix, sizeof(matrix));
+	CU_ASSERT_EQUAL(rc, 0);
+	pph_data_unregister(h[1]);
+	return r;
+}
+
+/* Every way to run a total of x (seen as seen by the variant), each
+ * giving 0. */
+static void totals_of_nothing(pph_data_handle x, int matrix, long seen, const float *mem)
+{
+	int ocl = atomic_load(&total_ocl_runs), cpu = atomic_load(&total_cpu_runs), i, split;
+
+	for (split = 0; split < 2; split++) {
+		atomic_store(&total_seen, -1);
+		CU_ASSERT_EQUAL(total_of(&total_ocl_cl, PPH_ALL_IMPLS, x, matrix, split), 0);
+		CU_ASSERT_EQUAL(atomic_load(&total_seen), seen);
+		CU_ASSERT_EQUAL(atomic_load(&total_ocl_runs), ++ocl);
+		atomic_store(&total_seen, -1);
+		CU_ASSERT_EQUAL(total_of(&total_cl, 1u << 0, x, matrix, split), 0);
+		CU_ASSERT_EQUAL(atomic_load(&total_seen), seen);
+		CU_ASSERT_EQUAL(atomic_load(&total_ocl_runs), ++ocl);
+		atomic_store(&total_seen, -1);
+		atomic_store(&total_cpu_ptr, NULL);
+		CU_ASSERT_EQUAL(total_of(&total_cl, 1u << 1, x, matrix, split), 0);
+		CU_ASSERT_EQUAL(atomic_load(&total_seen), seen);
+		CU_ASSERT_EQUAL(atomic_load(&total_cpu_runs), ++cpu);
+		/* the CPU variant gets the caller's pointer, as on libpeppher */
+		CU_ASSERT_PTR_EQUAL(atomic_load(&total_cpu_ptr), mem);
+	}
+	for (i = 0; i < 4; i++) /* wherever StarPU places it */
+		CU_ASSERT_EQUAL(total_of(&total_cl, PPH_ALL_IMPLS, x, matrix, i & 1), 0);
+}
+
+static void test_empty_data(void)
+{
+	static float mem[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	pph_data_handle x, blocks[2];
+	int i, ok = 1;
+
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&x, mem, 0, sizeof(float)), 0);
+	totals_of_nothing(x, 0, 0, mem);
+	CU_ASSERT_EQUAL(pph_data_partition(x, 2, blocks), -EINVAL);
+	CU_ASSERT_EQUAL(pph_data_acquire(x, PPH_RW), 0);
+	pph_data_unregister(x);
+	CU_ASSERT_EQUAL_FATAL(pph_matrix_register(&x, mem, 0, 3, 4, sizeof(float)), 0);
+	totals_of_nothing(x, 1, 3, mem);
+	pph_data_unregister(x);
+	CU_ASSERT_EQUAL_FATAL(pph_matrix_register(&x, mem, 4, 0, 2, sizeof(float)), 0);
+	totals_of_nothing(x, 1, 4000, mem);
+	CU_ASSERT_EQUAL(pph_data_partition(x, 2, blocks), -EINVAL);
+	pph_data_unregister(x);
+	for (i = 0; i < 8; i++)
+		ok &= mem[i] == i + 1;
+	CU_ASSERT_TRUE(ok);
+}
+
+/*
+ * Vectors that every call writes on the device, many in flight: each is
+ * copied home once, when the host reads it.  StarPU's memory manager wrote
+ * dirty copies home after every task once 20 buffers or more were on the
+ * device (STARPU_MINIMUM_CLEAN_BUFFERS, which libpeppher-starpu sets to 0
+ * unless given): 24 vectors x 10 calls were 240 copies home.
+ */
+static const char *const inc_src =
+	"__kernel void inc(__global int *v, int n) { for (int i = 0; i < n; i++) v[i]++; }\n";
+
+static void inc_ocl(void *b[], void *arg)
+{
+	cl_kernel k = pph_opencl_kernel_source(inc_src, "inc");
+	cl_mem v = PPH_OPENCL_MEM(b[0]);
+	int n = (int)PPH_VECTOR_N(b[0]);
+	size_t one = 1;
+
+	(void)arg;
+	if (!k) {
+		pph_variant_failed();
+		return;
+	}
+	clSetKernelArg(k, 0, sizeof(v), &v);
+	clSetKernelArg(k, 1, sizeof(n), &n);
+	clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &one, &one, 0, NULL, NULL);
+}
+
+static const struct pph_impl inc_impls[] = { { PPH_ARCH_OPENCL, inc_ocl, "inc_ocl" } };
+static const struct pph_codelet inc_cl = { "sp_inc", 1, inc_impls, PPH_MODEL_HISTORY };
+
+static void test_copies_home(void)
+{
+	enum { K = 24, M = 4, ROUNDS = 10 };
+	static int v[K][M];
+	pph_data_handle h[K];
+	enum pph_access rw = PPH_RW;
+	struct pph_transfer_stats st;
+	int k, i, r, ok = 1;
+
+	for (k = 0; k < K; k++)
+		CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h[k], v[k], M, sizeof(int)), 0);
+	pph_task_wait_all();
+	pph_transfer_stats_reset();
+	for (r = 0; r < ROUNDS; r++)
+		for (k = 0; k < K; k++)
+			CU_ASSERT_EQUAL(pph_call_async(&inc_cl, PPH_ALL_IMPLS, 1, &h[k], &rw, NULL, 0),
+					0);
+	for (k = 0; k < K; k++) {
+		CU_ASSERT_EQUAL(pph_data_acquire(h[k], PPH_R), 0);
+		for (i = 0; i < M; i++)
+			ok &= v[k][i] == ROUNDS;
+	}
+	pph_transfer_stats_get(&st);
+	CU_ASSERT_TRUE(ok);
+	CU_ASSERT_EQUAL(st.to_device, K);
+	CU_ASSERT_EQUAL(st.to_host, K);
+	if (st.to_host != K)
+		fprintf(stderr, "%lu copies to the device, %lu home (%d expected each)\n",
+			st.to_device, st.to_host, K);
+	for (k = 0; k < K; k++)
+		pph_data_unregister(h[k]);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -371,6 +574,8 @@ int main(void)
 	CU_add_test(s, "reductions on the device, and with a failing kernel", test_reductions);
 	CU_add_test(s, "data beyond STARPU_LIMIT_OPENCL_MEM", test_beyond_device_limit);
 	CU_add_test(s, "kernels that fail are said naming the variant", test_kernel_messages);
+	CU_add_test(s, "empty vectors and matrices on the device", test_empty_data);
+	CU_add_test(s, "data written on the device is copied home once", test_copies_home);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures();
