@@ -1,5 +1,6 @@
 /* compose: the PEPPHER composition tool's command line. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -612,6 +613,16 @@ int main(int argc, char **argv)
 	int rc;
 
 	LIBXML_TEST_VERSION
+	/*
+	 * A reader of stderr that goes away (compose -v | head) or a file
+	 * size limit (ulimit -f) would end compose by a signal it does not
+	 * catch, half way through writing or renaming: ignored, they make
+	 * the write fail (EPIPE, EFBIG), and a failed write of a generated
+	 * file is an error like any other, which leaves the output folder
+	 * as it was.  A lost diagnostic is not worth failing the run for.
+	 */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 	rc = parse_args(argc, argv, &opt);
 	if (rc == 0 && opt.skel.nheaders) {
 		rc = generate_skeletons(&opt.skel);
