@@ -575,8 +575,12 @@ static int generate(const struct model *m, const struct options *opt, size_t *wr
 	if (opt->graph && !opt->dry_run &&
 	    !(graph_tmp = emit_graph_stage(m, opt->graph, opt->skel.force)))
 		return -1;
-	if (gen_begin(&g, m, opt->outdir, opt->entry_ext) != 0)
+	if (gen_begin(&g, m, opt->outdir, opt->entry_ext) != 0) {
+		file_discard(graph_tmp);
 		return -1;
+	}
+	g.graph_staged = graph_tmp;
+	g.graph_path = opt->graph;
 	g.force = opt->skel.force;
 	g.runtime_pc = opt->runtime_pc;
 	emit_header(&g);
@@ -595,13 +599,7 @@ static int generate(const struct model *m, const struct options *opt, size_t *wr
 		g.errors++;
 	}
 	rc = gen_commit(&g, opt->dry_run);
-	*written = g.written;
-	if (graph_tmp) {
-		if (emit_graph_commit(graph_tmp, opt->graph, rc == 0) != 0)
-			rc = -1;
-		else if (rc == 0)
-			++*written;
-	}
+	*written = g.written + (size_t)g.graph_written;
 	return rc;
 }
 
