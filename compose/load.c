@@ -644,16 +644,20 @@ static int compare_strings(const void *a, const void *b)
 }
 
 /* Every *.xml file under dir, recursively, sorted: output must not depend
- * on the order readdir happens to return. */
-static void find_xml_files(const char *dir, char ***files, size_t *n)
+ * on the order readdir happens to return.  A folder that cannot be read
+ * is an error at loc (the interface's): skipped, its variants would be
+ * missing from the program without a word. */
+static void find_xml_files(const char *dir, const struct loc *loc, char ***files, size_t *n)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	size_t first = *n;
 
-	if (!d)
+	if (!d) {
+		diag_error(loc, "cannot read folder '%s': %s", dir, strerror(errno));
 		return;
-	while ((e = readdir(d))) {
+	}
+	for (errno = 0; (e = readdir(d)); errno = 0) {
 		char *path;
 		struct stat st;
 		size_t len = strlen(e->d_name);
@@ -664,7 +668,7 @@ static void find_xml_files(const char *dir, char ***files, size_t *n)
 		/* d_type saves a stat per entry where the file system gives it */
 		if (e->d_type == DT_DIR ||
 		    (e->d_type == DT_UNKNOWN && stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
-			find_xml_files(path, files, n);
+			find_xml_files(path, loc, files, n);
 			free(path);
 		} else if (len > 4 && strcmp(e->d_name + len - 4, ".xml") == 0) {
 			*(char **)array_push(files, n, sizeof(char *)) = path;
@@ -672,6 +676,8 @@ static void find_xml_files(const char *dir, char ***files, size_t *n)
 			free(path);
 		}
 	}
+	if (errno)
+		diag_error(loc, "cannot read folder '%s': %s", dir, strerror(errno));
 	closedir(d);
 	if (*n > first) /* an empty folder: *files may still be NULL */
 		qsort(*files + first, *n - first, sizeof(char *), compare_strings);
@@ -688,7 +694,7 @@ static void load_impls(struct loader *l, struct iface *ifc, const char *dir)
 	char **files = NULL;
 	size_t nfiles = 0, i;
 
-	find_xml_files(dir, &files, &nfiles);
+	find_xml_files(dir, &ifc->loc, &files, &nfiles);
 	for (i = 0; i < nfiles; i++) {
 		xmlDoc *doc;
 		xmlNode *root, *c;
