@@ -1,7 +1,10 @@
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "config.h"
@@ -218,21 +221,34 @@ static bool is_inside(const char *root, const char *path)
 
 /* A source is a regular file in the component's folder tree (root, that
  * of the descriptor declaring the interface, or the main one): compose
- * never hands the compiler "../../etc/passwd". */
+ * never hands the compiler "../../etc/passwd".  It must be readable: the
+ * prototype check would not find the function in it, and make would fail
+ * later, neither saying why. */
 static void check_source_file(const struct source_file *sf, const char *root,
 			      const char *descriptor)
 {
 	struct stat st;
 	char *real;
+	int fd;
 
 	if (stat(sf->path, &st) != 0) {
-		diag_error(&sf->loc, "source file '%s' not found", sf->path);
+		if (errno == ENOENT)
+			diag_error(&sf->loc, "source file '%s' not found", sf->path);
+		else
+			diag_error(&sf->loc, "cannot read source file '%s': %s", sf->path,
+				   strerror(errno));
 		return;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		diag_error(&sf->loc, "source file '%s' is not a regular file", sf->path);
 		return;
 	}
+	fd = open(sf->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		diag_error(&sf->loc, "cannot read source file '%s': %s", sf->path, strerror(errno));
+		return;
+	}
+	close(fd);
 	real = realpath(sf->path, NULL);
 	if (real && root && !is_inside(root, real))
 		diag_error(&sf->loc, "source file '%s' is outside the folder tree of '%s', its component",

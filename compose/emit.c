@@ -140,14 +140,12 @@ static void check_targets(struct gen *g)
 
 	for (i = 0; i < g->nfiles; i++) {
 		struct gen_file *f = g->files[i];
-		char *to = xasprintf("%s/%s", g->outdir, f->name);
 
-		f->changed = !holds(to, f->text, f->len);
-		if (f->changed && !gen_may_replace(to, g->force))
+		f->changed = !holds(f->path, f->text, f->len);
+		if (f->changed && !gen_may_replace(f->path, g->force))
 			g->errors++;
 		if (strcmp(f->name, "Makefile") == 0)
 			check_shadowed_makefile(g);
-		free(to);
 	}
 }
 
@@ -209,20 +207,18 @@ static void stage(struct gen *g)
 			g->errors++;
 			g->created = 0;
 		}
+		file_made_folders(g->outdir, g->created); /* a fatal end removes them */
 	}
 	for (i = 0; !g->errors && i < g->nfiles; i++) {
 		struct gen_file *f = g->files[i];
-		char *to;
 
 		if (!f->changed)
 			continue;
-		to = xasprintf("%s/%s", g->outdir, f->name);
-		f->staged = file_stage(to, f->text, f->len);
+		f->staged = file_stage(f->path, f->text, f->len);
 		if (!f->staged) {
-			diag_error(NULL, "cannot write '%s': %s", to, strerror(errno));
+			diag_error(NULL, "cannot write '%s': %s", f->path, strerror(errno));
 			g->errors++;
 		}
-		free(to);
 	}
 }
 
@@ -244,37 +240,79 @@ int gen_is_output(const struct gen *g, const char *path)
 	return same;
 }
 
+/*
+ * Rename the staged files into place, in order, or remove them all after
+ * an error; the graph last.  Nothing here allocates or writes to a stream:
+ * out of memory ends compose (util.c), and it must not end it with some
+ * files renamed and others not.  A rename that fails stops the others
+ * (the one failure that can leave a mix); which did is reported after.
+ */
+static void rename_staged(struct gen *g)
+{
+	bool failed = g->errors != 0;
+	size_t i;
+
+	for (i = 0; i < g->nfiles; i++) {
+		struct gen_file *f = g->files[i];
+
+		if (failed) {
+			file_discard(f->staged);
+		} else if (f->staged) {
+			f->renamed = file_commit(f->staged, f->path) == 0 ? 1 : -1;
+			f->err = errno;
+			failed = f->renamed < 0;
+		}
+		f->staged = NULL;
+	}
+	if (failed) {
+		file_discard(g->graph_staged);
+	} else if (g->graph_staged) {
+		g->graph_written = file_commit(g->graph_staged, g->graph_path) == 0 ? 1 : -1;
+		g->graph_err = errno;
+	}
+	g->graph_staged = NULL;
+}
+
 int gen_commit(struct gen *g, int dry_run)
 {
 	size_t i;
 
+	for (i = 0; i < g->nfiles; i++)
+		g->files[i]->path = xasprintf("%s/%s", g->outdir, g->files[i]->name);
 	if (!dry_run && !g->errors)
 		stage(g);
 	file_commit_begin(); /* a signal now ends compose after the renames */
+	rename_staged(g);
 	for (i = 0; i < g->nfiles; i++) {
 		struct gen_file *f = g->files[i];
-		char *to = xasprintf("%s/%s", g->outdir, f->name);
 
 		if (g->errors) {
-			file_discard(f->staged);
+			/* reported; nothing staged was renamed */
 		} else if (dry_run) {
-			printf("%s\n", to);
+			printf("%s\n", f->path);
 		} else if (!f->changed) {
-			diag_verbose(1, "unchanged %s", to);
-		} else if (file_commit(f->staged, to) != 0) {
-			diag_error(NULL, "cannot move '%s' into place: %s", to, strerror(errno));
-			g->errors++;
-		} else {
-			diag_verbose(1, "wrote %s", to);
+			diag_verbose(1, "unchanged %s", f->path);
+		} else if (f->renamed > 0) {
+			diag_verbose(1, "wrote %s", f->path);
 			g->written++;
+		} else if (f->renamed < 0) {
+			diag_error(NULL, "cannot move '%s' into place: %s", f->path,
+				   strerror(f->err));
+			g->errors++;
 		}
-		free(to);
+		free(f->path);
 		free(f->text);
 		free(f->name);
 		free(f);
 	}
+	if (g->graph_written < 0) {
+		diag_error(NULL, "cannot write '%s': %s", g->graph_path, strerror(g->graph_err));
+		g->errors++;
+		g->graph_written = 0;
+	}
 	if (g->created && !g->written)
 		remove_folders(g->outdir, g->created, 1);
+	file_made_folders(NULL, 0); /* removed, or they hold the output now */
 	file_commit_end();
 	free(g->files);
 	g->files = NULL;

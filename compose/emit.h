@@ -23,10 +23,13 @@ struct out {
 
 struct gen_file {
 	char *name;
+	char *path; /* outdir/name: made before the renames, which allocate nothing */
 	char *text; /* open_memstream's buffer */
 	size_t len;
 	int changed; /* differs from what the output folder holds */
 	char *staged; /* written beside its place, not yet renamed into it */
+	int renamed; /* 1: moved into place; -1: the rename failed, with errno err */
+	int err;
 };
 
 struct gen {
@@ -38,6 +41,10 @@ struct gen {
 	const char *runtime_pc; /* the runtime's pkg-config package: NULL, "peppher" */
 	int created;	   /* folders made by this run: outdir and those above it */
 	size_t written;	   /* files moved into outdir */
+	char *graph_staged; /* --graph's file, from emit_graph_stage(): renamed with the rest */
+	const char *graph_path;
+	int graph_written; /* 1: renamed into place; -1: the rename failed, with graph_err */
+	int graph_err;
 	struct gen_file **files; /* in the order they were opened */
 	size_t nfiles;
 	unsigned errors;
@@ -55,8 +62,11 @@ int gen_open(struct gen *g, struct out *o, const char *name, const char *lead);
 void gen_close(struct gen *g, struct out *o, const char *name);
 /* Move every file into outdir when nothing failed and none would replace
  * something compose did not write (a file without the stamp, unless
- * g->force; a folder); always remove the temporary folder, and outdir when
- * this run made it and wrote nothing.  Returns 0 or -1. */
+ * g->force; a folder), and g->graph_staged to g->graph_path; always remove
+ * the temporary files, and outdir when this run made it and wrote nothing.
+ * Once the first file is renamed nothing allocates or prints until the
+ * last one is: no failure but a rename's can stop them half way.
+ * Returns 0 or -1. */
 int gen_commit(struct gen *g, int dry_run);
 /* Is path one of the files g writes into its output folder? */
 int gen_is_output(const struct gen *g, const char *path);
@@ -104,12 +114,10 @@ void emit_makefile(struct gen *g);
  * (and returns false) what compose must not replace unless forced. */
 int gen_may_replace(const char *path, int force);
 
-/* Write the composition graph next to path, for emit_graph_commit(), so
- * that an unwritable path fails before anything else is written.  Returns
- * the temporary file's name, or NULL (reported). */
+/* Write the composition graph next to path, for gen_commit() to rename
+ * (struct gen's graph_staged), so that an unwritable path fails before
+ * anything else is written.  Returns the temporary file's name, or NULL
+ * (reported). */
 char *emit_graph_stage(const struct model *m, const char *path, int force);
-/* Move the staged graph to path (keep: nonzero), or remove it; frees tmp.
- * Returns 0 or -1 (reported). */
-int emit_graph_commit(char *tmp, const char *path, int keep);
 
 #endif

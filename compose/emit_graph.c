@@ -93,16 +93,3 @@ char *emit_graph_stage(const struct model *m, const char *path, int force)
 	free(text);
 	return tmp;
 }
-
-int emit_graph_commit(char *tmp, const char *path, int keep)
-{
-	if (!keep) {
-		file_discard(tmp);
-		return 0;
-	}
-	if (file_commit(tmp, path) != 0) {
-		diag_error(NULL, "cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}

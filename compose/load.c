@@ -55,8 +55,18 @@ static void xml_error(void *data, xmlErrorPtr e)
 {
 	struct model *m = data;
 	struct loc loc = { NULL, e->line };
-	char *msg = normalize_space(e->message ? e->message : "invalid XML");
-	char *ns;
+	char *msg, *ns;
+
+	/* said plainly ("Memory allocation failed : growing buffer"), and
+	 * without allocating: memory is what failed */
+	if (e->code == XML_ERR_NO_MEMORY) {
+		if (e->file)
+			diag_error(NULL, "out of memory reading '%s'", e->file);
+		else
+			diag_error(NULL, "out of memory reading a descriptor");
+		return;
+	}
+	msg = normalize_space(e->message ? e->message : "invalid XML");
 
 	/* schema messages spell names "{namespace}local": say "peppher:local" */
 	while ((ns = strstr(msg, "{" PEPPHER_NS "}"))) {
@@ -164,18 +174,85 @@ static struct loc node_loc(struct loader *l, const xmlNode *n)
 	return loc;
 }
 
-static xmlSchemaPtr schema_load(void)
+/* The first error parsing the built-in schema, and whether any was a
+ * lack of memory.  Kept without allocating: memory may be what failed. */
+struct schema_errors {
+	bool no_memory;
+	int line;
+	char first[256];
+};
+
+/* libxml2's unstructured messages ("Cannot create automata ..."): the
+ * structured error, or the lack of one, says what failed */
+static void schema_generic_error(void *data, const char *fmt, ...)
+{
+	(void)data;
+	(void)fmt;
+}
+
+static void schema_error(void *data, xmlErrorPtr e)
+{
+	struct schema_errors *se = data;
+
+	if (e->code == XML_ERR_NO_MEMORY)
+		se->no_memory = true;
+	else if (!se->first[0])
+		snprintf(se->first, sizeof(se->first), "%s",
+			 e->message ? e->message : "unknown error");
+	if (!se->line)
+		se->line = e->line;
+}
+
+/* The built-in schema, or NULL with se saying why.  One parsed with
+ * errors is not used: it would refuse valid descriptors. */
+static xmlSchemaPtr schema_parse(struct schema_errors *se)
 {
 	xmlSchemaParserCtxtPtr pc;
 	xmlSchemaPtr schema;
 
-	pc = xmlSchemaNewMemParserCtxt(compose_schema,
-				       (int)strlen(compose_schema));
+	memset(se, 0, sizeof(*se));
+	xmlSetStructuredErrorFunc(se, schema_error);
+	xmlSetGenericErrorFunc(NULL, schema_generic_error);
+	pc = xmlSchemaNewMemParserCtxt(compose_schema, (int)strlen(compose_schema));
+	if (!pc)
+		se->no_memory = true; /* it allocates, and reads nothing yet */
 	schema = pc ? xmlSchemaParse(pc) : NULL;
 	xmlSchemaFreeParserCtxt(pc);
-	if (!schema)
-		diag_error(NULL, "the built-in descriptor schema is invalid");
+	xmlSetGenericErrorFunc(NULL, NULL);
+	if (schema && (se->no_memory || se->first[0])) {
+		xmlSchemaFree(schema);
+		schema = NULL;
+	}
 	return schema;
+}
+
+/*
+ * The schema is compose's own text, which the same libxml2 parses the
+ * same way every time, but for memory that runs out: libxml2 says so, or
+ * the allocation it lost makes the schema look wrong ("The value '(null)'
+ * is not valid", types that "do not resolve").  So a failure without word
+ * of memory is tried again: the same error twice is the schema's (a
+ * libxml2 that refuses it), anything else memory's.
+ */
+static xmlSchemaPtr schema_load(struct model *m)
+{
+	struct schema_errors se, again;
+	xmlSchemaPtr schema = schema_parse(&se);
+
+	if (!schema && !se.no_memory) {
+		schema = schema_parse(&again);
+		se.no_memory = again.no_memory || again.line != se.line ||
+			       strcmp(again.first, se.first) != 0;
+	}
+	xmlSetStructuredErrorFunc(m, xml_error);
+	if (schema)
+		return schema;
+	if (se.no_memory)
+		diag_error(NULL, "out of memory reading the built-in descriptor schema");
+	else
+		diag_error(NULL, "the built-in descriptor schema is invalid: line %d: %s",
+			   se.line, se.first);
+	return NULL;
 }
 
 /*
@@ -567,16 +644,20 @@ static int compare_strings(const void *a, const void *b)
 }
 
 /* Every *.xml file under dir, recursively, sorted: output must not depend
- * on the order readdir happens to return. */
-static void find_xml_files(const char *dir, char ***files, size_t *n)
+ * on the order readdir happens to return.  A folder that cannot be read
+ * is an error at loc (the interface's): skipped, its variants would be
+ * missing from the program without a word. */
+static void find_xml_files(const char *dir, const struct loc *loc, char ***files, size_t *n)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	size_t first = *n;
 
-	if (!d)
+	if (!d) {
+		diag_error(loc, "cannot read folder '%s': %s", dir, strerror(errno));
 		return;
-	while ((e = readdir(d))) {
+	}
+	for (errno = 0; (e = readdir(d)); errno = 0) {
 		char *path;
 		struct stat st;
 		size_t len = strlen(e->d_name);
@@ -587,7 +668,7 @@ static void find_xml_files(const char *dir, char ***files, size_t *n)
 		/* d_type saves a stat per entry where the file system gives it */
 		if (e->d_type == DT_DIR ||
 		    (e->d_type == DT_UNKNOWN && stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
-			find_xml_files(path, files, n);
+			find_xml_files(path, loc, files, n);
 			free(path);
 		} else if (len > 4 && strcmp(e->d_name + len - 4, ".xml") == 0) {
 			*(char **)array_push(files, n, sizeof(char *)) = path;
@@ -595,6 +676,8 @@ static void find_xml_files(const char *dir, char ***files, size_t *n)
 			free(path);
 		}
 	}
+	if (errno)
+		diag_error(loc, "cannot read folder '%s': %s", dir, strerror(errno));
 	closedir(d);
 	if (*n > first) /* an empty folder: *files may still be NULL */
 		qsort(*files + first, *n - first, sizeof(char *), compare_strings);
@@ -611,7 +694,7 @@ static void load_impls(struct loader *l, struct iface *ifc, const char *dir)
 	char **files = NULL;
 	size_t nfiles = 0, i;
 
-	find_xml_files(dir, &files, &nfiles);
+	find_xml_files(dir, &ifc->loc, &files, &nfiles);
 	for (i = 0; i < nfiles; i++) {
 		xmlDoc *doc;
 		xmlNode *root, *c;
@@ -898,7 +981,7 @@ unsigned load_model(struct model *m, const char *main_path,
 
 	m->main_path = xstrdup(main_path);
 	xmlSetStructuredErrorFunc(m, xml_error);
-	l.schema = schema_load();
+	l.schema = schema_load(m);
 	if (!l.schema)
 		goto out;
 	doc = read_descriptor(&l, main_path, NULL);
@@ -935,7 +1018,7 @@ unsigned load_platform(struct model *m, const char *path)
 	xmlDoc *doc;
 
 	xmlSetStructuredErrorFunc(m, xml_error);
-	l.schema = schema_load();
+	l.schema = schema_load(m);
 	doc = l.schema ? read_descriptor(&l, path, NULL) : NULL;
 	if (doc && diag_error_count() != errors) { /* invalid: read no facts */
 		xmlFreeDoc(doc);

@@ -1,5 +1,6 @@
 /* compose: the PEPPHER composition tool's command line. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -574,8 +575,12 @@ static int generate(const struct model *m, const struct options *opt, size_t *wr
 	if (opt->graph && !opt->dry_run &&
 	    !(graph_tmp = emit_graph_stage(m, opt->graph, opt->skel.force)))
 		return -1;
-	if (gen_begin(&g, m, opt->outdir, opt->entry_ext) != 0)
+	if (gen_begin(&g, m, opt->outdir, opt->entry_ext) != 0) {
+		file_discard(graph_tmp);
 		return -1;
+	}
+	g.graph_staged = graph_tmp;
+	g.graph_path = opt->graph;
 	g.force = opt->skel.force;
 	g.runtime_pc = opt->runtime_pc;
 	emit_header(&g);
@@ -594,13 +599,7 @@ static int generate(const struct model *m, const struct options *opt, size_t *wr
 		g.errors++;
 	}
 	rc = gen_commit(&g, opt->dry_run);
-	*written = g.written;
-	if (graph_tmp) {
-		if (emit_graph_commit(graph_tmp, opt->graph, rc == 0) != 0)
-			rc = -1;
-		else if (rc == 0)
-			++*written;
-	}
+	*written = g.written + (size_t)g.graph_written;
 	return rc;
 }
 
@@ -612,6 +611,16 @@ int main(int argc, char **argv)
 	int rc;
 
 	LIBXML_TEST_VERSION
+	/*
+	 * A reader of stderr that goes away (compose -v | head) or a file
+	 * size limit (ulimit -f) would end compose by a signal it does not
+	 * catch, half way through writing or renaming: ignored, they make
+	 * the write fail (EPIPE, EFBIG), and a failed write of a generated
+	 * file is an error like any other, which leaves the output folder
+	 * as it was.  A lost diagnostic is not worth failing the run for.
+	 */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 	rc = parse_args(argc, argv, &opt);
 	if (rc == 0 && opt.skel.nheaders) {
 		rc = generate_skeletons(&opt.skel);

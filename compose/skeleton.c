@@ -33,6 +33,9 @@ struct file {
 	char *text;
 	size_t len;
 	char *staged; /* its temporary, until renamed into place */
+	char *to; /* outdir/path, made before the renames, which allocate nothing */
+	int renamed; /* 1: moved into place; -1: the rename failed, with errno err */
+	int err;
 };
 
 struct skeleton {
@@ -1708,46 +1711,53 @@ static int stage_file(const char *path, struct file *f)
 }
 
 /* Every file staged first, then renamed into place: a failure, or a
- * signal, before the renames leaves the files there were. */
+ * signal, before the renames leaves the files there were.  From the first
+ * rename to the last nothing allocates or prints (out of memory, or a
+ * failed write to a closed stdout, would stop them half way): what they
+ * did is said after. */
 static int commit(struct skeleton *s)
 {
 	struct stat st;
 	size_t i;
 	int rc = s->errors ? -1 : 0;
 
+	for (i = 0; i < s->nfiles; i++)
+		s->files[i]->to = path_join(s->r->outdir, s->files[i]->path);
 	if (rc == 0 && !s->r->force)
-		for (i = 0; i < s->nfiles; i++) {
-			char *path = path_join(s->r->outdir, s->files[i]->path);
-
-			if (stat(path, &st) == 0) {
-				diag_error(NULL, "'%s' exists: not overwritten (use --force)", path);
+		for (i = 0; i < s->nfiles; i++)
+			if (stat(s->files[i]->to, &st) == 0) {
+				diag_error(NULL, "'%s' exists: not overwritten (use --force)",
+					   s->files[i]->to);
 				rc = -1;
 			}
-			free(path);
-		}
 	for (i = 0; rc == 0 && i < s->nfiles; i++) {
-		char *path = path_join(s->r->outdir, s->files[i]->path);
-
 		if (s->r->dry_run)
-			printf("%s\n", path);
+			printf("%s\n", s->files[i]->to);
 		else
-			rc = stage_file(path, s->files[i]);
-		free(path);
+			rc = stage_file(s->files[i]->to, s->files[i]);
 	}
 	file_commit_begin();
 	for (i = 0; i < s->nfiles; i++) {
-		char *path = path_join(s->r->outdir, s->files[i]->path);
+		struct file *f = s->files[i];
 
 		if (rc != 0) {
-			file_discard(s->files[i]->staged);
-		} else if (s->files[i]->staged && file_commit(s->files[i]->staged, path) != 0) {
-			diag_error(NULL, "cannot write '%s': %s", path, strerror(errno));
-			rc = -1;
-		} else if (s->files[i]->staged) {
-			printf("wrote %s\n", path);
+			file_discard(f->staged);
+		} else if (f->staged) {
+			f->renamed = file_commit(f->staged, f->to) == 0 ? 1 : -1;
+			f->err = errno;
+			rc = f->renamed < 0 ? -1 : 0;
 		}
-		s->files[i]->staged = NULL;
-		free(path);
+		f->staged = NULL;
+	}
+	for (i = 0; i < s->nfiles; i++) {
+		struct file *f = s->files[i];
+
+		if (f->renamed > 0)
+			printf("wrote %s\n", f->to);
+		else if (f->renamed < 0)
+			diag_error(NULL, "cannot write '%s': %s", f->to, strerror(f->err));
+		free(f->to);
+		f->to = NULL;
 	}
 	file_commit_end();
 	return rc;

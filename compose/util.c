@@ -13,8 +13,13 @@
 
 #include "util.h"
 
+static void remove_staged(void);
+
+/* Out of memory ends compose; what it staged in the output folder goes
+ * first, as after a signal (the renames themselves allocate nothing). */
 static void out_of_memory(void)
 {
+	remove_staged();
 	fputs("compose: fatal: out of memory\n", stderr);
 	abort();
 }
@@ -656,19 +661,12 @@ unsigned edit_distance(const char *a, const char *b)
 static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP };
 static char **staged;	 /* the temporaries not yet renamed or removed */
 static size_t nstaged;
+/* the folders made for them (file_made_folders()): a copy, as the handler
+ * cannot allocate */
+static char made_dir[PATH_MAX];
+static int nmade;
 static unsigned commit_depth;
 static sigset_t commit_saved; /* the mask file_commit_begin() found */
-
-static void on_fatal_signal(int sig)
-{
-	size_t i;
-
-	for (i = 0; i < nstaged; i++)
-		unlink(staged[i]);
-	/* SA_RESETHAND made the action the default: once the handler
-	 * returns, the signal, pending now, ends the process */
-	raise(sig);
-}
 
 static void block_fatal_signals(sigset_t *old)
 {
@@ -679,6 +677,51 @@ static void block_fatal_signals(sigset_t *old)
 	for (i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++)
 		sigaddset(&set, fatal_signals[i]);
 	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* Remove the staged temporaries, then the folders made for them (each
+ * when empty: rmdir), on the way to a fatal end.  Async-signal-safe. */
+static void remove_staged(void)
+{
+	sigset_t old;
+	char *slash;
+	size_t i;
+	int n;
+
+	block_fatal_signals(&old); /* a handler would do it a second time */
+	for (i = 0; i < nstaged; i++)
+		unlink(staged[i]);
+	nstaged = 0;
+	n = nmade; /* the innermost, then those above it */
+	if (n-- > 0)
+		rmdir(made_dir);
+	while (n-- > 0 && (slash = strrchr(made_dir, '/')) && slash > made_dir) {
+		*slash = '\0';
+		rmdir(made_dir);
+	}
+	nmade = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static void on_fatal_signal(int sig)
+{
+	remove_staged();
+	/* SA_RESETHAND made the action the default: once the handler
+	 * returns, the signal, pending now, ends the process */
+	raise(sig);
+}
+
+void file_made_folders(const char *dir, int n)
+{
+	sigset_t old;
+
+	block_fatal_signals(&old);
+	nmade = 0;
+	if (n > 0 && strlen(dir) < sizeof(made_dir)) {
+		strcpy(made_dir, dir);
+		nmade = n;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 /* Catch the fatal signals, once, but for those ignored (nohup). */

@@ -100,11 +100,16 @@ char *file_stage(const char *path, const char *text, size_t len);
 int file_commit(char *tmp, const char *path);
 void file_discard(char *tmp);
 int file_write_atomic(const char *path, const char *text, size_t len);
-/* A signal that ends compose (SIGINT, SIGTERM, SIGHUP) removes the files
- * staged and not yet renamed; between these two it waits, so that the
+/* A signal that ends compose (SIGINT, SIGTERM, SIGHUP), or running out of
+ * memory, removes the files staged and not yet renamed; between these two it waits, so that the
  * renames of one commit are done all or none.  They nest. */
 void file_commit_begin(void);
 void file_commit_end(void);
+/* The n folders made for the staged files: dir and n - 1 above it.  A
+ * signal, or running out of memory, removes them after the temporaries
+ * (when empty); file_made_folders(NULL, 0) once they hold what was
+ * renamed into them, or were removed. */
+void file_made_folders(const char *dir, int n);
 /* dir/name, or name itself when absolute. */
 char *path_join(const char *dir, const char *name);
 /* Path of target relative to the folder base_real, which realpath()
