@@ -1,4 +1,5 @@
 /* compose: the PEPPHER composition tool's command line. */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -660,5 +661,13 @@ int main(int argc, char **argv)
 		free(opt.words[i]);
 	free(opt.words);
 	xmlCleanupParser();
+	/* what went to stdout (a dry run's list, --help) is the result:
+	 * a reader gone or a full disk fails the run, said */
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "compose: error: cannot write to standard output: %s\n",
+			errno ? strerror(errno) : "write error");
+		rc = -1;
+	}
 	return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

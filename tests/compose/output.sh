@@ -60,6 +60,13 @@ grep -q "error: '$out/d.dot' was not written by compose" "$out/d.err" || { cat "
 # a dry run makes no folder
 "$COMPOSE" --dry-run "$main" -o "$out/f" > /dev/null 2>&1 || fail "f: dry run"
 [ -e "$out/f" ] && fail "f: dry run created the output folder"
+# a dry run whose list cannot be written (a full disk) fails, saying why
+if [ -w /dev/full ]; then
+	"$COMPOSE" --dry-run "$main" -o "$out/f" > /dev/full 2> "$out/full.err" &&
+		fail "f: dry run to a full disk succeeded"
+	grep -qx "compose: error: cannot write to standard output: No space left on device" "$out/full.err" ||
+		{ cat "$out/full.err"; fail "f: dry run to a full disk not said"; }
+fi
 
 # an output folder below folders that do not exist: made, as mkdir -p; a
 # failed run makes none of them
