@@ -93,8 +93,9 @@ int pph_init_conf(const struct pph_conf *conf);
  * pph_data_unregister(), pph_data_acquire() and partitions under way are
  * waited for; those data functions called while it stops the runtime (an
  * entry wrapper's unregistering after its call) are not refused: they
- * wait for pph_shutdown() to end, then act on the host memory, which
- * holds the data by then.  Handles still registered stay valid host memory but must not
+ * are done before it stops the runtime, or wait for pph_shutdown() to
+ * end and act on the host memory then (libpeppher brings the data home
+ * first).  Handles still registered stay valid host memory but must not
  * be used with tasks any more.  A second thread's pph_shutdown() while
  * one runs waits for that one to end, and returns.  Called inside a task
  * (from a variant), it would wait for that task: it prints so and returns
