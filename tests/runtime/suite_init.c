@@ -240,7 +240,7 @@ static void test_shutdown_while_calling(void)
 	long refused = 0;
 	int c, t, i;
 
-	alarm_set(120);
+	alarm_set(60);
 	pph_shutdown();
 	for (c = 0; c < CYCLES / 2; c++) {
 		memset(callers, 0, sizeof(callers));

@@ -608,7 +608,7 @@ static void test_init_concurrent(void)
 	pthread_t a, b;
 	int c;
 
-	alarm_set(120);
+	alarm_set(60);
 	pph_shutdown();
 	pthread_barrier_init(&two_bar, NULL, 2);
 	for (c = 0; c < CYCLES; c++) {
@@ -633,7 +633,7 @@ static void test_shutdown_concurrent(void)
 	pthread_t a, b;
 	int c;
 
-	alarm_set(120);
+	alarm_set(60);
 	pph_shutdown();
 	pthread_barrier_init(&two_bar, NULL, 2);
 	for (c = 0; c < CYCLES; c++) {
@@ -698,7 +698,7 @@ static void test_shutdown_while_calling(void)
 	long refused = 0;
 	int c, t, i;
 
-	alarm_set(240);
+	alarm_set(60);
 	pph_shutdown();
 	for (c = 0; c < CYCLES / 2; c++) {
 		memset(callers, 0, sizeof(callers));
