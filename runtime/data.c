@@ -333,7 +333,7 @@ static void partitioned(pph_data_handle parent, unsigned n, pph_data_handle *blo
  * acquire, since pph_data_acquire refuses a partitioned handle. */
 static int partition_enter(pph_data_handle parent, const char *what)
 {
-	int rc = pph__refused_in_forked_child(what);
+	int rc = pph__refused_in_forked_child(what), entered;
 
 	/* the variant running here holds it: waiting for its own task hung */
 	if (rc == 0 && pph__running.task)
@@ -342,8 +342,11 @@ static int partition_enter(pph_data_handle parent, const char *what)
 		rc = handle_enter(parent, PPH_HANDLE_PARTITIONED, what);
 	if (rc != 0)
 		return rc;
+	entered = pph__enter_finishing(); /* see pph_data_unregister */
 	pph__deps_host_wait(parent, PPH_RW);
 	rc = pph__coherence_acquire(parent, 0, PPH_RW);
+	if (entered > 0)
+		pph__leave();
 	if (rc != 0)
 		atomic_store(&parent->state, PPH_HANDLE_REGISTERED);
 	return rc;
@@ -550,6 +553,8 @@ struct pph_data *pph__data_lru(unsigned node)
 
 int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
 {
+	int rc, entered;
+
 	if (!handle || (mode != PPH_R && mode != PPH_W && mode != PPH_RW))
 		return -EINVAL;
 	switch (atomic_load_explicit(&handle->state, memory_order_relaxed)) {
@@ -572,8 +577,12 @@ int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
 			       pph__not_running("pph_data_acquire");
 	if (pph__running.task && pph__waits_for_running(handle, mode, "pph_data_acquire"))
 		return -EDEADLK;
+	entered = pph__enter_finishing(); /* see pph_data_unregister */
 	pph__deps_host_wait(handle, mode);
-	return pph__coherence_acquire(handle, 0, mode);
+	rc = pph__coherence_acquire(handle, 0, mode);
+	if (entered > 0)
+		pph__leave();
+	return rc;
 }
 
 int pph__data_held_here(pph_data_handle handle, const char *what)
@@ -584,6 +593,7 @@ int pph__data_held_here(pph_data_handle handle, const char *what)
 void pph_data_unregister(pph_data_handle handle)
 {
 	struct pph_replica *devices;
+	int entered;
 
 	if (!handle)
 		return;
@@ -600,6 +610,11 @@ void pph_data_unregister(pph_data_handle handle)
 	if (handle_enter(handle, PPH_HANDLE_UNREGISTERING, "pph_data_unregister") != 0)
 		return;
 
+	/* its data home before pph_shutdown tears the devices down (it
+	 * waits for this), or after it has brought them home: an
+	 * application thread unregistering after its call read the nodes
+	 * as pph_shutdown cleared them */
+	entered = pph__enter_finishing();
 	pph__deps_data_wait(handle);
 	pph__coherence_drop_devices(handle);
 	devices = atomic_load_explicit(&handle->devices, memory_order_relaxed);
@@ -614,6 +629,8 @@ void pph_data_unregister(pph_data_handle handle)
 		pthread_mutex_unlock(&registry_lock);
 		free(devices); /* unlinked: pph__data_lru no longer looks at them */
 	}
+	if (entered > 0)
+		pph__leave();
 	pthread_mutex_destroy(&handle->coh_lock);
 	pph__spin_lock(&slab_lock);
 	atomic_store_explicit(&handle->state, PPH_HANDLE_FREE, memory_order_relaxed);

@@ -3,9 +3,11 @@
  * (PEPPHER_NOPENCL limits the count; 0 turns OpenCL off), buffers and copies
  * on the device's queue, and programs built once per device per process.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <peppher/opencl.h>
 
@@ -178,22 +180,79 @@ static int open_device(cl_device_id id)
 	return node;
 }
 
+#ifndef CL_PLATFORM_NOT_FOUND_KHR
+#define CL_PLATFORM_NOT_FOUND_KHR -1001
+#endif
+
+/*
+ * An ICD the loader lists (OCL_ICD_FILENAMES, or an .icd file in
+ * OCL_ICD_VENDORS, OPENCL_VENDOR_PATH or /etc/OpenCL/vendors): into path,
+ * 1; else 0.  A folder that cannot be read for want of descriptors or
+ * memory counts as listing one: the loader failed there the same way.
+ */
+static int icd_listed(char *path, size_t size)
+{
+	const char *v = getenv("OCL_ICD_FILENAMES"), *dir;
+	struct dirent *e;
+	size_t len;
+	DIR *d;
+
+	if (v && *v) {
+		snprintf(path, size, "OCL_ICD_FILENAMES=%s", v);
+		return 1;
+	}
+	dir = getenv("OCL_ICD_VENDORS");
+	if (!dir || !*dir)
+		dir = getenv("OPENCL_VENDOR_PATH");
+	if (!dir || !*dir)
+		dir = "/etc/OpenCL/vendors";
+	snprintf(path, size, "%s", dir);
+	len = strlen(dir);
+	if (len > 4 && strcmp(dir + len - 4, ".icd") == 0)
+		return access(dir, F_OK) == 0;
+	if (!(d = opendir(dir)))
+		return errno == EMFILE || errno == ENFILE || errno == ENOMEM;
+	while ((e = readdir(d))) {
+		len = strlen(e->d_name);
+		if (len > 4 && strcmp(e->d_name + len - 4, ".icd") == 0) {
+			snprintf(path, size, "%s/%s", dir, e->d_name);
+			break;
+		}
+	}
+	closedir(d);
+	return e != NULL;
+}
+
 unsigned pph__opencl_start(int conf_max)
 {
 	unsigned max = max_devices(conf_max), p;
 	cl_platform_id platforms[8];
 	cl_uint nplatforms = 0;
+	char icd[512];
+	cl_int err;
 
 	ndevices = 0;
-	/* no ICD, no platform: simply no OpenCL workers */
-	if (!max || clGetPlatformIDs(8, platforms, &nplatforms) != CL_SUCCESS)
+	if (!max)
+		return 0;
+	/* no ICD, no platform: simply no OpenCL workers; but an ICD listed
+	 * that the loader could not open (out of descriptors or memory) was
+	 * dropped without a word, and an OpenCL-only program said only that
+	 * no worker could run its variants */
+	err = clGetPlatformIDs(8, platforms, &nplatforms);
+	if (err == CL_PLATFORM_NOT_FOUND_KHR && icd_listed(icd, sizeof(icd))) {
+		fprintf(stderr, "peppher: OpenCL: clGetPlatformIDs failed (error %d) though %s lists a platform: no OpenCL workers\n",
+			(int)err, icd);
+		return 0;
+	}
+	if (err == CL_PLATFORM_NOT_FOUND_KHR || check(err, "clGetPlatformIDs"))
 		return 0;
 	for (p = 0; p < nplatforms && ndevices < max; p++) {
 		cl_device_id ids[PPH_MAX_NODES];
 		cl_uint n = 0, i;
 
-		if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, PPH_MAX_NODES, ids, &n) !=
-		    CL_SUCCESS)
+		/* a platform without devices says so; any other error is said */
+		err = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, PPH_MAX_NODES, ids, &n);
+		if (err == CL_DEVICE_NOT_FOUND || check(err, "clGetDeviceIDs"))
 			continue;
 		for (i = 0; i < n && ndevices < max && pph__rt.nnodes < PPH_MAX_NODES; i++)
 			open_device(ids[i]);

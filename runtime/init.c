@@ -18,6 +18,28 @@ struct pph_runtime pph__rt = {
 	.all_done_cond = PTHREAD_COND_INITIALIZER,
 };
 
+/*
+ * pph_init and pph_shutdown, one at a time: two threads' pph_init both saw
+ * the runtime stopped and started two sets of workers over one pph__rt,
+ * and two pph_shutdown joined the same workers.  Never taken inside a task
+ * (both return before it there: pph_shutdown waits for that task) nor by
+ * the per-call path.
+ */
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* pph_shutdown ended the stopping: data calls waiting for that go on
+ * (pph__wait_stopped) */
+static pthread_mutex_t stopped_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t stopped_cond = PTHREAD_COND_INITIALIZER;
+
+void pph__wait_stopped(void)
+{
+	pthread_mutex_lock(&stopped_lock);
+	while (atomic_load(&pph__rt.stopping))
+		pthread_cond_wait(&stopped_cond, &stopped_lock);
+	pthread_mutex_unlock(&stopped_lock);
+}
+
 /* Why the last pph_init failed ("" when it did not), for the calls that
  * follow it: they say that, not "No such device". */
 static char init_error[256];
@@ -53,6 +75,10 @@ int pph__forked_child;
 
 static void forked(void)
 {
+	/* another thread of the parent's may have held them at the fork */
+	init_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+	stopped_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+	stopped_cond = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
 	if (!pph__rt.initialized)
 		return; /* forked before pph_init or after pph_shutdown: nothing to hide */
 	pph__forked_child = 1;
@@ -258,7 +284,23 @@ int pph_init(void)
 	return pph_init_conf(NULL);
 }
 
+static int init_locked(const struct pph_conf *conf);
+
 int pph_init_conf(const struct pph_conf *conf)
+{
+	int rc;
+
+	/* a task runs: the runtime does; and a pph_shutdown holding the
+	 * lock would wait for this task */
+	if (pph__running_task_here())
+		return -EALREADY;
+	pthread_mutex_lock(&init_lock);
+	rc = init_locked(conf);
+	pthread_mutex_unlock(&init_lock);
+	return rc;
+}
+
+static int init_locked(const struct pph_conf *conf)
 {
 	static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 	struct pph_conf defaults;
@@ -335,19 +377,35 @@ int pph_init_conf(const struct pph_conf *conf)
 	return 0;
 }
 
+static void shutdown_locked(void);
+
 void pph_shutdown(void)
 {
 	if (!pph__rt.initialized)
 		return;
 	pph__here_left(__builtin_frame_address(0));
 	if (pph__running_task_here()) {
-		/* it would wait for the task it is called from */
+		/* it would wait for the task it is called from; checked before
+		 * the lock, which another thread's pph_shutdown may hold while
+		 * it waits for that task */
 		fprintf(stderr, "peppher: pph_shutdown() called inside a task: refused; call it from the application once its calls are done\n");
 		return;
 	}
+	/* a second thread's waits for the first's, and finds it stopped */
+	pthread_mutex_lock(&init_lock);
+	if (pph__rt.initialized)
+		shutdown_locked();
+	pthread_mutex_unlock(&init_lock);
+}
+
+static void shutdown_locked(void)
+{
 	pph_task_wait_all();
-	/* from now on, application threads' submissions are refused; those
-	 * under way go in, and are waited for */
+	/* from now on, application threads' submissions and calls are
+	 * refused, and their data calls wait for the end of this (they go on
+	 * with the runtime stopped); those under way go in, and are waited
+	 * for: a thread unregistering its handle read the nodes torn down
+	 * here (pph__enter) */
 	atomic_store(&pph__rt.stopping, 1);
 	while (atomic_load(&pph__rt.submitting))
 		sched_yield();
@@ -367,7 +425,11 @@ void pph_shutdown(void)
 	pph__rt.workers = NULL;
 	pph__rt.nworkers = 0;
 	pph__rt.initialized = 0;
-	atomic_store(&pph__rt.stopping, 0); /* "not running" from now on */
+	/* "not running" from now on: the data calls that waited go on */
+	pthread_mutex_lock(&stopped_lock);
+	atomic_store(&pph__rt.stopping, 0);
+	pthread_cond_broadcast(&stopped_cond);
+	pthread_mutex_unlock(&stopped_lock);
 }
 
 unsigned long pph_failed_calls(void)

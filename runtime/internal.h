@@ -723,7 +723,9 @@ struct pph_worker {
 };
 
 struct pph_runtime {
-	int initialized;
+	/* atomic: application threads read it unlocked as pph_init and
+	 * pph_shutdown write it (a plain load on x86) */
+	atomic_int initialized;
 	const struct pph_sched_policy *sched;
 	struct pph_worker *workers;
 	unsigned nworkers;
@@ -780,6 +782,28 @@ struct pph_runtime {
 };
 
 extern struct pph_runtime pph__rt;
+
+/*
+ * An application thread's entry into what pph_shutdown tears down (a
+ * call's whole wrapper, a data call): counted in pph__rt.submitting, which
+ * pph_shutdown waits to see 0 once it has set stopping.  Returns 1 (leave
+ * with pph__leave), 0 in a task or on a worker (pph_shutdown waits for
+ * those: nothing to leave), or -ENODEV when pph_shutdown is stopping the
+ * runtime (not entered).  An atomic add and load entering, a sub leaving,
+ * the outermost entry of a thread only.
+ */
+int pph__enter(void);
+void pph__leave(void);
+/* pph__enter for what must be done anyway (unregistering, bringing data
+ * home): while pph_shutdown stops the runtime, waits for it to end, and
+ * goes on with the runtime stopped (its data flushed home).  1 or 0 as
+ * pph__enter. */
+int pph__enter_finishing(void);
+/* -ENODEV for what pph_shutdown refuses as it stops the runtime, said
+ * once a shutdown (submit.c). */
+int pph__shutting_down(void);
+/* Wait for pph_shutdown's stopping to end (init.c). */
+void pph__wait_stopped(void);
 
 /* The worker running on this thread, NULL on application threads. */
 extern PPH_TLS struct pph_worker *pph__current_worker;

@@ -668,14 +668,47 @@ static int host_data_only(struct pph_task *task)
 static int submit_checked(struct pph_task *task);
 
 /* Submitting while pph_shutdown stops the runtime: said once a shutdown. */
-static int shutting_down(void)
+int pph__shutting_down(void)
 {
 	static atomic_uint said; /* the generation it was said in, + 1 */
 	unsigned gen = atomic_load(&pph__rt.generation) + 1;
 
 	if (atomic_exchange(&said, gen) != gen)
-		fprintf(stderr, "peppher: pph_task_submit: pph_shutdown() is stopping the runtime: tasks submitted now are refused\n");
+		fprintf(stderr, "peppher: pph_shutdown() is stopping the runtime: calls and tasks submitted now are refused\n");
 	return -ENODEV;
+}
+
+int pph__enter(void)
+{
+	if (pph__running.task || pph__current_worker)
+		return 0;
+	if (submissions++ == 0) {
+		atomic_fetch_add(&pph__rt.submitting, 1);
+		/* seq_cst with pph_shutdown's store of stopping and load of
+		 * submitting: it sees this thread counted, or this thread
+		 * sees it stopping */
+		if (atomic_load(&pph__rt.stopping)) {
+			submissions = 0;
+			atomic_fetch_sub(&pph__rt.submitting, 1);
+			return -ENODEV;
+		}
+	}
+	return 1;
+}
+
+void pph__leave(void)
+{
+	if (submissions > 0 && --submissions == 0)
+		atomic_fetch_sub(&pph__rt.submitting, 1);
+}
+
+int pph__enter_finishing(void)
+{
+	int rc;
+
+	while ((rc = pph__enter()) < 0)
+		pph__wait_stopped();
+	return rc;
 }
 
 int pph_task_submit(struct pph_task *task)
@@ -688,7 +721,7 @@ int pph_task_submit(struct pph_task *task)
 		return submit_checked(task);
 	if (submissions++ == 0)
 		atomic_fetch_add(&pph__rt.submitting, 1);
-	rc = atomic_load(&pph__rt.stopping) ? shutting_down() : submit_checked(task);
+	rc = atomic_load(&pph__rt.stopping) ? pph__shutting_down() : submit_checked(task);
 	if (submissions > 0 && --submissions == 0)
 		atomic_fetch_sub(&pph__rt.submitting, 1);
 	return rc;

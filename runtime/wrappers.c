@@ -22,9 +22,9 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		const pph_data_handle *handles, const enum pph_access *modes,
 		const void *arg, size_t arg_size, int sync, struct block *b)
 {
-	struct pph_task *task;
+	struct pph_task *task = NULL;
 	unsigned i;
-	int rc;
+	int rc, entered;
 
 	if (!cl || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
 		return -EINVAL;
@@ -33,6 +33,14 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 	if (!pph__rt.initialized)
 		return pph__not_running(cl->name ? cl->name : "?");
 	pph__here_left(__builtin_frame_address(0));
+	/* the whole call, task made to task destroyed, before pph_shutdown
+	 * frees the task cache and the nodes */
+	if ((entered = pph__enter()) < 0)
+		return pph__shutting_down();
+	if (!pph__rt.initialized) { /* stopped since */
+		rc = pph__not_running(cl->name ? cl->name : "?");
+		goto out;
+	}
 	task = pph_task_create(cl);
 	rc = task ? 0 : -ENOMEM;
 	if (task)
@@ -61,6 +69,9 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		b->task = task;
 	else if (sync || rc != 0)
 		pph_task_destroy(task);
+out:
+	if (entered > 0)
+		pph__leave();
 	return rc;
 }
 
@@ -825,7 +836,7 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 {
 	unsigned first[PPH_MAX_BUFFERS];
 	struct split_space *sp;
-	int n, rc;
+	int n, rc, entered;
 
 	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
 		return -EINVAL;
@@ -837,7 +848,15 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 	if (!(sp = malloc(sizeof(*sp))))
 		return -ENOMEM;
+	/* its blocks' partition, calls and unpartition, all before
+	 * pph_shutdown tears down what they use, or none */
+	if ((entered = pph__enter()) < 0) {
+		free(sp);
+		return pph__shutting_down();
+	}
 	rc = call_split(cl, impl_mask, nbuffers, handles, modes, parts, arg, arg_size, n, first, sp);
+	if (entered > 0)
+		pph__leave();
 	free(sp);
 	return rc;
 }
@@ -872,7 +891,7 @@ void pph_call_failed(const struct pph_codelet *cl, int rc)
 	else if (rc == -ENODEV && !pph__rt.initialized)
 		pph__not_running(name);
 	else if (rc == -ENODEV && atomic_load(&pph__rt.stopping))
-		; /* said once a shutdown (pph_task_submit) */
+		; /* said once a shutdown (pph__shutting_down) */
 	else if (rc == -ECANCELED)
 		; /* the variant said why (pph_variant_error) */
 	else if (rc == -ENODEV && cl && pph__impl_disabled_mask(cl))

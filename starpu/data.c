@@ -74,15 +74,18 @@ int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n, size_t ele
 {
 	struct pph_data *d;
 	size_t bytes;
+	int rc;
 
 	if (!handle || !elemsize)
 		return -EINVAL;
 	if (__builtin_mul_overflow(n, elemsize, &bytes) || !fits32(n))
 		return -EOVERFLOW;
-	if (!starpu_is_initialized())
-		return sp__not_running("pph_vector_register");
-	if (!(d = data_new(SP_VECTOR)))
+	if ((rc = sp__enter("pph_vector_register", 0)) != 0)
+		return rc;
+	if (!(d = data_new(SP_VECTOR))) {
+		sp__leave();
 		return -ENOMEM;
+	}
 	d->n = n;
 	d->elemsize = elemsize;
 	if (!as_host_data(d, ptr)) {
@@ -98,6 +101,7 @@ int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n, size_t ele
 						    1, elemsize);
 		sp__registered(d);
 	}
+	sp__leave();
 	*handle = d;
 	return 0;
 }
@@ -107,16 +111,19 @@ int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows, size_t 
 {
 	struct pph_data *d;
 	size_t bytes;
+	int rc;
 
 	if (!handle || !elemsize || ld < cols)
 		return -EINVAL;
 	if (__builtin_mul_overflow(rows, ld, &bytes) || __builtin_mul_overflow(bytes, elemsize, &bytes) ||
 	    !fits32(rows) || !fits32(ld))
 		return -EOVERFLOW;
-	if (!starpu_is_initialized())
-		return sp__not_running("pph_matrix_register");
-	if (!(d = data_new(SP_MATRIX)))
+	if ((rc = sp__enter("pph_matrix_register", 0)) != 0)
+		return rc;
+	if (!(d = data_new(SP_MATRIX))) {
+		sp__leave();
 		return -ENOMEM;
+	}
 	d->rows = rows;
 	d->cols = cols;
 	d->ld = ld;
@@ -135,6 +142,7 @@ int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows, size_t 
 						    1, 1, 1, elemsize);
 		sp__registered(d);
 	}
+	sp__leave();
 	*handle = d;
 	return 0;
 }
@@ -142,19 +150,23 @@ int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows, size_t 
 int pph_variable_register(pph_data_handle *handle, void *ptr, size_t size)
 {
 	struct pph_data *d;
+	int rc;
 
 	if (!handle || !size)
 		return -EINVAL;
-	if (!starpu_is_initialized())
-		return sp__not_running("pph_variable_register");
-	if (!(d = data_new(SP_VARIABLE)))
+	if ((rc = sp__enter("pph_variable_register", 0)) != 0)
+		return rc;
+	if (!(d = data_new(SP_VARIABLE))) {
+		sp__leave();
 		return -ENOMEM;
+	}
 	d->n = size;
 	d->elemsize = size;
 	if (!as_host_data(d, ptr)) {
 		starpu_variable_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)ptr, size);
 		sp__registered(d);
 	}
+	sp__leave();
 	*handle = d;
 	return 0;
 }
@@ -233,16 +245,23 @@ static int partition(pph_data_handle parent, unsigned nr, unsigned nc, struct re
 	unsigned nparts = nr * nc;
 	struct starpu_data_filter f = { 0 };
 	unsigned k;
+	int rc;
 
 	if (!parent || !children || !nparts || parent->layout == SP_VARIABLE || host_data(parent) ||
 	    parent->spare)
 		return -EINVAL;
 	if (parent->nchildren || parent->child)
 		return -EBUSY;
-	if (pph__data_held_here(parent, "pph_data_partition")) /* StarPU asserted */
+	if ((rc = sp__enter("pph_data_partition", 0)) != 0)
+		return rc;
+	if (pph__data_held_here(parent, "pph_data_partition")) { /* StarPU asserted */
+		sp__leave();
 		return -EDEADLK;
-	if (!(parent->children = calloc(nparts, sizeof(*parent->children))))
+	}
+	if (!(parent->children = calloc(nparts, sizeof(*parent->children)))) {
+		sp__leave();
 		return -ENOMEM;
+	}
 	sp__gather_everywhere(parent); /* every rank's children start current */
 	settle(parent->h);
 	f.filter_func = parent->layout == SP_VECTOR ? vector_filter : matrix_filter;
@@ -264,6 +283,7 @@ static int partition(pph_data_handle parent, unsigned nr, unsigned nc, struct re
 		children[k] = c;
 	}
 	sp__partitioned(parent, nr, nc);
+	sp__leave();
 	return 0;
 }
 
@@ -394,11 +414,15 @@ void pph_data_unpartition(pph_data_handle parent, unsigned nparts, pph_data_hand
 	if (nparts != parent->nchildren)
 		fprintf(stderr, "peppher: pph_data_unpartition: %u blocks, the handle has %u\n",
 			nparts, parent->nchildren);
-	sp__children_everywhere(parent); /* the whole parent current on every rank */
-	for (k = 0; k < parent->nchildren; k++)
-		settle(parent->children[k].h);
-	starpu_data_unpartition(parent->h, STARPU_MAIN_RAM);
-	sp__unpartitioned(parent);
+	/* else StarPU stopped: its handles went with it */
+	if (sp__enter(NULL, 1) == 0) {
+		sp__children_everywhere(parent); /* the whole parent current on every rank */
+		for (k = 0; k < parent->nchildren; k++)
+			settle(parent->children[k].h);
+		starpu_data_unpartition(parent->h, STARPU_MAIN_RAM);
+		sp__unpartitioned(parent);
+		sp__leave();
+	}
 	free(parent->children);
 	parent->children = NULL;
 	parent->nchildren = 0;
@@ -414,10 +438,13 @@ int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
 		return -EBUSY;
 	if (host_data(handle))
 		return 0;
-	if (!starpu_is_initialized()) /* a forked child: StarPU's threads are the parent's */
-		return sp__not_running("pph_data_acquire");
-	if (sp__waits_in_variant("pph_data_acquire"))
+	/* not running: a forked child (StarPU's threads are the parent's) */
+	if ((rc = sp__enter("pph_data_acquire", 1)) != 0)
+		return rc;
+	if (sp__waits_in_variant("pph_data_acquire")) {
+		sp__leave();
 		return -EDEADLK;
+	}
 	/* a host write also needs the data valid (libpeppher's W acquire
 	 * brings it home too); released at once: the host keeps its valid
 	 * copy until a task writes the data */
@@ -427,6 +454,7 @@ int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
 		starpu_data_release(handle->h);
 	if (rc == 0 && mode != PPH_R)
 		sp__host_written(handle);
+	sp__leave();
 	return rc;
 }
 
@@ -464,9 +492,11 @@ void pph_data_unregister(pph_data_handle handle)
 		return;
 	}
 	handle->unregistered = 1;
-	if (starpu_is_initialized() && !host_data(handle)) {
+	/* else StarPU stopped (or is stopping: waited for) */
+	if (!host_data(handle) && sp__enter(NULL, 1) == 0) {
 		sp__gather_everywhere(handle); /* wrapped memory current on every rank */
 		starpu_data_unregister(handle->h);
+		sp__leave();
 	}
 	free(handle->spare);
 	free(handle);

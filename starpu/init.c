@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <ftw.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,112 @@ int sp__not_running(const char *what)
 }
 
 /*
+ * pph_init and pph_shutdown one at a time: two threads' pph_init both
+ * started StarPU (its init count 2, so the next pph_shutdown did not stop
+ * it), and two pph_shutdown failed StarPU's init_count assertion.  Not
+ * taken inside a variant (pph_shutdown returns before it there).
+ */
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * Application threads inside a function that uses StarPU (sp__enter):
+ * pph_shutdown called while others still called components crashed in
+ * starpu_task_submit or failed StarPU's assertions, those threads using
+ * StarPU as starpu_shutdown freed it.  As libpeppher's pph__rt.submitting
+ * and stopping: pph_shutdown sets the gate to FINISHING (new work
+ * refused, unregistering and waits let in), waits for the users to leave,
+ * sets it to STOPPING (only variants' calls let in; data calls wait for
+ * CLOSED), waits again, then stops StarPU.  Each is an atomic add and load
+ * at a thread's outermost entry, a sub at its leave.
+ */
+enum { GATE_CLOSED, GATE_OPEN, GATE_FINISHING, GATE_STOPPING };
+static atomic_int gate = GATE_CLOSED;
+static atomic_int users;
+static __thread unsigned inside; /* entries of this thread, nested */
+static __thread int counted;	 /* its outermost is counted in users */
+static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
+
+static void gate_set(int to)
+{
+	pthread_mutex_lock(&gate_lock);
+	atomic_store(&gate, to);
+	pthread_cond_broadcast(&gate_cond);
+	pthread_mutex_unlock(&gate_lock);
+}
+
+/* pph_shutdown calls that stopped StarPU */
+static atomic_uint shutdowns;
+
+/* Refused while pph_shutdown stops StarPU: said once a shutdown, as
+ * libpeppher says it. */
+static int shutting_down(void)
+{
+	static atomic_uint said; /* shutdowns + 1 once said */
+	unsigned n = atomic_load(&shutdowns) + 1;
+
+	if (atomic_exchange(&said, n) != n)
+		fprintf(stderr, "peppher: pph_shutdown() is stopping the runtime: calls and tasks submitted now are refused\n");
+	return -ENODEV;
+}
+
+int sp__enter(const char *what, int finishing)
+{
+	int g;
+
+	if (inside) {
+		inside++;
+		return 0;
+	}
+	for (;;) {
+		atomic_fetch_add(&users, 1);
+		/* seq_cst with pph_shutdown's store of the gate and load of
+		 * users: it sees this thread counted, or this thread sees
+		 * the gate it set */
+		g = atomic_load(&gate);
+		if (!sp__forked_child &&
+		    (g == GATE_OPEN || (g == GATE_FINISHING && finishing))) {
+			counted = 1;
+			inside = 1;
+			return 0;
+		}
+		atomic_fetch_sub(&users, 1);
+		/* a variant's own calls: pph_shutdown waits for its task */
+		if (!sp__forked_child && g != GATE_CLOSED && sp__running_variant()) {
+			inside = 1;
+			return 0;
+		}
+		if (g == GATE_STOPPING && finishing && !sp__forked_child) {
+			pthread_mutex_lock(&gate_lock);
+			while (atomic_load(&gate) == GATE_STOPPING)
+				pthread_cond_wait(&gate_cond, &gate_lock);
+			pthread_mutex_unlock(&gate_lock);
+			continue;
+		}
+		if (!what)
+			return -ENODEV;
+		if (g == GATE_FINISHING || g == GATE_STOPPING)
+			return shutting_down();
+		return sp__not_running(what);
+	}
+}
+
+void sp__leave(void)
+{
+	if (inside && --inside == 0 && counted) {
+		counted = 0;
+		atomic_fetch_sub(&users, 1);
+	}
+}
+
+int sp__stopping(void)
+{
+	int g = atomic_load(&gate);
+
+	return g == GATE_FINISHING || g == GATE_STOPPING;
+}
+
+/*
  * fork() while StarPU runs: StarPU is not fork-safe (the child has its
  * state, not its threads), so in the child the runtime is not running:
  * calls fail saying why, pph_shutdown returns at once, pph_init refuses
@@ -52,6 +160,10 @@ int sp__forked_child;
 
 static void forked(void)
 {
+	/* another thread of the parent's may have held them at the fork */
+	init_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+	gate_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+	gate_cond = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
 	if (!(starpu_is_initialized)())
 		return;
 	sp__forked_child = 1;
@@ -314,7 +426,23 @@ static void say_unread(void)
 				unread[i][1] ? ": see " : "", unread[i][1] ? unread[i][1] : "");
 }
 
+static int init_locked(const struct pph_conf *pconf);
+
 int pph_init_conf(const struct pph_conf *pconf)
+{
+	int rc;
+
+	if (sp__running_variant()) /* StarPU runs it; a pph_shutdown holding the lock waits for it */
+		return -EALREADY;
+	pthread_mutex_lock(&init_lock);
+	rc = init_locked(pconf);
+	if (rc == 0)
+		gate_set(GATE_OPEN);
+	pthread_mutex_unlock(&init_lock);
+	return rc;
+}
+
+static int init_locked(const struct pph_conf *pconf)
 {
 	static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 	struct starpu_conf conf;
@@ -408,10 +536,27 @@ void pph_shutdown(void)
 
 	if (!starpu_is_initialized())
 		return;
-	if (starpu_task_get_current()) {
+	/* before the lock: another thread's pph_shutdown holding it waits
+	 * for this variant's task */
+	if (sp__running_variant() || starpu_task_get_current()) {
 		fprintf(stderr, "peppher: pph_shutdown called from a variant: ignored\n");
 		return;
 	}
+	/* a second thread's waits for the first's, and finds StarPU stopped */
+	pthread_mutex_lock(&init_lock);
+	if (!starpu_is_initialized()) {
+		pthread_mutex_unlock(&init_lock);
+		return;
+	}
+	/* new calls, tasks and registrations refused; those under way, and
+	 * unregistering and waits, let in until the users are out */
+	gate_set(GATE_FINISHING);
+	while (atomic_load(&users))
+		sched_yield();
+	/* then nothing but variants' own calls: data calls wait for the end */
+	gate_set(GATE_STOPPING);
+	while (atomic_load(&users))
+		sched_yield();
 	sp__engine_wait_all();
 	if (stats && strcmp(stats, "1") == 0)
 		pph_stats_print(stderr);
@@ -420,6 +565,9 @@ void pph_shutdown(void)
 	remove_temp_home();
 	sp__codelets_free();
 	snprintf(why_not, sizeof(why_not), "pph_shutdown() was called");
+	atomic_fetch_add(&shutdowns, 1);
+	gate_set(GATE_CLOSED);
+	pthread_mutex_unlock(&init_lock);
 }
 
 int pph_is_initialized(void)
@@ -510,12 +658,14 @@ void *pph__host_alloc(size_t bytes, int *pinned)
 	void *p = NULL;
 
 	*pinned = 0;
-	if (starpu_is_initialized() && starpu_malloc(&p, bytes ? bytes : 1) == 0) {
+	if (sp__enter(NULL, 0) != 0) /* StarPU stopped, or stopping */
+		return calloc(1, bytes ? bytes : 1);
+	if (starpu_malloc(&p, bytes ? bytes : 1) == 0) {
 		memset(p, 0, bytes);
 		*pinned = 1;
-		return p;
 	}
-	return calloc(1, bytes ? bytes : 1);
+	sp__leave();
+	return p ? p : calloc(1, bytes ? bytes : 1);
 }
 
 void pph__host_free(void *p, int pinned)

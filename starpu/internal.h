@@ -181,6 +181,20 @@ void sp__init_failed(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 
 /* -ENODEV, saying why (once per reason) when the runtime does not run. */
 int sp__not_running(const char *what);
+/*
+ * An application thread's entry into StarPU (init.c): counted, so that
+ * pph_shutdown waits for those under way before it stops StarPU.  0:
+ * entered (sp__leave after), or -ENODEV: not running, or pph_shutdown is
+ * stopping it (said, naming what; quiet when what is NULL).  finishing:
+ * unregistering and waits, let in while pph_shutdown waits for the calls
+ * under way, and else waiting for its end (then -ENODEV: act as with
+ * the runtime stopped).  Nested entries and variants' calls are not
+ * refused.
+ */
+int sp__enter(const char *what, int finishing);
+void sp__leave(void);
+/* pph_shutdown is stopping StarPU: a refused call says so, not "no worker" */
+int sp__stopping(void);
 
 /* In OpenCL variants: the calling worker's device index, or -1. */
 int sp__opencl_devid(void);

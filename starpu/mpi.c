@@ -422,14 +422,18 @@ int pph__dist_size(void)
 
 int pph__dist_set_owner(pph_data_handle handle, int rank)
 {
-	if (!starpu_is_initialized())
-		return sp__not_running("pph_data_set_owner");
+	int rc;
+
+	if ((rc = sp__enter("pph_data_set_owner", 0)) != 0)
+		return rc;
 	if (!handle || handle->unregistered || rank < 0 || rank >= nranks || !distributed(handle))
-		return -EINVAL;
-	if (handle->nchildren)
-		return -EBUSY;
-	starpu_mpi_data_migrate(COMM, handle->h, rank);
-	return 0;
+		rc = -EINVAL;
+	else if (handle->nchildren)
+		rc = -EBUSY;
+	else
+		starpu_mpi_data_migrate(COMM, handle->h, rank);
+	sp__leave();
+	return rc;
 }
 
 int pph__dist_owner(pph_data_handle handle)

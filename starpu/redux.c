@@ -185,14 +185,16 @@ int pph_data_set_reduction(pph_data_handle d, const struct pph_reduction *op)
 
 	if (!d || !op || !op->init || !op->combine || d->unregistered || !d->h)
 		return -EINVAL;
-	if (!starpu_is_initialized())
-		return sp__not_running("pph_data_set_reduction");
+	if ((k = sp__enter("pph_data_set_reduction", 0)) != 0)
+		return k;
 	if ((k = slot_of(op)) < 0) {
 		fprintf(stderr, "peppher: pph_data_set_reduction: more than %d reduction operators: "
 			"libpeppher-starpu has no room for another\n", SP_REDUX_SLOTS);
+		sp__leave();
 		return -ENOSPC;
 	}
 	starpu_data_set_reduction_methods(d->h, &redux_cl[k], &init_cl[k]);
 	d->redux = op;
+	sp__leave();
 	return 0;
 }

@@ -645,7 +645,12 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 	p->mask = PPH_ALL_IMPLS;
 	p->forced = -1;
 	p->impl_ran = p->worker_ran = -1;
-	p->w = codelet_check(cl) == 0 && starpu_is_initialized() ? sp__codelet_get(cl) : NULL;
+	/* pph_shutdown frees the codelets: none got as it stops StarPU
+	 * (the task is refused at its submission) */
+	if (codelet_check(cl) == 0 && sp__enter(NULL, 0) == 0) {
+		p->w = sp__codelet_get(cl);
+		sp__leave();
+	}
 	p->t = starpu_task_create();
 	if (!p->t) {
 		free(p);
@@ -860,18 +865,30 @@ static int runnable(const struct pph_task *p)
 	return 0;
 }
 
+static int task_submit(struct pph_task *task);
+
 int pph_task_submit(struct pph_task *task)
 {
-	struct starpu_task *t;
-	unsigned i;
-	int rc, detached;
+	int rc;
 
 	if (!task)
 		return -EINVAL;
 	if (task->submitted)
 		return -EBUSY;
-	if (!starpu_is_initialized())
-		return sp__not_running("pph_task_submit");
+	/* refused once pph_shutdown stops StarPU; one under way is waited for */
+	if ((rc = sp__enter("pph_task_submit", 0)) != 0)
+		return rc;
+	rc = task_submit(task);
+	sp__leave();
+	return rc;
+}
+
+static int task_submit(struct pph_task *task)
+{
+	struct starpu_task *t;
+	unsigned i;
+	int rc, detached;
+
 	if (!task->w)
 		return -EINVAL;
 	task->no_room = kinds_without_room(task);
@@ -927,8 +944,13 @@ int pph_task_wait(struct pph_task *task)
 	if (sp__waits_in_variant("pph_task_wait"))
 		return -EDEADLK;
 	if (task->submitted == 1 && task->t) { /* no task here: it ran on another rank */
-		int rc = starpu_task_wait(task->t);
+		int rc = 0;
 
+		/* else StarPU stopped: pph_shutdown waited for the task */
+		if (sp__enter(NULL, 1) == 0) {
+			rc = starpu_task_wait(task->t);
+			sp__leave();
+		}
 		task->submitted = 2;
 		if (rc != 0)
 			return rc;
@@ -938,8 +960,11 @@ int pph_task_wait(struct pph_task *task)
 
 void pph_task_wait_all(void)
 {
-	if (starpu_is_initialized() && !sp__waits_in_variant("pph_task_wait_all"))
+	if (sp__enter(NULL, 1) != 0)
+		return;
+	if (!sp__waits_in_variant("pph_task_wait_all"))
 		sp__tasks_wait_all();
+	sp__leave();
 }
 
 int pph_task_impl_ran(const struct pph_task *task)

@@ -20,8 +20,9 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		return -EINVAL;
 	if (nbuffers > PPH_MAX_BUFFERS)
 		return -E2BIG;
-	if (!starpu_is_initialized())
-		return sp__not_running(cl->name ? cl->name : "?");
+	/* the whole call, before pph_shutdown stops StarPU, or none */
+	if ((rc = sp__enter(cl->name ? cl->name : "?", 0)) != 0)
+		return rc;
 	task = pph_task_create(cl);
 	rc = task ? 0 : -ENOMEM;
 	if (rc == 0 && !task->w)
@@ -35,6 +36,7 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 	if (rc == 0 && starpu_task_get_current()) { /* inside a variant: see data.c */
 		rc = sp__task_run_here(task);
 		pph_task_destroy(task);
+		sp__leave();
 		return rc;
 	}
 	if (rc == 0 && !sync && !keep)
@@ -47,6 +49,7 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		*keep = task;
 	else if (sync || rc != 0)
 		pph_task_destroy(task);
+	sp__leave();
 	return rc;
 }
 
@@ -84,9 +87,30 @@ static int part_count(unsigned nbuffers, const pph_data_handle *handles, const i
  * blocks sized by predicted throughput are not done here: dmda balances
  * equal blocks among the kinds of workers instead).
  */
+static int call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
+			    const pph_data_handle *handles, const enum pph_access *modes,
+			    const int *parts, const void *arg, size_t arg_size);
+
 int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 			 const pph_data_handle *handles, const enum pph_access *modes,
 			 const int *parts, const void *arg, size_t arg_size)
+{
+	int rc;
+
+	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
+		return -EINVAL;
+	/* its partition, blocks and unpartition before pph_shutdown stops
+	 * StarPU, or none */
+	if ((rc = sp__enter(cl->name ? cl->name : "?", 0)) != 0)
+		return rc;
+	rc = call_partitioned(cl, impl_mask, nbuffers, handles, modes, parts, arg, arg_size);
+	sp__leave();
+	return rc;
+}
+
+static int call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
+			    const pph_data_handle *handles, const enum pph_access *modes,
+			    const int *parts, const void *arg, size_t arg_size)
 {
 	pph_data_handle *blocks[PPH_MAX_BUFFERS] = { NULL };
 	pph_data_handle sub[PPH_MAX_BUFFERS];
@@ -99,8 +123,6 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 		return -EINVAL;
 	if (nbuffers > PPH_MAX_BUFFERS)
 		return -E2BIG;
-	if (!starpu_is_initialized())
-		return sp__not_running(cl->name ? cl->name : "?");
 	if ((n = part_count(nbuffers, handles, parts)) < 0)
 		return -EINVAL;
 	/* more blocks than elements (partition="8" over 3 rows): a block
@@ -157,6 +179,8 @@ void pph_call_failed(const struct pph_codelet *cl, int rc)
 		fprintf(stderr, "peppher: %s: no variant's constraints hold for this call\n", name);
 	else if (rc == -ENODEV && !starpu_is_initialized())
 		sp__not_running(name);
+	else if (rc == -ENODEV && sp__stopping())
+		; /* said once a shutdown (sp__enter) */
 	else if (rc == -ENODEV)
 		fprintf(stderr, "peppher: %s: call failed: no worker can run any variant the call allows\n",
 			name);

@@ -27,7 +27,9 @@ extern "C" {
  * already running, -EINVAL for a bad environment value (PEPPHER_NCPU,
  * PEPPHER_SCHED, PEPPHER_LIMIT_*_MEM, ...), or another -errno; on failure
  * it prints why, and the calls that follow say it again instead of
- * failing with a bare -ENODEV.
+ * failing with a bare -ENODEV.  pph_init() and pph_shutdown() run one at
+ * a time: of two threads calling pph_init() at once, one starts the
+ * runtime and the other gets -EALREADY.
  */
 int pph_init(void);
 
@@ -87,10 +89,17 @@ int pph_init_conf(const struct pph_conf *conf);
  * Wait for every submitted task, print statistics when PEPPHER_STATS=1, stop
  * the workers and release everything the runtime owns.  Tasks other
  * application threads submit meanwhile run if accepted before it stops
- * the runtime, and are refused (-ENODEV) after.  Handles still
- * registered stay valid host memory but must not be used with tasks any more.
- * Called inside a task (from a variant), it would wait for that task: it
- * prints so and returns without doing anything.
+ * the runtime, and are refused (-ENODEV) after; so are calls.  Calls,
+ * pph_data_unregister(), pph_data_acquire() and partitions under way are
+ * waited for; those data functions called while it stops the runtime (an
+ * entry wrapper's unregistering after its call) are not refused: they
+ * are done before it stops the runtime, or wait for pph_shutdown() to
+ * end and act on the host memory then (libpeppher brings the data home
+ * first).  Handles still registered stay valid host memory but must not
+ * be used with tasks any more.  A second thread's pph_shutdown() while
+ * one runs waits for that one to end, and returns.  Called inside a task
+ * (from a variant), it would wait for that task: it prints so and returns
+ * without doing anything.
  */
 void pph_shutdown(void);
 

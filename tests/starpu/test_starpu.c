@@ -6,10 +6,13 @@
  * dimension), host access while partitioned, and dependencies between
  * asynchronous calls on containers, reductions (StarPU's STARPU_REDUX),
  * data registered at NULL and calls made inside a variant, and a child
- * forked while StarPU runs.
+ * forked while StarPU runs, pph_init and pph_shutdown from several threads.
  * CPU workers only (PEPPHER_NOPENCL=0).
  */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -560,6 +563,167 @@ static void test_fork(void)
 	CU_ASSERT_EQUAL(x[0], 12); /* 1 + 10 async calls + 1 */
 }
 
+/* A test that hangs fails: SIGALRM ends the program, saying so. */
+static void hung(int sig)
+{
+	static const char msg[] = "test_starpu: the test hung (SIGALRM): pph_init/pph_shutdown from several threads\n";
+
+	(void)sig;
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(1);
+	_exit(1);
+}
+
+static void alarm_set(unsigned s)
+{
+	signal(SIGALRM, hung);
+	alarm(s);
+}
+
+#define CYCLES 20
+
+static pthread_barrier_t two_bar;
+static int init_rc[2];
+
+static void *init_thread(void *arg)
+{
+	pthread_barrier_wait(&two_bar);
+	init_rc[(long)arg] = pph_init();
+	return NULL;
+}
+
+static void *shutdown_thread(void *arg)
+{
+	(void)arg;
+	pthread_barrier_wait(&two_bar);
+	pph_shutdown();
+	return NULL;
+}
+
+/* Two threads call pph_init at once: one starts StarPU, the other gets
+ * -EALREADY (both got 0, StarPU counted two starts, and the next
+ * pph_shutdown left it running: -EALREADY, then crashes, later). */
+static void test_init_concurrent(void)
+{
+	pthread_t a, b;
+	int c;
+
+	alarm_set(60);
+	pph_shutdown();
+	pthread_barrier_init(&two_bar, NULL, 2);
+	for (c = 0; c < CYCLES; c++) {
+		pthread_create(&a, NULL, init_thread, (void *)0L);
+		pthread_create(&b, NULL, init_thread, (void *)1L);
+		pthread_join(a, NULL);
+		pthread_join(b, NULL);
+		CU_ASSERT_TRUE((init_rc[0] == 0 && init_rc[1] == -EALREADY) ||
+			       (init_rc[1] == 0 && init_rc[0] == -EALREADY));
+		pph_shutdown();
+		CU_ASSERT_FALSE(pph_is_initialized());
+	}
+	pthread_barrier_destroy(&two_bar);
+	alarm(0);
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
+/* Two threads call pph_shutdown at once: both return, StarPU stopped
+ * (StarPU aborted: init_count >= 0). */
+static void test_shutdown_concurrent(void)
+{
+	pthread_t a, b;
+	int c;
+
+	alarm_set(60);
+	pph_shutdown();
+	pthread_barrier_init(&two_bar, NULL, 2);
+	for (c = 0; c < CYCLES; c++) {
+		CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+		pthread_create(&a, NULL, shutdown_thread, NULL);
+		pthread_create(&b, NULL, shutdown_thread, NULL);
+		pthread_join(a, NULL);
+		pthread_join(b, NULL);
+		CU_ASSERT_FALSE(pph_is_initialized());
+	}
+	pthread_barrier_destroy(&two_bar);
+	alarm(0);
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
+#define CALLERS 4
+#define CALLER_N 64
+
+struct caller {
+	int x[CALLER_N];
+	long ok, refused;
+};
+
+static atomic_int callers_stop;
+
+/* What an entry wrapper does, again and again: register, call, unregister. */
+static void *caller(void *arg)
+{
+	struct caller *c = arg;
+	struct args a = { 1 };
+
+	while (!atomic_load(&callers_stop)) {
+		pph_data_handle h;
+		int rc;
+
+		/* refused once StarPU stopped, or stops */
+		if (pph_vector_register(&h, c->x, CALLER_N, sizeof(int)) != 0) {
+			c->refused++;
+			usleep(100); /* each says so: not thousands of lines */
+			continue;
+		}
+		rc = pph_call_sync(&scale_cl, 1u, 1, &h, &rw, &a, sizeof(a));
+		if (rc == 0)
+			c->ok++;
+		else if (rc == -ENODEV)
+			c->refused++;
+		pph_data_unregister(h);
+	}
+	return NULL;
+}
+
+/*
+ * pph_shutdown while other threads still make calls: the calls accepted
+ * ran (each adds 1 to every element: scale_cl's "one" with a = 1), the
+ * others refused; StarPU is stopped only once they are out (it crashed
+ * in starpu_task_submit, or hung, in the first cycle).
+ */
+static void test_shutdown_while_calling(void)
+{
+	static struct caller callers[CALLERS];
+	pthread_t th[CALLERS];
+	long refused = 0;
+	int c, t, i;
+
+	alarm_set(60);
+	pph_shutdown();
+	for (c = 0; c < CYCLES / 2; c++) {
+		memset(callers, 0, sizeof(callers));
+		atomic_store(&callers_stop, 0);
+		CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+		for (t = 0; t < CALLERS; t++)
+			pthread_create(&th[t], NULL, caller, &callers[t]);
+		usleep(2000 + 700 * (useconds_t)c);
+		pph_shutdown();
+		usleep(1000);
+		atomic_store(&callers_stop, 1);
+		for (t = 0; t < CALLERS; t++) {
+			pthread_join(th[t], NULL);
+			for (i = 0; i < CALLER_N; i++)
+				if (callers[t].x[i] != callers[t].ok)
+					break;
+			CU_ASSERT_EQUAL(i, CALLER_N);
+			refused += callers[t].refused;
+		}
+	}
+	alarm(0);
+	CU_ASSERT_TRUE(refused > 0);
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -581,6 +745,9 @@ int main(void)
 	CU_add_test(s, "failed asynchronous calls counted before a host read", test_failed_count);
 	CU_add_test(s, "a child forked while StarPU runs", test_fork);
 	CU_add_test(s, "a variant using what its own task holds", test_self_use_in_variant);
+	CU_add_test(s, "pph_init from two threads at once", test_init_concurrent);
+	CU_add_test(s, "pph_shutdown from two threads at once", test_shutdown_concurrent);
+	CU_add_test(s, "pph_shutdown while other threads make calls", test_shutdown_while_calling);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures();
