@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,10 +38,15 @@ void sp__init_failed(const char *fmt, ...)
 	fprintf(stderr, "peppher: %s\n", why_not);
 }
 
+/* said once until the next pph_init, as libpeppher does: a loop of calls
+ * after pph_shutdown printed a line each (40,000) */
+static atomic_bool not_running_said;
+
 int sp__not_running(const char *what)
 {
-	fprintf(stderr, "peppher: %s: the runtime is not running (%s)\n", what,
-		why_not[0] ? why_not : "pph_init() was not called");
+	if (!atomic_exchange(&not_running_said, true))
+		fprintf(stderr, "peppher: %s: the runtime is not running (%s)\n", what,
+			why_not[0] ? why_not : "pph_init() was not called");
 	return -ENODEV;
 }
 
@@ -462,6 +468,7 @@ static int init_locked(const struct pph_conf *pconf)
 		pconf = &defaults;
 	}
 	why_not[0] = 0;
+	atomic_store(&not_running_said, false);
 	if (pconf->ncpu == 0) {
 		snprintf(why_not, sizeof(why_not),
 			 "pph_conf: ncpu=0: expected -1 (one per core) or a number of CPU workers");

@@ -626,6 +626,50 @@ static void test_init_concurrent(void)
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
+/* Calls after pph_shutdown: refused, said once until the next pph_init
+ * (each said a line: 40,000 of them from a loop). */
+static int count_in(int fd, const char *needle)
+{
+	char buf[8192], *at;
+	ssize_t n;
+	int count = 0;
+
+	fflush(stderr);
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	for (at = buf; (at = strstr(at, needle)); at++)
+		count++;
+	return count;
+}
+
+static void test_refusals_said_once(void)
+{
+	char path[] = "/tmp/peppher-refused-XXXXXX";
+	int fd = mkstemp(path), saved = dup(2), x = 0, i;
+	pph_data_handle h;
+	struct args a = { 2 };
+
+	CU_ASSERT_FATAL(fd >= 0 && saved >= 0);
+	unlink(path);
+	pph_shutdown();
+	fflush(stderr);
+	dup2(fd, 2);
+	for (i = 0; i < 5; i++) {
+		CU_ASSERT_EQUAL(pph_variable_register(&h, &x, sizeof(x)), -ENODEV);
+		h = NULL;
+		CU_ASSERT_EQUAL(pph_call_sync(&scale_cl, PPH_ALL_IMPLS, 0, NULL, NULL, &a, sizeof(a)),
+				-ENODEV);
+	}
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	CU_ASSERT_EQUAL(count_in(fd, "the runtime is not running"), 1);
+	close(fd);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+}
+
 /* Two threads call pph_shutdown at once: both return, StarPU stopped
  * (StarPU aborted: init_count >= 0). */
 static void test_shutdown_concurrent(void)
@@ -748,6 +792,7 @@ int main(void)
 	CU_add_test(s, "pph_init from two threads at once", test_init_concurrent);
 	CU_add_test(s, "pph_shutdown from two threads at once", test_shutdown_concurrent);
 	CU_add_test(s, "pph_shutdown while other threads make calls", test_shutdown_while_calling);
+	CU_add_test(s, "calls after pph_shutdown refused, said once", test_refusals_said_once);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures();
