@@ -703,6 +703,10 @@ struct pph_worker {
 	 * OPENMP variant has been submitted.
 	 */
 	pthread_rwlock_t team_lock;
+	/* its team_lock is held exclusive by a team (set after taking it,
+	 * cleared before letting it go): a worker that finds it taken gives
+	 * its task back instead of waiting for the team (team_enter) */
+	atomic_int team_held;
 	unsigned team_threads; /* team size of the fork-join variant running */
 	int team_bound;        /* its thread bound to the team's cores meanwhile */
 	unsigned pinned_team;  /* the team size whose OpenMP threads it pinned last */
@@ -805,6 +809,16 @@ int pph__workers_start(unsigned ncpu, int ncuda, int nopencl, int openmp);
  * access): it runs ready tasks itself until done(arg), so that a task only
  * it could run, or one queued behind it, never waits for it forever. */
 void pph__worker_help_until(struct pph_worker *w, int (*done)(const void *), const void *arg);
+/* Is this thread one of the OpenMP threads a CPU worker's fork-join
+ * variants start (not the worker's own)?  It only runs inside a team's
+ * region, on a core the team holds. */
+int pph__team_thread(void);
+/* Such a thread waits (a call from inside the region, pph_task_wait, a
+ * host access): it runs ready tasks itself until done(arg), on its core,
+ * since the team's members cannot while the team holds theirs. */
+void pph__team_help_until(int (*done)(const void *), const void *arg);
+/* Run t, taken from a queue, on this team thread (submit.c). */
+void pph__task_run_in_team(struct pph_task *t);
 void pph__workers_stop(void);
 
 /* Variant impl said it could not run the task (pph_variant_failed), having
