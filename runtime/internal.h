@@ -140,6 +140,9 @@ struct pph_data {
 	 * readers */
 	atomic_uint version_reads;
 	_Atomic float readers_per_version;
+	/* the smart container whose handle this is (containers.c), told of
+	 * each call on it once submitted (wrappers.c) */
+	struct pph_container *container;
 };
 _Static_assert(offsetof(struct pph_data, host.iface.vector.elemsize) + sizeof(size_t) <=
 		       PPH_CACHE_LINE,
@@ -797,6 +800,12 @@ int pph__waits_for_running(const struct pph_data *d, enum pph_access mode, const
  * Then what (unregistering it, destroying its container) would wait for
  * that task for good: said, and refused. */
 int pph__data_held_here(pph_data_handle handle, const char *what);
+/* Smart containers (containers/containers.c, built into both runtimes):
+ * handle is container c's; a call on c with these modes was submitted
+ * (the calls' wrappers tell each container of theirs). */
+struct pph_container;
+void pph__data_set_container(pph_data_handle handle, struct pph_container *c);
+void pph__container_called(struct pph_container *c, enum pph_access mode);
 /* Microseconds of one-time costs paid on this thread (OpenCL programs
  * built): what a run spent on them is taken out of its recorded time. */
 extern PPH_TLS double pph__one_time_us;

@@ -20,6 +20,8 @@
 
 #include <peppher/wrappers.h>
 
+#include "../container_race.h"
+
 /* x[i] = x[i] * a + tag, tag telling which variant ran */
 struct args {
 	int a;
@@ -330,6 +332,12 @@ static void test_containers(void)
 	pph_vector_destroy(v);
 }
 
+/* See container_race.h. */
+static void test_container_race(void)
+{
+	CU_ASSERT_EQUAL(container_race(), 0);
+}
+
 /*
  * Host data: registered at NULL, the variant gets NULL (StarPU faulted
  * registering it); a call made inside a variant runs at once on the
@@ -576,6 +584,8 @@ int main(void)
 	CU_add_test(s, "a failed variant, then the next one", test_failed_variant);
 	CU_add_test(s, "partitions as filters", test_partitions);
 	CU_add_test(s, "containers and asynchronous calls", test_containers);
+	CU_add_test(s, "a container read by two threads, one calling a component on it",
+		    test_container_race);
 	CU_add_test(s, "reductions", test_reductions);
 	CU_add_test(s, "NULL data, and calls inside a variant", test_host_data);
 	CU_add_test(s, "failed asynchronous calls counted before a host read", test_failed_count);
