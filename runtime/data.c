@@ -585,6 +585,11 @@ int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
 	return rc;
 }
 
+void pph__data_set_container(pph_data_handle handle, struct pph_container *c)
+{
+	handle->container = c;
+}
+
 int pph__data_held_here(pph_data_handle handle, const char *what)
 {
 	return pph__running.task && pph__waits_for_running(handle, PPH_RW, what) != 0;

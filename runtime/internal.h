@@ -140,6 +140,9 @@ struct pph_data {
 	 * readers */
 	atomic_uint version_reads;
 	_Atomic float readers_per_version;
+	/* the smart container whose handle this is (containers.c), told of
+	 * each call on it once submitted (wrappers.c) */
+	struct pph_container *container;
 };
 _Static_assert(offsetof(struct pph_data, host.iface.vector.elemsize) + sizeof(size_t) <=
 		       PPH_CACHE_LINE,
@@ -710,6 +713,10 @@ struct pph_worker {
 	 * OPENMP variant has been submitted.
 	 */
 	pthread_rwlock_t team_lock;
+	/* its team_lock is held exclusive by a team (set after taking it,
+	 * cleared before letting it go): a worker that finds it taken gives
+	 * its task back instead of waiting for the team (team_enter) */
+	atomic_int team_held;
 	unsigned team_threads; /* team size of the fork-join variant running */
 	int team_bound;        /* its thread bound to the team's cores meanwhile */
 	unsigned pinned_team;  /* the team size whose OpenMP threads it pinned last */
@@ -824,6 +831,12 @@ int pph__waits_for_running(const struct pph_data *d, enum pph_access mode, const
  * Then what (unregistering it, destroying its container) would wait for
  * that task for good: said, and refused. */
 int pph__data_held_here(pph_data_handle handle, const char *what);
+/* Smart containers (containers/containers.c, built into both runtimes):
+ * handle is container c's; a call on c with these modes was submitted
+ * (the calls' wrappers tell each container of theirs). */
+struct pph_container;
+void pph__data_set_container(pph_data_handle handle, struct pph_container *c);
+void pph__container_called(struct pph_container *c, enum pph_access mode);
 /* Microseconds of one-time costs paid on this thread (OpenCL programs
  * built): what a run spent on them is taken out of its recorded time. */
 extern PPH_TLS double pph__one_time_us;
@@ -836,6 +849,16 @@ int pph__workers_start(unsigned ncpu, int ncuda, int nopencl, int openmp);
  * access): it runs ready tasks itself until done(arg), so that a task only
  * it could run, or one queued behind it, never waits for it forever. */
 void pph__worker_help_until(struct pph_worker *w, int (*done)(const void *), const void *arg);
+/* Is this thread one of the OpenMP threads a CPU worker's fork-join
+ * variants start (not the worker's own)?  It only runs inside a team's
+ * region, on a core the team holds. */
+int pph__team_thread(void);
+/* Such a thread waits (a call from inside the region, pph_task_wait, a
+ * host access): it runs ready tasks itself until done(arg), on its core,
+ * since the team's members cannot while the team holds theirs. */
+void pph__team_help_until(int (*done)(const void *), const void *arg);
+/* Run t, taken from a queue, on this team thread (submit.c). */
+void pph__task_run_in_team(struct pph_task *t);
 void pph__workers_stop(void);
 
 /* Variant impl said it could not run the task (pph_variant_failed), having

@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "internal.h"
 #include "perfmodel.h"
@@ -506,6 +507,43 @@ static void run_claimed(struct pph_task *t, struct pph_worker *w)
 	pph__task_finish(t);
 }
 
+/*
+ * A task taken from a queue by one of a team's OpenMP threads that waits
+ * inside the team's region (pph__team_help_until): run here, on the core
+ * the team holds for this thread, without a core lock (the team holds it
+ * exclusive), a fork-join variant with this thread alone (a nested
+ * region).  The member workers whose queues held it cannot run it until
+ * the team is done, and the team may be waiting for it.
+ */
+void pph__task_run_in_team(struct pph_task *t)
+{
+	void *buffers[PPH_MAX_BUFFERS];
+	struct pph_replica_states saved;
+	int impl = pph__choose_impl(t, PPH_ARCH_CPU), rc;
+
+	atomic_store_explicit(&t->state, PPH_TASK_RUNNING, memory_order_relaxed);
+	if (impl < 0) { /* its variant was disabled meanwhile */
+		pph__task_place_again(t);
+		return;
+	}
+	rc = pph__task_acquire_data(t, 0, buffers, &saved);
+	if (rc) { /* the data stays as it was: the task does not run */
+		fprintf(stderr, "peppher: %s: cannot bring data to the host: %s\n", t->cl->name,
+			strerror(-rc));
+		t->error = rc;
+		pph__task_finish(t);
+		return;
+	}
+	if (run_variant_here(t, (unsigned)impl, buffers, NULL, NULL, NULL) != 0) {
+		pph__task_restore_data(t, &saved);
+		pph__task_variant_failed(t, impl);
+		return;
+	}
+	if (t->callback)
+		t->callback(t->callback_data);
+	pph__task_finish(t);
+}
+
 /* A synchronous call's task ran on idle workers: what its caller waited
  * beyond the run joins the moving mean of the hand-over's cost, which the
  * scheduler adds to the choices that hand a call over. */
@@ -529,7 +567,10 @@ int pph__task_submit_and_wait(struct pph_task *t)
 		if ((rc = pph__waits_for_running(t->handles[i], t->modes[i], t->cl->name)) != 0)
 			return rc;
 
-	if (!pph__current_worker) {
+	/* not from a team's OpenMP thread: the idle worker it would run the
+	 * task in the place of may be a member of its team, whose core the
+	 * team holds (dmda counts the members idle after a nested run) */
+	if (!pph__current_worker && !pph__team_thread()) {
 		sync_call = t;
 		t0 = pph__now_us();
 	}

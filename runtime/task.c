@@ -411,6 +411,10 @@ static void wait_until(int (*done)(const void *), const struct pph_task *task,
 	pph__wakes_release(); /* the workers it would wait for may sleep */
 	if (done(task))
 		return;
+	if (pph__team_thread()) { /* inside a team's region: nested */
+		pph__team_help_until(done, task);
+		return;
+	}
 	/* called by a task run in a worker's place: let its core go */
 	pph__core_take(NULL, 0, &core);
 	if (!(task ? pph__spin_until_us(done_or_long, &w, PPH_YIELD_WAIT_US) && done(task) :
@@ -491,7 +495,7 @@ int pph_task_wait(struct pph_task *task)
 
 void pph_task_wait_all(void)
 {
-	if (pph__current_worker) {
+	if (pph__current_worker || pph__team_thread()) {
 		/* it counts among the tasks waited for */
 		fprintf(stderr, "peppher: pph_task_wait_all() called inside a task would wait for that task: refused\n");
 		return;

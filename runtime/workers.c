@@ -95,28 +95,41 @@ static void find_gomp(void)
 
 struct team_pins {
 	hwloc_cpuset_t sets[PPH_MAX_WORKERS]; /* per thread number; 0: the master */
+	struct pph_worker *members[PPH_MAX_WORKERS]; /* the same */
 	unsigned n;
 	atomic_uint pinned; /* threads that pinned themselves */
 };
+
+/*
+ * The team member whose core this OpenMP thread of a team runs on, NULL in
+ * other threads.  Such a thread runs only inside its team's regions (its
+ * pool is its master worker's), on cores the team holds exclusive: a call
+ * it makes must not wait for those members' workers (pph__team_thread).
+ */
+static PPH_TLS struct pph_worker *team_member;
 
 static void pin_member(void *arg)
 {
 	struct team_pins *p = arg;
 	int i = gomp.thread_num();
 
-	if (i > 0 && (unsigned)i < p->n &&
-	    hwloc_set_cpubind(topology, p->sets[i], HWLOC_CPUBIND_THREAD) == 0)
+	if (i <= 0 || (unsigned)i >= p->n)
+		return;
+	team_member = p->members[i];
+	if (p->sets[i] && hwloc_set_cpubind(topology, p->sets[i], HWLOC_CPUBIND_THREAD) == 0)
 		atomic_fetch_add(&p->pinned, 1);
 }
 
 /* Pin the OpenMP threads of w's team of threads from base to the other
- * members' cores, in worker order; 0 if they are (or were already).  Not
- * from inside a region (a variant that calls a component there): its
- * nested region would have one thread. */
+ * members' cores, in worker order, and mark them as team threads (also
+ * where a core is not known, so that they are never waited for); 0 if
+ * they are pinned (or were already).  Not from inside a region (a
+ * variant that calls a component there): its nested region would have
+ * one thread. */
 static int pin_team(struct pph_worker *w, unsigned base, unsigned threads)
 {
-	struct team_pins p = { { NULL }, 0, 0 };
-	unsigned i;
+	struct team_pins p = { { NULL }, { NULL }, 0, 0 };
+	unsigned i, cores = 0;
 
 	if (w->pinned_team == threads) /* tried at this size: once */
 		return w->pins_held ? 0 : -1;
@@ -131,19 +144,25 @@ static int pin_team(struct pph_worker *w, unsigned base, unsigned threads)
 
 		if (i == w->id)
 			continue;
-		obj = core < 0 ? NULL :
+		obj = core < 0 || w->core < 0 ? NULL :
 			hwloc_get_obj_by_type(topology, HWLOC_OBJ_CORE, (unsigned)core);
-		if (!obj)
-			return -1;
-		p.sets[++p.n] = obj->cpuset;
+		p.members[++p.n] = &pph__rt.workers[i];
+		p.sets[p.n] = obj ? obj->cpuset : NULL;
+		cores += obj != NULL;
 	}
 	p.n++;
 	gomp.parallel(pin_member, &p, threads, 0);
-	/* fewer threads than asked (OMP_THREAD_LIMIT): not pinned */
-	if (atomic_load(&p.pinned) != threads - 1)
+	/* a core not known, or fewer threads than asked (OMP_THREAD_LIMIT):
+	 * not pinned */
+	if (cores != threads - 1 || atomic_load(&p.pinned) != threads - 1)
 		return -1;
 	w->pins_held = 1;
 	return 0;
+}
+
+int pph__team_thread(void)
+{
+	return team_member != NULL && !pph__current_worker;
 }
 
 /*
@@ -264,29 +283,83 @@ unsigned pph__task_team(const struct pph_task *t)
 	return t->sched_team && t->sched_team <= ncpu ? t->sched_team : ncpu;
 }
 
-/* Take the cores a variant runs on (see team_lock): its own worker's for a
+/*
+ * Take member m's core exclusive for a fork-join variant, unless a team
+ * holds it: 0, or -1 (nothing taken).  It may be held shared (tasks
+ * running there, which the team waits for) when it is tried, and by a
+ * team later: the wait is made in steps, each looking at team_held.
+ */
+static int take_exclusive(struct pph_worker *m)
+{
+	struct timespec until;
+
+	if (pthread_rwlock_trywrlock(&m->team_lock) == 0)
+		return 0;
+	for (;;) {
+		if (atomic_load(&m->team_held))
+			return -1;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 1000 * 1000;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		if (pthread_rwlock_timedwrlock(&m->team_lock, &until) == 0)
+			return 0;
+	}
+}
+
+/*
+ * Take the cores a variant runs on (see team_lock): its own worker's for a
  * CPU variant, every team member's for a fork-join one.  Returns the team
- * size, 0 when nothing was taken. */
-static unsigned team_enter(struct pph_worker *w, const struct pph_task *t, int impl)
+ * size, 0 when nothing was taken.  With busy, a core that a team holds
+ * (or is about to: a writer waits) is not waited for: -1, nothing taken,
+ * *busy the lock to wait for without the task.  A team's OpenMP threads
+ * may wait for the very task (a call from inside its region), which would
+ * then wait for the team: the task goes back to the scheduler, where a
+ * thread of the team, or a worker outside it, takes it.
+ */
+static int team_enter(struct pph_worker *w, const struct pph_task *t, int impl,
+		      pthread_rwlock_t **busy)
 {
 	unsigned threads, base, i;
 
 	if (w->arch != PPH_ARCH_CPU || !atomic_load(&pph__rt.has_parallel))
 		return 0;
-	w->team_task = t;
-	w->team_impl = impl;
 	if (t->cl->impls[impl].arch != PPH_ARCH_OPENMP) {
-		pthread_rwlock_rdlock(&w->team_lock);
+		if (!busy)
+			pthread_rwlock_rdlock(&w->team_lock);
+		else if (pthread_rwlock_tryrdlock(&w->team_lock) != 0) {
+			*busy = &w->team_lock;
+			return -1;
+		}
+		w->team_task = t;
+		w->team_impl = impl;
 		return 1;
 	}
 	threads = pph__task_team(t);
 	base = pph__team_base(w->id, threads);
 	/* in worker order: two teams never wait for each other in a cycle */
-	for (i = base; i < base + threads; i++)
-		pthread_rwlock_wrlock(&pph__rt.workers[i].team_lock);
+	for (i = base; i < base + threads; i++) {
+		struct pph_worker *m = &pph__rt.workers[i];
+
+		if (!busy)
+			pthread_rwlock_wrlock(&m->team_lock);
+		else if (take_exclusive(m) != 0) {
+			*busy = &m->team_lock;
+			while (i-- > base) {
+				atomic_store(&pph__rt.workers[i].team_held, 0);
+				pthread_rwlock_unlock(&pph__rt.workers[i].team_lock);
+			}
+			return -1;
+		}
+		atomic_store(&m->team_held, 1);
+	}
+	w->team_task = t;
+	w->team_impl = impl;
 	w->team_threads = threads;
 	w->team_bound = 0;
-	if (threads > 1 && w->core >= 0 && pin_team(w, base, threads) != 0) {
+	if (threads > 1 && pin_team(w, base, threads) != 0) {
 		/* no pins: the OpenMP threads it starts inherit the team's cores */
 		bind_to_team(w, base, threads);
 		w->team_bound = 1;
@@ -306,8 +379,10 @@ static void team_leave(struct pph_worker *w, const struct pph_task *t, int impl)
 	base = pph__team_base(w->id, w->team_threads);
 	if (w->team_bound)
 		bind_to_team(w, w->id, 1);
-	for (i = base + w->team_threads; i-- > base;)
+	for (i = base + w->team_threads; i-- > base;) {
+		atomic_store(&pph__rt.workers[i].team_held, 0);
 		pthread_rwlock_unlock(&pph__rt.workers[i].team_lock);
+	}
 	w->team_threads = 0;
 }
 
@@ -341,13 +416,20 @@ static void cannot_bring(const struct pph_task *t, const struct pph_worker *w, i
 			t->cl->name, w->id, (double)bytes / (1 << 20), strerror(-rc));
 }
 
-static void run_task(struct pph_worker *w, struct pph_task *t)
+/*
+ * Run t on w.  With busy, a core that a team holds is not waited for
+ * holding t (team_enter): t goes back to the scheduler, its data as it
+ * was, and *busy says which lock to wait for.  dmda's ran is not told:
+ * the team's end frees those workers.
+ */
+static void run_task(struct pph_worker *w, struct pph_task *t, pthread_rwlock_t **busy)
 {
 	void *buffers[PPH_MAX_BUFFERS];
 	struct pph_replica_states saved;
 	int impl = pph__choose_impl(t, w->arch), rc;
 	double entered, t0, us;
-	unsigned team, threads;
+	unsigned threads;
+	int team;
 	double spent;
 	struct pph_running outer;
 	int paid;
@@ -371,7 +453,13 @@ static void run_task(struct pph_worker *w, struct pph_task *t)
 		pph__wait_copies_in(w->node);
 	/* a fork-join variant's team may start first (pin_team) */
 	entered = t->cl->impls[impl].arch == PPH_ARCH_OPENMP ? pph__now_us() : 0;
-	team = team_enter(w, t, impl);
+	team = team_enter(w, t, impl, busy);
+	if (team < 0) {
+		pph__task_restore_data(t, &saved);
+		pph__task_release_data(t, w->node);
+		pph__task_enqueue(t);
+		return;
+	}
 	/* a fork-join variant has a history per team size */
 	threads = t->cl->impls[impl].arch == PPH_ARCH_OPENMP ? pph__task_team(t) : 1;
 	paid = starts_team(w, t, impl, threads);
@@ -444,7 +532,7 @@ static void outer_suspend(struct pph_worker *w, struct outer *o)
 static void outer_resume(struct pph_worker *w, const struct outer *o)
 {
 	if (o->team_task)
-		team_enter(w, o->team_task, o->team_impl);
+		team_enter(w, o->team_task, o->team_impl, NULL);
 	w->team_threads = o->team_threads;
 	w->variant_failed = o->variant_failed;
 }
@@ -480,13 +568,28 @@ void pph__worker_help_until(struct pph_worker *w, int (*done)(const void *), con
 	outer_suspend(w, &o);
 	while (!done(arg)) {
 		struct pph_task *t = pph__rt.sched->try_pop(w);
+		pthread_rwlock_t *busy = NULL;
 
+		/* a task given back (its cores held by a team) is not
+		 * waited for here: this wait may be what the team waits for */
 		if (t)
-			run_task(w, t);
-		else
+			run_task(w, t, &busy);
+		if (!t || busy)
 			nap(done, arg);
 	}
 	outer_resume(w, &o);
+}
+
+void pph__team_help_until(int (*done)(const void *), const void *arg)
+{
+	while (!done(arg)) {
+		struct pph_task *t = pph__rt.sched->try_pop(team_member);
+
+		if (t)
+			pph__task_run_in_team(t);
+		else
+			nap(done, arg);
+	}
 }
 
 /*
@@ -546,8 +649,15 @@ static void *worker_main(void *arg)
 		pph__cuda_bind_thread(pph__rt.nodes[w->node].driver);
 	else if (start_gate.teams)
 		gate_pass(w);
-	while ((t = pph__rt.sched->pop(w)))
-		run_task(w, t);
+	while ((t = pph__rt.sched->pop(w))) {
+		pthread_rwlock_t *busy = NULL;
+
+		run_task(w, t, &busy);
+		if (busy) { /* until the team that holds it is done */
+			pthread_rwlock_rdlock(busy);
+			pthread_rwlock_unlock(busy);
+		}
+	}
 	return NULL;
 }
 
@@ -663,6 +773,8 @@ int pph_openmp_threads(void)
 		return (int)w->team_threads;
 	if (!w && here_core.w && here_core.exclusive)
 		return 1; /* a fork-join variant of one thread, run in a worker's place */
+	if (!w && team_member)
+		return 1; /* run by a team's thread, inside the team's region */
 	return (int)(pph__rt.arch_workers[PPH_ARCH_CPU] ? pph__rt.arch_workers[PPH_ARCH_CPU] : 1);
 }
 

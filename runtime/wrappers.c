@@ -18,6 +18,22 @@ struct block {
 	struct pph_task *task; /* out: the block, kept to be waited for */
 };
 
+/*
+ * Tell the smart containers among a call's handles that it was submitted
+ * (containers.c): a host read that raced with pph_container_use, before
+ * the call's task could be waited for, must not leave the host copy
+ * marked valid past it.
+ */
+static inline void containers_called(unsigned n, const pph_data_handle *handles,
+				     const enum pph_access *modes)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (handles[i] && handles[i]->container)
+			pph__container_called(handles[i]->container, modes[i]);
+}
+
 static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		const pph_data_handle *handles, const enum pph_access *modes,
 		const void *arg, size_t arg_size, int sync, struct block *b)
@@ -65,6 +81,8 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 	/* a synchronous call's wait fails when no variant could run it */
 	if (rc == 0)
 		rc = sync ? pph__task_submit_and_wait(task) : pph_task_submit(task);
+	if (rc == 0)
+		containers_called(nbuffers, handles, modes);
 	if (rc == 0 && b)
 		b->task = task;
 	else if (sync || rc != 0)
@@ -855,6 +873,9 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 		return pph__shutting_down();
 	}
 	rc = call_split(cl, impl_mask, nbuffers, handles, modes, parts, arg, arg_size, n, first, sp);
+	/* the blocks' calls told none: the containers' handles are the parents */
+	if (rc == 0)
+		containers_called(nbuffers, handles, modes);
 	if (entered > 0)
 		pph__leave();
 	free(sp);

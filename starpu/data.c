@@ -466,6 +466,11 @@ void pph_data_set_host_reads(pph_data_handle handle, int yes)
 	(void)yes;
 }
 
+void pph__data_set_container(pph_data_handle handle, struct pph_container *c)
+{
+	handle->container = c;
+}
+
 int pph__data_held_here(pph_data_handle handle, const char *what)
 {
 	struct starpu_task *t = starpu_task_get_current();

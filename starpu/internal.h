@@ -57,6 +57,9 @@ struct pph_data {
 	/* empty data (no element): StarPU's handle is one element here, so
 	 * that no device allocates 0 bytes (data.c); variants see it empty */
 	void *spare;
+	/* the smart container whose handle this is (containers.c), told of
+	 * each call on it once submitted (wrappers.c) */
+	struct pph_container *container;
 };
 
 /*
@@ -113,6 +116,12 @@ int sp__task_run_here(struct pph_task *p);
 int sp__waits_in_variant(const char *what);
 /* the variant running here holds handle: what is refused, said */
 int pph__data_held_here(pph_data_handle handle, const char *what);
+/* Smart containers (containers/containers.c, built into both runtimes):
+ * handle is container c's; a call on c with these modes was submitted
+ * (the calls' wrappers tell each container of theirs). */
+struct pph_container;
+void pph__data_set_container(pph_data_handle handle, struct pph_container *c);
+void pph__container_called(struct pph_container *c, enum pph_access mode);
 
 /*
  * What a distributed run (libpeppher-starpu-mpi, starpu/mpi.c) adds at

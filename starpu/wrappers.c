@@ -8,6 +8,22 @@
 
 /* A synchronous call (sync), or an asynchronous one: detached, or kept
  * into *keep (not NULL) to be waited for. */
+/*
+ * Tell the smart containers among a call's handles that it was submitted
+ * (containers.c): a host read that raced with pph_container_use, before
+ * the call's task could be waited for, must not leave the host copy
+ * marked valid past it.
+ */
+static inline void containers_called(unsigned n, const pph_data_handle *handles,
+				     const enum pph_access *modes)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (handles[i] && handles[i]->container)
+			pph__container_called(handles[i]->container, modes[i]);
+}
+
 static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		const pph_data_handle *handles, const enum pph_access *modes, const void *arg,
 		size_t arg_size, int sync, struct pph_task **keep)
@@ -36,6 +52,8 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 	if (rc == 0 && starpu_task_get_current()) { /* inside a variant: see data.c */
 		rc = sp__task_run_here(task);
 		pph_task_destroy(task);
+		if (rc == 0)
+			containers_called(nbuffers, handles, modes);
 		sp__leave();
 		return rc;
 	}
@@ -43,6 +61,8 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		pph_task_set_detached(task, 1);
 	if (rc == 0)
 		rc = pph_task_submit(task);
+	if (rc == 0)
+		containers_called(nbuffers, handles, modes);
 	if (sync && rc == 0)
 		rc = pph_task_wait(task);
 	if (rc == 0 && keep)
@@ -104,6 +124,9 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	if ((rc = sp__enter(cl->name ? cl->name : "?", 0)) != 0)
 		return rc;
 	rc = call_partitioned(cl, impl_mask, nbuffers, handles, modes, parts, arg, arg_size);
+	/* the blocks' calls told none: the containers' handles are the parents */
+	if (rc == 0 && nbuffers <= PPH_MAX_BUFFERS && handles && modes)
+		containers_called(nbuffers, handles, modes);
 	sp__leave();
 	return rc;
 }

@@ -32,7 +32,10 @@ struct pph_container {
 	void *data;
 	size_t elemsize;
 	int owned;
-	enum pph_host_access host; /* valid until the next component call */
+	/* what the host may do (enum pph_host_access) in bits 0-1, valid
+	 * until the next component call, and a count of the calls above:
+	 * read and written atomically (another thread's call may reset it) */
+	unsigned host;
 };
 
 typedef struct pph_vector {
@@ -117,8 +120,12 @@ void *pph_container_write(struct pph_container *c);
 #define pph_scalar_write(s) pph_container_write(&(s)->c)
 
 /* Element access: one branch when the host copy is already valid. */
-#define PPH_HOST_R(c) ((c)->host != PPH_HOST_NONE ? (const void *)(c)->data : pph_container_read(c))
-#define PPH_HOST_W(c) ((c)->host == PPH_HOST_WRITE ? (c)->data : pph_container_write(c))
+/* What the host may do with container c now (enum pph_host_access): an
+ * acquire load, which is a plain load on x86. */
+#define PPH_HOST_ACCESS(c) (__atomic_load_n(&(c)->host, __ATOMIC_ACQUIRE) & 3u)
+#define PPH_HOST_R(c) \
+	(PPH_HOST_ACCESS(c) != PPH_HOST_NONE ? (const void *)(c)->data : pph_container_read(c))
+#define PPH_HOST_W(c) (PPH_HOST_ACCESS(c) == PPH_HOST_WRITE ? (c)->data : pph_container_write(c))
 #define PPH_VECTOR_GET(v, T, i) (((const T *)PPH_HOST_R(&(v)->c))[i])
 #define PPH_VECTOR_SET(v, T, i, x) (((T *)PPH_HOST_W(&(v)->c))[i] = (x))
 #define PPH_MATRIX_GET(m, T, i, j) (((const T *)PPH_HOST_R(&(m)->c))[(i) * (m)->ld + (j)])

@@ -15,6 +15,7 @@
 #include <peppher/wrappers.h>
 
 #include "internal.h"
+#include "../container_race.h"
 #include "suites.h"
 #include "testutil.h"
 
@@ -218,8 +219,16 @@ static void test_variant_error(void)
 			2);
 }
 
+/* See container_race.h. */
+static void test_container_race(void)
+{
+	CU_ASSERT_EQUAL(container_race(), 0);
+}
+
 void add_wrappers_tests(CU_pSuite s)
 {
+	CU_add_test(s, "a container read by two threads, one calling a component on it",
+		    test_container_race);
 	CU_add_test(s, "a variant that gives up fails its call",
 		    test_variant_error);
 	CU_add_test(s, "synchronous call", test_sync_call);

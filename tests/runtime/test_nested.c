@@ -17,6 +17,9 @@
 #include <unistd.h>
 
 #include <CUnit/Basic.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include <peppher/runtime.h>
 #include <peppher/wrappers.h>
@@ -263,6 +266,145 @@ static void test_self_wait(void)
 	}
 }
 
+#ifdef _OPENMP
+/*
+ * A fork-join variant whose OpenMP threads call a component: each thread
+ * of the team calls `half' on its own part of the data, synchronously on
+ * a raw pointer, then asynchronously and waits for the task, then
+ * asynchronously and reads the result.  The team's OpenMP threads other
+ * than its leader are no workers: with a team of 2 or more, their calls'
+ * tasks went to a member of the team, whose worker waited for the core
+ * the team held while the team waited for the task (hung every time,
+ * under every scheduler).  Teams of 2 and 4 (eager runs the whole team).
+ */
+#define TEAM_N 4096
+#define TEAM_CALLS 8
+
+static int team_max; /* the largest team a call of `whole' ran on */
+
+static void half_cpu(void *buffers[], void *arg)
+{
+	float *x = PPH_VECTOR_PTR(buffers[0]);
+	size_t i;
+
+	(void)arg;
+	for (i = 0; i < PPH_VECTOR_N(buffers[0]); i++)
+		x[i] += 1;
+}
+
+static const struct pph_impl half_impls[] = { { PPH_ARCH_CPU, half_cpu, "nested_half_cpu" } };
+static const struct pph_codelet half_cl = { "nested_half", 1, half_impls, PPH_MODEL_DEFAULT };
+
+/* What one OpenMP thread does with its part: three calls of half. */
+static int half_thrice(float *x, size_t n)
+{
+	static const enum pph_access rw = PPH_RW;
+	struct pph_task *t;
+	pph_data_handle h;
+	int rc = pph_vector_register(&h, x, n, sizeof(float));
+
+	if (rc)
+		return rc;
+	rc = pph_call_sync(&half_cl, PPH_ALL_IMPLS, 1, &h, &rw, NULL, 0);
+	if (rc == 0 && !(t = pph_task_create(&half_cl)))
+		rc = -ENOMEM;
+	if (rc == 0) {
+		pph_task_add_buffer(t, h, PPH_RW);
+		rc = pph_task_submit(t);
+		if (rc == 0)
+			rc = pph_task_wait(t);
+		pph_task_destroy(t);
+	}
+	if (rc == 0)
+		rc = pph_call_async(&half_cl, PPH_ALL_IMPLS, 1, &h, &rw, NULL, 0);
+	if (rc == 0)
+		rc = pph_data_acquire(h, PPH_R);
+	pph_data_unregister(h);
+	return rc;
+}
+
+static void whole_omp(void *buffers[], void *arg)
+{
+	float *x = PPH_VECTOR_PTR(buffers[0]);
+	size_t n = PPH_VECTOR_N(buffers[0]);
+
+	(void)arg;
+	omp_set_num_threads(pph_openmp_threads());
+#pragma omp parallel
+	{
+		size_t k = (size_t)omp_get_thread_num(), m = (size_t)omp_get_num_threads();
+		size_t lo = n * k / m, hi = n * (k + 1) / m;
+
+#pragma omp single
+		if (omp_get_num_threads() > team_max)
+			team_max = omp_get_num_threads();
+		if (hi > lo && half_thrice(x + lo, hi - lo) != 0)
+			__atomic_add_fetch(&nested_failures, 1, __ATOMIC_RELAXED);
+	}
+}
+
+static const struct pph_impl whole_impls[] = { { PPH_ARCH_OPENMP, whole_omp, "nested_whole_omp" } };
+static const struct pph_codelet whole_cl = { "nested_whole", 1, whole_impls, PPH_MODEL_DEFAULT };
+
+/* TEAM_CALLS synchronous calls of whole; 0 when right and run on a team
+ * of several threads at least once. */
+static int run_team_calls(void)
+{
+	static float x[TEAM_N];
+	static const enum pph_access rw = PPH_RW;
+	int k, i, wrong = 0;
+
+	if (pph_init() != 0)
+		return 100;
+	for (k = 0; k < TEAM_CALLS; k++) {
+		pph_data_handle h;
+
+		if (pph_vector_register(&h, x, TEAM_N, sizeof(float)) != 0 ||
+		    pph_call_sync(&whole_cl, PPH_ALL_IMPLS, 1, &h, &rw, NULL, 0) != 0)
+			wrong++;
+		pph_data_unregister(h);
+	}
+	pph_shutdown();
+	for (i = 0; i < TEAM_N; i++)
+		wrong += x[i] != 3.0f * TEAM_CALLS;
+	if (team_max < 2) {
+		fprintf(stderr, "no call ran on a team of several threads\n");
+		wrong++;
+	}
+	return wrong + nested_failures;
+}
+
+static int team_in_child(const char *ncpu, const char *sched)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		setenv("PEPPHER_NCPU", ncpu, 1);
+		setenv("PEPPHER_SCHED", sched, 1);
+		alarm(30); /* a hang fails the test */
+		_exit(run_team_calls() ? 1 : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fprintf(stderr, "calls from a team's OpenMP threads, %s worker(s), %s: %s\n", ncpu,
+			sched, WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM ? "hung" :
+			"wrong results");
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_team_calls(void)
+{
+	static const char *const ncpu[] = { "2", "4" }, *const sched[] = { "dmda", "eager", "ws" };
+	unsigned i, j;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 3; j++)
+			CU_ASSERT_EQUAL(team_in_child(ncpu[i], sched[j]), 0);
+}
+#endif
+
 static void test_dmda_1(void) { CU_ASSERT_EQUAL(nested_in_child("1", "dmda"), 0); }
 static void test_dmda_2(void) { CU_ASSERT_EQUAL(nested_in_child("2", "dmda"), 0); }
 static void test_eager_1(void) { CU_ASSERT_EQUAL(nested_in_child("1", "eager"), 0); }
@@ -290,6 +432,10 @@ int main(void)
 	CU_add_test(s, "1 worker, ws", test_ws_1);
 	CU_add_test(s, "2 workers, ws", test_ws_2);
 	CU_add_test(s, "a variant waiting for its own task is refused", test_self_wait);
+#ifdef _OPENMP
+	CU_add_test(s, "a team's OpenMP threads call components, teams of 2 and 4",
+		    test_team_calls);
+#endif
 	failed = test_run_registry();
 	if (test_home_end() != 0)
 		failed = 1;

@@ -23,6 +23,8 @@
 
 #include <peppher/wrappers.h>
 
+#include "../container_race.h"
+
 /* x[i] = x[i] * a + tag, tag telling which variant ran */
 struct args {
 	int a;
@@ -331,6 +333,12 @@ static void test_containers(void)
 		bad += PPH_VECTOR_GET(v, int, i) != 2 * i + 20;
 	CU_ASSERT_EQUAL(bad, 0);
 	pph_vector_destroy(v);
+}
+
+/* See container_race.h. */
+static void test_container_race(void)
+{
+	CU_ASSERT_EQUAL(container_race(), 0);
 }
 
 /*
@@ -784,6 +792,8 @@ int main(void)
 	CU_add_test(s, "a failed variant, then the next one", test_failed_variant);
 	CU_add_test(s, "partitions as filters", test_partitions);
 	CU_add_test(s, "containers and asynchronous calls", test_containers);
+	CU_add_test(s, "a container read by two threads, one calling a component on it",
+		    test_container_race);
 	CU_add_test(s, "reductions", test_reductions);
 	CU_add_test(s, "NULL data, and calls inside a variant", test_host_data);
 	CU_add_test(s, "failed asynchronous calls counted before a host read", test_failed_count);
