@@ -1,9 +1,9 @@
 #!/bin/sh
 # Compose evaluation application APP with the freshly built compose, build it
 # with the generated Makefile, run it at its quick size and check it against
-# its sequential reference; every CPU, OpenMP, OpenCL (with OpenCL built in)
-# and CUDA (where they are composed) variant named must have run at least
-# once.  The models start empty and dmda explores each variant before
+# its sequential reference; every CPU, OpenMP and OpenCL (with each built
+# in) and CUDA (where they are composed) variant named must have run at
+# least once.  The models start empty and dmda explores each variant before
 # choosing, several calls in a row each: a quick run may end before it has
 # tried them all, so the program runs again, up to RUNS times, as long as
 # some named variant has not run yet.  MAIN_XML names another main
@@ -23,6 +23,7 @@ mkdir -p "$out"
 # to stay quick, and composes, runs and checks them where a device is seen
 # (cuda.sh).  spmv and sgemm take their components from the repository (-R).
 . "$top_srcdir/evaluation/cuda.sh"
+. "$top_srcdir/tests/platforms.sh"
 cuda=--disable-cuda
 eval_cuda && cuda=
 "$COMPOSE" $cuda -R "$top_srcdir/repository" "$src/$main" -o "$out" > "$out/compose.log" 2>&1 ||
@@ -43,6 +44,7 @@ while :; do
 	missing=
 	for variant in "$@"; do
 		case $variant in
+		*_omp) have_platform OPENMP || continue ;;
 		*_ocl) [ -n "$opencl" ] || continue ;;
 		*_cuda | *_cublas | *_cusparse)
 			[ -z "$cuda" ] && grep -q "(CUDA)" "$out/run.log" || continue ;;

@@ -4,6 +4,8 @@
 # quick size, as check.sh does for the composed programs.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}"
+. "$top_srcdir/tests/platforms.sh"
+need_platforms "the direct versions call libpeppher's OpenCL API" OPENCL
 out="$top_builddir/tests/out/evaluation/direct"
 rm -rf "$out"
 mkdir -p "$out"

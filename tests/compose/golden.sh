@@ -10,12 +10,8 @@ set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
 # The expected files hold every platform's wrappers: a build without one
 # composes without it (configure --without-cuda, --disable-openmp ...).
-for platform in OPENMP CUDA OPENCL; do
-	grep -q "^#define PPH_HAVE_$platform 1" "$top_builddir/config.h" || {
-		echo "skipped: this build has no $platform (the expected files have it)"
-		exit 77
-	}
-done
+. "$top_srcdir/tests/platforms.sh"
+need_platforms "the expected files have it" OPENMP CUDA OPENCL
 data="$top_srcdir/tests/compose/data/golden"
 work="$top_builddir/tests/out/golden"
 fail=0

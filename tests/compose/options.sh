@@ -7,6 +7,7 @@ rm -rf "$out"
 mkdir -p "$out"
 main="$top_srcdir/examples/vector_scale/main.xml"
 fail() { echo "FAIL: $*"; exit 1; }
+. "$top_srcdir/tests/platforms.sh"
 
 # PEPPHER spellings: only the blocked CPU variant is left
 "$COMPOSE" -disableImpls=vector_scale_cpu_loop,vector_scale_openmp -disableCUDA -disableOpenCL \
@@ -39,7 +40,19 @@ same cuda "-DISABLECUDA" "--disable-cuda"
 grep -q vector_scale_cuda "$out/cuda.compu/vector_scale_entry.c" && fail "-DISABLECUDA left CUDA on"
 grep -q "note: skipping 'vector_scale_cuda': CUDA disabled on the command line" "$out/cuda.compu.err" ||
 	fail "-DISABLECUDA: note"
-same cpu "-disablecpu" "--disable-cpu"
+# without the CPU a build with no device platform has no variant left:
+# both spellings then fail alike
+if have_platform CUDA || have_platform OPENCL; then
+	same cpu "-disablecpu" "--disable-cpu"
+else
+	"$COMPOSE" -disablecpu "$main" -o "$out/cpu.compu" 2> "$out/cpu.compu.err" &&
+		fail "cpu: -disablecpu composed without a variant"
+	"$COMPOSE" --disable-cpu "$main" -o "$out/cpu.gnu" 2> "$out/cpu.gnu.err" &&
+		fail "cpu: --disable-cpu composed without a variant"
+	diff "$out/cpu.compu.err" "$out/cpu.gnu.err" || fail "cpu: '-disablecpu' and '--disable-cpu' differ"
+	grep -q "error: interface 'vector_scale' has no enabled implementation" "$out/cpu.gnu.err" ||
+		{ cat "$out/cpu.gnu.err"; fail "cpu: diagnostic"; }
+fi
 same opencl "-DisableOpenCL -disableCuda" "--disable-opencl --disable-cuda"
 same impls "-DISABLEIMPLS=vector_scale_openmp" "--disable-impls=vector_scale_openmp"
 same hist "-USEHISTORYMODELS" "--use-history-models"
@@ -213,6 +226,10 @@ ls -A "$out/l" | grep -q '^\.compose' && fail "l: temporary folder left"
 mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory "$@"; }
 cp -R "$top_srcdir/tests/compose/data/golden/basic" "$out/mk"
 chmod -R u+w "$out/mk"
+# norm's one variant is OpenMP's: a build without OpenMP composes it for the CPU
+have_platform OPENMP ||
+	sed -i 's|<peppher:targetPlatform name="OPENMP"/>|<peppher:targetPlatform name="CPU"/>|; s|<peppher:flags>-fopenmp</peppher:flags>|<peppher:flags></peppher:flags>|' \
+		"$out/mk/norm/omp/norm_omp.xml"
 (cd "$out/mk" && "$COMPOSE" --platforms=CPU,OPENMP main.xml -o ../mkout 2> /dev/null) || fail "mk: compose"
 mk -C "$out/mkout" > "$out/mk.log" 2>&1 || { cat "$out/mk.log"; fail "mk: build"; }
 recompose() { # what make would then run

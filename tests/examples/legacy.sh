@@ -56,7 +56,9 @@ run_after() { # name [compose options]
 	diff -u "$out/before.out" "$out/$name.out" || fail "$name: the PEPPHER-ized program prints other images"
 }
 run_after after
-variants="blur_cpu blur_openmp"
+. "$top_srcdir/tests/platforms.sh"
+variants=blur_cpu
+have_platform OPENMP && variants="$variants blur_openmp"
 [ -n "$(pkg-config --variable=opencl_libs peppher)" ] && variants="$variants blur_opencl"
 for v in $variants; do
 	others=$(echo blur_cpu blur_openmp blur_opencl | tr ' ' '\n' | grep -vx "$v" | paste -sd, -)

@@ -17,7 +17,9 @@ cat "$out/run.log"
 [ $rc -eq 0 ] || { echo "FAIL: vector_scale exited with $rc"; exit 1; }
 grep -q "calls on 100000 elements: correct" "$out/run.log" ||
 	{ echo "FAIL: wrong result"; exit 1; }
-variants="vector_scale_cpu_loop vector_scale_cpu_blocked vector_scale_openmp"
+. "$top_srcdir/tests/platforms.sh"
+variants="vector_scale_cpu_loop vector_scale_cpu_blocked"
+have_platform OPENMP && variants="$variants vector_scale_openmp"
 # with OpenCL built in (PoCL here), the OpenCL variant runs too
 [ -n "$(pkg-config --variable=opencl_libs peppher)" ] &&
 	variants="$variants vector_scale_opencl"
