@@ -94,92 +94,9 @@ static void test_failed_before_init(void)
 }
 
 
-/* A test that hangs fails: SIGALRM ends the program, saying so. */
-static void hung(int sig)
-{
-	static const char msg[] = "suite_init: the test hung (SIGALRM): pph_init/pph_shutdown from several threads\n";
-
-	(void)sig;
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		_exit(1);
-	_exit(1);
-}
-
-static void alarm_set(unsigned s)
-{
-	signal(SIGALRM, hung);
-	alarm(s);
-}
-
-#define CYCLES 20
-
-static pthread_barrier_t two_bar;
-static int init_rc[2];
-
-static void *init_thread(void *arg)
-{
-	pthread_barrier_wait(&two_bar);
-	init_rc[(long)arg] = pph_init();
-	return NULL;
-}
-
-static void *shutdown_thread(void *arg)
-{
-	(void)arg;
-	pthread_barrier_wait(&two_bar);
-	pph_shutdown();
-	return NULL;
-}
-
-/* Two threads call pph_init at once: one starts the runtime, the other
- * gets -EALREADY (both started workers over one runtime; with OpenCL,
- * crashes). */
-static void test_init_concurrent(void)
-{
-	pthread_t a, b;
-	int c;
-
-	alarm_set(60);
-	pph_shutdown();
-	pthread_barrier_init(&two_bar, NULL, 2);
-	for (c = 0; c < CYCLES; c++) {
-		pthread_create(&a, NULL, init_thread, (void *)0L);
-		pthread_create(&b, NULL, init_thread, (void *)1L);
-		pthread_join(a, NULL);
-		pthread_join(b, NULL);
-		CU_ASSERT_TRUE((init_rc[0] == 0 && init_rc[1] == -EALREADY) ||
-			       (init_rc[1] == 0 && init_rc[0] == -EALREADY));
-		CU_ASSERT_EQUAL(pph_worker_count(), 2);
-		pph_shutdown();
-		CU_ASSERT_FALSE(pph_is_initialized());
-	}
-	pthread_barrier_destroy(&two_bar);
-	alarm(0);
-	CU_ASSERT_EQUAL(pph_init(), 0);
-}
-
-/* Two threads call pph_shutdown at once: both return, the runtime
- * stopped (both joined the same workers, and hung). */
-static void test_shutdown_concurrent(void)
-{
-	pthread_t a, b;
-	int c;
-
-	alarm_set(60);
-	pph_shutdown();
-	pthread_barrier_init(&two_bar, NULL, 2);
-	for (c = 0; c < CYCLES; c++) {
-		CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
-		pthread_create(&a, NULL, shutdown_thread, NULL);
-		pthread_create(&b, NULL, shutdown_thread, NULL);
-		pthread_join(a, NULL);
-		pthread_join(b, NULL);
-		CU_ASSERT_FALSE(pph_is_initialized());
-	}
-	pthread_barrier_destroy(&two_bar);
-	alarm(0);
-	CU_ASSERT_EQUAL(pph_init(), 0);
-}
+#define INIT_RACE_PROGRAM "suite_init"
+#define INIT_RACE_WORKERS 2
+#include "../init_race.h"
 
 static void k_inc(void *buffers[], void *arg)
 {

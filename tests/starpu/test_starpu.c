@@ -571,68 +571,8 @@ static void test_fork(void)
 	CU_ASSERT_EQUAL(x[0], 12); /* 1 + 10 async calls + 1 */
 }
 
-/* A test that hangs fails: SIGALRM ends the program, saying so. */
-static void hung(int sig)
-{
-	static const char msg[] = "test_starpu: the test hung (SIGALRM): pph_init/pph_shutdown from several threads\n";
-
-	(void)sig;
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		_exit(1);
-	_exit(1);
-}
-
-static void alarm_set(unsigned s)
-{
-	signal(SIGALRM, hung);
-	alarm(s);
-}
-
-#define CYCLES 20
-
-static pthread_barrier_t two_bar;
-static int init_rc[2];
-
-static void *init_thread(void *arg)
-{
-	pthread_barrier_wait(&two_bar);
-	init_rc[(long)arg] = pph_init();
-	return NULL;
-}
-
-static void *shutdown_thread(void *arg)
-{
-	(void)arg;
-	pthread_barrier_wait(&two_bar);
-	pph_shutdown();
-	return NULL;
-}
-
-/* Two threads call pph_init at once: one starts StarPU, the other gets
- * -EALREADY (both got 0, StarPU counted two starts, and the next
- * pph_shutdown left it running: -EALREADY, then crashes, later). */
-static void test_init_concurrent(void)
-{
-	pthread_t a, b;
-	int c;
-
-	alarm_set(60);
-	pph_shutdown();
-	pthread_barrier_init(&two_bar, NULL, 2);
-	for (c = 0; c < CYCLES; c++) {
-		pthread_create(&a, NULL, init_thread, (void *)0L);
-		pthread_create(&b, NULL, init_thread, (void *)1L);
-		pthread_join(a, NULL);
-		pthread_join(b, NULL);
-		CU_ASSERT_TRUE((init_rc[0] == 0 && init_rc[1] == -EALREADY) ||
-			       (init_rc[1] == 0 && init_rc[0] == -EALREADY));
-		pph_shutdown();
-		CU_ASSERT_FALSE(pph_is_initialized());
-	}
-	pthread_barrier_destroy(&two_bar);
-	alarm(0);
-	CU_ASSERT_EQUAL(pph_init(), 0);
-}
+#define INIT_RACE_PROGRAM "test_starpu"
+#include "../init_race.h"
 
 /* Calls after pph_shutdown: refused, said once until the next pph_init
  * (each said a line: 40,000 of them from a loop). */
@@ -676,29 +616,6 @@ static void test_refusals_said_once(void)
 	CU_ASSERT_EQUAL(count_in(fd, "the runtime is not running"), 1);
 	close(fd);
 	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
-}
-
-/* Two threads call pph_shutdown at once: both return, StarPU stopped
- * (StarPU aborted: init_count >= 0). */
-static void test_shutdown_concurrent(void)
-{
-	pthread_t a, b;
-	int c;
-
-	alarm_set(60);
-	pph_shutdown();
-	pthread_barrier_init(&two_bar, NULL, 2);
-	for (c = 0; c < CYCLES; c++) {
-		CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
-		pthread_create(&a, NULL, shutdown_thread, NULL);
-		pthread_create(&b, NULL, shutdown_thread, NULL);
-		pthread_join(a, NULL);
-		pthread_join(b, NULL);
-		CU_ASSERT_FALSE(pph_is_initialized());
-	}
-	pthread_barrier_destroy(&two_bar);
-	alarm(0);
-	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
 #define CALLERS 4
