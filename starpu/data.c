@@ -61,6 +61,65 @@ static void *spare_element(struct pph_data *d)
 	return d->spare = calloc(1, d->elemsize);
 }
 
+/*
+ * The handles registered with StarPU and not unregistered: pph_shutdown
+ * brings them home (a device's result, never copied home before StarPU
+ * stopped, was lost: the host memory held the values before the call).
+ */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pph_data *live;
+
+static void live_add(struct pph_data *d)
+{
+	pthread_mutex_lock(&live_lock);
+	d->live_next = live;
+	if (live)
+		live->live_prev = d;
+	live = d;
+	pthread_mutex_unlock(&live_lock);
+}
+
+static void live_remove(struct pph_data *d)
+{
+	pthread_mutex_lock(&live_lock);
+	if (d->live_prev)
+		d->live_prev->live_next = d->live_next;
+	else if (live == d)
+		live = d->live_next;
+	if (d->live_next)
+		d->live_next->live_prev = d->live_prev;
+	d->live_prev = d->live_next = NULL;
+	pthread_mutex_unlock(&live_lock);
+}
+
+static void bring_home(starpu_data_handle_t h)
+{
+	if (h && starpu_data_acquire(h, STARPU_R) == 0)
+		starpu_data_release(h);
+}
+
+void sp__data_home_all(void)
+{
+	struct pph_data *d, *next;
+	unsigned k;
+
+	pthread_mutex_lock(&live_lock);
+	for (d = live; d; d = d->live_next)
+		if (d->nchildren) /* the blocks hold the data */
+			for (k = 0; k < d->nchildren; k++)
+				bring_home(d->children[k].h);
+		else
+			bring_home(d->h);
+	/* their StarPU handles die with StarPU: a later runtime's
+	 * pph_shutdown must not touch them */
+	for (d = live; d; d = next) {
+		next = d->live_next;
+		d->live_prev = d->live_next = NULL;
+	}
+	live = NULL;
+	pthread_mutex_unlock(&live_lock);
+}
+
 static struct pph_data *data_new(enum sp_layout layout)
 {
 	struct pph_data *d = calloc(1, sizeof(*d));
@@ -100,6 +159,7 @@ int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n, size_t ele
 			starpu_vector_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)d->spare,
 						    1, elemsize);
 		sp__registered(d);
+		live_add(d);
 	}
 	sp__leave();
 	*handle = d;
@@ -141,6 +201,7 @@ int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows, size_t 
 			starpu_matrix_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)d->spare,
 						    1, 1, 1, elemsize);
 		sp__registered(d);
+		live_add(d);
 	}
 	sp__leave();
 	*handle = d;
@@ -165,6 +226,7 @@ int pph_variable_register(pph_data_handle *handle, void *ptr, size_t size)
 	if (!as_host_data(d, ptr)) {
 		starpu_variable_data_register(&d->h, STARPU_MAIN_RAM, (uintptr_t)ptr, size);
 		sp__registered(d);
+		live_add(d);
 	}
 	sp__leave();
 	*handle = d;
@@ -497,6 +559,8 @@ void pph_data_unregister(pph_data_handle handle)
 		return;
 	}
 	handle->unregistered = 1;
+	if (!host_data(handle))
+		live_remove(handle);
 	/* else StarPU stopped (or is stopping: waited for) */
 	if (!host_data(handle) && sp__enter(NULL, 1) == 0) {
 		sp__gather_everywhere(handle); /* wrapped memory current on every rank */

@@ -565,6 +565,7 @@ void pph_shutdown(void)
 	while (atomic_load(&users))
 		sched_yield();
 	sp__engine_wait_all();
+	sp__data_home_all();
 	if (stats && strcmp(stats, "1") == 0)
 		pph_stats_print(stderr);
 	sp__opencl_free(); /* before StarPU releases the OpenCL contexts */

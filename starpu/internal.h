@@ -60,6 +60,8 @@ struct pph_data {
 	/* the smart container whose handle this is (containers.c), told of
 	 * each call on it once submitted (wrappers.c) */
 	struct pph_container *container;
+	/* registered with StarPU and not unregistered yet (data.c) */
+	struct pph_data *live_prev, *live_next;
 };
 
 /*
@@ -224,6 +226,9 @@ struct sp_shape sp__shape_of(void *buf);
 /* The variant that runs on this thread, for pph_variant_failed(). */
 void sp__variant_failed_reset(void);
 int sp__variant_failed_get(void);
+/* Bring every handle still registered home before StarPU stops
+ * (pph_shutdown): its host memory is then the data. */
+void sp__data_home_all(void);
 /* The name of the variant that runs on this thread; NULL outside one. */
 const char *sp__running_variant(void);
 

@@ -94,9 +94,9 @@ int pph_init_conf(const struct pph_conf *conf);
  * waited for; those data functions called while it stops the runtime (an
  * entry wrapper's unregistering after its call) are not refused: they
  * are done before it stops the runtime, or wait for pph_shutdown() to
- * end and act on the host memory then (libpeppher brings the data home
- * first).  Handles still registered stay valid host memory but must not
- * be used with tasks any more.  A second thread's pph_shutdown() while
+ * end and act on the host memory then.  The data of handles still
+ * registered are brought home first: their host memory is the data, but
+ * they must not be used with tasks any more.  A second thread's pph_shutdown() while
  * one runs waits for that one to end, and returns.  Called inside a task
  * (from a variant), it would wait for that task: it prints so and returns
  * without doing anything.

@@ -550,6 +550,53 @@ static void test_copies_home(void)
 		pph_data_unregister(h[k]);
 }
 
+/* A result left on the device at pph_shutdown comes home (it was lost:
+ * StarPU stopped with the only valid copy on the device, and the host
+ * memory, registered still or unregistered after, held the old values).
+ * A handle registered in a stopped runtime is no concern of the next. */
+static void seven_ocl(void *b[], void *arg)
+{
+	cl_kernel k = pph_opencl_kernel_source(
+		"__kernel void seven(__global int *v) { v[get_global_id(0)] = 7; }", "seven");
+	cl_mem m = (cl_mem)PPH_VECTOR_PTR(b[0]);
+	size_t n = PPH_VECTOR_N(b[0]);
+
+	(void)arg;
+	if (!k || clSetKernelArg(k, 0, sizeof(m), &m) != CL_SUCCESS ||
+	    clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &n, NULL, 0, NULL, NULL) !=
+		    CL_SUCCESS)
+		pph_variant_failed();
+}
+
+static const struct pph_impl seven_impls[] = { { PPH_ARCH_OPENCL, seven_ocl, "seven_ocl" } };
+static const struct pph_codelet seven_cl = { "sp_seven", 1, seven_impls, PPH_MODEL_HISTORY };
+
+static void test_home_at_shutdown(void)
+{
+	static int kept[1000], dropped[500];
+	pph_data_handle hk, hd;
+	enum pph_access w = PPH_W;
+	int i, ok = 1;
+
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&hk, kept, 1000, sizeof(int)), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&hd, dropped, 500, sizeof(int)), 0);
+	CU_ASSERT_EQUAL(pph_call_async(&seven_cl, PPH_ALL_IMPLS, 1, &hk, &w, NULL, 0), 0);
+	CU_ASSERT_EQUAL(pph_call_async(&seven_cl, PPH_ALL_IMPLS, 1, &hd, &w, NULL, 0), 0);
+	pph_shutdown();
+	for (i = 0; i < 1000; i++)
+		ok &= kept[i] == 7;
+	CU_ASSERT_TRUE(ok); /* registered still: host memory is the data */
+	pph_data_unregister(hd);
+	for (i = 0; i < 500; i++)
+		ok &= dropped[i] == 7;
+	CU_ASSERT_TRUE(ok);
+	/* the next runtime's shutdown does not touch the old handle */
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	pph_shutdown();
+	pph_data_unregister(hk);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -574,6 +621,7 @@ int main(void)
 	CU_add_test(s, "reductions on the device, and with a failing kernel", test_reductions);
 	CU_add_test(s, "data beyond STARPU_LIMIT_OPENCL_MEM", test_beyond_device_limit);
 	CU_add_test(s, "kernels that fail are said naming the variant", test_kernel_messages);
+	CU_add_test(s, "results on the device come home at pph_shutdown", test_home_at_shutdown);
 	CU_add_test(s, "empty vectors and matrices on the device", test_empty_data);
 	CU_add_test(s, "data written on the device is copied home once", test_copies_home);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
