@@ -661,6 +661,28 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Keep only the cores the thread calling pph_init may run on in the
+ * topology (taskset, mpirun's --bind-to, a batch system's affinity): the
+ * workers it starts inherit that binding, and an OpenMP runtime sizes its
+ * team from it too.  hwloc already leaves out the cores a cgroup
+ * disallows.  Without this, two ranks bound to a core each on one node
+ * both started a worker per core of the node and bound them there,
+ * outside the cores they were given.  A binding that cannot be read or
+ * restricted to keeps the whole topology: binding is an optimization.
+ */
+static void keep_bound_cores(void)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+
+	if (set && hwloc_get_cpubind(topology, set, HWLOC_CPUBIND_THREAD) == 0 &&
+	    hwloc_bitmap_intersects(set, hwloc_topology_get_topology_cpuset(topology)) &&
+	    !hwloc_bitmap_isincluded(hwloc_topology_get_topology_cpuset(topology), set))
+		(void)hwloc_topology_restrict(topology, set, 0);
+	hwloc_bitmap_free(set);
+}
+
+/* One worker per core pph_init's thread may run on (keep_bound_cores). */
 static unsigned default_ncpu(void)
 {
 	int n = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_CORE);
@@ -800,6 +822,7 @@ int pph__workers_start(unsigned ncpu, int ncuda, int nopencl, int openmp)
 		hwloc_topology_destroy(topology);
 		return rc;
 	}
+	keep_bound_cores();
 	if (!ncpu)
 		ncpu = default_ncpu();
 	ndev = pph__cuda_start(ncuda);

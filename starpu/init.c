@@ -524,6 +524,9 @@ static int init_locked(const struct pph_conf *pconf)
 	setenv("STARPU_SILENT", "1", 0);
 	/* libpeppher runs on every OpenCL device, PoCL's CPU device included */
 	setenv("STARPU_OPENCL_ON_CPUS", "1", 0);
+	/* workers on the cores the process is bound to (taskset, mpirun's
+	 * --bind-to), as libpeppher's; StarPU 1.3 used every core */
+	setenv("STARPU_WORKERS_GETBIND", "1", 0);
 	rc = sp__engine_start(&conf);
 	if (rc != 0) {
 		remove_temp_home();

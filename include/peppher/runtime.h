@@ -21,8 +21,9 @@ extern "C" {
 /** @{ */
 
 /**
- * Start the runtime: one CPU worker per core (PEPPHER_NCPU overrides the
- * count), each bound to its core with hwloc, and the scheduler named by
+ * Start the runtime: one CPU worker per core that the calling thread may
+ * run on (its affinity: taskset, mpirun --bind-to; PEPPHER_NCPU overrides
+ * the count), each bound to one of those cores with hwloc, and the scheduler named by
  * PEPPHER_SCHED (default "dmda").  Returns 0, -EALREADY when the runtime is
  * already running, -EINVAL for a bad environment value (PEPPHER_NCPU,
  * PEPPHER_SCHED, PEPPHER_LIMIT_*_MEM, ...), or another -errno; on failure
@@ -39,7 +40,7 @@ int pph_init(void);
  * PEPPHER_NCUDA, PEPPHER_NOPENCL), overrides the program's value.
  */
 struct pph_conf {
-	int ncpu;    /**< CPU workers, 1 or more; -1: one per core */
+	int ncpu;    /**< CPU workers, 1 or more; -1: one per core the caller may run on */
 	int ncuda;   /**< CUDA devices at most; -1: every device */
 	int nopencl; /**< OpenCL devices at most; 0 loads no OpenCL platform; -1: every device */
 	/**

@@ -97,6 +97,7 @@ static void test_failed_before_init(void)
 #define INIT_RACE_PROGRAM "suite_init"
 #define INIT_RACE_WORKERS 2
 #include "../init_race.h"
+#include "../affinity.h"
 
 static void k_inc(void *buffers[], void *arg)
 {
@@ -312,4 +313,5 @@ void add_init_suite(void)
 	/* before any OpenCL use in this process (test_conf's) */
 	CU_add_test(s, "an OpenCL platform listed but not opened is said", test_opencl_not_opened);
 	CU_add_test(s, "a program's counts, the environment's first", test_conf);
+	CU_add_test(s, "workers on the CPUs pph_init's thread is bound to", test_bound_thread);
 }

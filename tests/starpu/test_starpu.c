@@ -573,6 +573,7 @@ static void test_fork(void)
 
 #define INIT_RACE_PROGRAM "test_starpu"
 #include "../init_race.h"
+#include "../affinity.h"
 
 /* Calls after pph_shutdown: refused, said once until the next pph_init
  * (each said a line: 40,000 of them from a loop). */
@@ -720,6 +721,7 @@ int main(void)
 	CU_add_test(s, "pph_shutdown from two threads at once", test_shutdown_concurrent);
 	CU_add_test(s, "pph_shutdown while other threads make calls", test_shutdown_while_calling);
 	CU_add_test(s, "calls after pph_shutdown refused, said once", test_refusals_said_once);
+	CU_add_test(s, "workers on the CPUs pph_init's thread is bound to", test_bound_thread);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures();
