@@ -1,7 +1,8 @@
 /*
  * History-based and regression performance models.
  *
- * File format (one file per codelet, CODELET.model, text, '#' comments):
+ * File format (one file per codelet, CODELET.model, text; after the first
+ * line, '#' comments and blank lines):
  *
  *     peppher-perfmodel 1
  *     codelet NAME
@@ -855,10 +856,12 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 	struct pph_pm_entry e = { 0 };
 	unsigned fp, threads = 1;
 
-	if (sscanf(line, "%15s", word) != 1 || word[0] == '#')
-		return 0;
+	/* before the comments are skipped: a file whose first line is one
+	 * (or blank) is not a model of this format */
 	if (lineno == 1)
 		return strcmp(line, "peppher-perfmodel 1") == 0 ? 0 : -1;
+	if (sscanf(line, "%15s", word) != 1 || word[0] == '#')
+		return 0;
 	if (strcmp(word, "codelet") == 0) {
 		if (m->codelet || sscanf(line, "codelet %255s", name) != 1)
 			return -1;
@@ -989,7 +992,7 @@ void pph__perfmodel_write(FILE *fp, const struct pph_pm_model *m)
 	const struct pph_pm_entry *e;
 
 	fprintf(fp, "peppher-perfmodel 1\n");
-	fprintf(fp, "# entry FOOTPRINT SIZE_BYTES COUNT MEAN_US M2 OUTLIERS\n");
+	fprintf(fp, "# entry FOOTPRINT SIZE_BYTES COUNT MEAN_US M2 OUTLIERS FIRSTS\n");
 	fprintf(fp, "# setup US: one-time cost of the variant's first run on a device\n");
 	fprintf(fp, "codelet %s\n", m->codelet);
 	for (v = m->variants; v; v = v->next) {

@@ -44,6 +44,34 @@ static char *model_file(const char *codelet)
 	return path;
 }
 
+/* Words on the first line of the file at path that starts with prefix. */
+static int words_of_line(const char *path, const char *prefix)
+{
+	FILE *fp = fopen(path, "r");
+	char line[1024], *w, *save;
+	int n = -1;
+
+	while (fp && n < 0 && fgets(line, sizeof(line), fp))
+		if (strncmp(line, prefix, strlen(prefix)) == 0)
+			for (n = 0, w = strtok_r(line, " \n", &save); w; w = strtok_r(NULL, " \n", &save))
+				n++;
+	if (fp)
+		fclose(fp);
+	return n;
+}
+
+/* What the written file's comment names of an entry line (without its
+ * '#'), and what an entry line holds: the same fields. */
+static int header_fields(const char *path)
+{
+	return words_of_line(path, "# entry ") - 1;
+}
+
+static int entry_fields(const char *path)
+{
+	return words_of_line(path, "entry ");
+}
+
 static void test_round_trip(void)
 {
 	const char *path = "pm_round_trip.model";
@@ -65,6 +93,7 @@ static void test_round_trip(void)
 	m.variants = &v;
 	pph__perfmodel_write(fp, &m);
 	fclose(fp);
+	CU_ASSERT_EQUAL(header_fields(path), entry_fields(path));
 	back = pph__perfmodel_read(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(back);
 	CU_ASSERT_STRING_EQUAL(back->codelet, "rt");
@@ -116,6 +145,10 @@ static void test_corrupt(void)
 		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 1 1 nan 1 0\n",
 		"peppher-perfmodel 1\nvariant v CPU\n", /* no codelet */
 		"peppher-perfmodel 2\ncodelet x\n",
+		/* no header line: a comment or a blank line first */
+		"# peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 8 3 2 1 0\n",
+		"\npeppher-perfmodel 1\ncodelet x\n",
+		"# a comment\npeppher-perfmodel 1\ncodelet x\n",
 		/* values no history has: the scheduler must never see them */
 		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 8 -1 1 1 0\n",
 		"peppher-perfmodel 1\ncodelet x\nvariant v CPU\nentry 1 8 3 1e308 1 0\n",
