@@ -7,14 +7,16 @@
  *     peppher-perfmodel 1
  *     codelet NAME
  *     variant NAME ARCH [THREADS]
- *     entry FOOTPRINT SIZE COUNT MEAN M2 OUTLIERS FIRSTS
+ *     entry FOOTPRINT SIZE COUNT MEAN M2 OUTLIERS FIRSTS SLOWEST
  *     ...
  *
  * THREADS, written when above 1, is the size of the CPU team a fork-join
  * (OPENMP) variant ran with: each team size has its own history.
  * FOOTPRINT is 8 hex digits, SIZE bytes, MEAN microseconds and M2 the sum of
  * squared deviations (Welford), FIRSTS how many of the COUNT samples were a
- * process's only run of the entry (absent in older files: none); entries
+ * process's only run of the entry (absent in older files: none), SLOWEST
+ * the slowest of them since the last left out as an outlier, microseconds
+ * (absent in older files, or 0: not known; see drop_slowest); entries
  * follow their variant line.  Files
  * are written to a temporary name and renamed, under an flock on
  * CODELET.lock, after merging this process's samples into what is on disk
@@ -105,53 +107,88 @@ static void welford_merge(unsigned long *n, double *mean, double *m2,
 	*n = total;
 }
 
-/* A sample far slower than everything seen (preemption, page faults)
- * would drag the mean: once the history is long enough, leave it out.
- * The absolute floor keeps the jitter of tiny kernels in the mean.  Such
- * samples are rare, one in ten at most: more often, the variant has become
- * slower (the machine's load, or what else the process runs, changed), and
- * rejecting them all would keep the old mean, and the choice made on it,
- * for good. */
-static int is_outlier(const struct pph_pm_entry *e, double x)
+/*
+ * Whether x is far above a history of n samples (mean, m2): over 3 times
+ * its mean and 50 us more (the floor keeps the jitter of tiny kernels in
+ * the mean), and, once the history is long enough to say how spread its
+ * runs are (10 samples), 4 standard deviations above it: a variant whose
+ * runs take two values far apart keeps both.
+ */
+static int far_above(unsigned long n, double mean, double m2, double x)
 {
-	double sd;
-
-	if (e->count < 10 || e->outliers * 10 >= e->count)
+	if (!(x > 3.0 * mean && x > mean + 50.0))
 		return 0;
-	sd = sqrt(e->m2 / (double)(e->count - 1));
-	return x > 3.0 * e->mean && x > e->mean + 4.0 * sd && x > e->mean + 50.0;
+	return n < 10 || x > mean + 4.0 * sqrt(m2 / (double)(n - 1));
 }
 
 /*
- * An entry's first samples decide whether dmda runs its variant again: one
- * run slowed 3 times or more among them (preempted, say) would keep the
- * mean high, and dmda from the variant, for good, long before the outlier
- * rule (10 samples) could act.  So when this process's samples calibrate
- * an entry, the slowest is left out if it is that far above their median;
- * the next run takes its place.
+ * Whether a history of kept samples, outliers left out of it already, may
+ * leave out one more.  Slowed runs (preemption, page faults) are rare: one,
+ * then one in ten of the samples kept.  More often, the variant has become
+ * slower (the machine's load, or what else the process runs, changed), and
+ * rejecting them all would keep the old mean, and the choice made on it,
+ * for good.  The one beyond one in ten: a slowed run is left out whatever
+ * came before it.  With one in ten alone, a history that had left out a
+ * run at its calibration kept the next slowed one among its first ten:
+ * work_fast, 0.13 ms a run, had a run of 20 ms as its 5th sample, a mean
+ * of 4.1 ms, and never ran again.
  */
-static void drop_early_outlier(struct pph_pm_entry *e)
+static int outlier_room(unsigned long outliers, unsigned long kept)
 {
-	double s[PPH_CALIBRATION_MIN], hi;
-	unsigned i, k, top = 0;
+	return outliers * 10 < kept + 10;
+}
 
-	for (i = 0; i < PPH_CALIBRATION_MIN; i++) {
-		/* sorted copy, to read the median */
-		for (k = i; k > 0 && s[k - 1] > e->calib[i]; k--)
-			s[k] = s[k - 1];
-		s[k] = e->calib[i];
-		if (e->calib[i] > e->calib[top])
-			top = i;
-	}
-	hi = e->calib[top];
-	if (!(hi > 3.0 * s[PPH_CALIBRATION_MIN / 2] && hi > s[PPH_CALIBRATION_MIN / 2] + 50.0) ||
-	    e->outliers * 10 >= e->count)
-		return;
-	welford_remove(&e->count, &e->mean, &e->m2, hi);
-	welford_remove(&e->dcount, &e->dmean, &e->dm2, hi);
+/* A sample far slower than the history (preemption, page faults) would
+ * drag the mean: left out, once the history has PPH_CALIBRATION_MIN
+ * samples to say what its runs take. */
+static int is_outlier(const struct pph_pm_entry *e, double x)
+{
+	return e->count >= PPH_CALIBRATION_MIN && outlier_room(e->outliers, e->count) &&
+	       far_above(e->count, e->mean, e->m2, x);
+}
+
+/*
+ * A slowed run that came before the history could tell (among its first
+ * samples, or a process's only run merged at its end) stays in the mean,
+ * and a variant shut out by its mean is not run again to dilute it: dmda
+ * kept work_slow (0.35 ms) over work_fast (0.13 ms) whose 5 samples held
+ * one of 20 ms, and PEPPHER_CALIBRATE=1 only added 3 more.  So each entry
+ * keeps its slowest sample (since the last one left out; 0: not known, a
+ * file from before), and once it holds PPH_CALIBRATION_MIN samples, leaves
+ * that one out when far above the others (is_outlier's rule, against the
+ * mean of the others).  One slowed sample then never decides a choice,
+ * whenever it came.  Returns the sample left out, or 0.
+ */
+static double drop_slowest(struct pph_pm_entry *e)
+{
+	unsigned long n = e->count;
+	double x = e->slowest, rest, rest_m2;
+	int ours;
+
+	if (n < PPH_CALIBRATION_MIN || !(x > 0) || !outlier_room(e->outliers, n - 1))
+		return 0;
+	rest = (e->mean * (double)n - x) / (double)(n - 1);
+	rest_m2 = fmax(e->m2 - (x - e->mean) * (x - rest), 0);
+	/* rest < 0: a slowest the mean cannot hold (a file edited by hand) */
+	if (!(rest >= 0) || !far_above(n - 1, rest, rest_m2, x))
+		return 0;
+	/* this process's sample, or one stored before (then taken out of
+	 * what is stored as the merge at its end finds it there again) */
+	ours = e->dslowest == x;
+	welford_remove(&e->count, &e->mean, &e->m2, x);
 	e->outliers++;
-	e->doutliers++;
-	e->calib[top] = e->calib[PPH_CALIBRATION_MIN - 1];
+	if (ours && e->dcount) {
+		welford_remove(&e->dcount, &e->dmean, &e->dm2, x);
+		e->doutliers++;
+	}
+	if (ours)
+		e->dslowest = 0;
+	/* the slowest of the samples still known: this process's */
+	e->slowest = e->dslowest;
+	/* it may have been one of the first runs: they stay a part of count */
+	if (e->firsts > e->count)
+		e->firsts = e->count;
+	return x;
 }
 
 /*
@@ -550,17 +587,14 @@ static void record(const struct pph_codelet *cl, unsigned impl, enum pph_arch ar
 				e->warmed = 1; /* a refresh's first run */
 			if (e->count && e->firsts == e->count && first_run_costs(e->mean, us))
 				/* a history of first runs only, this one a later run */
-				e->count = e->firsts = 0, e->mean = e->m2 = 0;
+				e->count = e->firsts = 0, e->mean = e->m2 = e->slowest = 0;
 			welford_add(&e->count, &e->mean, &e->m2, us);
 			welford_add(&e->dcount, &e->dmean, &e->dm2, us);
-			if (e->dcount <= PPH_CALIBRATION_MIN)
-				e->calib[e->dcount - 1] = us;
-			if (e->dcount == PPH_CALIBRATION_MIN &&
-			    (pm.calibrate == PPH_CALIBRATE_FORCE ? e->dcount : e->count) ==
-				    PPH_CALIBRATION_MIN)
-				drop_early_outlier(e);
-			/* a new point of the regression, or a calibrated one */
-			if (e->count == 1 || e->count == PPH_CALIBRATION_MIN)
+			e->slowest = fmax(e->slowest, us);
+			e->dslowest = fmax(e->dslowest, us);
+			/* a new point of the regression, a calibrated one, or
+			 * one whose mean lost its slowest sample */
+			if (drop_slowest(e) > 0 || e->count == 1 || e->count == PPH_CALIBRATION_MIN)
 				v->reg_dirty = 1;
 		}
 	}
@@ -844,6 +878,7 @@ static int sane_entry(const struct pph_pm_entry *e)
 	return e->count <= PPH_PM_MAX_COUNT && e->outliers <= PPH_PM_MAX_COUNT &&
 	       e->firsts <= e->count &&
 	       e->mean >= 0 && e->mean <= PPH_PM_MAX_US && e->m2 >= 0 && isfinite(e->m2) &&
+	       e->slowest >= 0 && e->slowest <= PPH_PM_MAX_US &&
 	       e->size >= 0 && isfinite(e->size);
 }
 
@@ -888,9 +923,10 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 		       (*cur)->setup_us >= 0 && (*cur)->setup_us <= PPH_PM_MAX_US ? 0 : -1;
 	if (strcmp(word, "entry") == 0 && *cur) {
 		struct pph_pm_entry *n;
-		/* FIRSTS is absent from older files */
-		int got = sscanf(line, "entry %x %lf %lu %lf %lf %lu %lu", &fp, &e.size,
-				 &e.count, &e.mean, &e.m2, &e.outliers, &e.firsts);
+		/* FIRSTS and SLOWEST are absent from older files */
+		int got = sscanf(line, "entry %x %lf %lu %lf %lf %lu %lu %lf", &fp, &e.size,
+				 &e.count, &e.mean, &e.m2, &e.outliers, &e.firsts,
+				 &e.slowest);
 
 		if (got < 6 || !sane_entry(&e))
 			return -1;
@@ -901,6 +937,7 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 		welford_merge(&n->count, &n->mean, &n->m2, e.count, e.mean, e.m2);
 		n->outliers += e.outliers;
 		n->firsts += e.firsts;
+		n->slowest = fmax(n->slowest, e.slowest);
 		return sane_entry(n) ? 0 : -1;
 	}
 	return -1;
@@ -992,7 +1029,7 @@ void pph__perfmodel_write(FILE *fp, const struct pph_pm_model *m)
 	const struct pph_pm_entry *e;
 
 	fprintf(fp, "peppher-perfmodel 1\n");
-	fprintf(fp, "# entry FOOTPRINT SIZE_BYTES COUNT MEAN_US M2 OUTLIERS FIRSTS\n");
+	fprintf(fp, "# entry FOOTPRINT SIZE_BYTES COUNT MEAN_US M2 OUTLIERS FIRSTS SLOWEST_US\n");
 	fprintf(fp, "# setup US: one-time cost of the variant's first run on a device\n");
 	fprintf(fp, "codelet %s\n", m->codelet);
 	for (v = m->variants; v; v = v->next) {
@@ -1004,9 +1041,9 @@ void pph__perfmodel_write(FILE *fp, const struct pph_pm_model *m)
 		if (v->setup_us > 0)
 			fprintf(fp, "setup %.17g\n", v->setup_us);
 		for (e = v->entries; e; e = e->next)
-			fprintf(fp, "entry %08x %.17g %lu %.17g %.17g %lu %lu\n",
+			fprintf(fp, "entry %08x %.17g %lu %.17g %.17g %lu %lu %.17g\n",
 				e->footprint, e->size, e->count, e->mean, e->m2,
-				e->outliers, e->firsts);
+				e->outliers, e->firsts, e->slowest);
 	}
 }
 
@@ -1055,10 +1092,15 @@ static void merge_into(struct pph_pm_model *disk, const struct pph_pm_model *our
 			if (!lone) {
 				if (e->dcount && de->count && de->firsts == de->count &&
 				    first_run_costs(de->mean, e->dmean))
-					de->count = de->firsts = 0, de->mean = de->m2 = 0;
+					de->count = de->firsts = 0, de->mean = de->m2 = 0,
+					de->slowest = 0;
 				welford_merge(&de->count, &de->mean, &de->m2,
 					      e->dcount, e->dmean, e->dm2);
 				de->outliers += e->doutliers;
+				de->slowest = fmax(de->slowest, e->dslowest);
+				/* this process's, in de now: known to drop_slowest */
+				de->dslowest = e->dslowest;
+				drop_slowest(de);
 			} else if (de->count > de->firsts &&
 				   first_run_costs(e->warmup_us, de->mean)) {
 				/* not a sample of the history's runs: left out */
@@ -1067,7 +1109,12 @@ static void merge_into(struct pph_pm_model *disk, const struct pph_pm_model *our
 				de->outliers++;
 			} else {
 				welford_add(&de->count, &de->mean, &de->m2, e->warmup_us);
-				de->firsts++;
+				de->slowest = fmax(de->slowest, e->warmup_us);
+				de->dslowest = e->warmup_us;
+				/* counted among the first runs unless left out */
+				if (drop_slowest(de) != e->warmup_us)
+					de->firsts = de->firsts < de->count ? de->firsts + 1 :
+									      de->count;
 			}
 		}
 	}

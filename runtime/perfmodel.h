@@ -40,10 +40,12 @@ struct pph_pm_entry {
 	unsigned long outliers;	 /* samples left out of the mean */
 	unsigned long firsts;	 /* of count, a process's only run (see warmed) */
 	unsigned long dcount;	 /* samples of this process, merged at flush */
-	/* this process's samples while its first calibrate the entry */
-	double calib[PPH_CALIBRATION_MIN];
 	unsigned long doutliers; /* outliers of this process, merged at flush */
 	double dmean, dm2;
+	/* the slowest sample of count since the last one left out as an
+	 * outlier (0: not known, a file from before), and of dcount: left
+	 * out once far above the others (perfmodel.c, drop_slowest) */
+	double slowest, dslowest;
 	/* a run of this process came first and was held back: the first
 	 * run of a process pays one-time costs (page faults of fresh
 	 * buffers, lazy initialisations) that later runs do not.  Should

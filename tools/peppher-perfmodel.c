@@ -100,14 +100,20 @@ static int cmd_show(const char *dir, const char *codelet)
 			printf("  setup: %.3f us before its first run on a device in a process\n",
 			       v->setup_us);
 		/* firsts: of count, runs that were a process's only one;
+		 * slowest: of count, "-" where not known (an older file);
 		 * size: the call's data in bytes, or its work (workSize) */
-		printf("  %-10s %14s %8s %14s %12s %8s %8s\n", "footprint", "size",
-		       "count", "mean (us)", "stddev", "outliers", "firsts");
-		for (e = v->entries; e; e = e->next)
-			printf("  %08x   %14.0f %8lu %14.3f %12.3f %8lu %8lu\n", e->footprint,
+		printf("  %-10s %14s %8s %14s %12s %8s %8s %14s\n", "footprint", "size",
+		       "count", "mean (us)", "stddev", "outliers", "firsts", "slowest (us)");
+		for (e = v->entries; e; e = e->next) {
+			printf("  %08x   %14.0f %8lu %14.3f %12.3f %8lu %8lu", e->footprint,
 			       e->size, e->count, e->mean,
 			       e->count > 1 ? sqrt(e->m2 / (double)(e->count - 1)) : 0.0,
 			       e->outliers, e->firsts);
+			if (e->slowest > 0)
+				printf(" %14.3f\n", e->slowest);
+			else
+				printf(" %14s\n", "-");
+		}
 		/* the file does not say which kind the codelet uses: both fits */
 		pph__perfmodel_fit(v, 1);
 		if (v->reg.valid)

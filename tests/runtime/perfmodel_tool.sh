@@ -12,7 +12,7 @@ codelet sort
 variant sort_merge CPU
 entry 00000001 1000 4 10 2 0
 entry 00000002 2000 4 20 2 0
-entry 00000003 4000 4 40 2 1
+entry 00000003 4000 4 40 2 1 0 41.5
 MODEL
 fail() { echo "FAIL: $*"; exit 1; }
 out=$("$tool" -d "$dir" list) || fail "list"
@@ -21,7 +21,9 @@ echo "$out" | grep -Eq '^sort +1 +3 +12$' || fail "list output"
 out=$("$tool" -d "$dir" show sort) || fail "show"
 echo "$out"
 echo "$out" | grep -q "variant sort_merge on CPU" || fail "show variant"
-echo "$out" | grep -Eq "00000003 +4000 +4 +40.000 +0.816 +1" || fail "show entry"
+echo "$out" | grep -Eq "00000003 +4000 +4 +40.000 +0.816 +1 +0 +41.500$" || fail "show entry"
+# the slowest sample of a file from before it was kept: not known
+echo "$out" | grep -Eq "00000002 +2000 +4 +20.000 +0.816 +0 +0 +-$" || fail "show entry of an older file"
 echo "$out" | grep -Eq "regression: t = .* \* size\^1.0000" || fail "show regression"
 # both fits: the file does not say which kind the codelet uses
 echo "$out" | grep -Eq "regression: t = .* \* size\^1.0000 \+ .* us \(3 sizes; the default and useNLRegressionModels\)" &&

@@ -82,7 +82,8 @@ static void test_round_trip(void)
 	struct pph_pm_variant v = { .name = (char *)"rt_cpu", .arch = PPH_ARCH_CPU, .threads = 4,
 				    .next = &v1 };
 	struct pph_pm_entry e1 = { .footprint = 0xdeadbeef, .size = 4096, .count = 12,
-				   .mean = 33.25, .m2 = 7.5, .outliers = 2, .firsts = 5 };
+				   .mean = 33.25, .m2 = 7.5, .outliers = 2, .firsts = 5,
+				   .slowest = 41.125 };
 	/* the largest size a call's data may have: read back as written */
 	struct pph_pm_entry e2 = { .footprint = 0x1, .size = 2.0 * (double)SIZE_MAX, .count = 3,
 				   .mean = 1.0 / 3.0, .m2 = 0.125, .next = &e1 };
@@ -122,6 +123,7 @@ static void test_round_trip(void)
 				CU_ASSERT_EQUAL(e->m2, 7.5);
 				CU_ASSERT_EQUAL(e->outliers, 2);
 				CU_ASSERT_EQUAL(e->firsts, 5);
+				CU_ASSERT_EQUAL(e->slowest, 41.125);
 				CU_ASSERT_EQUAL(e->size, 4096);
 			} else if (e->footprint == 1) {
 				seen |= 2;
@@ -303,13 +305,13 @@ static void test_outliers(void)
 	pph__perfmodel_record(&cl, 0, PPH_ARCH_CPU, 1, 42, 100, 5000.0);
 	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&cl, 0, PPH_ARCH_CPU, 1, 42, 100),
 			       10.5, 1e-9);
-	/* a variant that became slower: its slow runs are outliers one in ten
-	 * at most, and the mean follows them (20 runs of 350 us after 20 of
-	 * 10: 3 left out, 17 kept) */
+	/* a variant that became slower: its slow runs are outliers, one then
+	 * one in ten at most, and the mean follows them (20 runs of 350 us
+	 * after 20 of 10: 4 left out, 16 kept) */
 	for (i = 0; i < 40; i++)
 		pph__perfmodel_record(&cl, 0, PPH_ARCH_CPU, 1, 44, 100, i < 20 ? 10.0 : 350.0);
 	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&cl, 0, PPH_ARCH_CPU, 1, 44, 100),
-			       (20 * 10.0 + 17 * 350.0) / 37, 1e-9);
+			       (20 * 10.0 + 16 * 350.0) / 36, 1e-9);
 	/* not calibrated: another variant, another footprint */
 	CU_ASSERT_TRUE(pph__perfmodel_predict(&cl, 1, PPH_ARCH_CPU, 1, 42, 100) < 0);
 	CU_ASSERT_TRUE(pph__perfmodel_predict(&cl, 0, PPH_ARCH_CPU, 1, 43, 100) < 0 ||
@@ -333,7 +335,10 @@ static void test_early_outlier(void)
 	CU_ASSERT_EQUAL(pph__perfmodel_samples(&ec, 0, PPH_ARCH_CPU, 1, 50, 100), 3);
 	pph__perfmodel_record(&ec, 0, PPH_ARCH_CPU, 1, 50, 100, 24);
 	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&ec, 0, PPH_ARCH_CPU, 1, 50, 100), 22, 1e-9);
-	/* one in ten at most: a second such run stays */
+	/* one, then one in ten at most: a second such run is left out too,
+	 * a third stays */
+	pph__perfmodel_record(&ec, 0, PPH_ARCH_CPU, 1, 50, 100, 5000);
+	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&ec, 0, PPH_ARCH_CPU, 1, 50, 100), 22, 1e-9);
 	pph__perfmodel_record(&ec, 0, PPH_ARCH_CPU, 1, 50, 100, 5000);
 	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&ec, 0, PPH_ARCH_CPU, 1, 50, 100),
 			       (20 + 22 + 24 + 5000) / 4.0, 1e-9);
@@ -345,6 +350,37 @@ static void test_early_outlier(void)
 			       1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&ec, 0, PPH_ARCH_CPU, 1, 52, 100), 910 / 3.0,
 			       1e-9);
+}
+
+/*
+ * One slowed run never decides, whichever sample it is: work_fast (130 us
+ * a run) had a run of 20 ms as its 5th sample, kept (the outlier rule
+ * needed 10 samples), a mean of 4.1 ms, and dmda never ran it again.
+ * Each of 12 footprints has the slowed run at another place among 12
+ * samples; then a history whose slowest was left out at its calibration
+ * leaves out the next slowed run too.
+ */
+static void test_slowed_sample_any_count(void)
+{
+	static const struct pph_impl si[] = { { PPH_ARCH_CPU, k_noop, "hiccup" } };
+	static const struct pph_codelet sc = { "pm_hiccup", 1, si, PPH_MODEL_HISTORY };
+	unsigned at, k;
+
+	for (at = 0; at < 12; at++) {
+		for (k = 0; k < 12; k++)
+			pph__perfmodel_record(&sc, 0, PPH_ARCH_CPU, 1, 600 + at, 100,
+					      k == at ? 20000 : 130);
+		if (fabs(pph__perfmodel_predict(&sc, 0, PPH_ARCH_CPU, 1, 600 + at, 100) - 130) > 1e-6)
+			fprintf(stderr, "slowed sample %u of 12: predicted %.1f us\n", at + 1,
+				pph__perfmodel_predict(&sc, 0, PPH_ARCH_CPU, 1, 600 + at, 100));
+		CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&sc, 0, PPH_ARCH_CPU, 1, 600 + at, 100),
+				       130, 1e-6);
+		CU_ASSERT_EQUAL(pph__perfmodel_samples(&sc, 0, PPH_ARCH_CPU, 1, 600 + at, 100), 12);
+	}
+	for (k = 0; k < 8; k++)
+		pph__perfmodel_record(&sc, 0, PPH_ARCH_CPU, 1, 650, 100,
+				      k == 0 || k == 4 ? 20000 : 130);
+	CU_ASSERT_DOUBLE_EQUAL(pph__perfmodel_predict(&sc, 0, PPH_ARCH_CPU, 1, 650, 100), 130, 1e-6);
 }
 
 static void test_regression(void)
@@ -1198,6 +1234,37 @@ static void test_short_runs_calibrate(void)
 	free(path);
 }
 
+/*
+ * A slowed run among a history's first samples, each a process's only run
+ * (a call made once per run), is left out when a later such run comes: 20
+ * ms and 130 us stored, then a process's only run of 130 us.  Kept, it
+ * gave a mean of 6.8 ms over 3 samples: calibrated, and shut out.
+ */
+static void test_slowed_first_run_merged(void)
+{
+	static const struct pph_impl li[] = { { PPH_ARCH_CPU, k_noop, "lone" } };
+	static const struct pph_codelet lc = { "pm_lone", 1, li, PPH_MODEL_HISTORY };
+	char *path = model_file("pm_lone");
+	struct pph_pm_entry e;
+
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0); /* creates the folder */
+	pph_shutdown();
+	/* samples 20000 and 130: mean 10065, M2 2 * 9935^2 */
+	write_file(path, "peppher-perfmodel 1\ncodelet pm_lone\nvariant lone CPU\n"
+			 "entry 00000001 100 2 10065 197408450 0 2 20000\n");
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	pph__perfmodel_record_run(&lc, 0, PPH_ARCH_CPU, 1, 1, 100, 130, 0, 0);
+	pph_shutdown();
+	e = stored(path, "lone");
+	CU_ASSERT_EQUAL(e.count, 2);
+	CU_ASSERT_EQUAL(e.outliers, 1);
+	CU_ASSERT_EQUAL(e.firsts, 2);
+	CU_ASSERT_DOUBLE_EQUAL(e.mean, 130, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(e.slowest, 130, 1e-6);
+	unlink(path);
+	free(path);
+}
+
 /* A process's only run is kept apart from a history of later runs: lazy
  * run once (3 ms, the history's only sample), then 3 times (a warm-up,
  * then two runs of 20 us, which replace it), then once again (left out,
@@ -1329,8 +1396,11 @@ int main(void)
 	CU_add_test(s, "a call made once per run is calibrated", test_once_per_run);
 	CU_add_test(s, "outliers leave the mean alone", test_outliers);
 	CU_add_test(s, "a slowed run among the first is left out", test_early_outlier);
+	CU_add_test(s, "one slowed run never decides, at any count", test_slowed_sample_any_count);
 	CU_add_test(s, "short runs calibrate on later runs", test_short_runs_calibrate);
 	CU_add_test(s, "first runs are kept apart from later ones", test_first_runs_apart);
+	CU_add_test(s, "a slowed first run is left out of those merged",
+		    test_slowed_first_run_merged);
 	CU_add_test(s, "regression predicts unseen sizes", test_regression);
 	CU_add_test(s, "a slowed run at a size measured once is not kept", test_slowed_run_not_kept);
 	CU_add_test(s, "a call's work keys its model", test_work);
