@@ -418,7 +418,20 @@ char *pph__perfmodel_path(const char *dir, const char *codelet, const char *ext)
 	return path;
 }
 
-static struct pph_pm_model *model_read(const char *path, const char *then);
+/* What model_read found wrong with a file, and whether its content is to
+ * blame (not a file that could not be read, or a directory). */
+struct read_error {
+	char why[PATH_MAX + 128];
+	int corrupt;
+	/* stored_read: where a corrupt file was kept, "" if not; why not */
+	char aside[PATH_MAX];
+	int kept_errno;
+	int keep; /* a file neither read nor kept aside: not to be replaced */
+};
+
+static struct pph_pm_model *stored_read(const char *codelet, const char *path, int locked,
+					struct read_error *err);
+static int lock_stored(const char *codelet, const char *unlocked);
 static void stored_reset(const char *codelet);
 
 /* The model of a codelet, read from its file at first use (PEPPHER_CALIBRATE=2:
@@ -435,14 +448,25 @@ static struct pph_pm_model *model_get(const char *codelet)
 	if (pm.dir && pm.calibrate == PPH_CALIBRATE_RESET)
 		stored_reset(codelet);
 	else if (pm.dir && (path = pph__perfmodel_path(pm.dir, codelet, "model"))) {
-		m = model_read(path, "; starting a fresh one");
-		if (m && strcmp(m->codelet, codelet) != 0) {
-			/* its codelet line names where it is written back */
-			fprintf(stderr, "peppher: warning: %s: model of codelet '%s', not '%s'; starting a fresh one\n",
-				path, m->codelet, codelet);
-			pph__perfmodel_free(m);
-			m = NULL;
-		}
+		/* 8 KiB: not on the stack of an application thread (32 KiB
+		 * ones submit); without it, the model starts empty, and the
+		 * file is merged at the end all the same */
+		struct read_error *err = malloc(sizeof(*err));
+
+		m = err ? stored_read(codelet, path, 0, err) : NULL;
+		if (!err)
+			;
+		else if (err->aside[0])
+			fprintf(stderr, "peppher: warning: %s; kept as %s, starting a fresh one\n",
+				err->why, err->aside);
+		else if (err->corrupt)
+			fprintf(stderr, "peppher: warning: %s; cannot keep it aside: %s; it is left as it is, and this process's samples of %s will not be saved\n",
+				err->why, strerror(err->kept_errno), codelet);
+		else if (err->why[0])
+			fprintf(stderr, "peppher: warning: %s; starting a fresh one\n", err->why);
+		if (!m && err && (m = model_new(codelet)))
+			m->unsaved_said = err->corrupt && !err->aside[0];
+		free(err);
 		free(path);
 	}
 	if (!m)
@@ -944,40 +968,38 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 }
 
 /*
- * The model in the file at path, or NULL.  A malformed file is said on
- * stderr, followed by then (what the reader does about it), unless then is
- * NULL.  Lines may end in blanks or "\r\n" (a file edited elsewhere); a
- * last line without its newline is a file cut short (every line written
- * ends in one).
+ * The model in the file at path, or NULL, and then in *err why (empty for
+ * a file not there: a model not stored yet).  Lines may end in blanks or
+ * "\r\n" (a file edited elsewhere); a last line without its newline is a
+ * file cut short (every line written ends in one).
  */
-static struct pph_pm_model *model_read(const char *path, const char *then)
+static struct pph_pm_model *model_read(const char *path, struct read_error *err)
 {
 	FILE *fp = fopen(path, "r");
 	struct pph_pm_model *m;
 	struct pph_pm_variant *cur = NULL;
 	char line[1024];
-	int lineno = 0, rc;
+	int lineno = 0, rc = 0;
 	const char *why = NULL;
 	struct stat st;
 
-	/* each says the real cause, not a corrupt file; a file not there
-	 * is a model not stored yet */
+	err->why[0] = '\0';
+	err->corrupt = 0;
+	/* each says the real cause, not a corrupt file */
 	if (!fp) {
-		if (errno != ENOENT && then)
-			fprintf(stderr, "peppher: warning: %s: cannot read it: %s%s\n", path,
-				strerror(errno), then);
+		if (errno != ENOENT)
+			snprintf(err->why, sizeof(err->why), "%s: cannot read it: %s", path,
+				 strerror(errno));
 		return NULL;
 	}
 	if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
-		if (then)
-			fprintf(stderr, "peppher: warning: %s: is a directory, not a performance model%s\n",
-				path, then);
+		snprintf(err->why, sizeof(err->why), "%s: is a directory, not a performance model",
+			 path);
 		fclose(fp);
 		return NULL;
 	}
-	if (!(m = calloc(1, sizeof(*m))) && then)
-		fprintf(stderr, "peppher: warning: %s: cannot read it: out of memory%s\n", path,
-			then);
+	if (!(m = calloc(1, sizeof(*m))))
+		snprintf(err->why, sizeof(err->why), "%s: cannot read it: out of memory", path);
 	while (m && fgets(line, sizeof(line), fp)) {
 		size_t len = strlen(line);
 
@@ -993,34 +1015,93 @@ static struct pph_pm_model *model_read(const char *path, const char *then)
 			why = rc == -ENOMEM ? "cannot read it: out of memory" :
 					      "corrupt performance model";
 		if (why) {
-			if (then)
-				fprintf(stderr, "peppher: warning: %s:%d: %s%s\n", path, lineno, why,
-					then);
+			snprintf(err->why, sizeof(err->why), "%s:%d: %s", path, lineno, why);
+			err->corrupt = rc != -ENOMEM;
 			pph__perfmodel_free(m);
 			m = NULL;
 		}
 	}
 	if (m && ferror(fp)) {
-		if (then)
-			fprintf(stderr, "peppher: warning: %s: cannot read it: %s%s\n", path,
-				strerror(errno), then);
+		snprintf(err->why, sizeof(err->why), "%s: cannot read it: %s", path,
+			 strerror(errno));
 		pph__perfmodel_free(m);
 		m = NULL;
 	}
 	fclose(fp);
 	if (m && !m->codelet) {
-		if (then)
-			fprintf(stderr, "peppher: warning: %s: corrupt performance model (no codelet line)%s\n",
-				path, then);
+		snprintf(err->why, sizeof(err->why),
+			 "%s: corrupt performance model (no codelet line)", path);
+		err->corrupt = 1;
 		pph__perfmodel_free(m);
 		m = NULL;
 	}
 	return m;
 }
 
+/* model_read, and a model of another codelet than the one asked for is
+ * corrupt: its codelet line names where it is written back. */
+static struct pph_pm_model *read_codelet(const char *codelet, const char *path,
+					 struct read_error *err)
+{
+	struct pph_pm_model *m = model_read(path, err);
+
+	if (m && strcmp(m->codelet, codelet) != 0) {
+		snprintf(err->why, sizeof(err->why), "%s: model of codelet '%s', not '%s'", path,
+			 m->codelet, codelet);
+		err->corrupt = 1;
+		pph__perfmodel_free(m);
+		m = NULL;
+	}
+	return m;
+}
+
+/*
+ * The model stored for codelet at path, or NULL: not stored yet, or not
+ * read, err->why then saying why.  A file that is corrupt, or holds
+ * another codelet's model, would be replaced at the next save, every
+ * variant's history lost: it is kept aside first, as PATH.corrupt (an
+ * older one replaced), err->aside saying so, under the codelet's lock
+ * (locked: the caller holds it; else it is taken, and the file read again
+ * under it, since another process may have replaced it meanwhile).
+ * err->keep: a file there that was neither read nor kept aside, which must
+ * not be replaced.
+ */
+static struct pph_pm_model *stored_read(const char *codelet, const char *path, int locked,
+					struct read_error *err)
+{
+	struct pph_pm_model *m = read_codelet(codelet, path, err);
+	int fd = -1;
+
+	err->aside[0] = '\0';
+	err->kept_errno = 0;
+	if (!m && err->corrupt && !locked) {
+		fd = lock_stored(codelet, "it is kept aside without its lock");
+		m = read_codelet(codelet, path, err);
+	}
+	if (!m && err->corrupt) {
+		snprintf(err->aside, sizeof(err->aside), "%s.corrupt", path);
+		if (rename(path, err->aside) != 0) {
+			err->kept_errno = errno;
+			err->aside[0] = '\0';
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	err->keep = err->why[0] && !err->aside[0];
+	return m;
+}
+
 struct pph_pm_model *pph__perfmodel_read(const char *path)
 {
-	return model_read(path, "");
+	struct read_error *err = malloc(sizeof(*err));
+	struct pph_pm_model *m = err ? model_read(path, err) : NULL;
+
+	if (!err)
+		fprintf(stderr, "peppher: warning: %s: cannot read it: out of memory\n", path);
+	else if (err->why[0])
+		fprintf(stderr, "peppher: warning: %s\n", err->why);
+	free(err);
+	return m;
 }
 
 void pph__perfmodel_write(FILE *fp, const struct pph_pm_model *m)
@@ -1182,8 +1263,9 @@ static void remove_stale_tmp(const char *dir)
 }
 
 /* Take the lock that a codelet's model file is read, merged and written
- * under: its descriptor (close it to let go), or -1 (then unlocked). */
-static int lock_stored(const char *codelet)
+ * under: its descriptor (close it to let go), or -1 (then unlocked, and
+ * said, unlocked saying what goes on without it). */
+static int lock_stored(const char *codelet, const char *unlocked)
 {
 	char *lock = pph__perfmodel_path(pm.dir, codelet, "lock");
 	int fd = lock ? open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644) : -1;
@@ -1192,8 +1274,8 @@ static int lock_stored(const char *codelet)
 	 * two processes may merge at once, one's samples lost: said (a
 	 * directory there let them merge unlocked, silently) */
 	if (lock && fd < 0)
-		fprintf(stderr, "peppher: warning: cannot lock %s: %s; the model is merged without its lock\n",
-			lock, strerror(errno));
+		fprintf(stderr, "peppher: warning: cannot lock %s: %s; %s\n", lock, strerror(errno),
+			unlocked);
 	/* a signal must not let two writers in at once */
 	while (fd >= 0 && flock(fd, LOCK_EX) != 0 && errno == EINTR)
 		;
@@ -1207,7 +1289,7 @@ static int lock_stored(const char *codelet)
 static void stored_reset(const char *codelet)
 {
 	char *path = pph__perfmodel_path(pm.dir, codelet, "model");
-	int fd = lock_stored(codelet);
+	int fd = lock_stored(codelet, "the model is removed without its lock");
 
 	if (path && unlink(path) != 0 && errno != ENOENT)
 		fprintf(stderr, "peppher: warning: PEPPHER_CALIBRATE=2: cannot remove %s: %s\n",
@@ -1221,29 +1303,43 @@ static void flush_model(const struct pph_pm_model *m)
 {
 	char *path = pph__perfmodel_path(pm.dir, m->codelet, "model");
 	struct pph_pm_model *disk = NULL;
-	int fd = -1;
+	struct read_error *err = malloc(sizeof(*err));
+	int fd = -1, rc;
 
-	if (!path)
+	if (!path || !err) {
+		fprintf(stderr, "peppher: warning: cannot save the model of %s: out of memory\n",
+			m->codelet);
 		goto out;
-	fd = lock_stored(m->codelet);
-	/* quietly: a corrupt file was reported when it was first read */
-	disk = model_read(path, NULL);
-	if (disk && strcmp(disk->codelet, m->codelet) != 0) {
-		pph__perfmodel_free(disk);
-		disk = NULL;
+	}
+	fd = lock_stored(m->codelet, "the model is merged without its lock");
+	/* a file that was corrupt when this process first read it was
+	 * said, and kept aside, then: only one made since is said here */
+	disk = stored_read(m->codelet, path, 1, err);
+	if (err->aside[0])
+		fprintf(stderr, "peppher: warning: %s; kept as %s, replaced by this process's samples\n",
+			err->why, err->aside);
+	if (err->keep) {
+		/* neither read nor kept aside: replaced, it would be lost */
+		if (!m->unsaved_said)
+			fprintf(stderr, "peppher: warning: %s: left as it is (%s%s): this process's samples of %s are not saved\n",
+				path, err->corrupt ? "cannot keep it aside: " : "cannot read it",
+				err->corrupt ? strerror(err->kept_errno) : "", m->codelet);
+		goto unlock;
 	}
 	if (!disk)
 		disk = model_new(m->codelet);
 	if (disk) {
 		merge_into(disk, m);
-		if (pph__file_replace(path, write_model, disk) != 0)
+		if ((rc = pph__file_replace(path, write_model, disk)) != 0)
 			fprintf(stderr, "peppher: warning: cannot write %s: %s\n",
-				path, strerror(errno));
+				path, strerror(-rc));
 	}
+unlock:
 	pph__perfmodel_free(disk);
 	if (fd >= 0)
 		close(fd); /* releases the lock */
 out:
+	free(err);
 	free(path);
 }
 

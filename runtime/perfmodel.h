@@ -101,6 +101,9 @@ struct pph_pm_model {
 	struct pph_pm_variant *variants;
 	struct pph_pm_model *next;
 	unsigned nvariants; /* variant lines read from its file */
+	/* its file, corrupt, could not be kept aside, and was left as it
+	 * is: said when read (flush says it otherwise) */
+	int unsaved_said;
 };
 
 /* Set up from PEPPHER_HOME and PEPPHER_CALIBRATE.  Returns 0 or -EINVAL. */

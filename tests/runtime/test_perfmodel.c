@@ -721,7 +721,7 @@ static void test_corrupt_warned_once(void)
  * is corrupt or has a line too long. */
 static void test_model_cause_said(void)
 {
-	char *path = model_file("pm_test");
+	char *path = model_file("pm_test"), *aside;
 	FILE *fp;
 
 	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
@@ -734,8 +734,87 @@ static void test_model_cause_said(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
 	fwrite("peppher-perfmodel 1\ncodelet pm\0test\n", 1, 37, fp);
 	fclose(fp);
-	CU_ASSERT_EQUAL(test_stderr_count(run_pm_test, ":2: holds a NUL byte; starting a fresh one"), 1);
+	CU_ASSERT_EQUAL(test_stderr_count(run_pm_test, ":2: holds a NUL byte; kept as "), 1);
 	unlink(path);
+	CU_ASSERT_FATAL(asprintf(&aside, "%s.corrupt", path) > 0);
+	unlink(aside);
+	free(aside);
+	free(path);
+}
+
+/* The text of the file at path (malloc'ed), or NULL. */
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char *text = calloc(1, 1 << 16);
+
+	if (fp && text)
+		fread(text, 1, (1 << 16) - 1, fp);
+	if (fp)
+		fclose(fp);
+	return text;
+}
+
+static const char bad_model[] = "peppher-perfmodel 1\ncodelet pm_test\nvariant noop_a CPU\n"
+				"entry 00000001 8 5 2 0 0\nvariant noop_b CPU\nentry 12 oops\n";
+
+static void run_pm_test_corrupted_meanwhile(void)
+{
+	char *path = model_file("pm_test");
+
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	pph_call_sync(&cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0); /* read: fine */
+	write_file(path, bad_model);
+	pph_shutdown();
+	free(path);
+}
+
+/*
+ * One bad line in a model file lost every variant's history at the next
+ * save: the file was replaced by a fresh model, with no copy.  It is kept
+ * aside as NAME.model.corrupt, said, before a fresh one is started: when
+ * read, or when saving where it became corrupt meanwhile.  A model of
+ * another codelet (a file copied by hand) is kept aside as well.
+ */
+static void test_corrupt_kept_aside(void)
+{
+	char *path = model_file("pm_test"), *aside, *needle, *text;
+	struct pph_pm_model *m;
+
+	CU_ASSERT_FATAL(asprintf(&aside, "%s.corrupt", path) > 0);
+	CU_ASSERT_FATAL(asprintf(&needle, ":6: corrupt performance model; kept as %s, starting a fresh one",
+				 aside) > 0);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0); /* creates the folder */
+	pph_shutdown();
+	unlink(aside);
+	write_file(path, bad_model);
+	CU_ASSERT_EQUAL(test_stderr_count(run_pm_test, needle), 1);
+	text = slurp(aside);
+	CU_ASSERT_STRING_EQUAL(text, bad_model);
+	free(text);
+	m = pph__perfmodel_read(path); /* a fresh model in its place */
+	CU_ASSERT_PTR_NOT_NULL(m);
+	pph__perfmodel_free(m);
+	/* corrupt by the time this process saves its samples */
+	unlink(aside);
+	free(needle);
+	CU_ASSERT_FATAL(asprintf(&needle, ":6: corrupt performance model; kept as %s, replaced by this process's samples",
+				 aside) > 0);
+	CU_ASSERT_EQUAL(test_stderr_count(run_pm_test_corrupted_meanwhile, needle), 1);
+	text = slurp(aside);
+	CU_ASSERT_STRING_EQUAL(text, bad_model);
+	free(text);
+	CU_ASSERT_EQUAL(total_count(path, "noop_a") + total_count(path, "noop_b"), 1);
+	/* another codelet's model */
+	unlink(aside);
+	write_file(path, "peppher-perfmodel 1\ncodelet pm_other\nvariant noop_a CPU\n");
+	CU_ASSERT_EQUAL(test_stderr_count(run_pm_test, "model of codelet 'pm_other', not 'pm_test'; kept as "),
+			1);
+	CU_ASSERT_TRUE(exists(aside));
+	unlink(aside);
+	unlink(path);
+	free(needle);
+	free(aside);
 	free(path);
 }
 
@@ -1413,6 +1492,7 @@ int main(void)
 		    test_reset_keeps_others);
 	CU_add_test(s, "footprint of a task without data", test_footprint_no_data);
 	CU_add_test(s, "a corrupt model is reported once", test_corrupt_warned_once);
+	CU_add_test(s, "a corrupt model is kept aside", test_corrupt_kept_aside);
 	CU_add_test(s, "a model that is a directory or holds a NUL says so",
 		    test_model_cause_said);
 	CU_add_test(s, "a lock that cannot be made is said", test_lock_unusable_said);
