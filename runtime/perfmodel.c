@@ -62,6 +62,7 @@ static struct {
 	enum pph_calibrate calibrate;
 	struct pph_pm_model *models;
 	char *dir;
+	int dir_settled; /* dir is what pph__perfmodel_init made of the environment */
 	struct cache_slot cache[CACHE_SLOTS];
 } pm = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -1268,13 +1269,15 @@ static void remove_stale_tmp(const char *dir)
 static int lock_stored(const char *codelet, const char *unlocked)
 {
 	char *lock = pph__perfmodel_path(pm.dir, codelet, "lock");
-	int fd = lock ? open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644) : -1;
+	int fd = lock ? open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644) : -1, why = errno;
 
 	/* the write goes on (what this process measured is not lost), but
 	 * two processes may merge at once, one's samples lost: said (a
-	 * directory there let them merge unlocked, silently) */
-	if (lock && fd < 0)
-		fprintf(stderr, "peppher: warning: cannot lock %s: %s; %s\n", lock, strerror(errno),
+	 * directory there let them merge unlocked, silently).  Not where
+	 * the folder cannot be written (read-only): what would go on
+	 * unlocked cannot either, and says so */
+	if (lock && fd < 0 && access(pm.dir, W_OK) == 0)
+		fprintf(stderr, "peppher: warning: cannot lock %s: %s; %s\n", lock, strerror(why),
 			unlocked);
 	/* a signal must not let two writers in at once */
 	while (fd >= 0 && flock(fd, LOCK_EX) != 0 && errno == EINTR)
@@ -1370,7 +1373,9 @@ static int home_usable(const char *home)
 	return home && home[0] == '/' && stat(home, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-char *pph__perfmodel_dir(void)
+/* The models folder the environment names, or NULL; say: a HOME of no
+ * use is said (once a process), as the runtime's (the tool says its own). */
+static char *dir_of_env(int say)
 {
 	static atomic_int warned;
 	const char *home = getenv("PEPPHER_HOME"), *user = getenv("HOME");
@@ -1383,7 +1388,7 @@ char *pph__perfmodel_dir(void)
 	if (home && *home)
 		return asprintf(&dir, "%s/perfmodels/%s", home, host) < 0 ? NULL : dir;
 	if (!home_usable(user)) {
-		if (!atomic_exchange(&warned, 1))
+		if (say && !atomic_exchange(&warned, 1))
 			fprintf(stderr, "peppher: warning: HOME=%s is not an absolute path to an existing folder and PEPPHER_HOME is not set: performance models will not be saved\n",
 				user ? user : "(unset)");
 		return NULL;
@@ -1391,9 +1396,27 @@ char *pph__perfmodel_dir(void)
 	return asprintf(&dir, "%s/.peppher/perfmodels/%s", user, host) < 0 ? NULL : dir;
 }
 
+/* While the runtime is up, the folder pph__perfmodel_init settled on:
+ * NULL where it could not be made, said once then (the transfer model,
+ * stored beside the performance models, said it again: "cannot write
+ * .../transfers: Not a directory" after "cannot create ..."). */
+char *pph__perfmodel_dir(void)
+{
+	char *dir = NULL;
+	int settled;
+
+	pthread_mutex_lock(&pm.lock);
+	settled = pm.dir_settled;
+	if (settled && pm.dir)
+		dir = strdup(pm.dir);
+	pthread_mutex_unlock(&pm.lock);
+	return settled ? dir : dir_of_env(0);
+}
+
 int pph__perfmodel_init(void)
 {
 	const char *cal = getenv("PEPPHER_CALIBRATE");
+	int rc;
 
 	if (!cal || !*cal || strcmp(cal, "0") == 0)
 		pm.calibrate = PPH_CALIBRATE_KEEP;
@@ -1403,15 +1426,18 @@ int pph__perfmodel_init(void)
 		pm.calibrate = PPH_CALIBRATE_RESET;
 	else
 		return -EINVAL; /* pph_init says why */
-	pm.dir = pph__perfmodel_dir();
-	if (pm.dir && mkdir_p(pm.dir) != 0) {
-		fprintf(stderr, "peppher: warning: cannot create %s: performance models will not be saved\n",
-			pm.dir);
+	pm.dir = dir_of_env(1);
+	if (pm.dir && (rc = mkdir_p(pm.dir)) != 0) {
+		fprintf(stderr, "peppher: warning: cannot create %s: %s: performance models will not be saved\n",
+			pm.dir, strerror(-rc));
 		free(pm.dir);
 		pm.dir = NULL;
 	}
 	if (pm.dir)
 		remove_stale_tmp(pm.dir);
+	pthread_mutex_lock(&pm.lock);
+	pm.dir_settled = 1;
+	pthread_mutex_unlock(&pm.lock);
 	return 0;
 }
 
@@ -1430,5 +1456,6 @@ void pph__perfmodel_shutdown(void)
 	cache_clear();
 	free(pm.dir);
 	pm.dir = NULL;
+	pm.dir_settled = 0;
 	pthread_mutex_unlock(&pm.lock);
 }

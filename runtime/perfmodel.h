@@ -217,8 +217,10 @@ double pph__perfmodel_regression(const struct pph_codelet *cl, unsigned impl,
 /* ---- file format, shared with the peppher-perfmodel tool ---- */
 
 /* Folder holding this host's models (malloc'ed), from PEPPHER_HOME, else
- * $HOME/.peppher; NULL (with a warning) when HOME is not an existing
- * absolute folder: models are then neither read nor saved. */
+ * $HOME/.peppher; NULL when HOME is not an existing absolute folder:
+ * models are then neither read nor saved.  While the runtime is up, the
+ * folder pph__perfmodel_init made, NULL where it could not (said once by
+ * pph__perfmodel_init, as a HOME of no use is). */
 char *pph__perfmodel_dir(void);
 /* DIR/CODELET.EXT (malloc'ed), the codelet's name escaped so that the
  * file stays a plain file in dir whatever the name holds ('/', "..",

@@ -224,7 +224,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (!dir && !(dir = pph__perfmodel_dir())) {
-		fprintf(stderr, "peppher-perfmodel: no models folder: set PEPPHER_HOME or give --dir\n");
+		fprintf(stderr, "peppher-perfmodel: no models folder: PEPPHER_HOME is not set and HOME=%s is not an absolute path to an existing folder; set PEPPHER_HOME or give --dir\n",
+			getenv("HOME") ? getenv("HOME") : "(unset)");
 		return 1;
 	}
 	cmd = argv[optind];

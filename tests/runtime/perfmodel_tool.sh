@@ -40,6 +40,10 @@ grep -q "index 0 with yerrorbars title 'sort_merge (CPU)'" "$dir/sort.gp" || fai
 "$tool" -d "$dir" reset sort || fail "reset"
 [ ! -e "$dir/sort.model" ] || fail "reset left the model"
 "$tool" -d "$dir" show sort 2>/dev/null && fail "show of a removed model"
+# no models folder: the tool says so, not the runtime's "models will not be saved"
+out=$(env -u PEPPHER_HOME HOME=/no/such/home "$tool" list 2>&1) && fail "list without a models folder"
+echo "$out" | grep -q "will not be saved" && { echo "$out"; fail "list: the runtime's warning"; }
+echo "$out" | grep -q "^peppher-perfmodel: no models folder" || { echo "$out"; fail "list: no models folder"; }
 [ "$("$tool" --version)" = "peppher-perfmodel (PEPPHER-C) $(sed -n 's/^Version: //p' "$top_builddir/peppher.pc")" ] ||
 	fail "--version"
 echo "PASS: peppher-perfmodel"

@@ -3,6 +3,7 @@
  * concurrent writers, outliers and regression.
  */
 #include <math.h>
+#include <pwd.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1076,6 +1077,94 @@ static void test_bogus_home(void)
 }
 
 /* A stored transfer model with NaN or inf is measured again, not used. */
+static void count_calls_run(void)
+{
+	run_one(&cl, NULL);
+}
+
+/*
+ * A PEPPHER_HOME through a file is said once, with why: the transfer
+ * model, stored beside the performance models, said it again ("cannot
+ * write .../transfers: Not a directory"), where a device is measured.
+ */
+static void test_home_through_file_said_once(void)
+{
+	char *saved = strdup(getenv("PEPPHER_HOME")), *file, *under;
+
+	CU_ASSERT_FATAL(asprintf(&file, "%s/a-file", home) > 0);
+	CU_ASSERT_FATAL(asprintf(&under, "%s/under", file) > 0);
+	write_file(file, "");
+	setenv("PEPPHER_HOME", under, 1);
+	CU_ASSERT_EQUAL(test_stderr_count(count_calls_run, "warning"), 1);
+	CU_ASSERT_EQUAL(test_stderr_count(count_calls_run, ": Not a directory: performance models will not be saved"), 1);
+	setenv("PEPPHER_HOME", saved, 1);
+	unlink(file);
+	free(under);
+	free(file);
+	free(saved);
+}
+
+/* The folder of a model home that cannot be written (a read-only file
+ * system, another user's folder), the models there: run as a user that
+ * may not write it (root: as nobody, in a child). */
+static char *ro_home;
+static int ro_skipped; /* root, and no user nobody to run as */
+
+static void run_where_read_only(void)
+{
+	pid_t pid;
+	int status;
+
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0) {
+		struct passwd *nobody = getpwnam("nobody");
+
+		if (geteuid() == 0 &&
+		    (!nobody || setgid(nobody->pw_gid) != 0 || setuid(nobody->pw_uid) != 0))
+			_exit(77);
+		setenv("PEPPHER_HOME", ro_home, 1);
+		if (pph_init() != 0)
+			_exit(1);
+		pph_call_sync(&cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0);
+		pph_shutdown();
+		_exit(0);
+	}
+	CU_ASSERT_FATAL(waitpid(pid, &status, 0) == pid);
+	CU_ASSERT_TRUE(WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 77));
+	ro_skipped = WIFEXITED(status) && WEXITSTATUS(status) == 77;
+}
+
+/*
+ * A home that cannot be written says that the model cannot be written,
+ * not first that it is "merged without its lock": nothing is merged.
+ */
+static void test_read_only_home(void)
+{
+	char *saved = strdup(getenv("PEPPHER_HOME")), *dir;
+
+	CU_ASSERT_FATAL(asprintf(&ro_home, "%s/read-only", home) > 0);
+	setenv("PEPPHER_HOME", ro_home, 1);
+	init_and_shutdown(); /* creates the folder */
+	dir = pph__perfmodel_dir();
+	setenv("PEPPHER_HOME", saved, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	/* nobody may reach it: the test's home is made 0700 */
+	chmod(home, 0755);
+	chmod(dir, 0555);
+	CU_ASSERT_EQUAL(test_stderr_count(run_where_read_only, "cannot lock"), 0);
+	/* pm_test's model and pm_declared's */
+	if (test_stderr_count(run_where_read_only, "cannot write ") != 2 && !ro_skipped)
+		CU_FAIL("a read-only home: cannot write, said for each model");
+	if (ro_skipped)
+		fprintf(stderr, "read-only home: skipped (root, and no user nobody)\n");
+	chmod(dir, 0755);
+	chmod(home, 0700);
+	free(dir);
+	free(ro_home);
+	free(saved);
+}
+
 static void test_corrupt_transfers(void)
 {
 	char *dir = pph__perfmodel_dir(), *path;
@@ -1503,6 +1592,9 @@ int main(void)
 	CU_add_test(s, "stale temporary files are removed", test_stale_tmp);
 	CU_add_test(s, "a bogus HOME creates no folder", test_bogus_home);
 	CU_add_test(s, "corrupt transfer model", test_corrupt_transfers);
+	CU_add_test(s, "a PEPPHER_HOME through a file is said once",
+		    test_home_through_file_said_once);
+	CU_add_test(s, "a read-only home says what it cannot do", test_read_only_home);
 	CU_add_test(s, "a device's setup is predicted", test_device_setup);
 	CU_add_test(s, "a device's setup is not paid to try a short call",
 		    test_setup_not_paid_to_try);
