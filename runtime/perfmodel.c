@@ -1,19 +1,22 @@
 /*
  * History-based and regression performance models.
  *
- * File format (one file per codelet, CODELET.model, text, '#' comments):
+ * File format (one file per codelet, CODELET.model, text; after the first
+ * line, '#' comments and blank lines):
  *
  *     peppher-perfmodel 1
  *     codelet NAME
  *     variant NAME ARCH [THREADS]
- *     entry FOOTPRINT SIZE COUNT MEAN M2 OUTLIERS FIRSTS
+ *     entry FOOTPRINT SIZE COUNT MEAN M2 OUTLIERS FIRSTS SLOWEST
  *     ...
  *
  * THREADS, written when above 1, is the size of the CPU team a fork-join
  * (OPENMP) variant ran with: each team size has its own history.
  * FOOTPRINT is 8 hex digits, SIZE bytes, MEAN microseconds and M2 the sum of
  * squared deviations (Welford), FIRSTS how many of the COUNT samples were a
- * process's only run of the entry (absent in older files: none); entries
+ * process's only run of the entry (absent in older files: none), SLOWEST
+ * the slowest of them since the last left out as an outlier, microseconds
+ * (absent in older files, or 0: not known; see drop_slowest); entries
  * follow their variant line.  Files
  * are written to a temporary name and renamed, under an flock on
  * CODELET.lock, after merging this process's samples into what is on disk
@@ -59,6 +62,7 @@ static struct {
 	enum pph_calibrate calibrate;
 	struct pph_pm_model *models;
 	char *dir;
+	int dir_settled; /* dir is what pph__perfmodel_init made of the environment */
 	struct cache_slot cache[CACHE_SLOTS];
 } pm = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -104,53 +108,88 @@ static void welford_merge(unsigned long *n, double *mean, double *m2,
 	*n = total;
 }
 
-/* A sample far slower than everything seen (preemption, page faults)
- * would drag the mean: once the history is long enough, leave it out.
- * The absolute floor keeps the jitter of tiny kernels in the mean.  Such
- * samples are rare, one in ten at most: more often, the variant has become
- * slower (the machine's load, or what else the process runs, changed), and
- * rejecting them all would keep the old mean, and the choice made on it,
- * for good. */
-static int is_outlier(const struct pph_pm_entry *e, double x)
+/*
+ * Whether x is far above a history of n samples (mean, m2): over 3 times
+ * its mean and 50 us more (the floor keeps the jitter of tiny kernels in
+ * the mean), and, once the history is long enough to say how spread its
+ * runs are (10 samples), 4 standard deviations above it: a variant whose
+ * runs take two values far apart keeps both.
+ */
+static int far_above(unsigned long n, double mean, double m2, double x)
 {
-	double sd;
-
-	if (e->count < 10 || e->outliers * 10 >= e->count)
+	if (!(x > 3.0 * mean && x > mean + 50.0))
 		return 0;
-	sd = sqrt(e->m2 / (double)(e->count - 1));
-	return x > 3.0 * e->mean && x > e->mean + 4.0 * sd && x > e->mean + 50.0;
+	return n < 10 || x > mean + 4.0 * sqrt(m2 / (double)(n - 1));
 }
 
 /*
- * An entry's first samples decide whether dmda runs its variant again: one
- * run slowed 3 times or more among them (preempted, say) would keep the
- * mean high, and dmda from the variant, for good, long before the outlier
- * rule (10 samples) could act.  So when this process's samples calibrate
- * an entry, the slowest is left out if it is that far above their median;
- * the next run takes its place.
+ * Whether a history of kept samples, outliers left out of it already, may
+ * leave out one more.  Slowed runs (preemption, page faults) are rare: one,
+ * then one in ten of the samples kept.  More often, the variant has become
+ * slower (the machine's load, or what else the process runs, changed), and
+ * rejecting them all would keep the old mean, and the choice made on it,
+ * for good.  The one beyond one in ten: a slowed run is left out whatever
+ * came before it.  With one in ten alone, a history that had left out a
+ * run at its calibration kept the next slowed one among its first ten:
+ * work_fast, 0.13 ms a run, had a run of 20 ms as its 5th sample, a mean
+ * of 4.1 ms, and never ran again.
  */
-static void drop_early_outlier(struct pph_pm_entry *e)
+static int outlier_room(unsigned long outliers, unsigned long kept)
 {
-	double s[PPH_CALIBRATION_MIN], hi;
-	unsigned i, k, top = 0;
+	return outliers * 10 < kept + 10;
+}
 
-	for (i = 0; i < PPH_CALIBRATION_MIN; i++) {
-		/* sorted copy, to read the median */
-		for (k = i; k > 0 && s[k - 1] > e->calib[i]; k--)
-			s[k] = s[k - 1];
-		s[k] = e->calib[i];
-		if (e->calib[i] > e->calib[top])
-			top = i;
-	}
-	hi = e->calib[top];
-	if (!(hi > 3.0 * s[PPH_CALIBRATION_MIN / 2] && hi > s[PPH_CALIBRATION_MIN / 2] + 50.0) ||
-	    e->outliers * 10 >= e->count)
-		return;
-	welford_remove(&e->count, &e->mean, &e->m2, hi);
-	welford_remove(&e->dcount, &e->dmean, &e->dm2, hi);
+/* A sample far slower than the history (preemption, page faults) would
+ * drag the mean: left out, once the history has PPH_CALIBRATION_MIN
+ * samples to say what its runs take. */
+static int is_outlier(const struct pph_pm_entry *e, double x)
+{
+	return e->count >= PPH_CALIBRATION_MIN && outlier_room(e->outliers, e->count) &&
+	       far_above(e->count, e->mean, e->m2, x);
+}
+
+/*
+ * A slowed run that came before the history could tell (among its first
+ * samples, or a process's only run merged at its end) stays in the mean,
+ * and a variant shut out by its mean is not run again to dilute it: dmda
+ * kept work_slow (0.35 ms) over work_fast (0.13 ms) whose 5 samples held
+ * one of 20 ms, and PEPPHER_CALIBRATE=1 only added 3 more.  So each entry
+ * keeps its slowest sample (since the last one left out; 0: not known, a
+ * file from before), and once it holds PPH_CALIBRATION_MIN samples, leaves
+ * that one out when far above the others (is_outlier's rule, against the
+ * mean of the others).  One slowed sample then never decides a choice,
+ * whenever it came.  Returns the sample left out, or 0.
+ */
+static double drop_slowest(struct pph_pm_entry *e)
+{
+	unsigned long n = e->count;
+	double x = e->slowest, rest, rest_m2;
+	int ours;
+
+	if (n < PPH_CALIBRATION_MIN || !(x > 0) || !outlier_room(e->outliers, n - 1))
+		return 0;
+	rest = (e->mean * (double)n - x) / (double)(n - 1);
+	rest_m2 = fmax(e->m2 - (x - e->mean) * (x - rest), 0);
+	/* rest < 0: a slowest the mean cannot hold (a file edited by hand) */
+	if (!(rest >= 0) || !far_above(n - 1, rest, rest_m2, x))
+		return 0;
+	/* this process's sample, or one stored before (then taken out of
+	 * what is stored as the merge at its end finds it there again) */
+	ours = e->dslowest == x;
+	welford_remove(&e->count, &e->mean, &e->m2, x);
 	e->outliers++;
-	e->doutliers++;
-	e->calib[top] = e->calib[PPH_CALIBRATION_MIN - 1];
+	if (ours && e->dcount) {
+		welford_remove(&e->dcount, &e->dmean, &e->dm2, x);
+		e->doutliers++;
+	}
+	if (ours)
+		e->dslowest = 0;
+	/* the slowest of the samples still known: this process's */
+	e->slowest = e->dslowest;
+	/* it may have been one of the first runs: they stay a part of count */
+	if (e->firsts > e->count)
+		e->firsts = e->count;
+	return x;
 }
 
 /*
@@ -380,7 +419,20 @@ char *pph__perfmodel_path(const char *dir, const char *codelet, const char *ext)
 	return path;
 }
 
-static struct pph_pm_model *model_read(const char *path, const char *then);
+/* What model_read found wrong with a file, and whether its content is to
+ * blame (not a file that could not be read, or a directory). */
+struct read_error {
+	char why[PATH_MAX + 128];
+	int corrupt;
+	/* stored_read: where a corrupt file was kept, "" if not; why not */
+	char aside[PATH_MAX];
+	int kept_errno;
+	int keep; /* a file neither read nor kept aside: not to be replaced */
+};
+
+static struct pph_pm_model *stored_read(const char *codelet, const char *path, int locked,
+					struct read_error *err);
+static int lock_stored(const char *codelet, const char *unlocked);
 static void stored_reset(const char *codelet);
 
 /* The model of a codelet, read from its file at first use (PEPPHER_CALIBRATE=2:
@@ -397,14 +449,25 @@ static struct pph_pm_model *model_get(const char *codelet)
 	if (pm.dir && pm.calibrate == PPH_CALIBRATE_RESET)
 		stored_reset(codelet);
 	else if (pm.dir && (path = pph__perfmodel_path(pm.dir, codelet, "model"))) {
-		m = model_read(path, "; starting a fresh one");
-		if (m && strcmp(m->codelet, codelet) != 0) {
-			/* its codelet line names where it is written back */
-			fprintf(stderr, "peppher: warning: %s: model of codelet '%s', not '%s'; starting a fresh one\n",
-				path, m->codelet, codelet);
-			pph__perfmodel_free(m);
-			m = NULL;
-		}
+		/* 8 KiB: not on the stack of an application thread (32 KiB
+		 * ones submit); without it, the model starts empty, and the
+		 * file is merged at the end all the same */
+		struct read_error *err = malloc(sizeof(*err));
+
+		m = err ? stored_read(codelet, path, 0, err) : NULL;
+		if (!err)
+			;
+		else if (err->aside[0])
+			fprintf(stderr, "peppher: warning: %s; kept as %s, starting a fresh one\n",
+				err->why, err->aside);
+		else if (err->corrupt)
+			fprintf(stderr, "peppher: warning: %s; cannot keep it aside: %s; it is left as it is, and this process's samples of %s will not be saved\n",
+				err->why, strerror(err->kept_errno), codelet);
+		else if (err->why[0])
+			fprintf(stderr, "peppher: warning: %s; starting a fresh one\n", err->why);
+		if (!m && err && (m = model_new(codelet)))
+			m->unsaved_said = err->corrupt && !err->aside[0];
+		free(err);
 		free(path);
 	}
 	if (!m)
@@ -549,17 +612,14 @@ static void record(const struct pph_codelet *cl, unsigned impl, enum pph_arch ar
 				e->warmed = 1; /* a refresh's first run */
 			if (e->count && e->firsts == e->count && first_run_costs(e->mean, us))
 				/* a history of first runs only, this one a later run */
-				e->count = e->firsts = 0, e->mean = e->m2 = 0;
+				e->count = e->firsts = 0, e->mean = e->m2 = e->slowest = 0;
 			welford_add(&e->count, &e->mean, &e->m2, us);
 			welford_add(&e->dcount, &e->dmean, &e->dm2, us);
-			if (e->dcount <= PPH_CALIBRATION_MIN)
-				e->calib[e->dcount - 1] = us;
-			if (e->dcount == PPH_CALIBRATION_MIN &&
-			    (pm.calibrate == PPH_CALIBRATE_FORCE ? e->dcount : e->count) ==
-				    PPH_CALIBRATION_MIN)
-				drop_early_outlier(e);
-			/* a new point of the regression, or a calibrated one */
-			if (e->count == 1 || e->count == PPH_CALIBRATION_MIN)
+			e->slowest = fmax(e->slowest, us);
+			e->dslowest = fmax(e->dslowest, us);
+			/* a new point of the regression, a calibrated one, or
+			 * one whose mean lost its slowest sample */
+			if (drop_slowest(e) > 0 || e->count == 1 || e->count == PPH_CALIBRATION_MIN)
 				v->reg_dirty = 1;
 		}
 	}
@@ -843,6 +903,7 @@ static int sane_entry(const struct pph_pm_entry *e)
 	return e->count <= PPH_PM_MAX_COUNT && e->outliers <= PPH_PM_MAX_COUNT &&
 	       e->firsts <= e->count &&
 	       e->mean >= 0 && e->mean <= PPH_PM_MAX_US && e->m2 >= 0 && isfinite(e->m2) &&
+	       e->slowest >= 0 && e->slowest <= PPH_PM_MAX_US &&
 	       e->size >= 0 && isfinite(e->size);
 }
 
@@ -855,10 +916,12 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 	struct pph_pm_entry e = { 0 };
 	unsigned fp, threads = 1;
 
-	if (sscanf(line, "%15s", word) != 1 || word[0] == '#')
-		return 0;
+	/* before the comments are skipped: a file whose first line is one
+	 * (or blank) is not a model of this format */
 	if (lineno == 1)
 		return strcmp(line, "peppher-perfmodel 1") == 0 ? 0 : -1;
+	if (sscanf(line, "%15s", word) != 1 || word[0] == '#')
+		return 0;
 	if (strcmp(word, "codelet") == 0) {
 		if (m->codelet || sscanf(line, "codelet %255s", name) != 1)
 			return -1;
@@ -885,9 +948,10 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 		       (*cur)->setup_us >= 0 && (*cur)->setup_us <= PPH_PM_MAX_US ? 0 : -1;
 	if (strcmp(word, "entry") == 0 && *cur) {
 		struct pph_pm_entry *n;
-		/* FIRSTS is absent from older files */
-		int got = sscanf(line, "entry %x %lf %lu %lf %lf %lu %lu", &fp, &e.size,
-				 &e.count, &e.mean, &e.m2, &e.outliers, &e.firsts);
+		/* FIRSTS and SLOWEST are absent from older files */
+		int got = sscanf(line, "entry %x %lf %lu %lf %lf %lu %lu %lf", &fp, &e.size,
+				 &e.count, &e.mean, &e.m2, &e.outliers, &e.firsts,
+				 &e.slowest);
 
 		if (got < 6 || !sane_entry(&e))
 			return -1;
@@ -898,46 +962,45 @@ static int parse_line(struct pph_pm_model *m, struct pph_pm_variant **cur,
 		welford_merge(&n->count, &n->mean, &n->m2, e.count, e.mean, e.m2);
 		n->outliers += e.outliers;
 		n->firsts += e.firsts;
+		n->slowest = fmax(n->slowest, e.slowest);
 		return sane_entry(n) ? 0 : -1;
 	}
 	return -1;
 }
 
 /*
- * The model in the file at path, or NULL.  A malformed file is said on
- * stderr, followed by then (what the reader does about it), unless then is
- * NULL.  Lines may end in blanks or "\r\n" (a file edited elsewhere); a
- * last line without its newline is a file cut short (every line written
- * ends in one).
+ * The model in the file at path, or NULL, and then in *err why (empty for
+ * a file not there: a model not stored yet).  Lines may end in blanks or
+ * "\r\n" (a file edited elsewhere); a last line without its newline is a
+ * file cut short (every line written ends in one).
  */
-static struct pph_pm_model *model_read(const char *path, const char *then)
+static struct pph_pm_model *model_read(const char *path, struct read_error *err)
 {
 	FILE *fp = fopen(path, "r");
 	struct pph_pm_model *m;
 	struct pph_pm_variant *cur = NULL;
 	char line[1024];
-	int lineno = 0, rc;
+	int lineno = 0, rc = 0;
 	const char *why = NULL;
 	struct stat st;
 
-	/* each says the real cause, not a corrupt file; a file not there
-	 * is a model not stored yet */
+	err->why[0] = '\0';
+	err->corrupt = 0;
+	/* each says the real cause, not a corrupt file */
 	if (!fp) {
-		if (errno != ENOENT && then)
-			fprintf(stderr, "peppher: warning: %s: cannot read it: %s%s\n", path,
-				strerror(errno), then);
+		if (errno != ENOENT)
+			snprintf(err->why, sizeof(err->why), "%s: cannot read it: %s", path,
+				 strerror(errno));
 		return NULL;
 	}
 	if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
-		if (then)
-			fprintf(stderr, "peppher: warning: %s: is a directory, not a performance model%s\n",
-				path, then);
+		snprintf(err->why, sizeof(err->why), "%s: is a directory, not a performance model",
+			 path);
 		fclose(fp);
 		return NULL;
 	}
-	if (!(m = calloc(1, sizeof(*m))) && then)
-		fprintf(stderr, "peppher: warning: %s: cannot read it: out of memory%s\n", path,
-			then);
+	if (!(m = calloc(1, sizeof(*m))))
+		snprintf(err->why, sizeof(err->why), "%s: cannot read it: out of memory", path);
 	while (m && fgets(line, sizeof(line), fp)) {
 		size_t len = strlen(line);
 
@@ -953,34 +1016,93 @@ static struct pph_pm_model *model_read(const char *path, const char *then)
 			why = rc == -ENOMEM ? "cannot read it: out of memory" :
 					      "corrupt performance model";
 		if (why) {
-			if (then)
-				fprintf(stderr, "peppher: warning: %s:%d: %s%s\n", path, lineno, why,
-					then);
+			snprintf(err->why, sizeof(err->why), "%s:%d: %s", path, lineno, why);
+			err->corrupt = rc != -ENOMEM;
 			pph__perfmodel_free(m);
 			m = NULL;
 		}
 	}
 	if (m && ferror(fp)) {
-		if (then)
-			fprintf(stderr, "peppher: warning: %s: cannot read it: %s%s\n", path,
-				strerror(errno), then);
+		snprintf(err->why, sizeof(err->why), "%s: cannot read it: %s", path,
+			 strerror(errno));
 		pph__perfmodel_free(m);
 		m = NULL;
 	}
 	fclose(fp);
 	if (m && !m->codelet) {
-		if (then)
-			fprintf(stderr, "peppher: warning: %s: corrupt performance model (no codelet line)%s\n",
-				path, then);
+		snprintf(err->why, sizeof(err->why),
+			 "%s: corrupt performance model (no codelet line)", path);
+		err->corrupt = 1;
 		pph__perfmodel_free(m);
 		m = NULL;
 	}
 	return m;
 }
 
+/* model_read, and a model of another codelet than the one asked for is
+ * corrupt: its codelet line names where it is written back. */
+static struct pph_pm_model *read_codelet(const char *codelet, const char *path,
+					 struct read_error *err)
+{
+	struct pph_pm_model *m = model_read(path, err);
+
+	if (m && strcmp(m->codelet, codelet) != 0) {
+		snprintf(err->why, sizeof(err->why), "%s: model of codelet '%s', not '%s'", path,
+			 m->codelet, codelet);
+		err->corrupt = 1;
+		pph__perfmodel_free(m);
+		m = NULL;
+	}
+	return m;
+}
+
+/*
+ * The model stored for codelet at path, or NULL: not stored yet, or not
+ * read, err->why then saying why.  A file that is corrupt, or holds
+ * another codelet's model, would be replaced at the next save, every
+ * variant's history lost: it is kept aside first, as PATH.corrupt (an
+ * older one replaced), err->aside saying so, under the codelet's lock
+ * (locked: the caller holds it; else it is taken, and the file read again
+ * under it, since another process may have replaced it meanwhile).
+ * err->keep: a file there that was neither read nor kept aside, which must
+ * not be replaced.
+ */
+static struct pph_pm_model *stored_read(const char *codelet, const char *path, int locked,
+					struct read_error *err)
+{
+	struct pph_pm_model *m = read_codelet(codelet, path, err);
+	int fd = -1;
+
+	err->aside[0] = '\0';
+	err->kept_errno = 0;
+	if (!m && err->corrupt && !locked) {
+		fd = lock_stored(codelet, "it is kept aside without its lock");
+		m = read_codelet(codelet, path, err);
+	}
+	if (!m && err->corrupt) {
+		snprintf(err->aside, sizeof(err->aside), "%s.corrupt", path);
+		if (rename(path, err->aside) != 0) {
+			err->kept_errno = errno;
+			err->aside[0] = '\0';
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	err->keep = err->why[0] && !err->aside[0];
+	return m;
+}
+
 struct pph_pm_model *pph__perfmodel_read(const char *path)
 {
-	return model_read(path, "");
+	struct read_error *err = malloc(sizeof(*err));
+	struct pph_pm_model *m = err ? model_read(path, err) : NULL;
+
+	if (!err)
+		fprintf(stderr, "peppher: warning: %s: cannot read it: out of memory\n", path);
+	else if (err->why[0])
+		fprintf(stderr, "peppher: warning: %s\n", err->why);
+	free(err);
+	return m;
 }
 
 void pph__perfmodel_write(FILE *fp, const struct pph_pm_model *m)
@@ -989,7 +1111,7 @@ void pph__perfmodel_write(FILE *fp, const struct pph_pm_model *m)
 	const struct pph_pm_entry *e;
 
 	fprintf(fp, "peppher-perfmodel 1\n");
-	fprintf(fp, "# entry FOOTPRINT SIZE_BYTES COUNT MEAN_US M2 OUTLIERS\n");
+	fprintf(fp, "# entry FOOTPRINT SIZE_BYTES COUNT MEAN_US M2 OUTLIERS FIRSTS SLOWEST_US\n");
 	fprintf(fp, "# setup US: one-time cost of the variant's first run on a device\n");
 	fprintf(fp, "codelet %s\n", m->codelet);
 	for (v = m->variants; v; v = v->next) {
@@ -1001,9 +1123,9 @@ void pph__perfmodel_write(FILE *fp, const struct pph_pm_model *m)
 		if (v->setup_us > 0)
 			fprintf(fp, "setup %.17g\n", v->setup_us);
 		for (e = v->entries; e; e = e->next)
-			fprintf(fp, "entry %08x %.17g %lu %.17g %.17g %lu %lu\n",
+			fprintf(fp, "entry %08x %.17g %lu %.17g %.17g %lu %lu %.17g\n",
 				e->footprint, e->size, e->count, e->mean, e->m2,
-				e->outliers, e->firsts);
+				e->outliers, e->firsts, e->slowest);
 	}
 }
 
@@ -1052,10 +1174,15 @@ static void merge_into(struct pph_pm_model *disk, const struct pph_pm_model *our
 			if (!lone) {
 				if (e->dcount && de->count && de->firsts == de->count &&
 				    first_run_costs(de->mean, e->dmean))
-					de->count = de->firsts = 0, de->mean = de->m2 = 0;
+					de->count = de->firsts = 0, de->mean = de->m2 = 0,
+					de->slowest = 0;
 				welford_merge(&de->count, &de->mean, &de->m2,
 					      e->dcount, e->dmean, e->dm2);
 				de->outliers += e->doutliers;
+				de->slowest = fmax(de->slowest, e->dslowest);
+				/* this process's, in de now: known to drop_slowest */
+				de->dslowest = e->dslowest;
+				drop_slowest(de);
 			} else if (de->count > de->firsts &&
 				   first_run_costs(e->warmup_us, de->mean)) {
 				/* not a sample of the history's runs: left out */
@@ -1064,7 +1191,12 @@ static void merge_into(struct pph_pm_model *disk, const struct pph_pm_model *our
 				de->outliers++;
 			} else {
 				welford_add(&de->count, &de->mean, &de->m2, e->warmup_us);
-				de->firsts++;
+				de->slowest = fmax(de->slowest, e->warmup_us);
+				de->dslowest = e->warmup_us;
+				/* counted among the first runs unless left out */
+				if (drop_slowest(de) != e->warmup_us)
+					de->firsts = de->firsts < de->count ? de->firsts + 1 :
+									      de->count;
 			}
 		}
 	}
@@ -1132,18 +1264,21 @@ static void remove_stale_tmp(const char *dir)
 }
 
 /* Take the lock that a codelet's model file is read, merged and written
- * under: its descriptor (close it to let go), or -1 (then unlocked). */
-static int lock_stored(const char *codelet)
+ * under: its descriptor (close it to let go), or -1 (then unlocked, and
+ * said, unlocked saying what goes on without it). */
+static int lock_stored(const char *codelet, const char *unlocked)
 {
 	char *lock = pph__perfmodel_path(pm.dir, codelet, "lock");
-	int fd = lock ? open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644) : -1;
+	int fd = lock ? open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644) : -1, why = errno;
 
 	/* the write goes on (what this process measured is not lost), but
 	 * two processes may merge at once, one's samples lost: said (a
-	 * directory there let them merge unlocked, silently) */
-	if (lock && fd < 0)
-		fprintf(stderr, "peppher: warning: cannot lock %s: %s; the model is merged without its lock\n",
-			lock, strerror(errno));
+	 * directory there let them merge unlocked, silently).  Not where
+	 * the folder cannot be written (read-only): what would go on
+	 * unlocked cannot either, and says so */
+	if (lock && fd < 0 && access(pm.dir, W_OK) == 0)
+		fprintf(stderr, "peppher: warning: cannot lock %s: %s; %s\n", lock, strerror(why),
+			unlocked);
 	/* a signal must not let two writers in at once */
 	while (fd >= 0 && flock(fd, LOCK_EX) != 0 && errno == EINTR)
 		;
@@ -1157,7 +1292,7 @@ static int lock_stored(const char *codelet)
 static void stored_reset(const char *codelet)
 {
 	char *path = pph__perfmodel_path(pm.dir, codelet, "model");
-	int fd = lock_stored(codelet);
+	int fd = lock_stored(codelet, "the model is removed without its lock");
 
 	if (path && unlink(path) != 0 && errno != ENOENT)
 		fprintf(stderr, "peppher: warning: PEPPHER_CALIBRATE=2: cannot remove %s: %s\n",
@@ -1171,29 +1306,43 @@ static void flush_model(const struct pph_pm_model *m)
 {
 	char *path = pph__perfmodel_path(pm.dir, m->codelet, "model");
 	struct pph_pm_model *disk = NULL;
-	int fd = -1;
+	struct read_error *err = malloc(sizeof(*err));
+	int fd = -1, rc;
 
-	if (!path)
+	if (!path || !err) {
+		fprintf(stderr, "peppher: warning: cannot save the model of %s: out of memory\n",
+			m->codelet);
 		goto out;
-	fd = lock_stored(m->codelet);
-	/* quietly: a corrupt file was reported when it was first read */
-	disk = model_read(path, NULL);
-	if (disk && strcmp(disk->codelet, m->codelet) != 0) {
-		pph__perfmodel_free(disk);
-		disk = NULL;
+	}
+	fd = lock_stored(m->codelet, "the model is merged without its lock");
+	/* a file that was corrupt when this process first read it was
+	 * said, and kept aside, then: only one made since is said here */
+	disk = stored_read(m->codelet, path, 1, err);
+	if (err->aside[0])
+		fprintf(stderr, "peppher: warning: %s; kept as %s, replaced by this process's samples\n",
+			err->why, err->aside);
+	if (err->keep) {
+		/* neither read nor kept aside: replaced, it would be lost */
+		if (!m->unsaved_said)
+			fprintf(stderr, "peppher: warning: %s: left as it is (%s%s): this process's samples of %s are not saved\n",
+				path, err->corrupt ? "cannot keep it aside: " : "cannot read it",
+				err->corrupt ? strerror(err->kept_errno) : "", m->codelet);
+		goto unlock;
 	}
 	if (!disk)
 		disk = model_new(m->codelet);
 	if (disk) {
 		merge_into(disk, m);
-		if (pph__file_replace(path, write_model, disk) != 0)
+		if ((rc = pph__file_replace(path, write_model, disk)) != 0)
 			fprintf(stderr, "peppher: warning: cannot write %s: %s\n",
-				path, strerror(errno));
+				path, strerror(-rc));
 	}
+unlock:
 	pph__perfmodel_free(disk);
 	if (fd >= 0)
 		close(fd); /* releases the lock */
 out:
+	free(err);
 	free(path);
 }
 
@@ -1224,7 +1373,9 @@ static int home_usable(const char *home)
 	return home && home[0] == '/' && stat(home, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-char *pph__perfmodel_dir(void)
+/* The models folder the environment names, or NULL; say: a HOME of no
+ * use is said (once a process), as the runtime's (the tool says its own). */
+static char *dir_of_env(int say)
 {
 	static atomic_int warned;
 	const char *home = getenv("PEPPHER_HOME"), *user = getenv("HOME");
@@ -1237,7 +1388,7 @@ char *pph__perfmodel_dir(void)
 	if (home && *home)
 		return asprintf(&dir, "%s/perfmodels/%s", home, host) < 0 ? NULL : dir;
 	if (!home_usable(user)) {
-		if (!atomic_exchange(&warned, 1))
+		if (say && !atomic_exchange(&warned, 1))
 			fprintf(stderr, "peppher: warning: HOME=%s is not an absolute path to an existing folder and PEPPHER_HOME is not set: performance models will not be saved\n",
 				user ? user : "(unset)");
 		return NULL;
@@ -1245,9 +1396,27 @@ char *pph__perfmodel_dir(void)
 	return asprintf(&dir, "%s/.peppher/perfmodels/%s", user, host) < 0 ? NULL : dir;
 }
 
+/* While the runtime is up, the folder pph__perfmodel_init settled on:
+ * NULL where it could not be made, said once then (the transfer model,
+ * stored beside the performance models, said it again: "cannot write
+ * .../transfers: Not a directory" after "cannot create ..."). */
+char *pph__perfmodel_dir(void)
+{
+	char *dir = NULL;
+	int settled;
+
+	pthread_mutex_lock(&pm.lock);
+	settled = pm.dir_settled;
+	if (settled && pm.dir)
+		dir = strdup(pm.dir);
+	pthread_mutex_unlock(&pm.lock);
+	return settled ? dir : dir_of_env(0);
+}
+
 int pph__perfmodel_init(void)
 {
 	const char *cal = getenv("PEPPHER_CALIBRATE");
+	int rc;
 
 	if (!cal || !*cal || strcmp(cal, "0") == 0)
 		pm.calibrate = PPH_CALIBRATE_KEEP;
@@ -1257,15 +1426,18 @@ int pph__perfmodel_init(void)
 		pm.calibrate = PPH_CALIBRATE_RESET;
 	else
 		return -EINVAL; /* pph_init says why */
-	pm.dir = pph__perfmodel_dir();
-	if (pm.dir && mkdir_p(pm.dir) != 0) {
-		fprintf(stderr, "peppher: warning: cannot create %s: performance models will not be saved\n",
-			pm.dir);
+	pm.dir = dir_of_env(1);
+	if (pm.dir && (rc = mkdir_p(pm.dir)) != 0) {
+		fprintf(stderr, "peppher: warning: cannot create %s: %s: performance models will not be saved\n",
+			pm.dir, strerror(-rc));
 		free(pm.dir);
 		pm.dir = NULL;
 	}
 	if (pm.dir)
 		remove_stale_tmp(pm.dir);
+	pthread_mutex_lock(&pm.lock);
+	pm.dir_settled = 1;
+	pthread_mutex_unlock(&pm.lock);
 	return 0;
 }
 
@@ -1284,5 +1456,6 @@ void pph__perfmodel_shutdown(void)
 	cache_clear();
 	free(pm.dir);
 	pm.dir = NULL;
+	pm.dir_settled = 0;
 	pthread_mutex_unlock(&pm.lock);
 }

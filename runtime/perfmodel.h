@@ -40,10 +40,12 @@ struct pph_pm_entry {
 	unsigned long outliers;	 /* samples left out of the mean */
 	unsigned long firsts;	 /* of count, a process's only run (see warmed) */
 	unsigned long dcount;	 /* samples of this process, merged at flush */
-	/* this process's samples while its first calibrate the entry */
-	double calib[PPH_CALIBRATION_MIN];
 	unsigned long doutliers; /* outliers of this process, merged at flush */
 	double dmean, dm2;
+	/* the slowest sample of count since the last one left out as an
+	 * outlier (0: not known, a file from before), and of dcount: left
+	 * out once far above the others (perfmodel.c, drop_slowest) */
+	double slowest, dslowest;
 	/* a run of this process came first and was held back: the first
 	 * run of a process pays one-time costs (page faults of fresh
 	 * buffers, lazy initialisations) that later runs do not.  Should
@@ -99,6 +101,9 @@ struct pph_pm_model {
 	struct pph_pm_variant *variants;
 	struct pph_pm_model *next;
 	unsigned nvariants; /* variant lines read from its file */
+	/* its file, corrupt, could not be kept aside, and was left as it
+	 * is: said when read (flush says it otherwise) */
+	int unsaved_said;
 };
 
 /* Set up from PEPPHER_HOME and PEPPHER_CALIBRATE.  Returns 0 or -EINVAL. */
@@ -212,8 +217,10 @@ double pph__perfmodel_regression(const struct pph_codelet *cl, unsigned impl,
 /* ---- file format, shared with the peppher-perfmodel tool ---- */
 
 /* Folder holding this host's models (malloc'ed), from PEPPHER_HOME, else
- * $HOME/.peppher; NULL (with a warning) when HOME is not an existing
- * absolute folder: models are then neither read nor saved. */
+ * $HOME/.peppher; NULL when HOME is not an existing absolute folder:
+ * models are then neither read nor saved.  While the runtime is up, the
+ * folder pph__perfmodel_init made, NULL where it could not (said once by
+ * pph__perfmodel_init, as a HOME of no use is). */
 char *pph__perfmodel_dir(void);
 /* DIR/CODELET.EXT (malloc'ed), the codelet's name escaped so that the
  * file stays a plain file in dir whatever the name holds ('/', "..",

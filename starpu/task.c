@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -506,20 +508,56 @@ static enum starpu_perfmodel_type model_type(enum pph_model_kind kind)
 	}
 }
 
+/* FNV-1a over s and its terminating NUL (names apart: "ab","c" is not
+ * "a","bc"). */
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	do {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ull;
+	} while (*s++);
+	return h;
+}
+
+/*
+ * The symbol of cl's StarPU model: peppher.NAME.HASH, HASH 8 hex digits of
+ * a hash of its variants' architectures and names, in their order.  StarPU
+ * keeps a history per implementation slot (the n-th CPU function, the n-th
+ * OpenCL one), which the order of the variants gives, not per variant:
+ * named after the interface alone, a model given another list of variants
+ * (one renamed, added, removed or disabled, or a composition forced onto
+ * one platform with --platforms, sharing PEPPHER_HOME) gave each variant
+ * the history of the one that had its slot before, never corrected since
+ * StarPU stops updating a calibrated entry.  srt_zins, O(n^2), renamed from
+ * srt_ins, ran at 89-122 ms a call on srt_omp's history of 4.8 ms.  Each
+ * list of variants has its model now: a new list calibrates afresh.
+ */
+static char *model_symbol(const struct pph_codelet *cl)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	unsigned i;
+	char *symbol;
+
+	for (i = 0; i < cl->nimpls; i++)
+		h = fnv1a(fnv1a(h, pph_arch_name(cl->impls[i].arch)),
+			  cl->impls[i].name ? cl->impls[i].name : "");
+	if (asprintf(&symbol, "peppher.%s.%08x", cl->name, (unsigned)(h ^ (h >> 32))) < 0)
+		return NULL;
+	return symbol;
+}
+
 static struct sp_codelet *codelet_new(const struct pph_codelet *cl)
 {
 	struct sp_codelet *w = calloc(1, sizeof(*w));
 	unsigned n[SP_NKINDS] = { 0 }, i, k, j;
 
 	if (!w || !(w->runs = calloc((size_t)STARPU_NMAXWORKERS * cl->nimpls, sizeof(*w->runs))) ||
-	    !(w->symbol = malloc(strlen(cl->name) + 9))) {
+	    !(w->symbol = model_symbol(cl))) {
 		if (w)
 			free(w->runs);
 		free(w);
 		return NULL;
 	}
-	strcpy(w->symbol, "peppher.");
-	strcat(w->symbol, cl->name);
 	w->pcl = cl;
 	w->snapshot = *cl;
 	for (k = 0; k < SP_NKINDS; k++)

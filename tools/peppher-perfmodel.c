@@ -24,11 +24,43 @@ static void usage(FILE *fp)
 		"  show CODELET     history per variant and footprint, and the regression\n"
 		"  plot CODELET     write CODELET.gp and CODELET.dat (gnuplot: time against size)\n"
 		"  reset CODELET    delete the model (the next runs calibrate again)\n\n"
-		"  -d, --dir=DIR    models folder (default: $PEPPHER_HOME/perfmodels/HOST)\n"
+		"  -d, --dir=DIR    models folder (default: $PEPPHER_HOME/perfmodels/HOST,\n"
+		"                   else ~/.peppher/perfmodels/HOST; HOST: this host's name)\n"
 		"  -h, --help       show this help\n"
 		"  -V, --version    show the version\n\n"
-		"Programs on libpeppher-starpu keep StarPU's models instead (under\n"
-		"$PEPPHER_HOME/starpu): StarPU's starpu_perfmodel_display reads them.\n");
+		"Programs on libpeppher-starpu keep StarPU's models instead, under\n"
+		"$PEPPHER_HOME/starpu (else ~/.peppher/starpu), one per codelet and list of\n"
+		"variants (symbol peppher.CODELET.HASH).  StarPU's starpu_perfmodel_display\n"
+		"(Debian: package starpu-tools) reads them, given that folder:\n"
+		"  STARPU_HOME=$PEPPHER_HOME/starpu starpu_perfmodel_display -l\n"
+		"  STARPU_HOME=$PEPPHER_HOME/starpu starpu_perfmodel_display -s SYMBOL\n");
+}
+
+/* s as a gnuplot string in single quotes, where a quote is doubled and
+ * nothing else is special. */
+static void put_quoted(FILE *fp, const char *s)
+{
+	fputc('\'', fp);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', fp);
+		fputc(*s, fp);
+	}
+	fputc('\'', fp);
+}
+
+/* A variant's title in a plot: "NAME (ARCH)", "NAME (ARCH xTEAM)" for a
+ * team of several, then suffix; quoted. */
+static void put_title(FILE *fp, const struct pph_pm_variant *v, const char *suffix)
+{
+	char title[512];
+
+	if (v->threads > 1)
+		snprintf(title, sizeof(title), "%s (%s x%u)%s", v->name, pph_arch_name(v->arch),
+			 v->threads, suffix);
+	else
+		snprintf(title, sizeof(title), "%s (%s)%s", v->name, pph_arch_name(v->arch), suffix);
+	put_quoted(fp, title);
 }
 
 /* the runtime's file name: a name with '/' or ".." stays in dir */
@@ -48,10 +80,12 @@ static struct pph_pm_model *load(const char *dir, const char *codelet)
 	return m;
 }
 
+/* 1 where a model could not be read (said), else 0. */
 static int cmd_list(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
+	int rc = 0;
 
 	if (!d) {
 		fprintf(stderr, "peppher-perfmodel: %s: %s\n", dir, strerror(errno));
@@ -70,8 +104,10 @@ static int cmd_list(const char *dir)
 		if (len < 7 || len - 6 >= sizeof(name) || strcmp(e->d_name + len - 6, ".model"))
 			continue;
 		snprintf(name, sizeof(name), "%.*s", (int)(len - 6), e->d_name);
-		if (!(m = load(dir, name)))
+		if (!(m = load(dir, name))) {
+			rc = 1; /* the others are listed, and a script told */
 			continue;
+		}
 		for (v = m->variants; v; v = v->next, nv++)
 			for (en = v->entries; en; en = en->next, ne++)
 				samples += en->count;
@@ -79,7 +115,7 @@ static int cmd_list(const char *dir)
 		pph__perfmodel_free(m);
 	}
 	closedir(d);
-	return 0;
+	return rc;
 }
 
 static int cmd_show(const char *dir, const char *codelet)
@@ -100,14 +136,20 @@ static int cmd_show(const char *dir, const char *codelet)
 			printf("  setup: %.3f us before its first run on a device in a process\n",
 			       v->setup_us);
 		/* firsts: of count, runs that were a process's only one;
+		 * slowest: of count, "-" where not known (an older file);
 		 * size: the call's data in bytes, or its work (workSize) */
-		printf("  %-10s %14s %8s %14s %12s %8s %8s\n", "footprint", "size",
-		       "count", "mean (us)", "stddev", "outliers", "firsts");
-		for (e = v->entries; e; e = e->next)
-			printf("  %08x   %14.0f %8lu %14.3f %12.3f %8lu %8lu\n", e->footprint,
+		printf("  %-10s %14s %8s %14s %12s %8s %8s %14s\n", "footprint", "size",
+		       "count", "mean (us)", "stddev", "outliers", "firsts", "slowest (us)");
+		for (e = v->entries; e; e = e->next) {
+			printf("  %08x   %14.0f %8lu %14.3f %12.3f %8lu %8lu", e->footprint,
 			       e->size, e->count, e->mean,
 			       e->count > 1 ? sqrt(e->m2 / (double)(e->count - 1)) : 0.0,
 			       e->outliers, e->firsts);
+			if (e->slowest > 0)
+				printf(" %14.3f\n", e->slowest);
+			else
+				printf(" %14s\n", "-");
+		}
 		/* the file does not say which kind the codelet uses: both fits */
 		pph__perfmodel_fit(v, 1);
 		if (v->reg.valid)
@@ -131,7 +173,7 @@ static int cmd_plot(const char *dir, const char *codelet)
 	struct pph_pm_model *m = load(dir, codelet);
 	struct pph_pm_variant *v;
 	const struct pph_pm_entry *e;
-	char dat[512], gp[512];
+	char dat[512], gp[512], png[512], title[512];
 	FILE *fd, *fg;
 	int block = 0;
 
@@ -139,6 +181,7 @@ static int cmd_plot(const char *dir, const char *codelet)
 		return 1;
 	snprintf(dat, sizeof(dat), "%s.dat", codelet);
 	snprintf(gp, sizeof(gp), "%s.gp", codelet);
+	snprintf(png, sizeof(png), "%s.png", codelet);
 	fd = fopen(dat, "w");
 	fg = fopen(gp, "w");
 	if (!fd || !fg) {
@@ -146,10 +189,15 @@ static int cmd_plot(const char *dir, const char *codelet)
 		return 1;
 	}
 	fprintf(fg, "# gnuplot %s: writes %s.png\n", gp, codelet);
-	fprintf(fg, "set terminal png size 900,600\nset output '%s.png'\n", codelet);
-	fprintf(fg, "set logscale xy\nset xlabel 'size (data bytes, or workSize)'\n"
-		    "set ylabel 'time (us)'\nset title 'performance model of %s'\n"
-		    "set key left top\nplot ", codelet);
+	/* noenhanced: names are shown as they are (enhanced text made
+	 * srt_omp "srt" and a subscript "omp") */
+	fprintf(fg, "set terminal png noenhanced size 900,600\nset output ");
+	put_quoted(fg, png);
+	fprintf(fg, "\nset logscale xy\nset xlabel 'size (data bytes, or workSize)'\n"
+		    "set ylabel 'time (us)'\nset title ");
+	snprintf(title, sizeof(title), "performance model of %s", codelet);
+	put_quoted(fg, title);
+	fprintf(fg, "\nset key left top\nplot ");
 	for (v = m->variants; v; v = v->next, block++) {
 		fprintf(fd, "# %s %s x%u\n", v->name, pph_arch_name(v->arch), v->threads);
 		for (e = v->entries; e; e = e->next)
@@ -157,14 +205,17 @@ static int cmd_plot(const char *dir, const char *codelet)
 				e->count > 1 ? sqrt(e->m2 / (double)(e->count - 1)) : 0.0);
 		fprintf(fd, "\n\n");
 		pph__perfmodel_fit(v, 1);
-		fprintf(fg, "%s'%s' index %d with yerrorbars title '%s (%s",
-			block ? ", \\\n     " : "", dat, block, v->name, pph_arch_name(v->arch));
-		if (v->threads > 1)
-			fprintf(fg, " x%u", v->threads);
-		fprintf(fg, ")'");
-		if (v->reg.valid)
-			fprintf(fg, ", \\\n     %.17g*x**%.17g+%.17g title '%s regression'",
-				v->reg.a, v->reg.b, v->reg.c, v->name);
+		fprintf(fg, "%s", block ? ", \\\n     " : "");
+		put_quoted(fg, dat);
+		fprintf(fg, " index %d with yerrorbars title ", block);
+		put_title(fg, v, "");
+		/* titled as its points are: a team of 2's fit is not one
+		 * thread's */
+		if (v->reg.valid) {
+			fprintf(fg, ", \\\n     %.17g*x**%.17g+%.17g title ", v->reg.a, v->reg.b,
+				v->reg.c);
+			put_title(fg, v, " regression");
+		}
 	}
 	fprintf(fg, "\n");
 	fclose(fd);
@@ -218,22 +269,30 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (!dir && !(dir = pph__perfmodel_dir())) {
-		fprintf(stderr, "peppher-perfmodel: no models folder: set PEPPHER_HOME or give --dir\n");
+		fprintf(stderr, "peppher-perfmodel: no models folder: PEPPHER_HOME is not set and HOME=%s is not an absolute path to an existing folder; set PEPPHER_HOME or give --dir\n",
+			getenv("HOME") ? getenv("HOME") : "(unset)");
 		return 1;
 	}
 	cmd = argv[optind];
-	if (strcmp(cmd, "list") == 0 && optind + 1 == argc)
-		rc = cmd_list(dir);
-	else if (optind + 2 != argc)
+	/* what is wrong is said before the usage */
+	if (strcmp(cmd, "list") != 0 && strcmp(cmd, "show") != 0 && strcmp(cmd, "plot") != 0 &&
+	    strcmp(cmd, "reset") != 0) {
+		fprintf(stderr, "peppher-perfmodel: unknown command '%s'\n", cmd);
 		rc = (usage(stderr), 2);
-	else if (strcmp(cmd, "show") == 0)
+	} else if (strcmp(cmd, "list") == 0) {
+		if (optind + 1 != argc)
+			fprintf(stderr, "peppher-perfmodel: list takes no CODELET\n");
+		rc = optind + 1 == argc ? cmd_list(dir) : (usage(stderr), 2);
+	} else if (optind + 2 != argc) {
+		fprintf(stderr, "peppher-perfmodel: %s takes one CODELET\n", cmd);
+		rc = (usage(stderr), 2);
+	} else if (strcmp(cmd, "show") == 0) {
 		rc = cmd_show(dir, argv[optind + 1]);
-	else if (strcmp(cmd, "plot") == 0)
+	} else if (strcmp(cmd, "plot") == 0) {
 		rc = cmd_plot(dir, argv[optind + 1]);
-	else if (strcmp(cmd, "reset") == 0)
+	} else {
 		rc = cmd_reset(dir, argv[optind + 1]);
-	else
-		rc = (usage(stderr), 2);
+	}
 	free(dir);
 	return rc;
 }

@@ -747,6 +747,53 @@ static void test_work_measured_once_not_refreshed(void)
 }
 
 /*
+ * One slowed run among a variant's samples does not shut it out: "fast"
+ * (130 us a run) has 4 samples, then one of 20 ms (preempted), "slow"
+ * (350 us) 5.  Kept, the slowed run made fast's mean 4.1 ms: dmda ran
+ * slow ever after, 2.7 times slower, and never fast again to correct it.
+ */
+static atomic_int hiccup_runs[2];
+
+static void k_hiccup_fast(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&hiccup_runs[0], 1);
+	spin_us(13);
+}
+
+static void k_hiccup_slow(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&hiccup_runs[1], 1);
+	spin_us(35);
+}
+
+static const struct pph_impl hiccup_impls[] = {
+	{ PPH_ARCH_CPU, k_hiccup_fast, "hiccup_fast" },
+	{ PPH_ARCH_CPU, k_hiccup_slow, "hiccup_slow" },
+};
+static const struct pph_codelet hiccup_cl = { "hiccup", 2, hiccup_impls, PPH_MODEL_HISTORY };
+
+static void test_slowed_run_not_shut_out(void)
+{
+	int k;
+
+	for (k = 0; k < 5; k++) {
+		pph__perfmodel_record(&hiccup_cl, 0, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA, 0,
+				      k == 4 ? 20000 : 130);
+		pph__perfmodel_record(&hiccup_cl, 1, PPH_ARCH_CPU, 1, PPH_FOOTPRINT_NO_DATA, 0, 350);
+	}
+	atomic_store(&hiccup_runs[0], 0);
+	atomic_store(&hiccup_runs[1], 0);
+	for (k = 0; k < 8; k++)
+		CU_ASSERT_EQUAL(pph_call_sync(&hiccup_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(atomic_load(&hiccup_runs[0]), 8);
+	CU_ASSERT_EQUAL(atomic_load(&hiccup_runs[1]), 0);
+}
+
+/*
  * Two tasks that must run at once (each waits for the other, 1 s at most)
  * both start, pushed just after one worker ran a task long enough for the
  * other to fall asleep: the first worker, spinning, takes the first task,
@@ -928,6 +975,7 @@ void add_sched_suites(void)
 	CU_add_test(s, "a refresh runs on its chain's worker", test_refresh_stays_on_chain);
 	CU_add_test(s, "a work measured once is not refreshed",
 		    test_work_measured_once_not_refreshed);
+	CU_add_test(s, "a slowed run does not shut a variant out", test_slowed_run_not_shut_out);
 	s = CU_add_suite("sched_dmda_16_workers", init_sixteen, clean_sixteen);
 	CU_add_test(s, "no worker leads teams of two sizes", test_one_size_a_leader);
 }
