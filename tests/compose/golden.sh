@@ -5,7 +5,9 @@
 # warnings as errors; a case with a run.expected is built with the generated
 # Makefile and run, and must print exactly that (with the settings in
 # run.env, if any).  PEPPHER_REGEN=1 rewrites
-# expected/ from the output.
+# expected/ from the output.  Every C++ source (the C ones as C++ too, a CUDA
+# backend's host code) also compiles with exceptions off (-fno-exceptions:
+# a backend's try is an error there).
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
 # The expected files hold every platform's wrappers: a build without one
@@ -17,12 +19,15 @@ work="$top_builddir/tests/out/golden"
 fail=0
 
 compile_check() { # folder
-	for f in "$1"/*.c "$1"/*.cpp; do
+	for f in "$1"/*.c "$1"/*.cpp "$1"/*.cu; do
 		[ -e "$f" ] || continue
 		case "$f" in
 		*.c) gcc -std=c11 -Wall -Wextra -Werror -fsyntax-only -I"$top_srcdir/include" -I"$1" "$f" || return 1 ;;
 		esac
-		g++ -x c++ -std=c++11 -Wall -Wextra -Werror -fsyntax-only -I"$top_srcdir/include" -I"$1" "$f" || return 1
+		for exceptions in -fexceptions -fno-exceptions; do
+			g++ -x c++ -std=c++11 $exceptions -Wall -Wextra -Werror -fsyntax-only \
+				-I"$top_srcdir/include" -I"$1" "$f" || return 1
+		done
 	done
 	g++ -x c++ -Wall -Wextra -Werror -fsyntax-only -I"$top_srcdir/include" "$1/peppher.h" || return 1
 }
