@@ -159,7 +159,10 @@ static void emit_reduction(struct out *o, const struct iface *ifc, const struct 
 	free(op);
 }
 
-/* The user's reduction functions, declared, and their operator. */
+/* The user's reduction functions, declared, and their operator.  They are
+ * C functions, as the runtime calls them: a C++ entry wrapper
+ * (--wrapper-ext=cpp) declared them with C++ linkage, and the program
+ * failed to link ("undefined reference to `amax_identity(void*)'"). */
 static void emit_reduction_ops(struct out *o, const struct iface *ifc)
 {
 	size_t i;
@@ -170,8 +173,14 @@ static void emit_reduction_ops(struct out *o, const struct iface *ifc)
 		if (p->access != ACCESS_REDUCTION || p->buffer < 0 ||
 		    reduction_builtin(p->reduction) >= 0)
 			continue;
+		out_line(o, "#ifdef __cplusplus");
+		out_line(o, "extern \"C\" {");
+		out_line(o, "#endif");
 		out_line(o, "void %s(void *into, const void *from);", p->reduction);
 		out_line(o, "void %s(void *elem);", p->reduction_identity);
+		out_line(o, "#ifdef __cplusplus");
+		out_line(o, "}");
+		out_line(o, "#endif");
 		out_line(o, "static const struct pph_reduction %s_%s_reduction = { %s, %s };",
 			 ifc->name, p->name, p->reduction_identity, p->reduction);
 		out_blank(o);
