@@ -139,6 +139,37 @@ static void location(CXSourceLocation loc, char **file, int *line)
 		*file = f ? take(clang.getFileName(f)) : xstrdup("");
 }
 
+/* Is spelling written with typeof: GNU's __typeof__ and __typeof, C23's
+ * typeof and typeof_unqual (and their underscored forms)? */
+static bool mentions_typeof(const char *spelling)
+{
+	static const char *const words[] = { "typeof", "__typeof", "__typeof__", "typeof_unqual",
+					     "__typeof_unqual", "__typeof_unqual__" };
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (type_has_word(spelling, words[i]))
+			return true;
+	return false;
+}
+
+/*
+ * t as written, for a descriptor's type or a declaration: a type written
+ * with typeof is the type it names, which is clang's canonical type (its
+ * typedefs resolved too).  libclang spells "__typeof__(int)" as
+ * "typeof(int)", which is no C type: utility mode wrote it into
+ * descriptors that compose then refused.
+ */
+static char *type_spelling(CXType t)
+{
+	char *s = take(clang.getTypeSpelling(t));
+
+	if (!mentions_typeof(s))
+		return s;
+	free(s);
+	return take(clang.getTypeSpelling(clang.getCanonicalType(t)));
+}
+
 static bool ends_with_word(const char *s, size_t len, const char *word)
 {
 	size_t w = strlen(word);
@@ -209,6 +240,12 @@ static bool is_const_data(CXType t)
 	return clang.isConstQualifiedType(t) != 0;
 }
 
+static bool is_array(enum CXTypeKind k)
+{
+	return k == CXType_ConstantArray || k == CXType_IncompleteArray ||
+	       k == CXType_VariableArray || k == CXType_DependentSizedArray;
+}
+
 /* Shape, plain spelling and pointee of type t. */
 static void describe(CXType t, struct cparam *p)
 {
@@ -224,6 +261,7 @@ static void describe(CXType t, struct cparam *p)
 
 		p->pointee = unqualified(pointee);
 		p->pointee_const = is_const_data(pointee);
+		p->pointee_array = t.kind == CXType_Pointer && is_array(clang.getPointeeType(t).kind);
 		if (pointee.kind == CXType_FunctionProto || pointee.kind == CXType_FunctionNoProto)
 			p->shape = CSHAPE_FUNCPTR;
 		else if (pointee.kind == CXType_Void)
@@ -352,7 +390,7 @@ static char *pointer_shown(CXType t)
 	if (!typedefs || t.kind != CXType_Pointer)
 		return NULL;
 	{
-		char *shown = take(clang.getTypeSpelling(t));
+		char *shown = type_spelling(t);
 		const char *kw = unnamed_tag_keyword(t);
 
 		if (kw)
@@ -373,12 +411,6 @@ static void describe_more(CXType t, struct cparam *p)
 	p->pointee_integer = is_integer(pointee.kind);
 	p->pointee_char = pointee.kind == CXType_Char_S || pointee.kind == CXType_Char_U;
 	p->handle = is_handle(pointee);
-}
-
-static bool is_array(enum CXTypeKind k)
-{
-	return k == CXType_ConstantArray || k == CXType_IncompleteArray ||
-	       k == CXType_VariableArray || k == CXType_DependentSizedArray;
 }
 
 /* "T *" for an element spelled "T", "T (*)[3]" for "T[3]", "T (*)(int)"
@@ -421,19 +453,20 @@ static bool describe_rows(CXType t, CXType row, struct cparam *p)
 	celem = clang.getCanonicalType(elem);
 	if (is_array(celem.kind) || celem.kind == CXType_Record || celem.kind == CXType_Pointer)
 		return false;
-	s = take(clang.getTypeSpelling(row));
+	s = type_spelling(row);
 	p->cols = first_dimension(s);
 	free(s);
 	if (!p->cols)
 		return false;
-	s = take(clang.getTypeSpelling(t));
+	s = type_spelling(t);
 	p->rows = is_array(t.kind) ? first_dimension(s) : NULL;
 	free(s);
-	s = take(clang.getTypeSpelling(elem));
+	s = type_spelling(elem);
 	p->flat = xasprintf("%s *", s);
 	free(s);
 	/* pointee stays the row ("double [3]"): prototype checks compare it */
 	p->pointee_const = is_const_data(crow);
+	p->pointee_array = true;
 	p->pointee_integer = is_integer(celem.kind);
 	p->pointee_char = false;
 	p->shape = CSHAPE_POINTER;
@@ -451,10 +484,10 @@ static bool describe_decayed(CXType t, struct cparam *p)
 	char *s;
 
 	if (canon.kind == CXType_FunctionProto || canon.kind == CXType_FunctionNoProto) {
-		s = take(clang.getTypeSpelling(t));
+		s = type_spelling(t);
 		p->type = pointer_to(s);
 		free(s);
-		s = take(clang.getTypeSpelling(canon));
+		s = type_spelling(canon);
 		p->plain = pointer_to(s);
 		p->pointee = s;
 		p->shape = CSHAPE_FUNCPTR;
@@ -466,7 +499,7 @@ static bool describe_decayed(CXType t, struct cparam *p)
 	 * its typedef names it (jmp_buf: "struct __jmp_buf_tag") */
 	elem = is_array(t.kind) ? clang.getArrayElementType(t) : clang.getArrayElementType(canon);
 	celem = clang.getCanonicalType(elem);
-	s = take(clang.getTypeSpelling(elem));
+	s = type_spelling(elem);
 	p->type = pointer_to(s);
 	free(s);
 	p->pointee = unqualified(celem);
@@ -475,6 +508,7 @@ static bool describe_decayed(CXType t, struct cparam *p)
 	if (describe_rows(t, elem, p))
 		return true;
 	p->shape = celem.kind == CXType_Pointer ? CSHAPE_PTRPTR : CSHAPE_POINTER;
+	p->pointee_array = is_array(elem.kind);
 	p->pointee_integer = is_integer(celem.kind);
 	p->pointee_char = celem.kind == CXType_Char_S || celem.kind == CXType_Char_U;
 	p->handle = is_handle(celem);
@@ -634,7 +668,7 @@ static void read_function(CXCursor c, struct cfunc *fn)
 		fn->symbol = symbol;
 	}
 	location(clang.getCursorLocation(c), &fn->file, &fn->line);
-	fn->result = take(clang.getTypeSpelling(clang.getCursorResultType(c)));
+	fn->result = type_spelling(clang.getCursorResultType(c));
 	fn->result_plain = unqualified(clang.getCanonicalType(clang.getCursorResultType(c)));
 	fn->variadic = clang.isFunctionTypeVariadic(clang.getCursorType(c)) != 0;
 	fn->no_prototype = clang.getCursorType(c).kind == CXType_FunctionNoProto;
@@ -648,7 +682,7 @@ static void read_function(CXCursor c, struct cfunc *fn)
 		if (!describe_decayed(clang.getCursorType(a), p)) {
 			/* less a pointer's own qualifiers ("void *restrict",
 			 * glibc's): a prototype ignores them */
-			char *spelled = take(clang.getTypeSpelling(clang.getCursorType(a)));
+			char *spelled = type_spelling(clang.getCursorType(a));
 
 			CXType canon = clang.getCanonicalType(clang.getCursorType(a));
 

@@ -26,6 +26,8 @@ struct cparam {
 	char *plain;	 /* canonical, top-level qualifiers removed: "const float *" */
 	char *pointee;	 /* pointers: canonical pointee without qualifiers: "float" */
 	bool pointee_const;
+	bool pointee_array; /* points to arrays written as such ("double (*m)[3]",
+			       "double m[][3]"; not "const odd_block *", a typedef's) */
 	bool integer;	 /* by-value integer (a size candidate) */
 	/* header mode only: */
 	char *spelled;	 /* a pointer typedef with its '*' shown ("z_stream *" for

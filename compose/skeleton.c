@@ -465,9 +465,10 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 	p->access = p->c->pointee_const ? "read" : "readwrite";
 	if (p->c->flat && plan_rows(fn, ps, n, k))
 		return;
-	if (p->c->shape == CSHAPE_POINTER && strchr(p->c->type, '(')) {
+	if (p->c->shape == CSHAPE_POINTER && p->c->pointee_array) {
 		/* "double m[][3]": a pointer to arrays, which the data layer
-		 * does not describe */
+		 * does not describe (not "_Atomic(int) *", whose spelling
+		 * has a parenthesis too) */
 		warn_at(fn, p->c->line, "parameter '%s' of '%s' points to arrays: passed as itself, so only CPU variants can use it; describe its data by hand",
 			p->name, fn->name);
 		pass_address(p, xasprintf("FIXME: '%s' points to arrays: the variant gets the pointer itself (host memory: CPU variants only)",
@@ -1455,13 +1456,35 @@ static char *generated_clash(struct skeleton *s, const char *name)
 	return why;
 }
 
+/*
+ * What of fn is of an _Atomic type (its own, or what it points to): "its
+ * parameter 'c' ('_Atomic(int) *')", or NULL.  No descriptor takes such a
+ * type (compose refused the one utility mode wrote), and a task's data is
+ * plain memory that a device copies: the caller's other threads would no
+ * longer share one atomic object.
+ */
+static char *atomic_part(const struct cfunc *fn)
+{
+	size_t i;
+
+	for (i = 0; i < fn->nparams; i++)
+		if (type_has_word(fn->params[i].plain, "_Atomic"))
+			return fn->params[i].name[0] ?
+				       xasprintf("its parameter '%s' ('%s')", fn->params[i].name,
+						 fn->params[i].plain) :
+				       xasprintf("its parameter %zu ('%s')", i + 1, fn->params[i].plain);
+	if (type_has_word(fn->result_plain, "_Atomic"))
+		return xasprintf("its result ('%s')", fn->result_plain);
+	return NULL;
+}
+
 static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 			      const struct header_ref *h)
 {
 	struct sparam *ps;
 	size_t i;
 	const char *why = names_function_problem(fn->name);
-	char *clash = NULL;
+	char *clash = NULL, *atomic;
 
 	/* the interface takes the function's name, which the wrapper
 	 * replaces (-Wl,--wrap): glibc's __assert_fail, or malloc, would
@@ -1484,9 +1507,13 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 		}
 	s->left_out = xrealloc(s->left_out, s->nnames + 1, sizeof(char *));
 	s->left_out[s->nnames] = NULL;
+	atomic = atomic_part(fn);
 	if (fn->variadic || fn->va_list)
 		s->left_out[s->nnames] = xasprintf("'%s' is variadic or takes a va_list, which a task cannot carry; its interface conflicts with the header",
 						   fn->name);
+	else if (atomic)
+		s->left_out[s->nnames] = xasprintf("'%s': %s is _Atomic, which no descriptor type is: the tree would not compose",
+						   fn->name, atomic);
 	else if (s->libs && delegates(s, fn) && !libsyms_defines(s->libs, cfunc_symbol(fn)))
 		s->left_out[s->nnames] = xasprintf("'%s' is not in %s, whose function its CPU variant calls: the program would not link",
 						   fn->name, libsyms_names(s->libs));
@@ -1505,6 +1532,11 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 	else if (fn->va_list)
 		warn_at(fn, fn->line, "'%s' takes a va_list, which a task cannot carry: main.xml leaves it out%s",
 			fn->name, "");
+	else if (atomic)
+		/* a device copies a task's data as plain memory: the caller's
+		 * threads would no longer share one atomic object */
+		warn_at(fn, fn->line, "'%s': %s is _Atomic, which a task's data cannot be: main.xml leaves it out",
+			fn->name, atomic);
 	else if (s->left_out[s->nnames - 1] && !clash)
 		warn_at(fn, fn->line, "'%s' is not in %s: main.xml leaves it out (add the library that has it)",
 			fn->name, libsyms_names(s->libs));
@@ -1526,6 +1558,7 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 	for (i = 0; i < sizeof(stubs) / sizeof(stubs[0]); i++)
 		write_stubs(s, fn, ps, h, &stubs[i]);
 	free_params(ps, fn->nparams);
+	free(atomic);
 	free(clash);
 }
 

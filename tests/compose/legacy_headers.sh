@@ -195,12 +195,20 @@ compute_as_called typed typed.c typed_calls.c half halff twice twicef typed_coun
 # a pointer to an unnamed enum, noreturn function pointers, pointers to
 # arrays, in a callback too; rows of an array ("double a[n][m]") are a
 # row-major matrix, deeper arrays passed as themselves; a structure with
-# pointers in a union or an array is a handle
+# pointers in a union or an array is a handle; typeof, _Atomic
 "$COMPOSE" --generate-comp-files="$data/odd_types.h" -o odd > /dev/null 2> odd.err ||
 	{ cat odd.err; fail "odd_types.h"; }
 sed "s|^$data/||" odd.err > odd.msg
 grep -qx "odd_types.h:19: warning: parameter 'b' of 'odd_blocks' points to arrays: passed as itself, so only CPU variants can use it; describe its data by hand" odd.msg ||
 	{ cat odd.msg; fail "odd_types.h: no word on the pointer to arrays"; }
+# typeof is the type it names; _Atomic data leaves its function out of
+# main.xml, said so (both spelled with parentheses by clang, they were said
+# to point to arrays, and written into descriptors compose refused)
+grep -qx "odd_types.h:51: warning: 'odd_atomic_add': its parameter 'c' ('_Atomic(int) \*') is _Atomic, which a task's data cannot be: main.xml leaves it out" odd.msg ||
+	{ cat odd.msg; fail "odd_types.h: no word on the _Atomic parameter"; }
+grep -q "odd_typeof_sum\|'c' of 'odd_atomic_add'" odd.msg && { cat odd.msg; fail "odd_types.h: a false word on typeof or _Atomic"; }
+grep -q '^ *<peppher:requiredInterface name="odd_atomic_add" xmlFile="odd_atomic_add.xml"/> -->$' odd/main.xml ||
+	fail "odd_types.h: odd_atomic_add is not left out of main.xml"
 in_tree=odd
 expect odd_bind.xml 'name="b" type="odd_binding *" accessMode="readwrite"'
 expect odd_rows.xml 'name="m" type="double *" accessMode="readwrite" numElements="n,3"'
@@ -213,9 +221,10 @@ expect odd_blocks.xml 'name="b" type="const double (*)[2][2]" accessMode="read"/
 # a count right after its pointer is its count, rows and columns elsewhere u's
 expect odd_push.xml 'name="p" type="double *" accessMode="readwrite" numElements="n"'
 expect odd_push.xml 'name="u" type="const double *" accessMode="read" numElements="rows,cols"'
+expect odd_typeof_sum.xml 'returnType="int"' 'name="x" type="const float *" accessMode="read" numElements="n"'
 in_tree=
 compute_as_called odd odd_types.c odd_types_calls.c odd_rows odd_scale odd_blocks odd_sum_blocks odd_each odd_bind odd_set \
-	odd_exit_with odd_visit odd_event_length odd_names_length odd_push
+	odd_exit_with odd_visit odd_event_length odd_names_length odd_push odd_typeof_sum
 # described as data, a function pointer gets a word, not "declare it const"
 sed -i 's|type="odd_visit_fn \*" accessMode="read" byValue="true"|type="odd_visit_fn *" accessMode="read"|' odd/odd_visit.xml
 "$COMPOSE" -I "$data" odd/main.xml -o odd-gen2 --platforms=CPU > /dev/null 2> odd-fn.err || fail "odd: compose without byValue"
