@@ -1233,33 +1233,16 @@ static const char *unreadable(const char *path)
 	return NULL;
 }
 
-int cparse_header(const char *path, char *const *args, size_t nargs,
-		  struct cfunc **funcs, size_t *nfuncs, const char *const **prelude)
+/* path parsed as the C of all (-x c -std=...): alone, or where it has
+ * errors alone, after the first prelude with which it has none (*prelude
+ * set to it, else NULL); NULL if clang could not parse it at all. */
+static CXTranslationUnit parse_c(CXIndex index, const char *path, const char **all, int nall,
+				 const char *const **prelude)
 {
-	static const char *const lang[] = { "-x", "c", "-std=gnu11", NULL };
-	struct header_walk w = { NULL, 0, NULL, 0 };
-	CXIndex index;
-	CXTranslationUnit tu;
-	const char **all, *why;
-	int nall, rc = 0;
+	CXTranslationUnit tu = parse(index, path, all, nall, NULL, 0);
 	size_t p;
 
-	*funcs = NULL;
-	*nfuncs = 0;
 	*prelude = NULL;
-	if ((why = unreadable(path))) {
-		struct loc loc = { path, 0 };
-
-		diag_error(&loc, "cannot read this header: %s", why);
-		return -1;
-	}
-	if (cparse_load(&why) != 0) {
-		diag_error(NULL, "cannot parse C headers: %s", why);
-		return -1;
-	}
-	index = clang.createIndex(0, 0);
-	all = make_args(lang, args, nargs, &nall);
-	tu = parse(index, path, all, nall, NULL, 0);
 	for (p = 0; tu && errors_of(tu, false) && p < sizeof(preludes) / sizeof(preludes[0]); p++) {
 		CXTranslationUnit with;
 		int k = nall, i;
@@ -1277,6 +1260,72 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 			clang.disposeTranslationUnit(with);
 		}
 	}
+	return tu;
+}
+
+/*
+ * A header that is C2x (C23's [[nodiscard]] attributes, which clang 14
+ * reads in C2x mode only) parsed as gnu11 has errors, and then parsed as
+ * C++: "a C++ header", which it is not.  Parsed as gnu2x where gnu11 fails
+ * (*std_read), unless the standard was given.
+ */
+static CXTranslationUnit parse_c2x(CXIndex index, const char *path, char *const *args,
+				   size_t nargs, CXTranslationUnit tu, const char *const **prelude,
+				   const char **std_read)
+{
+	static const char *const c2x[] = { "-x", "c", "-std=gnu2x", NULL };
+	const char *const *c2x_prelude;
+	int nall;
+	const char **all = make_args(c2x, args, nargs, &nall);
+	CXTranslationUnit as_c2x = parse_c(index, path, all, nall, &c2x_prelude);
+
+	if (as_c2x && !errors_of(as_c2x, false)) {
+		if (tu)
+			clang.disposeTranslationUnit(tu);
+		tu = as_c2x;
+		*prelude = c2x_prelude;
+		*std_read = "gnu2x";
+	} else if (as_c2x) {
+		clang.disposeTranslationUnit(as_c2x);
+	}
+	free(all);
+	return tu;
+}
+
+int cparse_header(const char *path, char *const *args, size_t nargs, const char *std,
+		  struct cfunc **funcs, size_t *nfuncs, const char *const **prelude,
+		  const char **std_read)
+{
+	const char *lang[] = { "-x", "c", NULL, NULL };
+	struct header_walk w = { NULL, 0, NULL, 0 };
+	CXIndex index;
+	CXTranslationUnit tu;
+	const char **all, *why;
+	char *std_option = xasprintf("-std=%s", std ? std : "gnu11");
+	int nall, rc = 0;
+
+	*funcs = NULL;
+	*nfuncs = 0;
+	*prelude = NULL;
+	*std_read = NULL;
+	lang[2] = std_option;
+	if ((why = unreadable(path))) {
+		struct loc loc = { path, 0 };
+
+		diag_error(&loc, "cannot read this header: %s", why);
+		free(std_option);
+		return -1;
+	}
+	if (cparse_load(&why) != 0) {
+		diag_error(NULL, "cannot parse C headers: %s", why);
+		free(std_option);
+		return -1;
+	}
+	index = clang.createIndex(0, 0);
+	all = make_args(lang, args, nargs, &nall);
+	tu = parse_c(index, path, all, nall, prelude);
+	if (!std && (!tu || errors_of(tu, false)))
+		tu = parse_c2x(index, path, args, nargs, tu, prelude, std_read);
 
 	if (!tu || (errors_of(tu, false) && parses_as_cxx(index, path, args, nargs))) {
 		struct loc loc = { path, 0 };
@@ -1316,6 +1365,7 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 		clang.disposeTranslationUnit(tu);
 	clang.disposeIndex(index);
 	free(all);
+	free(std_option);
 	*funcs = w.funcs;
 	*nfuncs = w.n;
 	return rc;
