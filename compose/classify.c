@@ -160,12 +160,6 @@ bool classify_integral_name(void *ctx, const char *name)
 	       !type_has_word(p->type, "double");
 }
 
-static char *expr_name_c(void *ctx, const char *name)
-{
-	(void)ctx;
-	return xasprintf("(double)%s", name); /* the language's values are doubles */
-}
-
 /*
  * Is the size parameter named name, of rows or elements (dim 0 or 1) of
  * the pointer p, signed (or of a type that may be): then it is passed to the variants as given, as a
@@ -199,11 +193,13 @@ static bool signed_count(struct iface *ifc, const struct param *p, const char *n
  * Dimension dim of p, text: a size parameter's name, which the backend
  * rebuilds from p's handle, or an expression of the constraint language
  * over by-value parameters ("1+(n-1)*incx"), which are then passed by
- * value.  p->dims[dim] becomes its C spelling, of type size_t.
+ * value.  p->dims[dim] becomes the name or the expression, and
+ * p->dim_exprs[dim] the expression's tree: the entry wrapper writes it in
+ * its language (C or C++).
  */
 static void check_dimension(struct iface *ifc, struct param *p, const char *text, int dim)
 {
-	char *t = normalize_space(text), *what, *c;
+	char *t = normalize_space(text), *what;
 	struct size_expr x = { ifc, p };
 	struct cexpr *e;
 
@@ -218,10 +214,10 @@ static void check_dimension(struct iface *ifc, struct param *p, const char *text
 		return;
 	}
 	if (is_c_identifier(t) && signed_count(ifc, p, t, dim)) {
+		/* the entry wrapper counts a negative value as none */
 		classify_find_param(ifc, t)->in_size_expr = true;
-		p->dims[dim] = xasprintf("(%s > 0 ? (size_t)%s : 0)", t, t);
+		p->dims[dim] = t;
 		p->size_expr = true;
-		free(t);
 		return;
 	}
 	if (is_c_identifier(t)) {
@@ -234,12 +230,10 @@ static void check_dimension(struct iface *ifc, struct param *p, const char *text
 	if (e) {
 		cexpr_type(e, classify_integral_name, ifc);
 		cexpr_names(e, check_expr_name, &x);
-		c = cexpr_to_c(e, expr_name_c, NULL);
-		/* a negative size is none */
-		p->dims[dim] = xasprintf("(%s > 0 ? (size_t)%s : 0)", c, c);
+		p->dims[dim] = t;
+		p->dim_exprs[dim] = e;
 		p->size_expr = true;
-		free(c);
-		cexpr_free(e);
+		t = NULL;
 	}
 	free(what);
 	free(t);
@@ -561,8 +555,9 @@ static void check_work_size(struct iface *ifc)
 		cexpr_type(e, classify_integral_name, ifc);
 		cexpr_names(e, check_work_name, ifc);
 		if (diag_error_count() == before)
-			ifc->work_size_c = cexpr_to_c(e, expr_name_c, NULL);
-		cexpr_free(e);
+			ifc->work_size_expr = e;
+		else
+			cexpr_free(e);
 	}
 	free(what);
 	free(t);

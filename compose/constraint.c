@@ -463,14 +463,19 @@ double cexpr_eval(const struct cexpr *e, double (*value)(void *ctx, const char *
 
 /* a / b truncated toward zero, as C, for a and b of integral values
  * (truncate_quotient in C: no libm in the generated code either) */
-static char *truncated_c(const char *a, const char *b)
+static char *truncated_c(const char *a, const char *b, bool cxx)
 {
-	return xasprintf("((%s / %s) > -4503599627370496.0 && (%s / %s) < 4503599627370496.0 ? (double)(long long)(%s / %s) : (%s / %s))",
-			 a, b, a, b, a, b, a, b);
+	char *t = cxx ? xasprintf("static_cast<double>(static_cast<long long>(%s / %s))", a, b) :
+			xasprintf("(double)(long long)(%s / %s)", a, b);
+	char *out = xasprintf("((%s / %s) > -4503599627370496.0 && (%s / %s) < 4503599627370496.0 ? %s : (%s / %s))",
+			      a, b, a, b, t, a, b);
+
+	free(t);
+	return out;
 }
 
 char *cexpr_to_c(const struct cexpr *e, char *(*name_c)(void *ctx, const char *name),
-		 void *ctx)
+		 void *ctx, bool cxx)
 {
 	static const char *const ops[] = {
 		[CX_ADD] = "+", [CX_SUB] = "-", [CX_MUL] = "*", [CX_DIV] = "/",
@@ -490,10 +495,10 @@ char *cexpr_to_c(const struct cexpr *e, char *(*name_c)(void *ctx, const char *n
 		return out;
 	case CX_NAME: return name_c(ctx, e->name);
 	case CX_COND:
-		a = cexpr_to_c(e->a, name_c, ctx);
-		b = cexpr_to_c(e->b, name_c, ctx);
+		a = cexpr_to_c(e->a, name_c, ctx, cxx);
+		b = cexpr_to_c(e->b, name_c, ctx, cxx);
 		{
-			char *c = cexpr_to_c(e->c, name_c, ctx);
+			char *c = cexpr_to_c(e->c, name_c, ctx, cxx);
 
 			out = xasprintf("(%s ? %s : %s)", a, b, c);
 			free(c);
@@ -502,30 +507,30 @@ char *cexpr_to_c(const struct cexpr *e, char *(*name_c)(void *ctx, const char *n
 		free(b);
 		return out;
 	case CX_MOD: /* as cexpr_eval: no libm where it is used */
-		a = cexpr_to_c(e->a, name_c, ctx);
-		b = cexpr_to_c(e->b, name_c, ctx);
-		q = truncated_c(a, b);
+		a = cexpr_to_c(e->a, name_c, ctx, cxx);
+		b = cexpr_to_c(e->b, name_c, ctx, cxx);
+		q = truncated_c(a, b, cxx);
 		out = xasprintf("(%s != 0 ? %s - %s * %s : __builtin_nan(\"\"))", b, a, b, q);
 		free(q);
 		free(a);
 		free(b);
 		return out;
 	case CX_ABS: /* no <math.h> needed where it is used */
-		a = cexpr_to_c(e->a, name_c, ctx);
+		a = cexpr_to_c(e->a, name_c, ctx, cxx);
 		out = xasprintf("((%s) < 0 ? -(%s) : (%s))", a, a, a);
 		free(a);
 		return out;
 	case CX_NEG:
 	case CX_NOT:
-		a = cexpr_to_c(e->a, name_c, ctx);
+		a = cexpr_to_c(e->a, name_c, ctx, cxx);
 		out = xasprintf("(%s%s)", e->op == CX_NEG ? "-" : "!", a);
 		free(a);
 		return out;
 	case CX_DIV:
 		if (e->a->integral && e->b->integral) { /* C's, toward zero */
-			a = cexpr_to_c(e->a, name_c, ctx);
-			b = cexpr_to_c(e->b, name_c, ctx);
-			q = truncated_c(a, b);
+			a = cexpr_to_c(e->a, name_c, ctx, cxx);
+			b = cexpr_to_c(e->b, name_c, ctx, cxx);
+			q = truncated_c(a, b, cxx);
 			out = xasprintf("(%s != 0 ? %s : __builtin_nan(\"\"))", b, q);
 			free(q);
 			free(a);
@@ -535,8 +540,8 @@ char *cexpr_to_c(const struct cexpr *e, char *(*name_c)(void *ctx, const char *n
 		/* a double's */
 		__attribute__((fallthrough));
 	default:
-		a = cexpr_to_c(e->a, name_c, ctx);
-		b = cexpr_to_c(e->b, name_c, ctx);
+		a = cexpr_to_c(e->a, name_c, ctx, cxx);
+		b = cexpr_to_c(e->b, name_c, ctx, cxx);
 		out = xasprintf("(%s %s %s)", a, ops[e->op], b);
 		free(a);
 		free(b);

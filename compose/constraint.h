@@ -62,8 +62,9 @@ double cexpr_eval(const struct cexpr *e, double (*value)(void *ctx, const char *
 		  void *ctx, const char **fault);
 
 /* e as a C expression of type double, each name written as
- * name_c(ctx, name) gives it (a fresh string). */
+ * name_c(ctx, name) gives it (a fresh string); cxx: its casts as C++
+ * writes them (static_cast), for C++ code built with -Wold-style-cast. */
 char *cexpr_to_c(const struct cexpr *e, char *(*name_c)(void *ctx, const char *name),
-		 void *ctx);
+		 void *ctx, bool cxx);
 
 #endif

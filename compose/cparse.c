@@ -139,6 +139,37 @@ static void location(CXSourceLocation loc, char **file, int *line)
 		*file = f ? take(clang.getFileName(f)) : xstrdup("");
 }
 
+/* Is spelling written with typeof: GNU's __typeof__ and __typeof, C23's
+ * typeof and typeof_unqual (and their underscored forms)? */
+static bool mentions_typeof(const char *spelling)
+{
+	static const char *const words[] = { "typeof", "__typeof", "__typeof__", "typeof_unqual",
+					     "__typeof_unqual", "__typeof_unqual__" };
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (type_has_word(spelling, words[i]))
+			return true;
+	return false;
+}
+
+/*
+ * t as written, for a descriptor's type or a declaration: a type written
+ * with typeof is the type it names, which is clang's canonical type (its
+ * typedefs resolved too).  libclang spells "__typeof__(int)" as
+ * "typeof(int)", which is no C type: utility mode wrote it into
+ * descriptors that compose then refused.
+ */
+static char *type_spelling(CXType t)
+{
+	char *s = take(clang.getTypeSpelling(t));
+
+	if (!mentions_typeof(s))
+		return s;
+	free(s);
+	return take(clang.getTypeSpelling(clang.getCanonicalType(t)));
+}
+
 static bool ends_with_word(const char *s, size_t len, const char *word)
 {
 	size_t w = strlen(word);
@@ -209,6 +240,12 @@ static bool is_const_data(CXType t)
 	return clang.isConstQualifiedType(t) != 0;
 }
 
+static bool is_array(enum CXTypeKind k)
+{
+	return k == CXType_ConstantArray || k == CXType_IncompleteArray ||
+	       k == CXType_VariableArray || k == CXType_DependentSizedArray;
+}
+
 /* Shape, plain spelling and pointee of type t. */
 static void describe(CXType t, struct cparam *p)
 {
@@ -224,6 +261,7 @@ static void describe(CXType t, struct cparam *p)
 
 		p->pointee = unqualified(pointee);
 		p->pointee_const = is_const_data(pointee);
+		p->pointee_array = t.kind == CXType_Pointer && is_array(clang.getPointeeType(t).kind);
 		if (pointee.kind == CXType_FunctionProto || pointee.kind == CXType_FunctionNoProto)
 			p->shape = CSHAPE_FUNCPTR;
 		else if (pointee.kind == CXType_Void)
@@ -352,7 +390,7 @@ static char *pointer_shown(CXType t)
 	if (!typedefs || t.kind != CXType_Pointer)
 		return NULL;
 	{
-		char *shown = take(clang.getTypeSpelling(t));
+		char *shown = type_spelling(t);
 		const char *kw = unnamed_tag_keyword(t);
 
 		if (kw)
@@ -373,12 +411,6 @@ static void describe_more(CXType t, struct cparam *p)
 	p->pointee_integer = is_integer(pointee.kind);
 	p->pointee_char = pointee.kind == CXType_Char_S || pointee.kind == CXType_Char_U;
 	p->handle = is_handle(pointee);
-}
-
-static bool is_array(enum CXTypeKind k)
-{
-	return k == CXType_ConstantArray || k == CXType_IncompleteArray ||
-	       k == CXType_VariableArray || k == CXType_DependentSizedArray;
 }
 
 /* "T *" for an element spelled "T", "T (*)[3]" for "T[3]", "T (*)(int)"
@@ -421,19 +453,20 @@ static bool describe_rows(CXType t, CXType row, struct cparam *p)
 	celem = clang.getCanonicalType(elem);
 	if (is_array(celem.kind) || celem.kind == CXType_Record || celem.kind == CXType_Pointer)
 		return false;
-	s = take(clang.getTypeSpelling(row));
+	s = type_spelling(row);
 	p->cols = first_dimension(s);
 	free(s);
 	if (!p->cols)
 		return false;
-	s = take(clang.getTypeSpelling(t));
+	s = type_spelling(t);
 	p->rows = is_array(t.kind) ? first_dimension(s) : NULL;
 	free(s);
-	s = take(clang.getTypeSpelling(elem));
+	s = type_spelling(elem);
 	p->flat = xasprintf("%s *", s);
 	free(s);
 	/* pointee stays the row ("double [3]"): prototype checks compare it */
 	p->pointee_const = is_const_data(crow);
+	p->pointee_array = true;
 	p->pointee_integer = is_integer(celem.kind);
 	p->pointee_char = false;
 	p->shape = CSHAPE_POINTER;
@@ -451,10 +484,10 @@ static bool describe_decayed(CXType t, struct cparam *p)
 	char *s;
 
 	if (canon.kind == CXType_FunctionProto || canon.kind == CXType_FunctionNoProto) {
-		s = take(clang.getTypeSpelling(t));
+		s = type_spelling(t);
 		p->type = pointer_to(s);
 		free(s);
-		s = take(clang.getTypeSpelling(canon));
+		s = type_spelling(canon);
 		p->plain = pointer_to(s);
 		p->pointee = s;
 		p->shape = CSHAPE_FUNCPTR;
@@ -466,7 +499,7 @@ static bool describe_decayed(CXType t, struct cparam *p)
 	 * its typedef names it (jmp_buf: "struct __jmp_buf_tag") */
 	elem = is_array(t.kind) ? clang.getArrayElementType(t) : clang.getArrayElementType(canon);
 	celem = clang.getCanonicalType(elem);
-	s = take(clang.getTypeSpelling(elem));
+	s = type_spelling(elem);
 	p->type = pointer_to(s);
 	free(s);
 	p->pointee = unqualified(celem);
@@ -475,6 +508,7 @@ static bool describe_decayed(CXType t, struct cparam *p)
 	if (describe_rows(t, elem, p))
 		return true;
 	p->shape = celem.kind == CXType_Pointer ? CSHAPE_PTRPTR : CSHAPE_POINTER;
+	p->pointee_array = is_array(elem.kind);
 	p->pointee_integer = is_integer(celem.kind);
 	p->pointee_char = celem.kind == CXType_Char_S || celem.kind == CXType_Char_U;
 	p->handle = is_handle(celem);
@@ -634,7 +668,7 @@ static void read_function(CXCursor c, struct cfunc *fn)
 		fn->symbol = symbol;
 	}
 	location(clang.getCursorLocation(c), &fn->file, &fn->line);
-	fn->result = take(clang.getTypeSpelling(clang.getCursorResultType(c)));
+	fn->result = type_spelling(clang.getCursorResultType(c));
 	fn->result_plain = unqualified(clang.getCanonicalType(clang.getCursorResultType(c)));
 	fn->variadic = clang.isFunctionTypeVariadic(clang.getCursorType(c)) != 0;
 	fn->no_prototype = clang.getCursorType(c).kind == CXType_FunctionNoProto;
@@ -648,7 +682,7 @@ static void read_function(CXCursor c, struct cfunc *fn)
 		if (!describe_decayed(clang.getCursorType(a), p)) {
 			/* less a pointer's own qualifiers ("void *restrict",
 			 * glibc's): a prototype ignores them */
-			char *spelled = take(clang.getTypeSpelling(clang.getCursorType(a)));
+			char *spelled = type_spelling(clang.getCursorType(a));
 
 			CXType canon = clang.getCanonicalType(clang.getCursorType(a));
 
@@ -1199,33 +1233,16 @@ static const char *unreadable(const char *path)
 	return NULL;
 }
 
-int cparse_header(const char *path, char *const *args, size_t nargs,
-		  struct cfunc **funcs, size_t *nfuncs, const char *const **prelude)
+/* path parsed as the C of all (-x c -std=...): alone, or where it has
+ * errors alone, after the first prelude with which it has none (*prelude
+ * set to it, else NULL); NULL if clang could not parse it at all. */
+static CXTranslationUnit parse_c(CXIndex index, const char *path, const char **all, int nall,
+				 const char *const **prelude)
 {
-	static const char *const lang[] = { "-x", "c", "-std=gnu11", NULL };
-	struct header_walk w = { NULL, 0, NULL, 0 };
-	CXIndex index;
-	CXTranslationUnit tu;
-	const char **all, *why;
-	int nall, rc = 0;
+	CXTranslationUnit tu = parse(index, path, all, nall, NULL, 0);
 	size_t p;
 
-	*funcs = NULL;
-	*nfuncs = 0;
 	*prelude = NULL;
-	if ((why = unreadable(path))) {
-		struct loc loc = { path, 0 };
-
-		diag_error(&loc, "cannot read this header: %s", why);
-		return -1;
-	}
-	if (cparse_load(&why) != 0) {
-		diag_error(NULL, "cannot parse C headers: %s", why);
-		return -1;
-	}
-	index = clang.createIndex(0, 0);
-	all = make_args(lang, args, nargs, &nall);
-	tu = parse(index, path, all, nall, NULL, 0);
 	for (p = 0; tu && errors_of(tu, false) && p < sizeof(preludes) / sizeof(preludes[0]); p++) {
 		CXTranslationUnit with;
 		int k = nall, i;
@@ -1243,6 +1260,72 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 			clang.disposeTranslationUnit(with);
 		}
 	}
+	return tu;
+}
+
+/*
+ * A header that is C2x (C23's [[nodiscard]] attributes, which clang 14
+ * reads in C2x mode only) parsed as gnu11 has errors, and then parsed as
+ * C++: "a C++ header", which it is not.  Parsed as gnu2x where gnu11 fails
+ * (*std_read), unless the standard was given.
+ */
+static CXTranslationUnit parse_c2x(CXIndex index, const char *path, char *const *args,
+				   size_t nargs, CXTranslationUnit tu, const char *const **prelude,
+				   const char **std_read)
+{
+	static const char *const c2x[] = { "-x", "c", "-std=gnu2x", NULL };
+	const char *const *c2x_prelude;
+	int nall;
+	const char **all = make_args(c2x, args, nargs, &nall);
+	CXTranslationUnit as_c2x = parse_c(index, path, all, nall, &c2x_prelude);
+
+	if (as_c2x && !errors_of(as_c2x, false)) {
+		if (tu)
+			clang.disposeTranslationUnit(tu);
+		tu = as_c2x;
+		*prelude = c2x_prelude;
+		*std_read = "gnu2x";
+	} else if (as_c2x) {
+		clang.disposeTranslationUnit(as_c2x);
+	}
+	free(all);
+	return tu;
+}
+
+int cparse_header(const char *path, char *const *args, size_t nargs, const char *std,
+		  struct cfunc **funcs, size_t *nfuncs, const char *const **prelude,
+		  const char **std_read)
+{
+	const char *lang[] = { "-x", "c", NULL, NULL };
+	struct header_walk w = { NULL, 0, NULL, 0 };
+	CXIndex index;
+	CXTranslationUnit tu;
+	const char **all, *why;
+	char *std_option = xasprintf("-std=%s", std ? std : "gnu11");
+	int nall, rc = 0;
+
+	*funcs = NULL;
+	*nfuncs = 0;
+	*prelude = NULL;
+	*std_read = NULL;
+	lang[2] = std_option;
+	if ((why = unreadable(path))) {
+		struct loc loc = { path, 0 };
+
+		diag_error(&loc, "cannot read this header: %s", why);
+		free(std_option);
+		return -1;
+	}
+	if (cparse_load(&why) != 0) {
+		diag_error(NULL, "cannot parse C headers: %s", why);
+		free(std_option);
+		return -1;
+	}
+	index = clang.createIndex(0, 0);
+	all = make_args(lang, args, nargs, &nall);
+	tu = parse_c(index, path, all, nall, prelude);
+	if (!std && (!tu || errors_of(tu, false)))
+		tu = parse_c2x(index, path, args, nargs, tu, prelude, std_read);
 
 	if (!tu || (errors_of(tu, false) && parses_as_cxx(index, path, args, nargs))) {
 		struct loc loc = { path, 0 };
@@ -1282,6 +1365,7 @@ int cparse_header(const char *path, char *const *args, size_t nargs,
 		clang.disposeTranslationUnit(tu);
 	clang.disposeIndex(index);
 	free(all);
+	free(std_option);
 	*funcs = w.funcs;
 	*nfuncs = w.n;
 	return rc;

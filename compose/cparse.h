@@ -26,6 +26,8 @@ struct cparam {
 	char *plain;	 /* canonical, top-level qualifiers removed: "const float *" */
 	char *pointee;	 /* pointers: canonical pointee without qualifiers: "float" */
 	bool pointee_const;
+	bool pointee_array; /* points to arrays written as such ("double (*m)[3]",
+			       "double m[][3]"; not "const odd_block *", a typedef's) */
 	bool integer;	 /* by-value integer (a size candidate) */
 	/* header mode only: */
 	char *spelled;	 /* a pointer typedef with its '*' shown ("z_stream *" for
@@ -90,14 +92,17 @@ int cparse_load(const char **why);
  * (lzma.h), those of the headers it includes with quotes, and their
  * parts.  A header that declares none is warned about, with the headers
  * it includes that do (poll.h: <sys/poll.h>).  args are passed to clang
- * (-I, -D).  A
+ * (-I, -D).  It is read as C of standard std ("c2x"), or when std is NULL
+ * as gnu11, and where only C2x parses it (C23's [[nodiscard]]) as gnu2x,
+ * and then *std_read is "gnu2x" (else NULL).  A
  * header that parses only after standard headers (jpeglib.h: <stdio.h>)
  * sets *prelude to their names (NULL-terminated), else to NULL.
  * Returns 0, or -1 when the header does not parse or libclang cannot be
  * loaded (reported).
  */
-int cparse_header(const char *path, char *const *args, size_t nargs,
-		  struct cfunc **funcs, size_t *nfuncs, const char *const **prelude);
+int cparse_header(const char *path, char *const *args, size_t nargs, const char *std,
+		  struct cfunc **funcs, size_t *nfuncs, const char *const **prelude,
+		  const char **std_read);
 
 /*
  * A parser for prototype checks, one per thread: it keeps the last unit it

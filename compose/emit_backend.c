@@ -113,11 +113,14 @@ static void emit_locals(struct out *o, const struct impl *impl)
 }
 
 /* The call; a C++ one catches what it throws, which would unwind
- * through the runtime's C: its call fails (pph_variant_error). */
+ * through the runtime's C: its call fails (pph_variant_error).  Only where
+ * the compiler has exceptions on: with -fno-exceptions a try is an error
+ * (g++, clang++, nvcc -Xcompiler), and nothing can be caught anyway. */
 static void emit_call(struct out *o, const struct impl *impl, bool cxx)
 {
 	const struct iface *ifc = impl->iface;
 	struct strbuf args = { 0 };
+	char *call;
 	size_t i;
 
 	if (impl->platform == PLATFORM_OPENMP) {
@@ -133,20 +136,24 @@ static void emit_call(struct out *o, const struct impl *impl, bool cxx)
 		strbuf_join(&args, ", ", "%s", a);
 		free(a);
 	}
+	call = xasprintf("%s%s(%s);", ifc->return_type ? "*args->pph_result = " : "", impl->name,
+			 args.s ? args.s : "");
 	if (cxx) {
+		out_line(o, "#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)");
 		out_line(o, "try {");
-		o->indent++;
-	}
-	out_line(o, "%s%s(%s);", ifc->return_type ? "*args->pph_result = " : "", impl->name,
-		 args.s ? args.s : "");
-	if (cxx) {
-		o->indent--;
+		out_line(o, "\t%s", call);
 		out_line(o, "} catch (const std::exception &e) {");
 		out_line(o, "\tpph_variant_error(e.what());");
 		out_line(o, "} catch (...) {");
 		out_line(o, "\tpph_variant_error(\"an exception that is no std::exception\");");
 		out_line(o, "}");
+		out_line(o, "#else");
+		out_line(o, "%s /* no exceptions: one thrown ends the program */", call);
+		out_line(o, "#endif");
+	} else {
+		out_line(o, "%s", call);
 	}
+	free(call);
 	free(args.s);
 }
 

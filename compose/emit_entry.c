@@ -35,6 +35,75 @@ static const char *access_enum(enum access a)
 					  "PPH_RW";
 }
 
+/*
+ * The entry wrapper is C, or C++ (--wrapper-ext=cpp): C++ gets its casts
+ * as C++ writes them, none where the value has the type already, and
+ * nullptr, so that it builds quietly with -Wold-style-cast,
+ * -Wuseless-cast and -Wzero-as-null-pointer-constant.
+ */
+static char *cast(bool cxx, const char *type, const char *expr)
+{
+	return cxx ? xasprintf("static_cast<%s>(%s)", type, expr) : xasprintf("(%s)%s", type, expr);
+}
+
+static const char *null_c(bool cxx)
+{
+	return cxx ? "nullptr" : "NULL";
+}
+
+static const struct param *find_param(const struct iface *ifc, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ifc->nparams; i++)
+		if (strcmp(ifc->params[i].name, name) == 0)
+			return &ifc->params[i];
+	return NULL;
+}
+
+/* Is p's type, less its qualifiers, one of names (its spellings)? */
+static bool param_type_is(const struct param *p, const char *const names[])
+{
+	char *type;
+	bool is = false;
+	size_t i;
+
+	if (!p || !p->type)
+		return false;
+	type = normalize_result_type(p->type);
+	for (i = 0; names[i] && !is; i++)
+		is = strcmp(type, names[i]) == 0;
+	free(type);
+	return is;
+}
+
+/* Is parameter p of an unsigned type by its name (a size_t can hold it)? */
+static bool param_unsigned(const struct param *p)
+{
+	char *type = p && p->type ? normalize_type(p->type) : NULL;
+	bool is = type && type_is_unsigned_integer(type);
+
+	free(type);
+	return is;
+}
+
+/* What the names of an expression in the constraint language are. */
+struct names_c {
+	const struct iface *ifc;
+	bool cxx;
+};
+
+/* A by-value parameter as a double, the constraint language's values. */
+static char *param_name_c(void *ctx, const char *name)
+{
+	static const char *const doubles[] = { "double", NULL };
+	const struct names_c *n = ctx;
+
+	if (n->cxx && param_type_is(find_param(n->ifc, name), doubles))
+		return xstrdup(name);
+	return cast(n->cxx, "double", name);
+}
+
 static void emit_codelet(struct out *o, const struct iface *ifc)
 {
 	size_t i;
@@ -74,13 +143,13 @@ static char *constraint_name_c(void *ctx, const char *name)
 		{ "true", "1" },
 		{ "false", "0" },
 	};
+	const struct names_c *n = ctx;
 	size_t i;
 
-	(void)ctx;
 	for (i = 0; i < sizeof(resources) / sizeof(resources[0]); i++)
 		if (strcmp(name, resources[i][0]) == 0)
-			return xasprintf("(double)%s", resources[i][1]);
-	return xasprintf("(double)%s", name); /* a by-value parameter */
+			return cast(n->cxx, "double", resources[i][1]);
+	return param_name_c(ctx, name); /* a by-value parameter */
 }
 
 static bool has_dynamic(const struct iface *ifc)
@@ -94,8 +163,9 @@ static bool has_dynamic(const struct iface *ifc)
 }
 
 /* pph_mask: the variants whose dynamic constraints hold for this call. */
-static void emit_mask(struct out *o, const struct iface *ifc)
+static void emit_mask(struct out *o, const struct iface *ifc, bool cxx)
 {
+	struct names_c names = { ifc, cxx };
 	size_t i, j;
 
 	/* bit i of the mask is the codelet's variant i: both index chosen[] */
@@ -109,7 +179,7 @@ static void emit_mask(struct out *o, const struct iface *ifc)
 
 			if (!impl->constraints[j].dynamic || !impl->constraints[j].expr)
 				continue;
-			c = cexpr_to_c(impl->constraints[j].expr, constraint_name_c, NULL);
+			c = cexpr_to_c(impl->constraints[j].expr, constraint_name_c, &names, cxx);
 			strbuf_join(&cond, " && ", "%s", c);
 			free(c);
 		}
@@ -159,7 +229,10 @@ static void emit_reduction(struct out *o, const struct iface *ifc, const struct 
 	free(op);
 }
 
-/* The user's reduction functions, declared, and their operator. */
+/* The user's reduction functions, declared, and their operator.  They are
+ * C functions, as the runtime calls them: a C++ entry wrapper
+ * (--wrapper-ext=cpp) declared them with C++ linkage, and the program
+ * failed to link ("undefined reference to `amax_identity(void*)'"). */
 static void emit_reduction_ops(struct out *o, const struct iface *ifc)
 {
 	size_t i;
@@ -170,37 +243,59 @@ static void emit_reduction_ops(struct out *o, const struct iface *ifc)
 		if (p->access != ACCESS_REDUCTION || p->buffer < 0 ||
 		    reduction_builtin(p->reduction) >= 0)
 			continue;
+		out_line(o, "#ifdef __cplusplus");
+		out_line(o, "extern \"C\" {");
+		out_line(o, "#endif");
 		out_line(o, "void %s(void *into, const void *from);", p->reduction);
 		out_line(o, "void %s(void *elem);", p->reduction_identity);
+		out_line(o, "#ifdef __cplusplus");
+		out_line(o, "}");
+		out_line(o, "#endif");
 		out_line(o, "static const struct pph_reduction %s_%s_reduction = { %s, %s };",
 			 ifc->name, p->name, p->reduction_identity, p->reduction);
 		out_blank(o);
 	}
 }
 
-static const struct param *find_param(const struct iface *ifc, const char *name)
+/* Dimension d of the raw pointer p as a size_t: a size parameter of a
+ * signed type that is negative counts as no element (a partitioned call's
+ * "int n" of -1 registered 2^64 - 1 of them), and so does a size
+ * expression's negative value.  In C++ an unsigned parameter is converted
+ * by the call it is passed to: a cast to size_t may be one to its own type
+ * (-Wuseless-cast). */
+static char *dimension_c(const struct iface *ifc, const struct param *p, int d, bool cxx)
 {
-	size_t i;
+	char *value, *size, *c;
 
-	for (i = 0; i < ifc->nparams; i++)
-		if (strcmp(ifc->params[i].name, name) == 0)
-			return &ifc->params[i];
-	return NULL;
+	if (p->dim_exprs[d]) {
+		struct names_c names = { ifc, cxx };
+
+		value = cexpr_to_c(p->dim_exprs[d], param_name_c, &names, cxx);
+	} else if (param_unsigned(find_param(ifc, p->dims[d]))) {
+		return cxx ? xstrdup(p->dims[d]) : cast(cxx, "size_t", p->dims[d]);
+	} else {
+		value = xstrdup(p->dims[d]);
+	}
+	size = cast(cxx, "size_t", value);
+	c = xasprintf("(%s > 0 ? %s : 0)", value, size);
+	free(size);
+	free(value);
+	return c;
 }
 
-/* Dimension dim of a raw pointer as a size_t: a size parameter of a signed
- * type that is negative counts as no element (a partitioned call's "int n"
- * of -1 registered 2^64 - 1 of them). */
-static char *dimension_c(const struct iface *ifc, const char *dim)
+/* The pointer argument p as the void * the runtime registers.  It never
+ * writes a read-only one, but a cast dropping const warns (-Wcast-qual):
+ * C goes through uintptr_t, C++ through const_cast. */
+static char *data_pointer(const struct param *p, bool cxx)
 {
-	const struct param *size = find_param(ifc, dim);
-	char *type = size && size->type ? normalize_type(size->type) : NULL;
-	char *c = type && !type_is_unsigned_integer(type) ?
-			  xasprintf("(%s > 0 ? (size_t)%s : 0)", dim, dim) :
-			  xasprintf("(size_t)%s", dim);
+	bool is_volatile = type_has_word(p->elem_type, "volatile");
 
-	free(type);
-	return c;
+	if (!type_has_word(p->elem_type, "const") && !is_volatile)
+		return cxx ? xstrdup(p->name) : cast(cxx, "void *", p->name);
+	if (cxx)
+		return xasprintf("const_cast<void *>(static_cast<const %svoid *>(%s))",
+				 is_volatile ? "volatile " : "", p->name);
+	return xasprintf("(void *)(uintptr_t)%s", p->name);
 }
 
 /*
@@ -210,8 +305,11 @@ static char *dimension_c(const struct iface *ifc, const char *dim)
  * 8 x 6 matrix and a vector of 4 both of "r" elements: the variant wrote 8
  * into the 4).  Else the call fails, saying which.
  */
-static void emit_container_sizes(struct out *o, const struct iface *ifc, const struct param *p)
+static void emit_container_sizes(struct out *o, const struct iface *ifc, const struct param *p,
+				 bool cxx)
 {
+	static const char *const long_longs[] = { "long long", "long long int", "signed long long",
+						  "signed long long int", NULL };
 	static const char *const fields[][3] = { { "n" }, { "rows", "cols", "ld" } };
 	static const char *const what[][3] = { { "elements" }, { "rows", "columns", "elements from row to row" } };
 	int matrix = p->kind == PARAM_CMATRIX, d;
@@ -220,23 +318,30 @@ static void emit_container_sizes(struct out *o, const struct iface *ifc, const s
 		return;
 	for (d = 0; d < (matrix ? 3 : 1); d++) {
 		const struct param *size = p->dims[d] ? find_param(ifc, p->dims[d]) : NULL;
+		char *given, *shown;
 
 		if (!size || size->buffer >= 0)
 			continue;
-		out_line(o, "if (pph_rc == 0 && %s && (size_t)%s != %s->%s) {", p->name, size->name,
-			 p->name, fields[matrix][d]);
-		out_line(o, "	fprintf(stderr, \"peppher: %s: '%s' is %%lld, but %s '%s' has %%zu %s\\n\", (long long)%s, %s->%s);",
+		given = cxx && param_unsigned(size) ? xstrdup(size->name) :
+						      cast(cxx, "size_t", size->name);
+		shown = cxx && param_type_is(size, long_longs) ? xstrdup(size->name) :
+								 cast(cxx, "long long", size->name);
+		out_line(o, "if (pph_rc == 0 && %s && %s != %s->%s) {", p->name, given, p->name,
+			 fields[matrix][d]);
+		out_line(o, "	fprintf(stderr, \"peppher: %s: '%s' is %%lld, but %s '%s' has %%zu %s\\n\", %s, %s->%s);",
 			 ifc->name, size->name, matrix ? "matrix" : "vector", p->name, what[matrix][d],
-			 size->name, p->name, fields[matrix][d]);
+			 shown, p->name, fields[matrix][d]);
 		out_line(o, "	pph_rc = -EINVAL;");
 		out_line(o, "}");
+		free(shown);
+		free(given);
 	}
 }
 
 static void emit_register(struct out *o, const struct iface *ifc,
-			  const struct param *p)
+			  const struct param *p, bool cxx)
 {
-	char *d0, *d1, *d2;
+	char *d0, *d1, *d2, *ptr;
 
 	if (PARAM_IS_CONTAINER(p)) {
 		/* the container's own handle: device copies live across calls */
@@ -257,18 +362,20 @@ static void emit_register(struct out *o, const struct iface *ifc,
 	}
 	out_line(o, "if (pph_rc == 0)");
 	o->indent++;
-	d0 = p->dims[0] ? dimension_c(ifc, p->dims[0]) : NULL;
-	d1 = p->dims[1] ? dimension_c(ifc, p->dims[1]) : NULL;
-	d2 = p->dims[2] ? dimension_c(ifc, p->dims[2]) : NULL;
+	d0 = p->dims[0] ? dimension_c(ifc, p, 0, cxx) : NULL;
+	d1 = p->dims[1] ? dimension_c(ifc, p, 1, cxx) : NULL;
+	d2 = p->dims[2] ? dimension_c(ifc, p, 2, cxx) : NULL;
+	ptr = data_pointer(p, cxx);
 	if (p->kind == PARAM_VECTOR)
-		out_line(o, "pph_rc = pph_vector_register(&pph_handles[%d], (void *)%s, %s, sizeof(%s));",
-			 p->buffer, p->name, d0, p->elem_type);
+		out_line(o, "pph_rc = pph_vector_register(&pph_handles[%d], %s, %s, sizeof(%s));",
+			 p->buffer, ptr, d0, p->elem_type);
 	else if (p->kind == PARAM_MATRIX)
-		out_line(o, "pph_rc = pph_matrix_register(&pph_handles[%d], (void *)%s, %s, %s, %s, sizeof(%s));",
-			 p->buffer, p->name, d0, d1, d2 ? d2 : d1, p->elem_type);
+		out_line(o, "pph_rc = pph_matrix_register(&pph_handles[%d], %s, %s, %s, %s, sizeof(%s));",
+			 p->buffer, ptr, d0, d1, d2 ? d2 : d1, p->elem_type);
 	else
-		out_line(o, "pph_rc = pph_variable_register(&pph_handles[%d], (void *)%s, sizeof(%s));",
-			 p->buffer, p->name, p->elem_type);
+		out_line(o, "pph_rc = pph_variable_register(&pph_handles[%d], %s, sizeof(%s));",
+			 p->buffer, ptr, p->elem_type);
+	free(ptr);
 	free(d0);
 	free(d1);
 	free(d2);
@@ -368,8 +475,9 @@ static void emit_unwrapped_call(struct out *o, const struct iface *ifc)
 	free(args.s);
 }
 
-static void emit_function(struct out *o, const struct iface *ifc)
+static void emit_function(struct out *o, const struct iface *ifc, bool cxx)
 {
+	const char *null = null_c(cxx);
 	char *name = entry_name(o, ifc), *sig = c_signature(ifc, name, 0);
 	bool dynamic = has_dynamic(ifc);
 	const char *mask = dynamic ? "pph_mask" : "PPH_ALL_IMPLS";
@@ -388,7 +496,7 @@ static void emit_function(struct out *o, const struct iface *ifc)
 			 ifc->nbuffers, modes.s);
 		if (ifc->partitioned)
 			emit_parts(o, ifc);
-		out_line(o, "pph_data_handle pph_handles[%zu] = { NULL };", ifc->nbuffers);
+		out_line(o, "pph_data_handle pph_handles[%zu] = { %s };", ifc->nbuffers, null);
 		free(modes.s);
 	}
 	if (ifc->return_type) {
@@ -412,27 +520,32 @@ static void emit_function(struct out *o, const struct iface *ifc)
 	if (ifc->return_type) /* defined even when the call fails */
 		out_line(o, "memset(&pph_result, 0, sizeof(pph_result));");
 	if (dynamic)
-		emit_mask(o, ifc);
+		emit_mask(o, ifc, cxx);
 	for (i = 0; i < ifc->nparams; i++)
-		emit_container_sizes(o, ifc, &ifc->params[i]);
+		emit_container_sizes(o, ifc, &ifc->params[i], cxx);
 	for (i = 0; i < ifc->nparams; i++)
 		if (ifc->params[i].buffer >= 0)
-			emit_register(o, ifc, &ifc->params[i]);
+			emit_register(o, ifc, &ifc->params[i], cxx);
 	/* the models key the call on its work (@workSize), not its bytes */
-	if (ifc->work_size_c)
-		out_line(o, "double pph_work = pph_call_work(%s);", ifc->work_size_c);
+	if (ifc->work_size_expr) {
+		struct names_c names = { ifc, cxx };
+		char *work = cexpr_to_c(ifc->work_size_expr, param_name_c, &names, cxx);
+
+		out_line(o, "double pph_work = pph_call_work(%s);", work);
+		free(work);
+	}
 	/* containers only: return at once; raw pointers: wait, copy back */
 	out_line(o, "if (pph_rc == 0)");
 	if (ifc->partitioned)
 		out_line(o, "\tpph_rc = pph_call_partitioned(&%s_codelet, %s, %zu, pph_handles, pph_modes, pph_parts, %s, %s);",
-			 ifc->name, mask, ifc->nbuffers, ifc->has_args ? "&pph_args" : "NULL",
+			 ifc->name, mask, ifc->nbuffers, ifc->has_args ? "&pph_args" : null,
 			 ifc->has_args ? "sizeof(pph_args)" : "0");
 	else
 		out_line(o, "\tpph_rc = pph_call_%s(&%s_codelet, %s, %zu, %s, %s, %s, %s);",
 			 ifc->async ? "async" : "sync", ifc->name, mask, ifc->nbuffers,
-			 ifc->nbuffers ? "pph_handles" : "NULL", ifc->nbuffers ? "pph_modes" : "NULL",
-			 ifc->has_args ? "&pph_args" : "NULL", ifc->has_args ? "sizeof(pph_args)" : "0");
-	if (ifc->work_size_c)
+			 ifc->nbuffers ? "pph_handles" : null, ifc->nbuffers ? "pph_modes" : null,
+			 ifc->has_args ? "&pph_args" : null, ifc->has_args ? "sizeof(pph_args)" : "0");
+	if (ifc->work_size_expr)
 		out_line(o, "pph_call_work(pph_work);");
 	for (i = 0; i < ifc->nparams; i++)
 		if (ifc->params[i].buffer >= 0 && !PARAM_IS_CONTAINER(&ifc->params[i]))
@@ -450,10 +563,13 @@ static void emit_function(struct out *o, const struct iface *ifc)
 void emit_entry(struct gen *g, const struct iface *ifc)
 {
 	char *name = entry_file_name(g, ifc), *backends = backend_header_name(ifc);
+	bool cxx = strcmp(g->entry_ext, ".c") != 0;
 	struct out o;
 
 	if (gen_open(g, &o, name, "/*") == 0) {
 		out_line(&o, "#include <stddef.h>");
+		if (!cxx)
+			out_line(&o, "#include <stdint.h> /* uintptr_t */");
 		out_blank(&o);
 		out_line(&o, "#include \"peppher.h\"");
 		out_line(&o, "#include \"%s\"", backends);
@@ -461,7 +577,7 @@ void emit_entry(struct gen *g, const struct iface *ifc)
 		emit_codelet(&o, ifc);
 		out_blank(&o);
 		emit_reduction_ops(&o, ifc);
-		emit_function(&o, ifc);
+		emit_function(&o, ifc, cxx);
 		gen_close(g, &o, name);
 	}
 	free(name);

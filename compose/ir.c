@@ -105,6 +105,9 @@ static void free_iface(struct iface *ifc)
 		free(ifc->params[i].dims[0]);
 		free(ifc->params[i].dims[1]);
 		free(ifc->params[i].dims[2]);
+		cexpr_free(ifc->params[i].dim_exprs[0]);
+		cexpr_free(ifc->params[i].dim_exprs[1]);
+		cexpr_free(ifc->params[i].dim_exprs[2]);
 		free(ifc->params[i].partition);
 		free(ifc->params[i].reduction);
 		free(ifc->params[i].reduction_identity);
@@ -118,7 +121,7 @@ static void free_iface(struct iface *ifc)
 	free(ifc->return_type);
 	free(ifc->work_size);
 	free(ifc->symbol);
-	free(ifc->work_size_c);
+	cexpr_free(ifc->work_size_expr);
 	for (i = 0; i < ifc->nincludes; i++)
 		free(ifc->includes[i]);
 	free(ifc->includes);

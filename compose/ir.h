@@ -44,10 +44,13 @@ struct param {
 	int buffer;	/* handle index for pointer kinds, else -1 */
 	int size_of;	/* PARAM_SIZE: index of the vector or matrix it sizes */
 	int size_dim;	/* PARAM_SIZE of a matrix: 0 rows, 1 columns, 2 leading dimension */
-	char *dims[3];	/* numElements as C: a vector's size, a matrix's rows, columns and
+	char *dims[3];	/* numElements: a vector's size, a matrix's rows, columns and
 			   (or NULL) leading dimension (a size parameter's name, or an
 			   expression) */
-	bool size_expr;	/* some dimension is an expression */
+	struct cexpr *dim_exprs[3]; /* an expression's tree (classify.c), for the
+				       entry wrapper to write as C or C++ */
+	bool size_expr;	/* some dimension is an expression, or a parameter passed
+			   as given (a signed count) */
 	bool in_size_expr; /* a by-value parameter used in a size expression */
 	char *partition; /* @partition: a block count, "auto", or NULL */
 	bool by_value;	 /* @byValue: a pointer passed as itself, never registered */
@@ -150,7 +153,7 @@ struct iface {
 	unsigned disabled_platforms; /* bit per enum platform: @disableCPU... */
 	enum model_kind model; /* @use*Models, else the command line's */
 	char *work_size;       /* @workSize, as written */
-	char *work_size_c;     /* its C expression over the parameters, a double */
+	struct cexpr *work_size_expr; /* it parsed (classify.c), over the parameters */
 	char *return_type; /* @returnType, NULL for void: the call waits for it */
 	char **includes;   /* @include: headers for the parameters' types */
 	size_t nincludes;

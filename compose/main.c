@@ -1,4 +1,5 @@
 /* compose: the PEPPHER composition tool's command line. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -102,6 +103,9 @@ static void usage(FILE *fp)
 		"                          the generated sources' compiler flags\n"
 		"  -L DIR, -l NAME         utility mode: the library the headers belong to,\n"
 		"                          written into main.xml's link step\n"
+		"  -std=STD                utility mode: the headers' C standard (c2x...), for\n"
+		"                          the C parser and the generated C sources' flags;\n"
+		"                          without it, gnu11, or gnu2x where only that parses\n"
 		"\n"
 		"  -h, --help              show this help and exit\n"
 		"  -V, --version           show the version and exit\n"
@@ -253,6 +257,15 @@ static int compu_spelling(const char *arg, char **gnu)
 	}
 	eq = strchr(name, '=');
 	len = eq ? (size_t)(eq - name) : strlen(name);
+	/* the compilers' -std=STD, single-dash too (else -s -t -d) */
+	if (len == 3 && strncmp(name, "std", 3) == 0) {
+		if (!eq) {
+			diag_error(NULL, "option '%s' needs a value: -std=STD", arg);
+			return -1;
+		}
+		*gnu = xasprintf("--std%s", eq);
+		return 1;
+	}
 	for (i = 0; i < NCOMPU; i++)
 		if (strlen(compu_options[i].name) == len &&
 		    strncasecmp(compu_options[i].name, name, len) == 0)
@@ -348,6 +361,29 @@ static int parse_wrapper_ext(const char *value, const char **ext)
 	return rc;
 }
 
+/* -std: the C standard utility mode reads the headers with ("c2x",
+ * "gnu17", "iso9899:1999"), written into compiler flags: a C one, of
+ * letters, digits and ':'. */
+static int parse_std(const char *value, const char **std)
+{
+	const char *c;
+
+	for (c = value; *c && (isalnum((unsigned char)*c) || *c == ':'); c++)
+		;
+	if (*c == '+' || (strncmp(value, "c", 1) != 0 && strncmp(value, "gnu", 3) != 0 &&
+			  strncmp(value, "iso9899:", 8) != 0)) {
+		diag_error(NULL, "-std=%s: utility mode reads C headers: give a C standard (c11, gnu17, c2x...)",
+			   value);
+		return -1;
+	}
+	if (*c || !value[0]) {
+		diag_error(NULL, "-std=%s: expected a standard's name (c11, gnu17, c2x...)", value);
+		return -1;
+	}
+	*std = value;
+	return 0;
+}
+
 /* --runtime: the pkg-config package the generated Makefile links. */
 static int parse_runtime(const char *value, const char **pc)
 {
@@ -392,6 +428,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		{ "generate-comp-files", required_argument, NULL, 'H' },
 		{ "force", no_argument, NULL, 'F' },
 		{ "empty-stubs", no_argument, NULL, 'M' },
+		{ "std", required_argument, NULL, 's' },
 		{ "verbose", optional_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -456,6 +493,10 @@ static int parse_args(int argc, char **argv, struct options *opt)
 			break;
 		case 'F': opt->skel.force = true; break;
 		case 'M': opt->skel.empty = true; break;
+		case 's':
+			if (parse_std(optarg, &opt->skel.std) != 0)
+				return -1;
+			break;
 		case 'I':
 		case 'D':
 			*(char **)array_push(&opt->skel.clang_args, &opt->skel.nargs,
@@ -488,6 +529,11 @@ static int parse_args(int argc, char **argv, struct options *opt)
 	}
 	if (opt->skel.nlink && !opt->skel.nheaders) {
 		diag_error(NULL, "-L and -l name the library of the headers --generate-comp-files reads: a main descriptor's link step has its own flags (or make LDLIBS=...)");
+		return -1;
+	}
+	if (opt->skel.std && !opt->skel.nheaders) {
+		/* a global one would be wrong for the C++ and CUDA sources */
+		diag_error(NULL, "-std names the C standard of the headers --generate-comp-files reads: the prototype checks parse each source with the -std of its descriptor's compiler flags");
 		return -1;
 	}
 	if (opt->skel.nheaders) {

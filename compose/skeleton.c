@@ -55,6 +55,9 @@ struct skeleton {
 	const struct cfunc *kept; /* the last function given an interface */
 	struct strbuf main_includes; /* main.c's includes of the headers */
 	char *cpp_flags; /* " -I... -D..." the headers were read with, XML-escaped, or "" */
+	const char *std; /* the C standard they were read with, where not the
+			    parser's default (-std, or gnu2x where only it
+			    parses them), or NULL: the C sources' flags have it */
 	char *link_flags; /* "-L... -l...", XML-escaped, or NULL */
 	unsigned errors; /* files that could not be made */
 };
@@ -465,9 +468,10 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 	p->access = p->c->pointee_const ? "read" : "readwrite";
 	if (p->c->flat && plan_rows(fn, ps, n, k))
 		return;
-	if (p->c->shape == CSHAPE_POINTER && strchr(p->c->type, '(')) {
+	if (p->c->shape == CSHAPE_POINTER && p->c->pointee_array) {
 		/* "double m[][3]": a pointer to arrays, which the data layer
-		 * does not describe */
+		 * does not describe (not "_Atomic(int) *", whose spelling
+		 * has a parenthesis too) */
 		warn_at(fn, p->c->line, "parameter '%s' of '%s' points to arrays: passed as itself, so only CPU variants can use it; describe its data by hand",
 			p->name, fn->name);
 		pass_address(p, xasprintf("FIXME: '%s' points to arrays: the variant gets the pointer itself (host memory: CPU variants only)",
@@ -901,10 +905,17 @@ static void write_interface(struct skeleton *s, const struct cfunc *fn,
 	free(attrs);
 }
 
-static void impl_descriptor(struct out *o, const struct cfunc *fn,
-			    const struct platform_stub *st, const char *cpp_flags)
+/* " -std=STD" for a C source (nvcc takes no C standard), or "". */
+static char *std_flag(const struct skeleton *s, const char *language)
 {
-	char *flags = xasprintf("%s%s", st->flags, cpp_flags);
+	return s->std && strcmp(language, "C") == 0 ? xasprintf(" -std=%s", s->std) : xstrdup("");
+}
+
+static void impl_descriptor(struct out *o, const struct skeleton *s, const struct cfunc *fn,
+			    const struct platform_stub *st)
+{
+	char *std = std_flag(s, st->language);
+	char *flags = xasprintf("%s%s%s", st->flags, std, s->cpp_flags);
 	char *from = stamp(fn), *name = xasprintf(" name=\"%s_%s\"%s", fn->name, st->suffix,
 						  st->disabled ? " disable=\"true\"" : "");
 	/* an OpenCL variant in ComPU's form: its kernel file is built into the
@@ -936,6 +947,7 @@ static void impl_descriptor(struct out *o, const struct cfunc *fn,
 	free(name);
 	free(from);
 	free(flags);
+	free(std);
 }
 
 static void write_impl_descriptor(struct skeleton *s, const struct cfunc *fn,
@@ -945,7 +957,7 @@ static void write_impl_descriptor(struct skeleton *s, const struct cfunc *fn,
 	struct out o;
 
 	if (open_file(s, &o, path, XML_UNIT) == 0) {
-		impl_descriptor(&o, fn, st, s->cpp_flags);
+		impl_descriptor(&o, s, fn, st);
 		close_file(s, &o);
 	}
 }
@@ -1455,13 +1467,35 @@ static char *generated_clash(struct skeleton *s, const char *name)
 	return why;
 }
 
+/*
+ * What of fn is of an _Atomic type (its own, or what it points to): "its
+ * parameter 'c' ('_Atomic(int) *')", or NULL.  No descriptor takes such a
+ * type (compose refused the one utility mode wrote), and a task's data is
+ * plain memory that a device copies: the caller's other threads would no
+ * longer share one atomic object.
+ */
+static char *atomic_part(const struct cfunc *fn)
+{
+	size_t i;
+
+	for (i = 0; i < fn->nparams; i++)
+		if (type_has_word(fn->params[i].plain, "_Atomic"))
+			return fn->params[i].name[0] ?
+				       xasprintf("its parameter '%s' ('%s')", fn->params[i].name,
+						 fn->params[i].plain) :
+				       xasprintf("its parameter %zu ('%s')", i + 1, fn->params[i].plain);
+	if (type_has_word(fn->result_plain, "_Atomic"))
+		return xasprintf("its result ('%s')", fn->result_plain);
+	return NULL;
+}
+
 static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 			      const struct header_ref *h)
 {
 	struct sparam *ps;
 	size_t i;
 	const char *why = names_function_problem(fn->name);
-	char *clash = NULL;
+	char *clash = NULL, *atomic;
 
 	/* the interface takes the function's name, which the wrapper
 	 * replaces (-Wl,--wrap): glibc's __assert_fail, or malloc, would
@@ -1484,9 +1518,13 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 		}
 	s->left_out = xrealloc(s->left_out, s->nnames + 1, sizeof(char *));
 	s->left_out[s->nnames] = NULL;
+	atomic = atomic_part(fn);
 	if (fn->variadic || fn->va_list)
 		s->left_out[s->nnames] = xasprintf("'%s' is variadic or takes a va_list, which a task cannot carry; its interface conflicts with the header",
 						   fn->name);
+	else if (atomic)
+		s->left_out[s->nnames] = xasprintf("'%s': %s is _Atomic, which no descriptor type is: the tree would not compose",
+						   fn->name, atomic);
 	else if (s->libs && delegates(s, fn) && !libsyms_defines(s->libs, cfunc_symbol(fn)))
 		s->left_out[s->nnames] = xasprintf("'%s' is not in %s, whose function its CPU variant calls: the program would not link",
 						   fn->name, libsyms_names(s->libs));
@@ -1505,6 +1543,11 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 	else if (fn->va_list)
 		warn_at(fn, fn->line, "'%s' takes a va_list, which a task cannot carry: main.xml leaves it out%s",
 			fn->name, "");
+	else if (atomic)
+		/* a device copies a task's data as plain memory: the caller's
+		 * threads would no longer share one atomic object */
+		warn_at(fn, fn->line, "'%s': %s is _Atomic, which a task's data cannot be: main.xml leaves it out",
+			fn->name, atomic);
 	else if (s->left_out[s->nnames - 1] && !clash)
 		warn_at(fn, fn->line, "'%s' is not in %s: main.xml leaves it out (add the library that has it)",
 			fn->name, libsyms_names(s->libs));
@@ -1526,6 +1569,7 @@ static void skeleton_function(struct skeleton *s, const struct cfunc *fn,
 	for (i = 0; i < sizeof(stubs) / sizeof(stubs[0]); i++)
 		write_stubs(s, fn, ps, h, &stubs[i]);
 	free_params(ps, fn->nparams);
+	free(atomic);
 	free(clash);
 }
 
@@ -1617,7 +1661,7 @@ static char *shell_options(char *const *args, size_t n)
 static void main_descriptor(struct out *o, const struct skeleton *s, const char *header)
 {
 	char *comment = xasprintf("Generated by compose %s from %s.", PACKAGE_VERSION, header);
-	char *stem = xstrdup(header), *dot = strrchr(stem, '.'), *program, *main_flags;
+	char *stem = xstrdup(header), *dot = strrchr(stem, '.'), *program, *main_flags, *std;
 	size_t i;
 
 	if (dot)
@@ -1630,7 +1674,9 @@ static void main_descriptor(struct out *o, const struct skeleton *s, const char 
 	if (!s->r->empty && !s->link_flags)
 		out_line(o, "<!-- the CPU variants call the original functions: link their library (compose -lfoo when generating, or make LDLIBS=-lfoo) -->");
 	source_file(o, "", " type=\"link\"", "gcc", s->link_flags, program);
-	main_flags = xasprintf("-O2%s", s->cpp_flags);
+	std = std_flag(s, "C");
+	main_flags = xasprintf("-O2%s%s", std, s->cpp_flags);
+	free(std);
 	source_file(o, " name=\"main.c\" language=\"C\"", "", "gcc", main_flags, NULL);
 	free(main_flags);
 	close_tag(o, "sourceFiles");
@@ -1802,13 +1848,22 @@ int generate_skeletons(const struct skeleton_request *r)
 	/* every header first: a function of a later one may have a name
 	 * compose would make of an earlier one's */
 	hs = xcalloc(r->nheaders + 1, sizeof(*hs));
+	s.std = r->std;
 	for (i = 0; i < r->nheaders; i++) {
-		const char *const *prelude;
+		const char *const *prelude, *std_read;
 
-		if (cparse_header(r->headers[i], r->clang_args, r->nargs, &hs[i].funcs,
-				  &hs[i].nfuncs, &prelude) != 0) {
+		if (cparse_header(r->headers[i], r->clang_args, r->nargs, r->std, &hs[i].funcs,
+				  &hs[i].nfuncs, &prelude, &std_read) != 0) {
 			rc = -1;
+		} else if (std_read && !r->dry_run) {
+			/* main.c includes every header: all its C is of that standard */
+			struct loc loc = { r->headers[i], 0 };
+
+			diag_note(&loc, "parses as C23 (-std=%s), not as C11: read so, and the C sources' compiler flags have -std=%s, for compose and make",
+				  std_read, std_read);
 		}
+		if (std_read)
+			s.std = std_read;
 		header_ref(&hs[i].h, r->headers[i], r);
 		hs[i].h.prelude = prelude;
 		for (j = 0; j < hs[i].nfuncs; j++)
@@ -1838,6 +1893,9 @@ int generate_skeletons(const struct skeleton_request *r)
 	if (rc == 0 && flags && !r->dry_run)
 		diag_note(NULL, "the headers were read with %s: the sources' compiler flags have them, for compose and make",
 			  flags);
+	if (rc == 0 && r->std && !r->dry_run)
+		diag_note(NULL, "the headers were read with -std=%s: the C sources' compiler flags have it, for compose and make",
+			  r->std);
 	if (rc == 0 && link && !r->dry_run)
 		diag_note(NULL, "the program is linked with %s: main.xml's link step has them, for make", link);
 	for (i = 0; i < s.nfiles; i++) {

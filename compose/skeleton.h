@@ -15,6 +15,7 @@ struct skeleton_request {
 	size_t nheaders;
 	char **clang_args; /* -I and -D options for the header parser */
 	size_t nargs;
+	const char *std; /* -std=STD: the headers' C standard ("c2x"), or NULL */
 	char **link_args; /* -L and -l options: the library the CPU variants call */
 	size_t nlink;
 	const char *outdir;

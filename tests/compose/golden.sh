@@ -5,7 +5,12 @@
 # warnings as errors; a case with a run.expected is built with the generated
 # Makefile and run, and must print exactly that (with the settings in
 # run.env, if any).  PEPPHER_REGEN=1 rewrites
-# expected/ from the output.
+# expected/ from the output.  Every C++ source (the C ones as C++ too, a CUDA
+# backend's host code) also compiles with exceptions off (-fno-exceptions:
+# a backend's try is an error there).  The entry wrappers are composed as
+# C++ too (--wrapper-ext=cpp), and compile quietly under the warnings of a
+# C++ project's own (-Wold-style-cast, -Wuseless-cast, -Wcast-qual,
+# -Wzero-as-null-pointer-constant, with g++ and clang++).
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
 # The expected files hold every platform's wrappers: a build without one
@@ -17,14 +22,31 @@ work="$top_builddir/tests/out/golden"
 fail=0
 
 compile_check() { # folder
-	for f in "$1"/*.c "$1"/*.cpp; do
+	for f in "$1"/*.c "$1"/*.cpp "$1"/*.cu; do
 		[ -e "$f" ] || continue
 		case "$f" in
-		*.c) gcc -std=c11 -Wall -Wextra -Werror -fsyntax-only -I"$top_srcdir/include" -I"$1" "$f" || return 1 ;;
+		*.c) gcc -std=c11 -Wall -Wextra -Wcast-qual -Werror -fsyntax-only -I"$top_srcdir/include" -I"$1" "$f" || return 1 ;;
 		esac
-		g++ -x c++ -std=c++11 -Wall -Wextra -Werror -fsyntax-only -I"$top_srcdir/include" -I"$1" "$f" || return 1
+		for exceptions in -fexceptions -fno-exceptions; do
+			g++ -x c++ -std=c++11 $exceptions -Wall -Wextra -Werror -fsyntax-only \
+				-I"$top_srcdir/include" -I"$1" "$f" || return 1
+		done
 	done
 	g++ -x c++ -Wall -Wextra -Werror -fsyntax-only -I"$top_srcdir/include" "$1/peppher.h" || return 1
+}
+
+cxx_warnings="-Wall -Wextra -Wcast-qual -Wold-style-cast -Wzero-as-null-pointer-constant -Werror"
+cxx_entry_check() { # work
+	(cd "$1/src" && "$COMPOSE" --platforms=CPU,OPENMP,CUDA,OPENCL --wrapper-ext=cpp main.xml \
+		-o ../cxx > /dev/null) || return 1
+	for f in "$1"/cxx/*_entry.cpp; do
+		g++ -std=c++11 $cxx_warnings -Wuseless-cast -fsyntax-only -I"$top_srcdir/include" \
+			-I"$1/cxx" "$f" || return 1
+		if command -v clang++ > /dev/null; then
+			clang++ -std=c++11 $cxx_warnings -fsyntax-only -I"$top_srcdir/include" \
+				-I"$1/cxx" "$f" || return 1
+		fi
+	done
 }
 
 # Compose again for the platforms this build has (nvcc may be missing),
@@ -62,6 +84,9 @@ for case in "$data"/*/; do
 		fail=1
 	elif ! compile_check "$work/$name/out"; then
 		echo "FAIL: $name: generated code does not compile"
+		fail=1
+	elif ! cxx_entry_check "$work/$name"; then
+		echo "FAIL: $name: C++ entry wrappers do not compile quietly"
 		fail=1
 	elif [ -f "$case/run.expected" ] && ! run_check "$case" "$work/$name"; then
 		echo "FAIL: $name: the composed program did not print run.expected"

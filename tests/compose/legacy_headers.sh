@@ -3,7 +3,8 @@
 # headers: each of mix.h's declarations, needs_stdio.h and the umbrella
 # mixlib.h stands for a real header whose generated tree did not compose:
 # bzlib.h, png.h, jpeglib.h, lzma.h, z3.h, form.h, openssl's evp.h,
-# glibc's; typed.h and forward.h as glibc's math.h and poll.h; odd_types.h
+# glibc's; typed.h and forward.h as glibc's math.h and poll.h; c23.h as a
+# C23 library's; odd_types.h
 # as X11's, valgrind's and openssl's modes.h types): the tree
 # composes as generated, builds with the library, and a
 # program calling every function prints through PEPPHER what it prints
@@ -191,16 +192,54 @@ grep -v "^compose: note: the headers were read with -I" typed.err && fail "typed
 # the linker's name of a function declared with an asm label is wrapped
 grep -q 'wrap="true" symbol="typed_code_v2"' typed/typed_code.xml || fail "typed_code: no symbol from its asm label"
 compute_as_called typed typed.c typed_calls.c half halff twice twicef typed_count typed_code
+# a C23 header ([[nodiscard]]): clang reads it as C2x only, and it was said
+# to be a C++ header; read as gnu2x, said so, which the C sources' flags
+# have (not nvcc's); or read with the standard -std names
+"$COMPOSE" -I "$data" --generate-comp-files="$data/c23.h" -o c23 > /dev/null 2> c23.err ||
+	{ cat c23.err; fail "c23.h"; }
+grep -v "^compose: note: the headers were read with -I" c23.err | sed "s|^$data/||" > c23.msg
+printf '%s\n' "c23.h: note: parses as C23 (-std=gnu2x), not as C11: read so, and the C sources' compiler flags have -std=gnu2x, for compose and make" |
+	diff -u - c23.msg || fail "c23.h: not said how it was read"
+in_tree=c23
+expect c23_sum/cpu/c23_sum_cpu.xml "<peppher:flags>-O2 -std=gnu2x -I$(cd "$data" && pwd -P)</peppher:flags>"
+expect c23_sum/openmp/c23_sum_openmp.xml '<peppher:flags>-O2 -fopenmp -std=gnu2x -I'
+expect c23_sum/opencl/c23_sum_opencl.xml '<peppher:flags>-O2 -std=gnu2x -I'
+expect main.xml '<peppher:flags>-O2 -std=gnu2x -I'
+in_tree=
+grep -q -- -std c23/c23_sum/cuda/c23_sum_cuda.xml && fail "c23.h: nvcc is given a C standard"
+compute_as_called c23 c23.c c23_calls.c c23_sum
+"$COMPOSE" -std=c2x -I "$data" --generate-comp-files="$data/c23.h" -o c23-std > /dev/null 2> c23-std.err ||
+	{ cat c23-std.err; fail "c23.h with -std=c2x"; }
+grep -qx "compose: note: the headers were read with -std=c2x: the C sources' compiler flags have it, for compose and make" c23-std.err &&
+	[ "$(wc -l < c23-std.err)" -eq 2 ] || { cat c23-std.err; fail "c23.h with -std=c2x: not said so"; }
+in_tree=c23-std
+expect c23_total/cpu/c23_total_cpu.xml '<peppher:flags>-O2 -std=c2x -I'
+in_tree=
+# -std of C only, and for utility mode only (each source has its own)
+"$COMPOSE" -std=c++17 --generate-comp-files="$data/c23.h" -o c23-cxx > /dev/null 2> std.err && fail "-std=c++17 taken"
+printf '%s\n' "compose: error: -std=c++17: utility mode reads C headers: give a C standard (c11, gnu17, c2x...)" \
+	"compose: 1 error, nothing written" | diff -u - std.err || fail "-std=c++17: not said why it is refused"
+"$COMPOSE" -std=c2x c23/main.xml -o c23-gen2 > /dev/null 2> std.err && fail "-std with a main descriptor composed"
+printf '%s\n' "compose: error: -std names the C standard of the headers --generate-comp-files reads: the prototype checks parse each source with the -std of its descriptor's compiler flags" \
+	"compose: 1 error, nothing written" | diff -u - std.err || fail "-std with a main descriptor: not said why it is refused"
 # types real headers write that descriptors could not take (odd_types.h):
 # a pointer to an unnamed enum, noreturn function pointers, pointers to
 # arrays, in a callback too; rows of an array ("double a[n][m]") are a
 # row-major matrix, deeper arrays passed as themselves; a structure with
-# pointers in a union or an array is a handle
+# pointers in a union or an array is a handle; typeof, _Atomic
 "$COMPOSE" --generate-comp-files="$data/odd_types.h" -o odd > /dev/null 2> odd.err ||
 	{ cat odd.err; fail "odd_types.h"; }
 sed "s|^$data/||" odd.err > odd.msg
 grep -qx "odd_types.h:19: warning: parameter 'b' of 'odd_blocks' points to arrays: passed as itself, so only CPU variants can use it; describe its data by hand" odd.msg ||
 	{ cat odd.msg; fail "odd_types.h: no word on the pointer to arrays"; }
+# typeof is the type it names; _Atomic data leaves its function out of
+# main.xml, said so (both spelled with parentheses by clang, they were said
+# to point to arrays, and written into descriptors compose refused)
+grep -qx "odd_types.h:51: warning: 'odd_atomic_add': its parameter 'c' ('_Atomic(int) \*') is _Atomic, which a task's data cannot be: main.xml leaves it out" odd.msg ||
+	{ cat odd.msg; fail "odd_types.h: no word on the _Atomic parameter"; }
+grep -q "odd_typeof_sum\|'c' of 'odd_atomic_add'" odd.msg && { cat odd.msg; fail "odd_types.h: a false word on typeof or _Atomic"; }
+grep -q '^ *<peppher:requiredInterface name="odd_atomic_add" xmlFile="odd_atomic_add.xml"/> -->$' odd/main.xml ||
+	fail "odd_types.h: odd_atomic_add is not left out of main.xml"
 in_tree=odd
 expect odd_bind.xml 'name="b" type="odd_binding *" accessMode="readwrite"'
 expect odd_rows.xml 'name="m" type="double *" accessMode="readwrite" numElements="n,3"'
@@ -213,9 +252,10 @@ expect odd_blocks.xml 'name="b" type="const double (*)[2][2]" accessMode="read"/
 # a count right after its pointer is its count, rows and columns elsewhere u's
 expect odd_push.xml 'name="p" type="double *" accessMode="readwrite" numElements="n"'
 expect odd_push.xml 'name="u" type="const double *" accessMode="read" numElements="rows,cols"'
+expect odd_typeof_sum.xml 'returnType="int"' 'name="x" type="const float *" accessMode="read" numElements="n"'
 in_tree=
 compute_as_called odd odd_types.c odd_types_calls.c odd_rows odd_scale odd_blocks odd_sum_blocks odd_each odd_bind odd_set \
-	odd_exit_with odd_visit odd_event_length odd_names_length odd_push
+	odd_exit_with odd_visit odd_event_length odd_names_length odd_push odd_typeof_sum
 # described as data, a function pointer gets a word, not "declare it const"
 sed -i 's|type="odd_visit_fn \*" accessMode="read" byValue="true"|type="odd_visit_fn *" accessMode="read"|' odd/odd_visit.xml
 "$COMPOSE" -I "$data" odd/main.xml -o odd-gen2 --platforms=CPU > /dev/null 2> odd-fn.err || fail "odd: compose without byValue"

@@ -218,6 +218,31 @@ static void test_constraint_eval(void)
 	CU_ASSERT_PTR_NOT_NULL(fault);
 }
 
+static char *name_as_is(void *ctx, const char *name)
+{
+	(void)ctx;
+	return xstrdup(name);
+}
+
+/* C++ gets C++'s casts (a C cast warns under -Wold-style-cast) */
+static void test_constraint_cxx(void)
+{
+	struct loc loc = { "t.xml", 1 };
+	struct cexpr *e = cexpr_parse("7 / 2", &loc);
+	char *c, *cxx;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	cexpr_type(e, no_integral, NULL);
+	c = cexpr_to_c(e, name_as_is, NULL, false);
+	cxx = cexpr_to_c(e, name_as_is, NULL, true);
+	CU_ASSERT_PTR_NOT_NULL(strstr(c, "(double)(long long)(7.0 / 2.0)"));
+	CU_ASSERT_PTR_NULL(strstr(cxx, "(double)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(cxx, "static_cast<double>(static_cast<long long>(7.0 / 2.0))"));
+	free(cxx);
+	free(c);
+	cexpr_free(e);
+}
+
 static void test_identifiers(void)
 {
 	CU_ASSERT_TRUE(is_c_identifier("vector_scale2"));
@@ -444,10 +469,12 @@ static void test_load_and_check(void)
 	CU_ASSERT_EQUAL(axpy->params[0].kind, PARAM_VECTOR);
 	CU_ASSERT_EQUAL(axpy->params[1].kind, PARAM_VECTOR);
 	CU_ASSERT_STRING_EQUAL(axpy->params[1].elem_type, "const float");
-	/* a signed size is passed as given, a negative one counting as none;
-	 * an unsigned one is rebuilt from the data's handle */
+	/* a signed size is passed as given, a negative one counting as none
+	 * (the entry wrapper's); an unsigned one is rebuilt from the data's
+	 * handle */
 	CU_ASSERT_EQUAL(axpy->params[2].kind, PARAM_VALUE);
-	CU_ASSERT_STRING_EQUAL(axpy->params[0].dims[0], "(n > 0 ? (size_t)n : 0)");
+	CU_ASSERT_STRING_EQUAL(axpy->params[0].dims[0], "n");
+	CU_ASSERT_TRUE(axpy->params[0].size_expr);
 	CU_ASSERT_EQUAL(axpy->params[3].kind, PARAM_VALUE);
 	CU_ASSERT_TRUE(axpy->has_args);
 	CU_ASSERT_EQUAL(norm->params[1].kind, PARAM_SIZE);
@@ -597,6 +624,7 @@ int main(void)
 	CU_add_test(s, "normalize", test_normalize);
 	CU_add_test(s, "result type", test_result_type);
 	CU_add_test(s, "constraint values", test_constraint_eval);
+	CU_add_test(s, "constraint as C++", test_constraint_cxx);
 	CU_add_test(s, "identifiers", test_identifiers);
 	CU_add_test(s, "types", test_types);
 	CU_add_test(s, "paths", test_paths);

@@ -95,3 +95,17 @@ void odd_push(double *p, int n, const double *u, int rows, int cols)
 	for (int i = 0; i < n; i++)
 		p[i] += u[i % (rows * cols)];
 }
+
+__typeof__(int) odd_typeof_sum(const __typeof__(float) *x, int n)
+{
+	float s = 0;
+
+	for (int i = 0; i < n; i++)
+		s += x[i];
+	return (int)s;
+}
+
+void odd_atomic_add(_Atomic int *c, int n)
+{
+	*c += n;
+}

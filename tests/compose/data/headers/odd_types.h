@@ -45,4 +45,8 @@ typedef struct {
 int odd_names_length(const odd_names *n);
 /* p's count right after it; rows and columns are u's */
 void odd_push(double *p, int n, const double *u, int rows, int cols);
+/* types written with typeof (GNU's __typeof__): the types they name */
+__typeof__(int) odd_typeof_sum(const __typeof__(float) *x, int n);
+/* atomic data, which no task's data can be: left out of main.xml */
+void odd_atomic_add(_Atomic int *c, int n);
 #endif

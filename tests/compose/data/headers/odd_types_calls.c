@@ -73,6 +73,14 @@ int main(void)
 		odd_push(p, 5, u, 2, 3);
 		printf("push %g %g\n", p[0], p[4]);
 	}
+	{
+		const float x[4] = { 1, 2, 3, 4.5f };
+		_Atomic int c = 1;
+
+		printf("typeof_sum %d\n", odd_typeof_sum(x, 4));
+		odd_atomic_add(&c, 2); /* the library's own: left out */
+		printf("atomic_add %d\n", (int)c);
+	}
 #ifndef DIRECT
 	PEPPHER_SHUTDOWN();
 #endif

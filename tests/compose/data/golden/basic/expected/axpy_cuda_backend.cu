@@ -9,6 +9,7 @@ void axpy_cuda_backend(void *buffers[], void *arg)
 {
 	struct axpy_args *args = (struct axpy_args *)arg;
 
+	#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
 	try {
 		axpy_cuda((float *)PPH_VECTOR_PTR(buffers[0]), (const float *)PPH_VECTOR_PTR(buffers[1]), args->n, args->alpha);
 	} catch (const std::exception &e) {
@@ -16,4 +17,7 @@ void axpy_cuda_backend(void *buffers[], void *arg)
 	} catch (...) {
 		pph_variant_error("an exception that is no std::exception");
 	}
+	#else
+	axpy_cuda((float *)PPH_VECTOR_PTR(buffers[0]), (const float *)PPH_VECTOR_PTR(buffers[1]), args->n, args->alpha); /* no exceptions: one thrown ends the program */
+	#endif
 }

@@ -9,6 +9,7 @@ void addk_cxx_backend(void *buffers[], void *arg)
 {
 	struct addk_args *args = (struct addk_args *)arg;
 
+	#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
 	try {
 		addk_cxx(args->n, (float *)PPH_VECTOR_PTR(buffers[0]), args->k);
 	} catch (const std::exception &e) {
@@ -16,4 +17,7 @@ void addk_cxx_backend(void *buffers[], void *arg)
 	} catch (...) {
 		pph_variant_error("an exception that is no std::exception");
 	}
+	#else
+	addk_cxx(args->n, (float *)PPH_VECTOR_PTR(buffers[0]), args->k); /* no exceptions: one thrown ends the program */
+	#endif
 }

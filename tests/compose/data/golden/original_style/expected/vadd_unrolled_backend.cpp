@@ -9,6 +9,7 @@ void vadd_unrolled_backend(void *buffers[], void *arg)
 {
 	struct vadd_args *args = (struct vadd_args *)arg;
 
+	#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
 	try {
 		vadd_unrolled((const float *)PPH_VECTOR_PTR(buffers[0]), (const float *)PPH_VECTOR_PTR(buffers[1]), (float *)PPH_VECTOR_PTR(buffers[2]), args->n);
 	} catch (const std::exception &e) {
@@ -16,4 +17,7 @@ void vadd_unrolled_backend(void *buffers[], void *arg)
 	} catch (...) {
 		pph_variant_error("an exception that is no std::exception");
 	}
+	#else
+	vadd_unrolled((const float *)PPH_VECTOR_PTR(buffers[0]), (const float *)PPH_VECTOR_PTR(buffers[1]), (float *)PPH_VECTOR_PTR(buffers[2]), args->n); /* no exceptions: one thrown ends the program */
+	#endif
 }
