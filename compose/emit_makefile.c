@@ -362,7 +362,8 @@ static void emit_link(struct out *o, const struct model *m, const struct objs *o
 		 objs->openmp && t != TOOL_NVCC ? " $(OPENMP_LIBS)" : "",
 		 objs->cuda ? " $(CUDA_LIBS)" : "",
 		 objs->opencl ? " $(OPENCL_LIBS)" : "",
-		 objs->cxx && strcmp(tool.command, "$(CC)") == 0 ? " -lstdc++" : "");
+		 /* a C compiler, $(CC) or one named (clang), links no libstdc++ */
+		 objs->cxx && t == TOOL_CC ? " -lstdc++" : "");
 	free(flags);
 	out_blank(o);
 	out_line(o, "install: $(PROGRAM)");
