@@ -344,6 +344,11 @@ static char *link_flags(const struct model *m, enum toolchain tool)
 	return strbuf_take(&b);
 }
 
+/*
+ * The linker gets its compiler flags, $(CFLAGS) (or $(CXXFLAGS),
+ * $(NVCCFLAGS)), as the GNU Coding Standards and automake have it:
+ * CFLAGS=-fsanitize=address or -flto compiled objects that did not link.
+ */
 static void emit_link(struct out *o, const struct model *m, const struct objs *objs)
 {
 	const struct compiler *link = &m->main->link;
@@ -355,8 +360,8 @@ static void emit_link(struct out *o, const struct model *m, const struct objs *o
 	/* descriptor link flags go after the objects: they are mostly -l options */
 	/* relinked when the Makefile changed: the link flags are in it */
 	out_line(o, "$(PROGRAM): $(OBJS) Makefile");
-	out_line(o, "\t%s $(LDFLAGS) -o $@ $(OBJS)%s%s%s%s $(PEPPHER_LIBS)%s%s%s $(LDLIBS) $(LIBS)",
-		 tool.command, flags[0] ? " " : "", flags,
+	out_line(o, "\t%s %s $(LDFLAGS) -o $@ $(OBJS)%s%s%s%s $(PEPPHER_LIBS)%s%s%s $(LDLIBS) $(LIBS)",
+		 tool.command, tool.flags, flags[0] ? " " : "", flags,
 		 objs->openmp ? " $(OPENMP_FLAGS)" : "",
 		 /* nvcc takes no -Wl options */
 		 objs->openmp && t != TOOL_NVCC ? " $(OPENMP_LIBS)" : "",
