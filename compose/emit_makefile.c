@@ -235,6 +235,14 @@ static void emit_no_builtin(struct out *o, const struct model *m)
 	free(b.s);
 }
 
+/*
+ * The runtime's flags come from pkg-config when a recipe first needs them,
+ * once (VAR = $(eval VAR := ...)$(VAR)): `make clean`, and `make install`
+ * of a program already built, need none, and ran pkg-config for nothing
+ * (under sudo, which resets PKG_CONFIG_PATH, install stopped: "pkg-config
+ * finds no peppher").  A missing package is said before anything
+ * compiles: else it shows as undefined pph_ symbols.
+ */
 static void emit_variables(struct out *o, const struct model *m, const struct objs *objs,
 			   const char *program, const char *pc)
 {
@@ -245,29 +253,26 @@ static void emit_variables(struct out *o, const struct model *m, const struct ob
 	out_line(o, "CXX = g++");
 	out_line(o, "endif");
 	out_line(o, "PKG_CONFIG ?= pkg-config");
-	/* said first: else a missing package shows as undefined pph_ symbols */
-	out_line(o, "ifeq ($(filter clean,$(MAKECMDGOALS)),)");
-	out_line(o, "ifneq ($(shell $(PKG_CONFIG) --exists %s && echo yes),yes)", pc);
-	out_line(o, "$(error pkg-config finds no %s: put the folder of %s.pc (PREFIX/lib/pkgconfig) on PKG_CONFIG_PATH)",
-		 pc, pc);
-	out_line(o, "endif");
-	out_line(o, "endif");
-	out_line(o, "PEPPHER_CFLAGS := $(shell $(PKG_CONFIG) --cflags %s)", pc);
+	out_line(o, "# pkg-config runs when a rule first needs what it says, once");
+	out_line(o, "pkg_found = $(eval pkg_found := $$(shell $(PKG_CONFIG) --exists %s && echo yes))$(pkg_found)",
+		 pc);
+	out_line(o, "pkg = $(if $(pkg_found),$(shell $(PKG_CONFIG) $1 %s),$(error pkg-config finds no %s: put the folder of %s.pc (PREFIX/lib/pkgconfig) on PKG_CONFIG_PATH))",
+		 pc, pc, pc);
+	out_line(o, "PEPPHER_CFLAGS = $(eval PEPPHER_CFLAGS := $$(call pkg,--cflags))$(PEPPHER_CFLAGS)");
 	/* the rpath lets the program find libpeppher wherever it was installed */
-	out_line(o, "PEPPHER_LIBS := $(shell $(PKG_CONFIG) --libs %s) \\", pc);
-	out_line(o, "\t-Wl,-rpath,$(shell $(PKG_CONFIG) --variable=libdir %s)", pc);
+	out_line(o, "PEPPHER_LIBS = $(eval PEPPHER_LIBS := $$(call pkg,--libs) -Wl,-rpath,$$(call pkg,--variable=libdir))$(PEPPHER_LIBS)");
 	if (objs->openmp) {
-		out_line(o, "OPENMP_FLAGS := $(shell $(PKG_CONFIG) --variable=openmp_flags %s)", pc);
+		out_line(o, "OPENMP_FLAGS = $(eval OPENMP_FLAGS := $$(call pkg,--variable=openmp_flags))$(OPENMP_FLAGS)");
 		/* named before libpeppher, so that libpeppher chooses the
 		 * OpenMP runtime's wait policy before it starts */
-		out_line(o, "OPENMP_LIBS := $(shell $(PKG_CONFIG) --variable=openmp_libs %s)", pc);
+		out_line(o, "OPENMP_LIBS = $(eval OPENMP_LIBS := $$(call pkg,--variable=openmp_libs))$(OPENMP_LIBS)");
 	}
 	if (objs->cuda) {
-		out_line(o, "NVCC ?= $(shell $(PKG_CONFIG) --variable=nvcc %s)", pc);
-		out_line(o, "CUDA_LIBS := $(shell $(PKG_CONFIG) --variable=cuda_libs %s)", pc);
+		out_line(o, "NVCC ?= $(eval NVCC := $$(call pkg,--variable=nvcc))$(NVCC)");
+		out_line(o, "CUDA_LIBS = $(eval CUDA_LIBS := $$(call pkg,--variable=cuda_libs))$(CUDA_LIBS)");
 	}
 	if (objs->opencl)
-		out_line(o, "OPENCL_LIBS := $(shell $(PKG_CONFIG) --variable=opencl_libs %s)", pc);
+		out_line(o, "OPENCL_LIBS = $(eval OPENCL_LIBS := $$(call pkg,--variable=opencl_libs))$(OPENCL_LIBS)");
 	if (objs->wraps)
 		emit_no_builtin(o, m);
 	out_blank(o);

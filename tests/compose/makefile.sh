@@ -6,7 +6,9 @@
 #    linked with libstdc++ (it was $(CC) $(CFLAGS), and operator delete
 #    was undefined);
 #  - CFLAGS is on the link line too: CFLAGS=-fsanitize=address linked
-#    without libasan (undefined __asan_ symbols).
+#    without libasan (undefined __asan_ symbols);
+#  - make clean, and make install of a program built, need no pkg-config
+#    (they said "Package peppher was not found", and install stopped).
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
 . "$top_srcdir/tests/platforms.sh"
@@ -42,4 +44,20 @@ cat "$out/run.log"
 grep -q "^scale: correct$" "$out/run.log" || fail "scale: wrong result"
 grep -q "^team: 2 OpenMP threads in a team of 2$" "$out/run.log" ||
 	fail "the OpenMP variant's region did not have its team's threads"
+
+# make install of the program built, and make clean, without pkg-config
+nopc() { env PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR=/nonexistent "$@"; }
+nopc env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$gen" install DESTDIR="$out/stage" \
+	prefix=/opt/mk > "$out/install.log" 2>&1 || { cat "$out/install.log"; fail "make install without pkg-config"; }
+[ -x "$out/stage/opt/mk/bin/mk_app" ] || fail "make install: no program installed"
+nopc env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$gen" clean > "$out/clean.log" 2>&1 ||
+	{ cat "$out/clean.log"; fail "make clean without pkg-config"; }
+grep -i -e "package" -e "pkg-config" "$out/install.log" "$out/clean.log" && fail "pkg-config ran"
+[ -e "$gen/mk_app" ] && fail "make clean left the program"
+# building still needs it, and says so before compiling anything
+nopc env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$gen" > "$out/nopc.log" 2>&1 &&
+	fail "make without pkg-config's peppher"
+grep -q "pkg-config finds no peppher: put the folder of peppher.pc (PREFIX/lib/pkgconfig) on PKG_CONFIG_PATH" "$out/nopc.log" ||
+	{ cat "$out/nopc.log"; fail "make without pkg-config's peppher: not said"; }
+ls "$gen"/*.o > /dev/null 2>&1 && fail "make without pkg-config compiled something"
 echo "PASS: makefile"
