@@ -44,6 +44,7 @@ struct objs {
 	struct strbuf list;
 	struct strbuf generated; /* files make generates: kernels as C */
 	bool openmp, cuda, opencl, cxx;
+	bool nvcc;  /* some source is compiled by nvcc */
 	bool wraps; /* some interface replaces a function (--wrap) */
 };
 
@@ -122,12 +123,19 @@ static void emit_compile(struct out *o, const char *obj, const char *src,
 	struct tool tool = tool_for(t, c ? c->name : NULL);
 	const char *flags = c && c->flags ? c->flags : "";
 	char *rule_src = make_word(src), *cmd_src = recipe_word(src);
+	/* nvcc passes the options it does not know to the host compiler
+	 * (NVCC_FORWARD): $(CPPFLAGS) is the C compiler's, Debian's holds
+	 * -Wdate-time, and nvcc stopped at it */
+	char *forward = t != TOOL_NVCC ? xstrdup("") :
+		strcmp(tool.command, "$(NVCC)") == 0 ? xstrdup(" $(NVCC_FORWARD)") :
+		xasprintf(" $(call nvcc_forward,%s)", tool.command);
 
 	out_line(o, "%s: %s%s%s", obj, rule_src, deps[0] ? " " : "", deps);
-	out_line(o, "\t%s %s%s%s%s$(CPPFLAGS) %s $(PEPPHER_CFLAGS) -I.%s $(DEPFLAGS) -c %s -o $@",
-		 tool.command, flags, flags[0] ? " " : "", defines ? defines : "",
+	out_line(o, "\t%s%s %s%s%s%s$(CPPFLAGS) %s $(PEPPHER_CFLAGS) -I.%s $(DEPFLAGS) -c %s -o $@",
+		 tool.command, forward, flags, flags[0] ? " " : "", defines ? defines : "",
 		 defines ? " " : "", tool.flags, openmp ? " $(OPENMP_FLAGS)" : "", cmd_src);
 	out_blank(o);
+	free(forward);
 	free(rule_src);
 	free(cmd_src);
 }
@@ -178,6 +186,7 @@ static void emit_impl_rules(struct gen *g, struct out *o, const struct impl *imp
 			     openmp, NULL);
 		free(bdeps);
 		objs->cxx |= impl->backend_tool != TOOL_CC;
+		objs->nvcc |= impl->backend_tool == TOOL_NVCC;
 		free(obj);
 		free(header);
 		free(backend);
@@ -204,6 +213,7 @@ static void emit_impl_rules(struct gen *g, struct out *o, const struct impl *imp
 			add_obj(objs, obj);
 			emit_compile(o, obj, src, deps, sf->tool, &sf->compile, openmp, defines);
 			objs->cxx |= sf->tool != TOOL_CC;
+			objs->nvcc |= sf->tool == TOOL_NVCC;
 			free(obj);
 		}
 		free(spelt);
@@ -267,10 +277,17 @@ static void emit_variables(struct out *o, const struct model *m, const struct ob
 		 * OpenMP runtime's wait policy before it starts */
 		out_line(o, "OPENMP_LIBS = $(eval OPENMP_LIBS := $$(call pkg,--variable=openmp_libs))$(OPENMP_LIBS)");
 	}
-	if (objs->cuda) {
+	if (objs->cuda || objs->nvcc)
 		out_line(o, "NVCC ?= $(eval NVCC := $$(call pkg,--variable=nvcc))$(NVCC)");
-		out_line(o, "CUDA_LIBS = $(eval CUDA_LIBS := $$(call pkg,--variable=cuda_libs))$(CUDA_LIBS)");
+	if (objs->nvcc) {
+		/* CUDA 10.2 and later: an older nvcc gets them as before */
+		out_line(o, "# nvcc hands the host compiler the options it does not know ($(CPPFLAGS)'s -Wdate-time)");
+		out_line(o, "nvcc_forward = $(shell $1 -forward-unknown-to-host-compiler --dryrun -x cu -c /dev/null -o /dev/null \\");
+		out_line(o, "\t> /dev/null 2>&1 && echo -forward-unknown-to-host-compiler)");
+		out_line(o, "NVCC_FORWARD = $(eval NVCC_FORWARD := $$(call nvcc_forward,$$(NVCC)))$(NVCC_FORWARD)");
 	}
+	if (objs->cuda)
+		out_line(o, "CUDA_LIBS = $(eval CUDA_LIBS := $$(call pkg,--variable=cuda_libs))$(CUDA_LIBS)");
 	if (objs->opencl)
 		out_line(o, "OPENCL_LIBS = $(eval OPENCL_LIBS := $$(call pkg,--variable=opencl_libs))$(OPENCL_LIBS)");
 	if (objs->wraps)
@@ -438,7 +455,7 @@ void emit_makefile(struct gen *g)
 {
 	const struct model *m = g->m;
 	const struct compiler *link = &m->main->link;
-	struct objs objs = { { NULL, 0, 0 }, { NULL, 0, 0 }, false, false, false, false, false };
+	struct objs objs = { { NULL, 0, 0 }, { NULL, 0, 0 }, false, false, false, false, false, false };
 	char *rules_text = NULL, *app_flags, *unit_text = NULL;
 	size_t rules_len = 0, unit_len = 0;
 	const char *runtime_pc = g->runtime_pc ? g->runtime_pc : "peppher";
