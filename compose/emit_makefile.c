@@ -254,7 +254,8 @@ static void emit_no_builtin(struct out *o, const struct model *m)
  * compiles: else it shows as undefined pph_ symbols.
  */
 static void emit_variables(struct out *o, const struct model *m, const struct objs *objs,
-			   const char *program, const char *pc)
+			   const char *program, const char *pc, const struct tool *linker,
+			   bool link_nvcc)
 {
 	out_line(o, "ifeq ($(origin CC),default)");
 	out_line(o, "CC = gcc");
@@ -273,9 +274,22 @@ static void emit_variables(struct out *o, const struct model *m, const struct ob
 	out_line(o, "PEPPHER_LIBS = $(eval PEPPHER_LIBS := $$(call pkg,--libs) -Wl,-rpath,$$(call pkg,--variable=libdir))$(PEPPHER_LIBS)");
 	if (objs->openmp) {
 		out_line(o, "OPENMP_FLAGS = $(eval OPENMP_FLAGS := $$(call pkg,--variable=openmp_flags))$(OPENMP_FLAGS)");
-		/* named before libpeppher, so that libpeppher chooses the
-		 * OpenMP runtime's wait policy before it starts */
-		out_line(o, "OPENMP_LIBS = $(eval OPENMP_LIBS := $$(call pkg,--variable=openmp_libs))$(OPENMP_LIBS)");
+		if (!link_nvcc) {
+			/* the runtime of the compiler that links (gcc's libgomp,
+			 * clang's libomp: CC=clang loaded both, and libpeppher
+			 * sized and pinned libgomp's teams while the variants ran
+			 * on libomp's), named before libpeppher: libgomp reads
+			 * the wait policy libpeppher sets from its constructor,
+			 * which then runs after libpeppher's
+			 * (runtime/openmp_env.c; libomp reads it later) */
+			out_line(o, "# the OpenMP runtime that the linker's $(OPENMP_FLAGS) links (-lgomp, -lomp),");
+			out_line(o, "# named before libpeppher (runtime/openmp_env.c)");
+			out_line(o, "openmp_runtime = %s %s $(LDFLAGS) $(OPENMP_FLAGS) -\\#\\#\\# -x none /dev/null -o /dev/null 2>&1 | \\",
+				 linker->command, linker->flags);
+			out_line(o, "\ttr -s '\" ' '\\n\\n' | grep -x -m 1 -e -lgomp -e -lomp -e -liomp5");
+			out_line(o, "OPENMP_RUNTIME = $(eval OPENMP_RUNTIME := $$(shell $$(openmp_runtime)))$(OPENMP_RUNTIME)");
+			out_line(o, "OPENMP_LIBS = -Wl,--push-state,--no-as-needed $(OPENMP_RUNTIME) -Wl,--pop-state");
+		}
 	}
 	if (objs->cuda || objs->nvcc)
 		out_line(o, "NVCC ?= $(eval NVCC := $$(call pkg,--variable=nvcc))$(NVCC)");
@@ -366,6 +380,12 @@ static char *link_flags(const struct model *m, enum toolchain tool)
 	return strbuf_take(&b);
 }
 
+/* The link step's toolchain, from the linker's name. */
+static enum toolchain link_toolchain(const struct compiler *link)
+{
+	return strstr(link->name, "nvcc") ? TOOL_NVCC : strstr(link->name, "++") ? TOOL_CXX : TOOL_CC;
+}
+
 /*
  * The linker gets its compiler flags, $(CFLAGS) (or $(CXXFLAGS),
  * $(NVCCFLAGS)), as the GNU Coding Standards and automake have it:
@@ -374,8 +394,7 @@ static char *link_flags(const struct model *m, enum toolchain tool)
 static void emit_link(struct out *o, const struct model *m, const struct objs *objs)
 {
 	const struct compiler *link = &m->main->link;
-	enum toolchain t = strstr(link->name, "nvcc") ? TOOL_NVCC :
-			   strstr(link->name, "++") ? TOOL_CXX : TOOL_CC;
+	enum toolchain t = link_toolchain(link);
 	struct tool tool = tool_for(t, link->name);
 	char *flags = link_flags(m, t);
 
@@ -517,7 +536,12 @@ void emit_makefile(struct gen *g)
 		free(entry);
 	}
 	free(app_flags);
-	emit_variables(&o, m, &objs, link->output, runtime_pc);
+	{
+		struct tool linker = tool_for(link_toolchain(link), link->name);
+
+		emit_variables(&o, m, &objs, link->output, runtime_pc, &linker,
+			       link_toolchain(link) == TOOL_NVCC);
+	}
 	fclose(rules_fp);
 	fwrite(rules_text, 1, rules_len, o.fp);
 	free(rules_text);

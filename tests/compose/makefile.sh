@@ -8,7 +8,9 @@
 #  - CFLAGS is on the link line too: CFLAGS=-fsanitize=address linked
 #    without libasan (undefined __asan_ symbols);
 #  - make clean, and make install of a program built, need no pkg-config
-#    (they said "Package peppher was not found", and install stopped).
+#    (they said "Package peppher was not found", and install stopped);
+#  - the program has one OpenMP runtime, libgomp, named before libpeppher.
+# makefile_nvcc.sh and makefile_clang.sh test nvcc and clang.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
 . "$top_srcdir/tests/platforms.sh"
@@ -44,6 +46,14 @@ cat "$out/run.log"
 grep -q "^scale: correct$" "$out/run.log" || fail "scale: wrong result"
 grep -q "^team: 2 OpenMP threads in a team of 2$" "$out/run.log" ||
 	fail "the OpenMP variant's region did not have its team's threads"
+
+# one OpenMP runtime, libgomp, before libpeppher (runtime/openmp_env.c)
+needed=$(readelf -d "$gen/mk_app" | sed -n 's/.*NEEDED.*\[\(lib[a-z]*\).*/\1/p' | tr '\n' ' ')
+case " $needed" in
+*" libgomp "*"libpeppher "*) ;;
+*) fail "libgomp is not named before libpeppher: $needed" ;;
+esac
+case " $needed" in *" libomp "* | *" libiomp5 "*) fail "a second OpenMP runtime: $needed" ;; esac
 
 # make install of the program built, and make clean, without pkg-config
 nopc() { env PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR=/nonexistent "$@"; }
