@@ -193,7 +193,7 @@ static void emit_impl_rules(struct gen *g, struct out *o, const struct impl *imp
 	}
 	for (i = 0; i < impl->nsources; i++) {
 		const struct source_file *sf = &impl->sources[i];
-		char *src = path_relative(g->outdir_real, sf->path), *spelt = make_word(src);
+		char *src = gen_path(g, sf->path), *spelt = make_word(src);
 
 		if (!spelt) {
 			char *p = printable(src);

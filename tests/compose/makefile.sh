@@ -9,7 +9,12 @@
 #    without libasan (undefined __asan_ symbols);
 #  - make clean, and make install of a program built, need no pkg-config
 #    (they said "Package peppher was not found", and install stopped);
-#  - the program has one OpenMP runtime, libgomp, named before libpeppher.
+#  - the program has one OpenMP runtime, libgomp, named before libpeppher;
+#  - files outside the application's folder, or all when the output folder
+#    is outside it, are named by absolute paths: the output folder moves
+#    to another depth and still builds; with the output folder inside the
+#    application's, the application's files are relative: the application
+#    moves as a whole.
 # makefile_nvcc.sh and makefile_clang.sh test nvcc and clang.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
@@ -27,7 +32,14 @@ chmod -R u+w "$out"
 	fail "compose"
 grep -q "^	\$(CXX) -O2 .*\$(CXXFLAGS) .* -c [^ ]*app/main.cpp -o" "$out/gen/Makefile" ||
 	{ grep -A1 "^main__main.o" "$out/gen/Makefile"; fail "main.cpp (gcc) is not compiled with \$(CXX) \$(CXXFLAGS)"; }
-gen="$out/gen"
+grep -q "^main__main.o: $out/app/main.cpp " "$out/gen/Makefile" &&
+	grep -q "^team_omp__team_omp.o: $out/repo/team/omp/team_omp.c " "$out/gen/Makefile" ||
+	fail "the output folder is outside the application's: its paths are not absolute"
+
+# moved to another depth, it still builds
+mkdir -p "$out/moved/deeper"
+mv "$out/gen" "$out/moved/deeper/gen"
+gen="$out/moved/deeper/gen"
 if printf 'int main(void) { return 0; }\n' | gcc -fsanitize=address -x c - -o "$out/asan" 2> /dev/null; then
 	cflags="-O1 -fsanitize=address"
 else
@@ -35,7 +47,7 @@ else
 	cflags="-O1 -Wl,-Map=$out/link.map"
 fi
 mk -C "$gen" CFLAGS="$cflags" > "$out/build.log" 2>&1 ||
-	{ cat "$out/build.log"; fail "make CFLAGS='$cflags'"; }
+	{ cat "$out/build.log"; fail "make CFLAGS='$cflags' in the moved output folder"; }
 case $cflags in
 *sanitize*) readelf -d "$gen/mk_app" | grep -q "NEEDED.*libasan" || fail "CFLAGS=-fsanitize=address: no libasan" ;;
 *) [ -s "$out/link.map" ] || fail "CFLAGS=-Wl,-Map=...: not on the link line" ;;
@@ -46,7 +58,6 @@ cat "$out/run.log"
 grep -q "^scale: correct$" "$out/run.log" || fail "scale: wrong result"
 grep -q "^team: 2 OpenMP threads in a team of 2$" "$out/run.log" ||
 	fail "the OpenMP variant's region did not have its team's threads"
-
 # one OpenMP runtime, libgomp, before libpeppher (runtime/openmp_env.c)
 needed=$(readelf -d "$gen/mk_app" | sed -n 's/.*NEEDED.*\[\(lib[a-z]*\).*/\1/p' | tr '\n' ' ')
 case " $needed" in
@@ -70,4 +81,16 @@ nopc env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$gen" > "$out/nopc.log" 2>
 grep -q "pkg-config finds no peppher: put the folder of peppher.pc (PREFIX/lib/pkgconfig) on PKG_CONFIG_PATH" "$out/nopc.log" ||
 	{ cat "$out/nopc.log"; fail "make without pkg-config's peppher: not said"; }
 ls "$gen"/*.o > /dev/null 2>&1 && fail "make without pkg-config compiled something"
+
+# the output folder in the application's: its files relative, the
+# repository's absolute; the application moved as a whole still builds
+"$COMPOSE" --platforms=CPU,OPENMP -R "$out/repo" "$out/app/main.xml" -o "$out/app/build" ||
+	fail "compose into the application's folder"
+grep -q "^main__main.o: \.\./main.cpp " "$out/app/build/Makefile" &&
+	grep -q "^team_omp__team_omp.o: $out/repo/team/omp/team_omp.c " "$out/app/build/Makefile" ||
+	fail "output folder in the application's: main.cpp not relative, or the repository's files not absolute"
+mv "$out/app" "$out/moved/app"
+mk -C "$out/moved/app/build" > "$out/build2.log" 2>&1 || { cat "$out/build2.log"; fail "make in the moved application"; }
+PEPPHER_HOME="$out/home" PEPPHER_NCPU=2 "$out/moved/app/build/mk_app" | grep -q "^scale: correct$" ||
+	fail "the moved application's program"
 echo "PASS: makefile"
