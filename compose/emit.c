@@ -12,6 +12,18 @@
 #include "emit.h"
 #include "util.h"
 
+/* Is path (absolute) dir or below it? */
+static int path_is_under(const char *path, const char *dir)
+{
+	size_t n = dir ? strlen(dir) : 0;
+
+	if (!dir)
+		return 0;
+	if (strcmp(dir, "/") == 0)
+		return path[0] == '/';
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
 int gen_begin(struct gen *g, const struct model *m, const char *outdir,
 	      const char *entry_ext)
 {
@@ -26,7 +38,40 @@ int gen_begin(struct gen *g, const struct model *m, const char *outdir,
 		g->outdir_real = path_absolute(outdir);
 	if (!g->outdir_real)
 		g->outdir_real = xstrdup(outdir);
+	{
+		char *dir = path_dirname(m->main_path);
+
+		g->appdir = path_absolute(dir);
+		g->appdir_real = realpath(dir, NULL);
+		free(dir);
+	}
+	g->app_holds_output = path_is_under(g->outdir_real, g->appdir) ||
+			      path_is_under(g->outdir_real, g->appdir_real);
 	return 0;
+}
+
+/*
+ * Paths were all relative to the output folder, so that the output is the
+ * same wherever the project is (the golden tests compare it): an output
+ * folder moved to another depth then found no source, and never the
+ * installed repository's (../../../../opt/peppher/share/...).  Relative
+ * now only where the output folder moves with the file: the file is in
+ * the output folder, or both are in the application's folder (the main
+ * descriptor's: compose's default -o ., or -o build), which moves as a
+ * whole.  Absolute otherwise: the installed repository, -R folders, and
+ * the application's own files when the output folder is elsewhere.
+ */
+char *gen_path(const struct gen *g, const char *path)
+{
+	char *abs = path_absolute(path);
+
+	if (!abs || path_is_under(abs, g->outdir_real) ||
+	    (g->app_holds_output &&
+	     (path_is_under(abs, g->appdir) || path_is_under(abs, g->appdir_real)))) {
+		free(abs);
+		return path_relative(g->outdir_real, path);
+	}
+	return abs;
 }
 
 int gen_open(struct gen *g, struct out *o, const char *name, const char *lead)
@@ -319,6 +364,10 @@ int gen_commit(struct gen *g, int dry_run)
 	g->nfiles = 0;
 	free(g->outdir_real);
 	g->outdir_real = NULL;
+	free(g->appdir);
+	g->appdir = NULL;
+	free(g->appdir_real);
+	g->appdir_real = NULL;
 	return g->errors ? -1 : 0;
 }
 
@@ -467,7 +516,7 @@ void emit_include(struct gen *g, struct out *o, const struct iface *ifc, size_t 
 		} else if (stat(local, &st) == 0) {
 			/* next to the interface: found from the output folder */
 			char *real = realpath(local, NULL);
-			char *rel = path_relative(g->outdir_real, real ? real : local);
+			char *rel = gen_path(g, real ? real : local);
 
 			if (strpbrk(rel, "\"\n")) { /* C cannot escape it in a header name */
 				diag_error(&ifc->loc, "cannot include '%s' from the output folder: its path holds a '\"' or a line break",

@@ -36,6 +36,8 @@ struct gen {
 	const struct model *m;
 	const char *outdir;
 	char *outdir_real; /* resolved once, for relative source paths */
+	char *appdir, *appdir_real; /* the main descriptor's folder: lexically, resolved */
+	int app_holds_output; /* the output folder is in appdir */
 	const char *entry_ext; /* ".c", or ".cpp", ".cc", ".cxx": entry wrappers in C++ */
 	int force;	   /* overwrite files compose did not write */
 	const char *runtime_pc; /* the runtime's pkg-config package: NULL, "peppher" */
@@ -68,6 +70,10 @@ void gen_close(struct gen *g, struct out *o, const char *name);
  * last one is: no failure but a rename's can stop them half way.
  * Returns 0 or -1. */
 int gen_commit(struct gen *g, int dry_run);
+/* path (a source, a header) as the generated files name it: relative to
+ * the output folder when it is in it, or when both are in the main
+ * descriptor's folder; absolute otherwise (the installed repository's). */
+char *gen_path(const struct gen *g, const char *path);
 /* Is path one of the files g writes into its output folder? */
 int gen_is_output(const struct gen *g, const char *path);
 

@@ -44,6 +44,7 @@ struct objs {
 	struct strbuf list;
 	struct strbuf generated; /* files make generates: kernels as C */
 	bool openmp, cuda, opencl, cxx;
+	bool nvcc;  /* some source is compiled by nvcc */
 	bool wraps; /* some interface replaces a function (--wrap) */
 };
 
@@ -122,12 +123,19 @@ static void emit_compile(struct out *o, const char *obj, const char *src,
 	struct tool tool = tool_for(t, c ? c->name : NULL);
 	const char *flags = c && c->flags ? c->flags : "";
 	char *rule_src = make_word(src), *cmd_src = recipe_word(src);
+	/* nvcc passes the options it does not know to the host compiler
+	 * (NVCC_FORWARD): $(CPPFLAGS) is the C compiler's, Debian's holds
+	 * -Wdate-time, and nvcc stopped at it */
+	char *forward = t != TOOL_NVCC ? xstrdup("") :
+		strcmp(tool.command, "$(NVCC)") == 0 ? xstrdup(" $(NVCC_FORWARD)") :
+		xasprintf(" $(call nvcc_forward,%s)", tool.command);
 
 	out_line(o, "%s: %s%s%s", obj, rule_src, deps[0] ? " " : "", deps);
-	out_line(o, "\t%s %s%s%s%s$(CPPFLAGS) %s $(PEPPHER_CFLAGS) -I.%s $(DEPFLAGS) -c %s -o $@",
-		 tool.command, flags, flags[0] ? " " : "", defines ? defines : "",
+	out_line(o, "\t%s%s %s%s%s%s$(CPPFLAGS) %s $(PEPPHER_CFLAGS) -I.%s $(DEPFLAGS) -c %s -o $@",
+		 tool.command, forward, flags, flags[0] ? " " : "", defines ? defines : "",
 		 defines ? " " : "", tool.flags, openmp ? " $(OPENMP_FLAGS)" : "", cmd_src);
 	out_blank(o);
+	free(forward);
 	free(rule_src);
 	free(cmd_src);
 }
@@ -178,13 +186,14 @@ static void emit_impl_rules(struct gen *g, struct out *o, const struct impl *imp
 			     openmp, NULL);
 		free(bdeps);
 		objs->cxx |= impl->backend_tool != TOOL_CC;
+		objs->nvcc |= impl->backend_tool == TOOL_NVCC;
 		free(obj);
 		free(header);
 		free(backend);
 	}
 	for (i = 0; i < impl->nsources; i++) {
 		const struct source_file *sf = &impl->sources[i];
-		char *src = path_relative(g->outdir_real, sf->path), *spelt = make_word(src);
+		char *src = gen_path(g, sf->path), *spelt = make_word(src);
 
 		if (!spelt) {
 			char *p = printable(src);
@@ -204,6 +213,7 @@ static void emit_impl_rules(struct gen *g, struct out *o, const struct impl *imp
 			add_obj(objs, obj);
 			emit_compile(o, obj, src, deps, sf->tool, &sf->compile, openmp, defines);
 			objs->cxx |= sf->tool != TOOL_CC;
+			objs->nvcc |= sf->tool == TOOL_NVCC;
 			free(obj);
 		}
 		free(spelt);
@@ -235,8 +245,17 @@ static void emit_no_builtin(struct out *o, const struct model *m)
 	free(b.s);
 }
 
+/*
+ * The runtime's flags come from pkg-config when a recipe first needs them,
+ * once (VAR = $(eval VAR := ...)$(VAR)): `make clean`, and `make install`
+ * of a program already built, need none, and ran pkg-config for nothing
+ * (under sudo, which resets PKG_CONFIG_PATH, install stopped: "pkg-config
+ * finds no peppher").  A missing package is said before anything
+ * compiles: else it shows as undefined pph_ symbols.
+ */
 static void emit_variables(struct out *o, const struct model *m, const struct objs *objs,
-			   const char *program, const char *pc)
+			   const char *program, const char *pc, const struct tool *linker,
+			   bool link_nvcc)
 {
 	out_line(o, "ifeq ($(origin CC),default)");
 	out_line(o, "CC = gcc");
@@ -245,29 +264,46 @@ static void emit_variables(struct out *o, const struct model *m, const struct ob
 	out_line(o, "CXX = g++");
 	out_line(o, "endif");
 	out_line(o, "PKG_CONFIG ?= pkg-config");
-	/* said first: else a missing package shows as undefined pph_ symbols */
-	out_line(o, "ifeq ($(filter clean,$(MAKECMDGOALS)),)");
-	out_line(o, "ifneq ($(shell $(PKG_CONFIG) --exists %s && echo yes),yes)", pc);
-	out_line(o, "$(error pkg-config finds no %s: put the folder of %s.pc (PREFIX/lib/pkgconfig) on PKG_CONFIG_PATH)",
-		 pc, pc);
-	out_line(o, "endif");
-	out_line(o, "endif");
-	out_line(o, "PEPPHER_CFLAGS := $(shell $(PKG_CONFIG) --cflags %s)", pc);
+	out_line(o, "# pkg-config runs when a rule first needs what it says, once");
+	out_line(o, "pkg_found = $(eval pkg_found := $$(shell $(PKG_CONFIG) --exists %s && echo yes))$(pkg_found)",
+		 pc);
+	out_line(o, "pkg = $(if $(pkg_found),$(shell $(PKG_CONFIG) $1 %s),$(error pkg-config finds no %s: put the folder of %s.pc (PREFIX/lib/pkgconfig) on PKG_CONFIG_PATH))",
+		 pc, pc, pc);
+	out_line(o, "PEPPHER_CFLAGS = $(eval PEPPHER_CFLAGS := $$(call pkg,--cflags))$(PEPPHER_CFLAGS)");
 	/* the rpath lets the program find libpeppher wherever it was installed */
-	out_line(o, "PEPPHER_LIBS := $(shell $(PKG_CONFIG) --libs %s) \\", pc);
-	out_line(o, "\t-Wl,-rpath,$(shell $(PKG_CONFIG) --variable=libdir %s)", pc);
+	out_line(o, "PEPPHER_LIBS = $(eval PEPPHER_LIBS := $$(call pkg,--libs) -Wl,-rpath,$$(call pkg,--variable=libdir))$(PEPPHER_LIBS)");
 	if (objs->openmp) {
-		out_line(o, "OPENMP_FLAGS := $(shell $(PKG_CONFIG) --variable=openmp_flags %s)", pc);
-		/* named before libpeppher, so that libpeppher chooses the
-		 * OpenMP runtime's wait policy before it starts */
-		out_line(o, "OPENMP_LIBS := $(shell $(PKG_CONFIG) --variable=openmp_libs %s)", pc);
+		out_line(o, "OPENMP_FLAGS = $(eval OPENMP_FLAGS := $$(call pkg,--variable=openmp_flags))$(OPENMP_FLAGS)");
+		if (!link_nvcc) {
+			/* the runtime of the compiler that links (gcc's libgomp,
+			 * clang's libomp: CC=clang loaded both, and libpeppher
+			 * sized and pinned libgomp's teams while the variants ran
+			 * on libomp's), named before libpeppher: libgomp reads
+			 * the wait policy libpeppher sets from its constructor,
+			 * which then runs after libpeppher's
+			 * (runtime/openmp_env.c; libomp reads it later) */
+			out_line(o, "# the OpenMP runtime that the linker's $(OPENMP_FLAGS) links (-lgomp, -lomp),");
+			out_line(o, "# named before libpeppher (runtime/openmp_env.c)");
+			out_line(o, "openmp_runtime = %s %s $(LDFLAGS) $(OPENMP_FLAGS) -\\#\\#\\# -x none /dev/null -o /dev/null 2>&1 | \\",
+				 linker->command, linker->flags);
+			out_line(o, "\ttr -s '\" ' '\\n\\n' | grep -x -m 1 -e -lgomp -e -lomp -e -liomp5");
+			out_line(o, "OPENMP_RUNTIME = $(eval OPENMP_RUNTIME := $$(shell $$(openmp_runtime)))$(OPENMP_RUNTIME)");
+			out_line(o, "OPENMP_LIBS = -Wl,--push-state,--no-as-needed $(OPENMP_RUNTIME) -Wl,--pop-state");
+		}
 	}
-	if (objs->cuda) {
-		out_line(o, "NVCC ?= $(shell $(PKG_CONFIG) --variable=nvcc %s)", pc);
-		out_line(o, "CUDA_LIBS := $(shell $(PKG_CONFIG) --variable=cuda_libs %s)", pc);
+	if (objs->cuda || objs->nvcc)
+		out_line(o, "NVCC ?= $(eval NVCC := $$(call pkg,--variable=nvcc))$(NVCC)");
+	if (objs->nvcc) {
+		/* CUDA 10.2 and later: an older nvcc gets them as before */
+		out_line(o, "# nvcc hands the host compiler the options it does not know ($(CPPFLAGS)'s -Wdate-time)");
+		out_line(o, "nvcc_forward = $(shell $1 -forward-unknown-to-host-compiler --dryrun -x cu -c /dev/null -o /dev/null \\");
+		out_line(o, "\t> /dev/null 2>&1 && echo -forward-unknown-to-host-compiler)");
+		out_line(o, "NVCC_FORWARD = $(eval NVCC_FORWARD := $$(call nvcc_forward,$$(NVCC)))$(NVCC_FORWARD)");
 	}
+	if (objs->cuda)
+		out_line(o, "CUDA_LIBS = $(eval CUDA_LIBS := $$(call pkg,--variable=cuda_libs))$(CUDA_LIBS)");
 	if (objs->opencl)
-		out_line(o, "OPENCL_LIBS := $(shell $(PKG_CONFIG) --variable=opencl_libs %s)", pc);
+		out_line(o, "OPENCL_LIBS = $(eval OPENCL_LIBS := $$(call pkg,--variable=opencl_libs))$(OPENCL_LIBS)");
 	if (objs->wraps)
 		emit_no_builtin(o, m);
 	out_blank(o);
@@ -344,25 +380,36 @@ static char *link_flags(const struct model *m, enum toolchain tool)
 	return strbuf_take(&b);
 }
 
+/* The link step's toolchain, from the linker's name. */
+static enum toolchain link_toolchain(const struct compiler *link)
+{
+	return strstr(link->name, "nvcc") ? TOOL_NVCC : strstr(link->name, "++") ? TOOL_CXX : TOOL_CC;
+}
+
+/*
+ * The linker gets its compiler flags, $(CFLAGS) (or $(CXXFLAGS),
+ * $(NVCCFLAGS)), as the GNU Coding Standards and automake have it:
+ * CFLAGS=-fsanitize=address or -flto compiled objects that did not link.
+ */
 static void emit_link(struct out *o, const struct model *m, const struct objs *objs)
 {
 	const struct compiler *link = &m->main->link;
-	enum toolchain t = strstr(link->name, "nvcc") ? TOOL_NVCC :
-			   strstr(link->name, "++") ? TOOL_CXX : TOOL_CC;
+	enum toolchain t = link_toolchain(link);
 	struct tool tool = tool_for(t, link->name);
 	char *flags = link_flags(m, t);
 
 	/* descriptor link flags go after the objects: they are mostly -l options */
 	/* relinked when the Makefile changed: the link flags are in it */
 	out_line(o, "$(PROGRAM): $(OBJS) Makefile");
-	out_line(o, "\t%s $(LDFLAGS) -o $@ $(OBJS)%s%s%s%s $(PEPPHER_LIBS)%s%s%s $(LDLIBS) $(LIBS)",
-		 tool.command, flags[0] ? " " : "", flags,
+	out_line(o, "\t%s %s $(LDFLAGS) -o $@ $(OBJS)%s%s%s%s $(PEPPHER_LIBS)%s%s%s $(LDLIBS) $(LIBS)",
+		 tool.command, tool.flags, flags[0] ? " " : "", flags,
 		 objs->openmp ? " $(OPENMP_FLAGS)" : "",
 		 /* nvcc takes no -Wl options */
 		 objs->openmp && t != TOOL_NVCC ? " $(OPENMP_LIBS)" : "",
 		 objs->cuda ? " $(CUDA_LIBS)" : "",
 		 objs->opencl ? " $(OPENCL_LIBS)" : "",
-		 objs->cxx && strcmp(tool.command, "$(CC)") == 0 ? " -lstdc++" : "");
+		 /* a C compiler, $(CC) or one named (clang), links no libstdc++ */
+		 objs->cxx && t == TOOL_CC ? " -lstdc++" : "");
 	free(flags);
 	out_blank(o);
 	out_line(o, "install: $(PROGRAM)");
@@ -427,7 +474,7 @@ void emit_makefile(struct gen *g)
 {
 	const struct model *m = g->m;
 	const struct compiler *link = &m->main->link;
-	struct objs objs = { { NULL, 0, 0 }, { NULL, 0, 0 }, false, false, false, false, false };
+	struct objs objs = { { NULL, 0, 0 }, { NULL, 0, 0 }, false, false, false, false, false, false };
 	char *rules_text = NULL, *app_flags, *unit_text = NULL;
 	size_t rules_len = 0, unit_len = 0;
 	const char *runtime_pc = g->runtime_pc ? g->runtime_pc : "peppher";
@@ -489,7 +536,12 @@ void emit_makefile(struct gen *g)
 		free(entry);
 	}
 	free(app_flags);
-	emit_variables(&o, m, &objs, link->output, runtime_pc);
+	{
+		struct tool linker = tool_for(link_toolchain(link), link->name);
+
+		emit_variables(&o, m, &objs, link->output, runtime_pc, &linker,
+			       link_toolchain(link) == TOOL_NVCC);
+	}
 	fclose(rules_fp);
 	fwrite(rules_text, 1, rules_len, o.fp);
 	free(rules_text);

@@ -408,11 +408,29 @@ static xmlDoc *read_descriptor(struct loader *l, const char *path,
 	return doc;
 }
 
+/*
+ * Without a compiler, the language (attribute, else extension) decides.
+ * A compiler named nvcc compiles CUDA, one whose name ends in ++ C++, and
+ * any other (gcc, cc, clang, icc) the source's language, C or C++: gcc
+ * compiles a .cpp as C++, which then needs $(CXXFLAGS) and libstdc++ at
+ * the link (it was compiled with $(CC) $(CFLAGS), and a program linked by
+ * $(CC) missed operator delete).
+ */
 static enum toolchain toolchain_of(const char *compiler, const char *language,
 				   const char *file)
 {
 	const char *ext = strrchr(file, '.');
+	enum toolchain by_language = TOOL_CC;
 
+	if (language && strcasecmp(language, "CUDA") == 0)
+		by_language = TOOL_NVCC;
+	else if (language && strcasecmp(language, "C++") == 0)
+		by_language = TOOL_CXX;
+	else if (ext && strcmp(ext, ".cu") == 0)
+		by_language = TOOL_NVCC;
+	else if (ext && (strcmp(ext, ".cpp") == 0 || strcmp(ext, ".cc") == 0 ||
+			 strcmp(ext, ".cxx") == 0 || strcmp(ext, ".C") == 0))
+		by_language = TOOL_CXX;
 	if (compiler) {
 		const char *base = path_basename(compiler);
 		size_t len = strlen(base);
@@ -421,18 +439,9 @@ static enum toolchain toolchain_of(const char *compiler, const char *language,
 			return TOOL_NVCC;
 		if (len >= 2 && strcmp(base + len - 2, "++") == 0)
 			return TOOL_CXX;
-		return TOOL_CC;
+		return by_language == TOOL_CXX ? TOOL_CXX : TOOL_CC;
 	}
-	if (language && strcasecmp(language, "CUDA") == 0)
-		return TOOL_NVCC;
-	if (language && strcasecmp(language, "C++") == 0)
-		return TOOL_CXX;
-	if (ext && strcmp(ext, ".cu") == 0)
-		return TOOL_NVCC;
-	if (ext && (strcmp(ext, ".cpp") == 0 || strcmp(ext, ".cc") == 0 ||
-		    strcmp(ext, ".cxx") == 0 || strcmp(ext, ".C") == 0))
-		return TOOL_CXX;
-	return TOOL_CC;
+	return by_language;
 }
 
 /* <peppher:compiler> holds <name>, <version>, <flags> and <output>. */

@@ -2,7 +2,8 @@
 # Install into a staging folder, then compose a copy of examples/vector_scale
 # placed outside the source tree with the installed compose, build it with
 # the generated Makefile against the installed libpeppher (its peppher.pc with
-# the staging folder as prefix), and run it.  Then check that the component
+# the staging folder as prefix), and run it; the installed .pc files give
+# what a static link needs.  Then check that the component
 # repository is installed whole, and compose an application that requires
 # axpy by name only (no xmlFile) against the installed repository.
 set -u
@@ -30,8 +31,33 @@ chmod -R u+w "$stage/app"
 cd "$stage/app" || exit 1
 "$stage/root$prefix/bin/compose" main.xml -o generated || { echo "FAIL: compose"; exit 1; }
 mkdir -p "$stage/pc"
-sed "s|^prefix=.*|prefix=$stage/root$prefix|" "$pcdir/peppher.pc" > "$stage/pc/peppher.pc"
-PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR="$stage/pc" make -s -C generated || { echo "FAIL: build"; exit 1; }
+for pc in "$pcdir"/peppher*.pc; do
+	sed "s|^prefix=.*|prefix=$stage/root$prefix|" "$pc" > "$stage/pc/${pc##*/}"
+done
+# the installed .pc files before the build tree's (the -uninstalled ones),
+# and the system's for what they require (hwloc.pc, starpu-1.3.pc)
+stagepc() { env -u PKG_CONFIG_LIBDIR PKG_CONFIG_PATH="$stage/pc" "$@"; }
+# the libraries a static link needs come with them: each requires its
+# engine's .pc (Requires.private), whose own dependencies follow (StarPU's
+# -lglpk ... were missing: its -lstarpu-1.3 was written out)
+for pair in peppher:hwloc peppher-starpu:starpu-1.3 peppher-starpu-mpi:starpumpi-1.3; do
+	pc=${pair%%:*} engine=${pair#*:}
+	[ -f "$stage/pc/$pc.pc" ] || continue
+	flags=$(stagepc pkg-config --cflags --libs "$pc") || { echo "FAIL: pkg-config --cflags --libs $pc"; exit 1; }
+	case " $flags " in
+	*" -I$stage/root$prefix/include "*" -lpeppher"*) ;;
+	*) echo "FAIL: pkg-config --cflags --libs $pc: $flags"; exit 1 ;;
+	esac
+	static=" $(stagepc pkg-config --static --libs "$pc") "
+	for word in $(pkg-config --static --libs "$engine"); do
+		case $static in
+		*" $word "*) ;;
+		*) echo "FAIL: pkg-config --static --libs $pc lacks $engine's $word:$static"; exit 1 ;;
+		esac
+	done
+	echo "pkg-config --static --libs $pc:$static"
+done
+stagepc make -s -C generated || { echo "FAIL: build"; exit 1; }
 PEPPHER_NCPU=2 ./generated/vector_scale > run.log 2>&1 ||
 	{ cat run.log; echo "FAIL: run"; exit 1; }
 cat run.log
@@ -105,8 +131,7 @@ PEPPHER_REPOSITORY="$repo" "$stage/root$prefix/bin/compose" main.xml -o generate
 	{ echo "FAIL: compose against the installed repository"; exit 1; }
 grep -q "root$prefix/share/[^/]*/repository/axpy/cpu/axpy_cpu.c" generated/Makefile ||
 	{ echo "FAIL: axpy not taken from the installed repository"; exit 1; }
-PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR="$stage/pc" make -s -C generated ||
-	{ echo "FAIL: build axpy_app"; exit 1; }
+stagepc make -s -C generated || { echo "FAIL: build axpy_app"; exit 1; }
 PEPPHER_NCPU=2 ./generated/axpy_app > run.log 2>&1 || { cat run.log; echo "FAIL: run axpy_app"; exit 1; }
 cat run.log
 grep -q ": correct$" run.log || { echo "FAIL: wrong axpy result"; exit 1; }

@@ -593,8 +593,9 @@ void pph_variant_error(const char *why);
  * The teams' threads should sleep between regions, not spin: libpeppher
  * sets OMP_WAIT_POLICY=passive when it is loaded, unless OMP_WAIT_POLICY or
  * GOMP_SPINCOUNT is set, which libgomp sees when the program links it
- * before libpeppher (as the Makefiles compose writes do: pkg-config's
- * openmp_libs, then --libs).
+ * before libpeppher (as the Makefiles compose writes do: the linking
+ * compiler's OpenMP runtime, then pkg-config --libs; pkg-config's
+ * openmp_libs names gcc's, libgomp), and LLVM's libomp at its first use.
  */
 int pph_openmp_threads(void);
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Golden-file test of compose.  Each folder in tests/compose/data/golden/ is a
 # descriptor set (main.xml ...) with the files compose must generate for it in
-# expected/.  The generated C is also compiled, as C and as C++, with
+# expected/, composed into a folder beside main.xml (out/), which makes the
+# paths relative (outside it they are absolute).  The generated C is also compiled, as C and as C++, with
 # warnings as errors; a case with a run.expected is built with the generated
 # Makefile and run, and must print exactly that (with the settings in
 # run.env, if any).  PEPPHER_REGEN=1 rewrites
@@ -52,12 +53,12 @@ cxx_entry_check() { # work
 # Compose again for the platforms this build has (nvcc may be missing),
 # build with the generated Makefile, run, compare.
 run_check() { # case work
-	(cd "$2/src" && "$COMPOSE" main.xml -o ../run 2> /dev/null) || return 1
-	program=$(sed -n 's/^PROGRAM = //p' "$2/run/Makefile")
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$2/run" || return 1
+	(cd "$2/src" && "$COMPOSE" main.xml -o run 2> /dev/null) || return 1
+	program=$(sed -n 's/^PROGRAM = //p' "$2/src/run/Makefile")
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$2/src/run" || return 1
 	# run.env: settings of the case's own (an OpenCL device: PEPPHER_NOPENCL=1)
 	PEPPHER_HOME="$2/home" PEPPHER_NOPENCL=0 POCL_CACHE_DIR="$2/pocl" \
-		env $(cat "$1/run.env" 2> /dev/null) "$2/run/$program" > "$2/run.out" || return 1
+		env $(cat "$1/run.env" 2> /dev/null) "$2/src/run/$program" > "$2/run.out" || return 1
 	diff -u "$1/run.expected" "$2/run.out"
 }
 
@@ -69,20 +70,20 @@ for case in "$data"/*/; do
 	chmod -R u+w "$work/$name/src"
 	rm -rf "$work/$name/src/expected" "$work/$name/src/run.expected" "$work/$name/src/run.env"
 	if ! (cd "$work/$name/src" &&
-	      "$COMPOSE" --platforms=CPU,OPENMP,CUDA,OPENCL main.xml -o ../out); then
+	      "$COMPOSE" --platforms=CPU,OPENMP,CUDA,OPENCL main.xml -o out); then
 		echo "FAIL: $name: compose failed"
 		fail=1
 		continue
 	fi
 	if [ "${PEPPHER_REGEN:-0}" = 1 ]; then
 		rm -rf "$case/expected"
-		cp -R "$work/$name/out" "$case/expected"
+		cp -R "$work/$name/src/out" "$case/expected"
 		echo "regenerated $case/expected"
 	fi
-	if ! diff -ru "$case/expected" "$work/$name/out"; then
+	if ! diff -ru "$case/expected" "$work/$name/src/out"; then
 		echo "FAIL: $name: generated files differ from expected/"
 		fail=1
-	elif ! compile_check "$work/$name/out"; then
+	elif ! compile_check "$work/$name/src/out"; then
 		echo "FAIL: $name: generated code does not compile"
 		fail=1
 	elif ! cxx_entry_check "$work/$name"; then

@@ -250,10 +250,10 @@ grep -q -- "-Wl,-O1" "$out/mk.n" || fail "mk: other link flags do not relink"
 grep -q -- " -c " "$out/mk.n" && { cat "$out/mk.n"; fail "mk: other link flags compile again"; }
 sed -i 's|-O2 -std=c++11|-O1 -std=c++11|' "$out/mk/axpy/cxx/axpy_cxx.xml"
 recompose
-grep -q -- "-O1 -std=c++11 .* -c ../mk/axpy/cxx/axpy_cxx.cpp" "$out/mk.n" || { cat "$out/mk.n"; fail "mk: a variant's new flags do not compile it"; }
-grep -- " -c " "$out/mk.n" | grep -v -e " -c axpy_" -e " -c ../mk/axpy/" && fail "mk: another unit compiles again"
+grep -q -- "-O1 -std=c++11 .* -c $out/mk/axpy/cxx/axpy_cxx.cpp" "$out/mk.n" || { cat "$out/mk.n"; fail "mk: a variant's new flags do not compile it"; }
+grep -- " -c " "$out/mk.n" | grep -v -e " -c axpy_" -e " -c $out/mk/axpy/" && fail "mk: another unit compiles again"
 (cd "$out/mk" && "$COMPOSE" --runtime=starpu --platforms=CPU,OPENMP main.xml -o ../mkout 2> /dev/null) &&
-	{ env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C "$out/mkout" | grep -q -- " -c ../mk/main.c" ||
+	{ env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C "$out/mkout" | grep -q -- " -c $out/mk/main.c" ||
 		fail "mk: another runtime does not compile the application again"; }
 
 # make says when pkg-config does not find the runtime (else: undefined pph_ symbols)

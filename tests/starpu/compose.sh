@@ -27,7 +27,7 @@ for rt in starpu starpu-mpi; do
 		esac
 		cmp -s "$f" "$out/$rt/$name" || fail "$name differs between peppher and $rt"
 	done
-	grep -q -- "--libs $pc)" "$out/$rt/Makefile" || fail "Makefile does not link $pc"
+	grep -q -- "\$(PKG_CONFIG) \$1 $pc)" "$out/$rt/Makefile" || fail "Makefile does not link $pc"
 	grep -q "peppher)" "$out/$rt/Makefile" && fail "Makefile still asks pkg-config for peppher"
 	sed "s/$pc/peppher/g" "$out/$rt/Makefile" | cmp -s - "$out/peppher/Makefile" ||
 		fail "the Makefiles of peppher and $rt differ in more than the package"

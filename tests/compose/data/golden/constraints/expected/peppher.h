@@ -8,7 +8,7 @@
 #include <peppher/runtime.h>
 #include <peppher/containers.h>
 #include <peppher/wrappers.h>
-#include "../src/total_types.h"
+#include "../total_types.h"
 #include <stdbool.h>
 
 #ifdef __cplusplus

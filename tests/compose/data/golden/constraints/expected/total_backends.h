@@ -3,7 +3,7 @@
 #define total_BACKENDS_H
 
 #include <peppher/runtime.h>
-#include "../src/total_types.h"
+#include "../total_types.h"
 #include <stdbool.h>
 
 /* By-value arguments of one total call. */
