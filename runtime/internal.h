@@ -965,14 +965,16 @@ struct pph_here_run {
 
 /*
  * What a thread keeps that is too large for static TLS, allocated at its
- * first need and found through pph__thread: freed when the thread ends.
- * Only this thread uses it, but for the list of those made.
+ * first need and found through pph__thread: freed when the thread ends,
+ * or with the library when it is unloaded (dlclose).  Only this thread
+ * uses it, but for the list, which pph__threads_unload walks.
  */
 struct pph_thread {
 	struct pph_thread *prev, *next; /* the threads that have one: threads_lock */
 	struct pph_here_run here_runs[PPH_HERE_DEPTH]; /* submit.c */
 	unsigned nheld;				       /* sched.c: wakes held back */
 	struct pph_readyq *held[PPH_MAX_WORKERS];
+	struct pph_thread **self;	     /* its pph__thread (its TLS) */
 	struct pph_task_cache *task_cache; /* task.c: its cache of tasks (its TLS) */
 	struct pph_dmda_scratch *scratch; /* sched_dmda.c: its choices' tables */
 };
@@ -983,9 +985,15 @@ static inline struct pph_thread *pph__thread_get(void)
 {
 	return pph__thread ? pph__thread : pph__thread_make();
 }
-/* What each file keeps per thread, given back when the thread ends. */
+/* The library is unloaded: every thread's state freed, the key deleted. */
+void pph__threads_unload(void);
+/* What each file keeps per thread, given back when the thread ends (on
+ * that thread), or freed when the library is unloaded (any thread's). */
 void pph__task_cache_thread_exit(void);
+void pph__task_cache_free_of(struct pph_thread *th);
 void pph__dmda_scratch_free(struct pph_thread *th);
+/* data.c: the handles' slabs, freed when the library is unloaded */
+void pph__data_slabs_free(void);
 
 /* trace.c: PEPPHER_TRACE */
 int pph__trace_init(void);

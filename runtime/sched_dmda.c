@@ -323,7 +323,7 @@ struct pph_dmda_scratch {
 static struct pph_dmda_scratch spare_scratch;
 static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* th's thread ends (threads.c) */
+/* th's thread ends, or the library is unloaded (threads.c) */
 void pph__dmda_scratch_free(struct pph_thread *th)
 {
 	free(th->scratch);

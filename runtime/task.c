@@ -59,6 +59,22 @@ void pph__task_cache_thread_exit(void)
 	cache.n = 0;
 }
 
+/* The library is unloaded: th's thread, which may live on, never uses its
+ * cache again (it lies in that thread's TLS, as long as the thread lives). */
+void pph__task_cache_free_of(struct pph_thread *th)
+{
+	struct pph_task_cache *c = th->task_cache;
+	struct pph_task *t, *next;
+
+	if (!c)
+		return;
+	for (t = c->head; t; t = next) {
+		next = t->next;
+		free(t);
+	}
+	*c = (struct pph_task_cache){ NULL, 0, 0 };
+}
+
 /* Once per thread: hand the cache back when the thread ends.  Apart, so
  * that recycling a task saves no registers.  0 if it cannot (no memory):
  * the thread keeps no cache. */

@@ -1,6 +1,6 @@
 /*
  * Per-thread state kept off thread-local storage, and given back when a
- * thread ends.
+ * thread ends or the library is unloaded.
  *
  * The initial-exec TLS of PPH_TLS lives in the static TLS block, which
  * glibc sizes when the program starts: a library loaded later by dlopen
@@ -11,7 +11,10 @@
  * one TLS pointer (232 bytes of TLS are left, read on every task).
  *
  * A thread's state is freed by the destructor of a pthread key when the
- * thread ends.
+ * thread ends.  A key outlives the library that made it: after dlclose, a
+ * thread that ended called a destructor no longer mapped.  So unloading
+ * deletes the key, and frees what the threads still alive hold, as their
+ * destructors would have (they can no longer call the library).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -62,10 +65,32 @@ struct pph_thread *pph__thread_make(void)
 		free(th);
 		return NULL;
 	}
+	th->self = &pph__thread;
 	th->next = threads;
 	if (threads)
 		threads->prev = th;
 	threads = th;
 	pthread_mutex_unlock(&threads_lock);
 	return pph__thread = th;
+}
+
+/* Held, the lock says that a thread is in here, or was when this process
+ * was forked from a threaded one: its threads' state is left alone. */
+void pph__threads_unload(void)
+{
+	struct pph_thread *th, *next;
+
+	if (pthread_mutex_trylock(&threads_lock) != 0)
+		return;
+	if (key_made)
+		pthread_key_delete(thread_key);
+	key_made = 0;
+	for (th = threads, threads = NULL; th; th = next) {
+		next = th->next;
+		pph__task_cache_free_of(th);
+		pph__dmda_scratch_free(th);
+		*th->self = NULL;
+		free(th);
+	}
+	pthread_mutex_unlock(&threads_lock);
 }
