@@ -15,7 +15,8 @@
  * stream the processor's stride prefetcher follows.  Allocated one by one,
  * malloc's headers made the stride alternate (704, 768 bytes) and a task
  * reading its own handle cost 3x more.  Freed slots are reused (the last
- * freed first); slabs are kept for the process's life.
+ * freed first); slabs are kept while the library is loaded: a handle used
+ * after pph_data_unregister, even after pph_shutdown, is said to be so.
  */
 #define PPH_SLAB_HANDLES 256
 
@@ -55,6 +56,24 @@ static struct pph_data *slot_take(void)
 		slab_used = 0;
 	}
 	return &slabs->slots[slab_used++];
+}
+
+/* The library is unloaded: no handle can be used again.  Held, the lock
+ * says that a thread registers one still (or did in the parent this
+ * process was forked from): the slabs are left to it. */
+void pph__data_slabs_free(void)
+{
+	struct slab *s, *next;
+
+	if (!pph__spin_trylock(&slab_lock))
+		return;
+	for (s = slabs, slabs = NULL; s; s = next) {
+		next = s->next;
+		free(s);
+	}
+	slab_used = 0;
+	free_slots = NULL;
+	pph__spin_unlock(&slab_lock);
 }
 
 static struct pph_data *data_new(enum pph_layout layout)

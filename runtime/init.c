@@ -432,6 +432,44 @@ static void shutdown_locked(void)
 	pthread_mutex_unlock(&stopped_lock);
 }
 
+/*
+ * exit() runs the atexit handlers before the libraries' destructors;
+ * dlclose runs a library's destructors, then its atexit handlers
+ * (__cxa_finalize, from the last of its destructors).  So unloaded() tells
+ * dlclose from the process's exit, where nothing need be freed and other
+ * threads may still be in the library.
+ */
+static int exiting;
+
+static void process_exits(void)
+{
+	exiting = 1;
+}
+
+static void __attribute__((constructor)) loaded(void)
+{
+	atexit(process_exits);
+}
+
+/*
+ * The library is unloaded (dlclose): what outlives pph_shutdown is freed
+ * (the tasks cached by threads still alive or ended since, the handles'
+ * slabs), and the pthread key whose destructor lies in this library
+ * deleted, so that a thread that ends later calls nothing no longer mapped
+ * (threads.c).  A runtime still running is left as it is: its workers run
+ * this library's code (dlclose without pph_shutdown cannot be made safe);
+ * so is the runtime of the parent a child was forked from (its threads'
+ * state a copy).
+ */
+static void __attribute__((destructor)) unloaded(void)
+{
+	if (exiting || pph__rt.initialized || pph__forked_child)
+		return;
+	pph__threads_unload();
+	pph__task_cache_free();
+	pph__data_slabs_free();
+}
+
 unsigned long pph_failed_calls(void)
 {
 	return atomic_load(&pph__rt.failed_calls);

@@ -18,8 +18,10 @@
 #define PPH_CACHE_LINE 64
 
 /* Thread-local variables read on every task: the initial-exec model makes
- * each access a plain load instead of a __tls_get_addr call (the library
- * is linked, not loaded late with dlopen, and uses a few dozen bytes). */
+ * each access a plain load instead of a __tls_get_addr call.  It puts them
+ * in the static TLS block, where a library loaded by dlopen finds a small
+ * surplus only, shared with any other such library: the few words read on
+ * every task only; tables go in struct pph_thread (threads.c). */
 #define PPH_TLS __thread __attribute__((tls_model("initial-exec")))
 
 struct pph_worker;
@@ -946,6 +948,52 @@ void pph__stats_free(void);
 
 /* Microseconds of CLOCK_MONOTONIC. */
 double pph__now_us(void);
+
+/* ---- per-thread state kept off TLS (threads.c) ---- */
+
+/* A variant run at submission on this thread (submit.c, here_runs). */
+#define PPH_HERE_DEPTH 32
+struct pph_here_run {
+	struct pph_task *t;
+	unsigned impl;
+	const char *frame;	  /* of the function that called the variant */
+	struct pph_worker *w;	  /* run in w's place (claimed), holding its core: */
+	struct pph_core_hold outer; /* the hold to give it back for */
+	struct pph_running running; /* pph__running before it, again once it is left */
+	int in_submission;	    /* run inside a submission counted in rt.submitting */
+};
+
+/*
+ * What a thread keeps that is too large for static TLS, allocated at its
+ * first need and found through pph__thread: freed when the thread ends,
+ * or with the library when it is unloaded (dlclose).  Only this thread
+ * uses it, but for the list, which pph__threads_unload walks.
+ */
+struct pph_thread {
+	struct pph_thread *prev, *next; /* the threads that have one: threads_lock */
+	struct pph_here_run here_runs[PPH_HERE_DEPTH]; /* submit.c */
+	unsigned nheld;				       /* sched.c: wakes held back */
+	struct pph_readyq *held[PPH_MAX_WORKERS];
+	struct pph_thread **self;	     /* its pph__thread (its TLS) */
+	struct pph_task_cache *task_cache; /* task.c: its cache of tasks (its TLS) */
+	struct pph_dmda_scratch *scratch; /* sched_dmda.c: its choices' tables */
+};
+extern PPH_TLS struct pph_thread *pph__thread;
+/* This thread's, made at its first call; NULL if there is no memory. */
+struct pph_thread *pph__thread_make(void);
+static inline struct pph_thread *pph__thread_get(void)
+{
+	return pph__thread ? pph__thread : pph__thread_make();
+}
+/* The library is unloaded: every thread's state freed, the key deleted. */
+void pph__threads_unload(void);
+/* What each file keeps per thread, given back when the thread ends (on
+ * that thread), or freed when the library is unloaded (any thread's). */
+void pph__task_cache_thread_exit(void);
+void pph__task_cache_free_of(struct pph_thread *th);
+void pph__dmda_scratch_free(struct pph_thread *th);
+/* data.c: the handles' slabs, freed when the library is unloaded */
+void pph__data_slabs_free(void);
 
 /* trace.c: PEPPHER_TRACE */
 int pph__trace_init(void);

@@ -155,25 +155,23 @@ void pph__readyq_deinit(struct pph_readyq *q)
  * machine's 16 cores took 121-125 us a block to submit spmv_ell's blocks,
  * here 10 us the first and 20-220 us the second (2 cores), as the workers
  * its first blocks woke ran them on its core; held, every block is queued
- * before any is woken.
+ * before any is woken.  The queues held (up to a worker's each, 2 KiB) are
+ * this thread's struct pph_thread's (threads.c).
  */
-static PPH_TLS struct held_wakes {
-	int holding;
-	unsigned n;
-	struct pph_readyq *q[PPH_MAX_WORKERS];
-} held;
+static PPH_TLS int holding;
 
 static void wake_sleepers(struct pph_readyq *q)
 {
+	struct pph_thread *th;
 	unsigned i;
 
-	if (held.holding) {
-		for (i = 0; i < held.n && held.q[i] != q; i++)
+	if (holding && (th = pph__thread)) {
+		for (i = 0; i < th->nheld && th->held[i] != q; i++)
 			;
-		if (i < held.n)
+		if (i < th->nheld)
 			return; /* held already */
-		if (held.n < PPH_MAX_WORKERS) {
-			held.q[held.n++] = q;
+		if (th->nheld < PPH_MAX_WORKERS) {
+			th->held[th->nheld++] = q;
 			return;
 		}
 	}
@@ -182,32 +180,38 @@ static void wake_sleepers(struct pph_readyq *q)
 	pthread_mutex_unlock(&q->lock);
 }
 
+/* Without memory for the list, the wakes are made at once. */
 void pph__wakes_hold(void)
 {
-	held.holding = 1;
+	if (pph__thread_get())
+		holding = 1;
 }
 
 int pph__wakes_held(void)
 {
-	return held.holding;
+	return holding;
 }
 
 /* The sleepers read after the pushes: a worker that went to sleep since
  * looked at its queue after announcing its sleep, and found the task. */
 void pph__wakes_release(void)
 {
+	struct pph_thread *th = pph__thread;
 	unsigned i, a, sleepers;
 
-	held.holding = 0;
-	for (i = 0; i < held.n; i++) {
-		struct pph_readyq *q = held.q[i];
+	if (!holding)
+		return;
+	holding = 0;
+	for (i = 0; th && i < th->nheld; i++) {
+		struct pph_readyq *q = th->held[i];
 
 		for (a = 0, sleepers = 0; a < PPH_ARCH_COUNT; a++)
 			sleepers += atomic_load(&q->sleepers[a]);
 		if (sleepers)
 			wake_sleepers(q);
 	}
-	held.n = 0;
+	if (th)
+		th->nheld = 0;
 }
 
 void pph__readyq_push(struct pph_readyq *q, struct pph_task *t)

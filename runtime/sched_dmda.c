@@ -300,11 +300,12 @@ static int worth_its_setup(const struct choice *best, double setup, double now)
  * What one choice works in: 18.7 KiB of tables, too much for the stack of
  * the thread that submits (an application thread made with a 32 KiB stack
  * faulted in choose).  Each thread that pushes gets its own, allocated at
- * its first push and freed when it ends: no lock on the hot path, which
- * pushes from several threads at once.  A choice makes no call that could
- * push in turn, so a thread uses one at a time.
+ * its first push and freed when it ends (its struct pph_thread's, freed
+ * with it): no lock on the hot path, which pushes from several threads at
+ * once.  A choice makes no call that could push in turn, so a thread uses
+ * one at a time.
  */
-struct scratch {
+struct pph_dmda_scratch {
 	double pred[ROWS][PPH_CHOICE_IMPLS], other_end[ROWS][PPH_CHOICE_IMPLS];
 	unsigned long nsamples[ROWS][PPH_CHOICE_IMPLS];
 	double setup_of[ROWS][PPH_CHOICE_IMPLS];
@@ -318,35 +319,26 @@ struct scratch {
 	unsigned char row_of[ROWS * PPH_CHOICE_IMPLS];
 };
 
-static PPH_TLS struct scratch *own_scratch;
-static pthread_key_t scratch_key;
-static pthread_once_t scratch_key_once = PTHREAD_ONCE_INIT;
 /* for a thread whose own could not be allocated: one at a time */
-static struct scratch spare_scratch;
+static struct pph_dmda_scratch spare_scratch;
 static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void scratch_thread_exit(void *s)
+/* th's thread ends, or the library is unloaded (threads.c) */
+void pph__dmda_scratch_free(struct pph_thread *th)
 {
-	free(s);
-	own_scratch = NULL;
-}
-
-static void scratch_key_create(void)
-{
-	pthread_key_create(&scratch_key, scratch_thread_exit);
+	free(th->scratch);
+	th->scratch = NULL;
 }
 
 /* This thread's scratch, made at its first push; else the spare, locked
  * (released by put_scratch).  Apart, so that the common path saves no
  * registers. */
-static __attribute__((noinline)) struct scratch *new_scratch(void)
+static __attribute__((noinline)) struct pph_dmda_scratch *new_scratch(void)
 {
-	struct scratch *s = malloc(sizeof(*s));
+	struct pph_thread *th = pph__thread_get();
 
-	pthread_once(&scratch_key_once, scratch_key_create);
-	if (s && pthread_setspecific(scratch_key, s) == 0)
-		return own_scratch = s;
-	free(s);
+	if (th && (th->scratch = malloc(sizeof(*th->scratch))))
+		return th->scratch;
 	pthread_mutex_lock(&spare_lock);
 	return &spare_scratch;
 }
@@ -355,19 +347,18 @@ static __attribute__((noinline)) struct scratch *new_scratch(void)
  * freed as they end) */
 static void scratch_free_own(void)
 {
-	if (!own_scratch)
-		return;
-	pthread_setspecific(scratch_key, NULL);
-	free(own_scratch);
-	own_scratch = NULL;
+	if (pph__thread)
+		pph__dmda_scratch_free(pph__thread);
 }
 
-static inline struct scratch *get_scratch(void)
+static inline struct pph_dmda_scratch *get_scratch(void)
 {
-	return own_scratch ? own_scratch : new_scratch();
+	struct pph_thread *th = pph__thread;
+
+	return th && th->scratch ? th->scratch : new_scratch();
 }
 
-static inline void put_scratch(struct scratch *s)
+static inline void put_scratch(struct pph_dmda_scratch *s)
 {
 	if (s == &spare_scratch)
 		pthread_mutex_unlock(&spare_lock);
@@ -381,7 +372,7 @@ static inline void put_scratch(struct scratch *s)
  * where no worker could ask.
  */
 static void ask_all(const struct pph_task *t, const unsigned *sizes, unsigned nsizes,
-		    struct scratch *s)
+		    struct pph_dmda_scratch *s)
 {
 	const struct pph_codelet *cl = t->cl;
 	struct pph_pm_ask *asks = s->asks;
@@ -435,7 +426,7 @@ static double setup_on(const struct pph_task *t, unsigned i, const struct pph_wo
  * Predictions depend on the architecture and the team size, not the
  * worker: ask once each (rows PPH_ARCH_COUNT + k are team size k).
  */
-static struct choice choose_in(const struct pph_task *t, struct scratch *s)
+static struct choice choose_in(const struct pph_task *t, struct pph_dmda_scratch *s)
 {
 	const struct pph_codelet *cl = t->cl;
 	struct choice best = { -1, -1, 0, INFINITY, 0, 0, 0 }, explore = best, costly = best,
@@ -596,7 +587,7 @@ static struct choice choose_in(const struct pph_task *t, struct scratch *s)
 
 static struct choice choose(const struct pph_task *t)
 {
-	struct scratch *s = get_scratch();
+	struct pph_dmda_scratch *s = get_scratch();
 	struct choice c = choose_in(t, s);
 
 	put_scratch(s);

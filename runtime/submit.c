@@ -105,18 +105,21 @@ PPH_TLS unsigned pph__running_here;
  * and its task ends then, with -EINTR, its data as the variant left it.
  * A live variant is never taken for a left one: whatever it calls is
  * below its frame.  A left one is found at the first entry from as high
- * up, at the latest at pph_shutdown.
+ * up, at the latest at pph_shutdown.  The notes (struct pph_here_run,
+ * PPH_HERE_DEPTH deep) are this thread's struct pph_thread's: 2.3 KiB,
+ * too much for static TLS (threads.c).
  */
-#define PPH_HERE_DEPTH 32
-static PPH_TLS struct here_run {
-	struct pph_task *t;
-	unsigned impl;
-	const char *frame;	  /* of the function that called the variant */
-	struct pph_worker *w;	  /* run in w's place (claimed), holding its core: */
-	struct pph_core_hold outer; /* the hold to give it back for */
-	struct pph_running running; /* pph__running before it, again once it is left */
-	int in_submission;	    /* run inside a submission counted in rt.submitting */
-} here_runs[PPH_HERE_DEPTH];
+static inline struct pph_here_run *here_run_slot(void)
+{
+	struct pph_thread *th = pph__thread;
+
+	if (pph__running_here >= PPH_HERE_DEPTH)
+		return NULL;
+	if (!th && !(th = pph__thread_make()))
+		return NULL; /* no memory: a longjmp out of this one goes unseen */
+	return &th->here_runs[pph__running_here];
+}
+
 /* This thread's pph_task_submit calls under way (the runtime's own, such
  * as a reduction's combine, nest in the application's), the outermost
  * counted in pph__rt.submitting: uncounted when it returns, or when a
@@ -279,12 +282,11 @@ static inline __attribute__((always_inline)) int run_variant_here(struct pph_tas
 	int timed = !tiny || sample++ % PPH_TINY_SAMPLE == 0;
 	double t0 = 0, us = 0, spent = pph__one_time_us;
 	struct pph_running running;
+	struct pph_here_run *r;
 
 	if (timed)
 		t0 = pph__now_us();
-	if (pph__running_here < PPH_HERE_DEPTH) {
-		struct here_run *r = &here_runs[pph__running_here];
-
+	if ((r = here_run_slot())) {
 		r->t = t;
 		r->impl = impl;
 		r->frame = __builtin_frame_address(0);
@@ -326,7 +328,7 @@ static inline __attribute__((always_inline)) int run_variant_here(struct pph_tas
 }
 
 /* End the task of a variant left by longjmp (here_runs). */
-static __attribute__((noinline)) void end_left_variant(const struct here_run *r)
+static __attribute__((noinline)) void end_left_variant(const struct pph_here_run *r)
 {
 	struct pph_task *t = r->t;
 
@@ -352,15 +354,20 @@ static __attribute__((noinline)) void end_left_variant(const struct here_run *r)
 
 void pph__here_left_slow(const void *frame)
 {
-	while (pph__running_here > 0 && pph__running_here <= PPH_HERE_DEPTH &&
-	       (const char *)frame >= here_runs[pph__running_here - 1].frame) {
+	struct pph_thread *th = pph__thread;
+	struct pph_here_run *r;
+
+	/* a note not made (no memory for th when it ran) is zeroed, its t NULL */
+	while (th && pph__running_here > 0 && pph__running_here <= PPH_HERE_DEPTH &&
+	       (r = &th->here_runs[pph__running_here - 1])->t &&
+	       (const char *)frame >= r->frame) {
 		pph__running_here--;
-		pph__running = here_runs[pph__running_here].running;
-		if (here_runs[pph__running_here].in_submission && submissions > 0) {
+		pph__running = r->running;
+		if (r->in_submission && submissions > 0) {
 			submissions = 0; /* the submissions will not return */
 			atomic_fetch_sub(&pph__rt.submitting, 1);
 		}
-		end_left_variant(&here_runs[pph__running_here]);
+		end_left_variant(r);
 	}
 }
 

@@ -16,8 +16,11 @@
  * stack is never popped concurrently (no ABA).
  */
 static struct pph_task *_Atomic recycled;
-static PPH_TLS struct pph_task *cache;
-static PPH_TLS unsigned ncached; /* tasks this thread put in its cache */
+static PPH_TLS struct pph_task_cache {
+	struct pph_task *head;
+	unsigned n;	/* tasks this thread put in its cache */
+	int registered; /* known to its struct pph_thread (threads.c) */
+} cache;
 
 /* A thread keeps at most this many tasks it released itself (a task run at
  * submission is made and released by the same thread); beyond, they go to
@@ -25,10 +28,9 @@ static PPH_TLS unsigned ncached; /* tasks this thread put in its cache */
 #define PPH_OWN_CACHE_MAX 256
 
 /* A thread that ends hands its cache back to the shared stack, which
- * pph_shutdown frees (or the next thread to make tasks takes). */
-static pthread_key_t cache_key;
-static pthread_once_t cache_key_once = PTHREAD_ONCE_INIT;
-static PPH_TLS int cache_registered;
+ * pph_shutdown frees (or the next thread to make tasks takes): its cache
+ * is known to its struct pph_thread (threads.c), whose key's destructor
+ * calls pph__task_cache_thread_exit. */
 /* the priority of the tasks this thread makes (pph_call_priority) */
 static PPH_TLS int call_priority;
 /* the work of the calls this thread makes (pph_call_work); 0: their data */
@@ -43,74 +45,94 @@ static void push_recycled(struct pph_task *first, struct pph_task *last)
 	while (!atomic_compare_exchange_weak(&recycled, &old, first));
 }
 
-static void cache_thread_exit(void *unused)
+void pph__task_cache_thread_exit(void)
 {
-	struct pph_task *last = cache;
+	struct pph_task *last = cache.head;
 
-	(void)unused;
+	cache.registered = 0;
 	if (!last)
 		return;
 	while (last->next)
 		last = last->next;
-	push_recycled(cache, last);
-	cache = NULL;
-	ncached = 0;
+	push_recycled(cache.head, last);
+	cache.head = NULL;
+	cache.n = 0;
 }
 
-static void cache_key_create(void)
+/* The library is unloaded: th's thread, which may live on, never uses its
+ * cache again (it lies in that thread's TLS, as long as the thread lives). */
+void pph__task_cache_free_of(struct pph_thread *th)
 {
-	pthread_key_create(&cache_key, cache_thread_exit);
+	struct pph_task_cache *c = th->task_cache;
+	struct pph_task *t, *next;
+
+	if (!c)
+		return;
+	for (t = c->head; t; t = next) {
+		next = t->next;
+		free(t);
+	}
+	*c = (struct pph_task_cache){ NULL, 0, 0 };
 }
 
 /* Once per thread: hand the cache back when the thread ends.  Apart, so
- * that recycling a task saves no registers. */
-static __attribute__((noinline)) void cache_register_thread(void)
+ * that recycling a task saves no registers.  0 if it cannot (no memory):
+ * the thread keeps no cache. */
+static __attribute__((noinline)) int cache_register_thread(void)
 {
-	cache_registered = 1;
-	pthread_once(&cache_key_once, cache_key_create);
-	pthread_setspecific(cache_key, &cache_registered); /* any non-NULL value */
+	struct pph_thread *th = pph__thread_get();
+
+	if (!th)
+		return 0;
+	th->task_cache = &cache;
+	return cache.registered = 1;
 }
 
-/* Called when this thread's cache may become non-empty. */
-static inline void cache_register(void)
+/* Called when this thread's cache may become non-empty: may it? */
+static inline int cache_register(void)
 {
-	if (!cache_registered)
-		cache_register_thread();
+	return cache.registered || cache_register_thread();
 }
 
 /* This thread's cache is empty: take the shared stack, or a new task.
  * Apart, so that the common path saves no registers. */
 static __attribute__((noinline)) struct pph_task *task_alloc_refill(void)
 {
-	struct pph_task *t = cache = atomic_exchange(&recycled, NULL);
+	struct pph_task *t = cache.head = atomic_exchange(&recycled, NULL);
 
-	ncached = 0;
+	cache.n = 0;
 	if (!t)
 		return calloc(1, sizeof(*t));
-	cache_register();
-	cache = t->next;
+	cache.head = t->next;
+	if (cache.head && !cache_register()) {
+		struct pph_task *last = cache.head;
+
+		while (last->next)
+			last = last->next;
+		push_recycled(cache.head, last); /* for a thread that can keep them */
+		cache.head = NULL;
+	}
 	return t;
 }
 
 static inline struct pph_task *task_alloc(void)
 {
-	struct pph_task *t = cache;
+	struct pph_task *t = cache.head;
 
 	if (!t)
 		return task_alloc_refill();
-	cache = t->next;
-	if (ncached)
-		ncached--;
+	cache.head = t->next;
+	if (cache.n)
+		cache.n--;
 	return t;
 }
 
 static void task_recycle(struct pph_task *t)
 {
-	if (!pph__current_worker && ncached < PPH_OWN_CACHE_MAX) {
-		cache_register();
-		t->next = cache;
-		cache = t;
-		ncached++;
+	if (!pph__current_worker && cache.n < PPH_OWN_CACHE_MAX && cache_register()) {
+		t->next = cache.head;
+		cache.head = t;
+		cache.n++;
 		return;
 	}
 	push_recycled(t, t);
@@ -124,8 +146,8 @@ void pph__task_cache_free(void)
 		next = t->next;
 		free(t);
 	}
-	ncached = 0;
-	for (t = cache, cache = NULL; t; t = next) {
+	cache.n = 0;
+	for (t = cache.head, cache.head = NULL; t; t = next) {
 		next = t->next;
 		free(t);
 	}

@@ -100,7 +100,10 @@ int pph_init_conf(const struct pph_conf *conf);
  * they must not be used with tasks any more.  A second thread's pph_shutdown() while
  * one runs waits for that one to end, and returns.  Called inside a task
  * (from a variant), it would wait for that task: it prints so and returns
- * without doing anything.
+ * without doing anything.  After it, the library may be unloaded (dlclose
+ * of it or of a plugin linked with it; libpeppher frees then what it kept
+ * for the process), and threads that called it may end before or after.
+ * Not before it: the workers run the library's code.
  */
 void pph_shutdown(void);
 
