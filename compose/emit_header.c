@@ -5,21 +5,11 @@
 #include "emit.h"
 #include "util.h"
 
-/* The parameter a generic call dispatches on: the first that mentions T. */
-static size_t dispatch_param(const struct iface *generic)
-{
-	size_t i;
-
-	for (i = 0; i < generic->nparams; i++)
-		if (strstr(generic->params[i].type, generic->template_type))
-			return i;
-	return 0;
-}
-
 /* C11: NAME(...) picks NAME_X by the type of the dispatching argument. */
 static void emit_generic_macro(struct out *o, const struct iface *generic)
 {
-	size_t d = dispatch_param(generic), i;
+	/* expand_generics() refused a generic with no parameter to dispatch on */
+	size_t d = (size_t)generic_dispatch_param(generic), i;
 	struct strbuf assoc = { 0 };
 
 	for (i = 0; i < generic->ninstances; i++) {

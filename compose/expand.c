@@ -274,6 +274,15 @@ static void expand_one(struct model *m, size_t at)
 	for (i = 0; i < m->nifaces; i++)
 		for (j = 0; j < m->ifaces[i]->nimpls; j++)
 			collect_from(m->ifaces[i]->impls[j], g, &types, &ntypes);
+	/* peppher.h's one name for the instances is a _Generic on the first
+	 * parameter whose type mentions T (C++: overloads): with none, every
+	 * instance has the same parameter types there (a container whose
+	 * elemType is T is 'pph_vector *' for all), which _Generic rejects
+	 * ("two compatible types") in the application's compile */
+	if (ntypes && generic_dispatch_param(g) < 0)
+		diag_error(&g->loc,
+			   "generic interface '%s': no parameter's type mentions '%s' (a container's elemType does not count), so its instances cannot share one name in peppher.h; give a parameter type T (T * for an array), or describe one interface per type",
+			   g->name, g->template_type);
 	/* the generic gives way to its instances */
 	*(struct iface **)array_push(&m->generics, &m->ngenerics, sizeof(g)) = g;
 	memmove(&m->ifaces[at], &m->ifaces[at + 1], (m->nifaces - at - 1) * sizeof(g));

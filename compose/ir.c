@@ -19,6 +19,16 @@ const char *access_name(enum access a)
 					  "readwrite";
 }
 
+long generic_dispatch_param(const struct iface *generic)
+{
+	size_t i;
+
+	for (i = 0; i < generic->nparams; i++)
+		if (strstr(generic->params[i].type, generic->template_type))
+			return (long)i;
+	return -1;
+}
+
 struct iface *model_find_iface(const struct model *m, const char *name)
 {
 	size_t i;

@@ -197,6 +197,9 @@ const char *platform_name(enum platform p);
 const char *access_name(enum access a);
 
 struct iface *model_find_iface(const struct model *m, const char *name);
+/* The parameter a generic interface's one name in peppher.h dispatches on:
+ * the first whose type mentions its type parameter, or -1 where none does. */
+long generic_dispatch_param(const struct iface *generic);
 void model_free(struct model *m);
 void model_free_impl(struct impl *impl);
 /* Set impl's backend_tool and backend_compiler from its sources (again

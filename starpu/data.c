@@ -170,13 +170,16 @@ int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows, size_t 
 			size_t elemsize)
 {
 	struct pph_data *d;
-	size_t bytes;
+	size_t elems, bytes;
 	int rc;
 
 	if (!handle || !elemsize || ld < cols)
 		return -EINVAL;
-	if (__builtin_mul_overflow(rows, ld, &bytes) || __builtin_mul_overflow(bytes, elemsize, &bytes) ||
-	    !fits32(rows) || !fits32(ld))
+	/* rows * ld too: StarPU 1.3 sizes a device replica from a 32-bit
+	 * product of its dimensions, and asserts when it wraps (a matrix of
+	 * 2^32 elements and more aborted the process on an OpenCL worker) */
+	if (__builtin_mul_overflow(rows, ld, &elems) || __builtin_mul_overflow(elems, elemsize, &bytes) ||
+	    !fits32(rows) || !fits32(ld) || !fits32(elems))
 		return -EOVERFLOW;
 	if ((rc = sp__enter("pph_matrix_register", 0)) != 0)
 		return rc;

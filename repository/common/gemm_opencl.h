@@ -50,10 +50,16 @@ static void gemm_opencl(const char *who, int m, int n, int k, REAL alpha, cl_mem
 			     (size_t)(m + GEMM_TS - 1) / GEMM_TS * GEMM_TS };
 	cl_int err = 0;
 
+	if (m <= 0 || n <= 0) /* an empty C (a range of 0 work-items is an error) */
+		return;
 	if (!kern) {
 		pph_variant_failed(); /* reported; another variant runs the task */
 		return;
 	}
+	/* alpha == 0: A and B are not read (BLAS semantics, NaNs there do not
+	 * leak into C); the kernel with k = 0 computes C = beta C */
+	if (alpha == 0)
+		k = 0;
 	err |= clSetKernelArg(kern, 0, sizeof(m), &m);
 	err |= clSetKernelArg(kern, 1, sizeof(n), &n);
 	err |= clSetKernelArg(kern, 2, sizeof(k), &k);

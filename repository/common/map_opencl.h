@@ -19,10 +19,13 @@ static void map_opencl(const char *who, const char *source, const char *name, in
 		       unsigned nmem, const cl_mem *mem)
 {
 	cl_kernel kern = pph_opencl_kernel_source(source, name);
-	size_t global = (size_t)n;
+	size_t global;
 	cl_int err = 0;
 	unsigned i;
 
+	if (n <= 0) /* nothing to do, as on the CPU (a range of 0 work-items is an error) */
+		return;
+	global = (size_t)n;
 	if (!kern) {
 		pph_variant_failed(); /* reported; another variant runs the task */
 		return;

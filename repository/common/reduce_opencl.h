@@ -53,9 +53,18 @@ static const char reduce_source[] =
 	"}\n"
 	"void ssq_add(T *scale, T *ssq, T s, T q)\n"
 	"{\n"
+	"	if (isnan(s) || isnan(q)) {\n"
+	"		*ssq = s + q; /* a NaN stays a NaN (fmax would drop it) */\n"
+	"		return;\n"
+	"	}\n"
 	"	T m = fmax(*scale, s);\n"
 	"	if (m == 0)\n"
 	"		return;\n"
+	"	if (isinf(m)) { /* the norm is +inf, not Inf / Inf = NaN */\n"
+	"		*scale = m;\n"
+	"		*ssq = isnan(*ssq) ? *ssq : 1;\n"
+	"		return;\n"
+	"	}\n"
 	"	*ssq = *ssq * (*scale / m) * (*scale / m) + q * (s / m) * (s / m);\n"
 	"	*scale = m;\n"
 	"}\n"
@@ -160,6 +169,8 @@ static void reduce_opencl(const char *who, cl_mem x, cl_mem y, int n, enum reduc
 	cl_mem part = NULL, part2 = NULL, sum = NULL, sum2 = NULL;
 	cl_int err = CL_SUCCESS;
 
+	if (n <= 0) /* no terms: the result stays as it is */
+		return;
 	if (!kern || !acc) {
 		pph_variant_failed(); /* reported; another variant runs the task */
 		return;

@@ -22,6 +22,8 @@ static void tile_opencl(const char *who, const char *source, const char *name, i
 	cl_int err = 0;
 	unsigned i;
 
+	if (b <= 0) /* an empty tile (a range of 0 work-items is an error) */
+		return;
 	if (!kern) {
 		pph_variant_failed(); /* reported; another variant runs the task */
 		return;

@@ -226,7 +226,8 @@ static void verdict(const char *what, const char *sizes, int ran)
 		for (int i = 0; i < m; i++)                                                     \
 			for (int j = 0; j < n; j++) {                                           \
 				double s = 0, bound = 0;                                        \
-				for (int l = 0; l < k; l++) {                                   \
+				/* alpha == 0: A and B are not read (NaNs there here) */        \
+				for (int l = 0; alpha != 0 && l < k; l++) {                     \
 					s += (double)A[i * k + l] * B[l * n + j];               \
 					bound += fabs((double)A[i * k + l] * B[l * n + j]);     \
 				}                                                               \
@@ -240,22 +241,27 @@ static void verdict(const char *what, const char *sizes, int ran)
                                                                                                 \
 	static void test_##P(void)                                                              \
 	{                                                                                       \
-		static const int sz[][3] = { { 1, 1, 1 },    { 2, 3, 4 },    { 16, 16, 16 },  \
-					     { 17, 31, 5 },  { 33, 40, 47 }, { 64, 48, 80 },   \
-					     { 40, 530, 150 } }; /* past the CPU blocks */     \
+		/* m, n, k, alpha == 0; empty products: BLAS's leading dimensions \
+		 * are at least 1 (xerbla exited the process on ldc = n = 0) */ \
+		static const int sz[][4] = { { 1, 1, 1, 0 },    { 2, 3, 4, 0 },    { 16, 16, 16, 0 },  \
+					     { 17, 31, 5, 0 },  { 33, 40, 47, 0 }, { 64, 48, 80, 0 },   \
+					     { 40, 530, 150, 0 }, /* past the CPU blocks */     \
+					     { 5, 0, 3, 0 },    { 5, 3, 0, 0 },    { 0, 3, 4, 0 },      \
+					     { 17, 20, 9, 1 } };                                  \
 		int ran = 0;                                                                    \
                                                                                                 \
 		for (unsigned s = 0; s < sizeof(sz) / sizeof(sz[0]); s++) {                     \
 			int m = sz[s][0], n = sz[s][1], k = sz[s][2];                           \
 			REAL *A = xmalloc(sizeof(REAL) * m * k), *B = xmalloc(sizeof(REAL) * k * n); \
 			REAL *C0 = xmalloc(sizeof(REAL) * m * n), *C = xmalloc(sizeof(REAL) * m * n); \
-			struct P##_args args = { .m = m, .n = n, .k = k, .alpha = 1.5,          \
+			struct P##_args args = { .m = m, .n = n, .k = k,                        \
+						 .alpha = sz[s][3] ? 0 : 1.5,                    \
 						 .beta = s == 2 ? 0 : -0.5 };                    \
                                                                                                 \
 			for (int i = 0; i < m * k; i++)                                         \
-				A[i] = (REAL)rnd();                                             \
+				A[i] = sz[s][3] ? (REAL)NAN : (REAL)rnd();                      \
 			for (int i = 0; i < k * n; i++)                                         \
-				B[i] = (REAL)rnd();                                             \
+				B[i] = sz[s][3] ? (REAL)NAN : (REAL)rnd();                      \
 			for (int i = 0; i < m * n; i++) /* beta = 0: C must not be read */     \
 				C0[i] = args.beta == 0 ? (REAL)NAN : (REAL)rnd();               \
 			for (struct variant *v = P##_v; v < P##_v_end; v++) {                   \
@@ -278,7 +284,8 @@ static void verdict(const char *what, const char *sizes, int ran)
 			free(C0);                                                               \
 			free(C);                                                                \
 		}                                                                               \
-		verdict(#P, "m,n,k in 1,1,1 2,3,4 16,16,16 17,31,5 33,40,47 64,48,80 40,530,150", ran);   \
+		verdict(#P, "m,n,k in 1,1,1 2,3,4 16,16,16 17,31,5 33,40,47 64,48,80 40,530,150 "  \
+			"5,0,3 5,3,0 0,3,4; alpha 0 on NaN A, B 17,20,9", ran);                  \
 	}
 
 GEMM_CHECK(sgemm, float, FLT_EPSILON)
@@ -438,8 +445,8 @@ SORT_CHECK(double)
 		struct call c = { .arg = &a, .arg_size = sizeof(a) };                            \
 		if (!v)                                                                         \
 			return axpy(n, x, y, alpha), 1;                                         \
-		vec(&c, x, n, sizeof(T), PPH_R);                                                \
-		vec(&c, y, n, sizeof(T), PPH_RW);                                               \
+		vec(&c, x, n > 0 ? n : 0, sizeof(T), PPH_R);                                                \
+		vec(&c, y, n > 0 ? n : 0, sizeof(T), PPH_RW);                                               \
 		return run(v, &c);                                                              \
 	}                                                                                       \
 	static int do_scale_##T(struct variant *v, int n, T *x, T alpha)                        \
@@ -448,7 +455,7 @@ SORT_CHECK(double)
 		struct call c = { .arg = &a, .arg_size = sizeof(a) };                            \
 		if (!v)                                                                         \
 			return scale(n, x, alpha), 1;                                           \
-		vec(&c, x, n, sizeof(T), PPH_RW);                                               \
+		vec(&c, x, n > 0 ? n : 0, sizeof(T), PPH_RW);                                               \
 		return run(v, &c);                                                              \
 	}                                                                                       \
 	static void test_blas1_##T(void)                                                        \
@@ -502,8 +509,8 @@ BLAS1_CHECK(double, DBL_EPSILON)
 		struct call c = { 0 };                                                          \
 		if (!v)                                                                         \
 			return dot(n, x, y, r), 1;                                              \
-		vec(&c, x, n, sizeof(T), PPH_R);                                                \
-		vec(&c, y, n, sizeof(T), PPH_R);                                                \
+		vec(&c, x, n > 0 ? n : 0, sizeof(T), PPH_R);                                                \
+		vec(&c, y, n > 0 ? n : 0, sizeof(T), PPH_R);                                                \
 		result(&c, r, sizeof(T), pph_reduction_builtin(PPH_REDUCTION_SUM, TYPE_OF(T)), m); \
 		return run(v, &c);                                                              \
 	}                                                                                       \
@@ -512,7 +519,7 @@ BLAS1_CHECK(double, DBL_EPSILON)
 		struct call c = { 0 };                                                          \
 		if (!v)                                                                         \
 			return nrm2(n, x, r), 1;                                                \
-		vec(&c, x, n, sizeof(T), PPH_R);                                                \
+		vec(&c, x, n > 0 ? n : 0, sizeof(T), PPH_R);                                                \
 		result(&c, r, sizeof(double), &nrm2_op, m);                                     \
 		return run(v, &c);                                                              \
 	}                                                                                       \
@@ -606,6 +613,80 @@ static void test_nrm2_range(void)
 	free(x);
 	free(xf);
 	verdict("nrm2 scaled (double 1e200, 1e-200; float 1e30)", "n 1000", ran);
+}
+
+/*
+ * Sizes of 0 and below do nothing (BLAS's quick return; the OpenCL variants
+ * launched ranges of (size_t)n work-items, sort_cpu qsorted (size_t)-3
+ * elements), as compose registers them: vectors of 0 elements, the
+ * variants getting n itself.  And a norm with an infinite element is +inf
+ * (nrm2_ocl computed Inf / Inf).
+ */
+#define SPECIAL_CHECK(T)                                                                    \
+	static void test_special_##T(int *ran)                                                  \
+	{                                                                                       \
+		static const int ns[] = { 0, -3 };                                              \
+		T x[4] = { 1, 2, 3, 4 }, y[4] = { 5, 6, 7, 8 }, r;                               \
+		double nr;                                                                      \
+                                                                                                \
+		for (unsigned s = 0; s < 2; s++)                                                \
+			for (int e = 0; e <= 3; e++) { /* 3 variants alone, then the entry */   \
+				int n = ns[s];                                                  \
+				struct variant *sv = NTH(sort_##T##_v, e);                      \
+				struct sort_##T##_args a = { .n = n };                          \
+				struct call c = { .arg = &a, .arg_size = sizeof(a) };           \
+				const char *who = "sort";                                       \
+                                                                                                \
+				x[0] = 4, x[1] = 3, x[2] = 2, x[3] = 1;                         \
+				if (sv) {                                                       \
+					vec(&c, x, 0, sizeof(T), PPH_RW);                       \
+					*ran += run(sv, &c);                                    \
+					who = sv->name;                                         \
+				} else {                                                        \
+					sort(x, n);                                             \
+				}                                                               \
+				if (x[0] != 4 || x[3] != 1)                                     \
+					near(who, n, 0, x[0], 4, 0, 0);                         \
+				x[0] = 1, x[1] = 2, x[2] = 3, x[3] = 4;                         \
+				if (do_axpy_##T(NTH(axpy_##T##_v, e), n, x, y, 2) && ++*ran)    \
+					near("axpy", n, 0, y[0], 5, 0, 0);                      \
+				if (do_scale_##T(NTH(scale_##T##_v, e), n, x, 2) && ++*ran)     \
+					near("scale", n, 0, x[0], 1, 0, 0);                     \
+				r = 0.5;                                                        \
+				if (do_dot_##T(NTH(dot_##T##_v, e), n, x, y, &r, PPH_REDUX) && ++*ran) \
+					near("dot", n, 0, r, 0.5, 0, 0);                        \
+				nr = 3;                                                         \
+				if (do_nrm2_##T(NTH(nrm2_##T##_v, e), n, x, &nr, PPH_REDUX) && ++*ran) \
+					near("nrm2", n, 0, nr, 3, 0, 0);                        \
+			}                                                                       \
+		/* an infinite element among 1000 (several work-groups on a device) */  \
+		T *big = xmalloc(sizeof(T) * 1000);                                             \
+		for (int i = 0; i < 1000; i++)                                                  \
+			big[i] = (T)rnd();                                                      \
+		for (int inf = 0; inf < 2; inf++) {                                             \
+			big[700] = inf ? (T)-INFINITY : (T)INFINITY;                            \
+			for (int e = 0; e <= 3; e++) {                                          \
+				struct variant *nv = NTH(nrm2_##T##_v, e);                      \
+                                                                                                \
+				nr = 3;                                                         \
+				if (do_nrm2_##T(nv, 1000, big, &nr, PPH_REDUX) && ++*ran &&     \
+				    nr != INFINITY)                                             \
+					near(nv ? nv->name : "nrm2", 1000, 700, nr, INFINITY, 0, 0); \
+			}                                                                       \
+		}                                                                               \
+		free(big);                                                                      \
+	}
+
+SPECIAL_CHECK(float)
+SPECIAL_CHECK(double)
+
+static void test_special(void)
+{
+	int ran = 0;
+
+	test_special_float(&ran);
+	test_special_double(&ran);
+	verdict("sort, axpy, scale, dot, nrm2 (float, double)", "n in 0 -3; nrm2 with +-inf", ran);
 }
 
 /* ---- tile kernels: b x b, column-major, double ----------------------------------- */
@@ -715,7 +796,8 @@ static void tile_call(enum tile_op op, struct variant *v, int b, double *L, doub
 
 static void test_tiles(void)
 {
-	static const int sz[] = { 1, 3, 16, 33, 64, 260 };
+	/* 0: an empty tile (BLAS's xerbla exited the process on leading dimensions of 0) */
+	static const int sz[] = { 0, 1, 3, 16, 33, 64, 260 };
 	static const char *const names[] = { "potrf", "trsm", "syrk", "gemm" };
 	struct variant *lists[][2] = { { potrf_v, potrf_v_end }, { trsm_v, trsm_v_end },
 				       { syrk_v, syrk_v_end }, { gemm_v, gemm_v_end } };
@@ -783,7 +865,7 @@ static void test_tiles(void)
 		free(A);
 		free(C);
 	}
-	verdict("potrf, trsm, syrk, gemm", "b in 1 3 16 33 64 260", ran);
+	verdict("potrf, trsm, syrk, gemm", "b in 0 1 3 16 33 64 260", ran);
 }
 
 int main(void)
@@ -800,6 +882,7 @@ int main(void)
 	test_redux_float();
 	test_redux_double();
 	test_nrm2_range();
+	test_special();
 	test_tiles();
 	PEPPHER_SHUTDOWN();
 	return 0;

@@ -250,6 +250,26 @@ static void amax_combine(void *into, const void *from)
 
 static const struct pph_reduction amax_op = { amax_init, amax_combine };
 
+/*
+ * Sizes StarPU 1.3 keeps in 32 bits: a vector of 2^32 elements or more, a
+ * matrix whose rows or leading dimension pass 2^32 - 1, or whose rows * ld
+ * does (a device replica's size is their 32-bit product: a matrix of
+ * 65536 x 65537 aborted the process in a StarPU assertion on an OpenCL
+ * worker).  Refused before StarPU sees them: the pointer is never read.
+ */
+static void test_32bit_sizes(void)
+{
+	pph_data_handle h = NULL;
+	char one[1];
+
+	CU_ASSERT_EQUAL(pph_vector_register(&h, one, (size_t)1 << 32, 1), -EOVERFLOW);
+	CU_ASSERT_EQUAL(pph_matrix_register(&h, one, (size_t)1 << 32, 1, 1, 1), -EOVERFLOW);
+	CU_ASSERT_EQUAL(pph_matrix_register(&h, one, 1, 1, (size_t)1 << 32, 1), -EOVERFLOW);
+	CU_ASSERT_EQUAL(pph_matrix_register(&h, one, 65536, 65537, 65537, 1), -EOVERFLOW);
+	CU_ASSERT_EQUAL(pph_matrix_register(&h, one, 65536, 65535, 65537, 1), -EOVERFLOW);
+	CU_ASSERT_PTR_NULL(h);
+}
+
 static void test_reductions(void)
 {
 	enum { N = 10000, BLOCKS = 16 };
@@ -791,6 +811,7 @@ int main(void)
 	CU_add_test(s, "a model per list of variants", test_models_per_variant_list);
 	CU_add_test(s, "a container read by two threads, one calling a component on it",
 		    test_container_race);
+	CU_add_test(s, "sizes past 32 bits refused", test_32bit_sizes);
 	CU_add_test(s, "reductions", test_reductions);
 	CU_add_test(s, "NULL data, and calls inside a variant", test_host_data);
 	CU_add_test(s, "failed asynchronous calls counted before a host read", test_failed_count);

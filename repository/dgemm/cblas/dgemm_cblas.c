@@ -3,6 +3,11 @@
 
 void dgemm_cblas(int m, int n, int k, double alpha, const double *A, const double *B, double beta, double *C)
 {
-	cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, alpha, A, k, B, n,
-		    beta, C, n);
+	/* an empty C: nothing to do (BLAS would reject ldc = n = 0, and its
+	 * xerbla exits the process); k = 0 still scales C by beta */
+	if (m <= 0 || n <= 0)
+		return;
+	/* BLAS wants leading dimensions of at least 1, k = 0 included */
+	cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, alpha, A, k > 1 ? k : 1,
+		    B, n, beta, C, n);
 }

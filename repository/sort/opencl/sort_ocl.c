@@ -11,6 +11,8 @@
 
 #include <peppher/opencl.h>
 
+#include "../../common/sort_sizes.h"
+
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -21,9 +23,9 @@ static const char source[] =
 	"#define T " STR(T) "\n"
 	"__kernel void bitonic_step(__global T *v, int n, int j, int mirror)\n"
 	"{\n"
-	"	int i = get_global_id(0);\n"
-	"	int lo = i / j * 2 * j + i % j;\n"
-	"	int hi = mirror ? lo + 2 * (j - lo % j) - 1 : lo + j;\n"
+	"	long i = get_global_id(0);\n" /* long: 2 j is 2^31 in a network of 2^31 */
+	"	long lo = i / j * 2 * j + i % j;\n"
+	"	long hi = mirror ? lo + 2 * (j - lo % j) - 1 : lo + j;\n"
 	"	if (hi < n) {\n"
 	"		T a = v[lo], b = v[hi];\n"
 	"		if (b < a) {\n"
@@ -51,19 +53,20 @@ void sort_ocl(T *v, int n)
 {
 	cl_kernel kern = pph_opencl_kernel_source(source, "bitonic_step");
 	cl_mem mem = (cl_mem)(void *)v;
-	int N = 1, k, j;
+	size_t N = sort_pow2_at_least(n), k; /* 2^31 for n past 2^30 */
+	int j; /* at most N / 2 */
 	cl_int err = CL_SUCCESS;
 
+	if (n <= 1) /* nothing to sort */
+		return;
 	if (!kern) {
 		pph_variant_failed(); /* reported; another variant runs the task */
 		return;
 	}
-	while (N < n)
-		N *= 2;
 	for (k = 2; k <= N && err == CL_SUCCESS; k *= 2) {
-		err = step(kern, mem, n, k / 2, 1, (size_t)N / 2);
-		for (j = k / 4; j > 0 && err == CL_SUCCESS; j /= 2)
-			err = step(kern, mem, n, j, 0, (size_t)N / 2);
+		err = step(kern, mem, n, (int)(k / 2), 1, N / 2);
+		for (j = (int)(k / 4); j > 0 && err == CL_SUCCESS; j /= 2)
+			err = step(kern, mem, n, j, 0, N / 2);
 	}
 	if (err != CL_SUCCESS) {
 		fprintf(stderr, "sort_ocl: kernel launch failed (%d)\n", (int)err);

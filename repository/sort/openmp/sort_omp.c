@@ -8,6 +8,8 @@
 
 #include <omp.h>
 
+#include "../../common/sort_sizes.h"
+
 static int compare(const void *a, const void *b)
 {
 	T x = *(const T *)a, y = *(const T *)b;
@@ -15,9 +17,9 @@ static int compare(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void merge(const T *a, int na, const T *b, int nb, T *out)
+static void merge(const T *a, size_t na, const T *b, size_t nb, T *out)
 {
-	int i = 0, j = 0, o = 0;
+	size_t i = 0, j = 0, o = 0;
 
 	while (i < na && j < nb)
 		out[o++] = b[j] < a[i] ? b[j++] : a[i++]; /* stable: a first on ties */
@@ -29,31 +31,35 @@ static void merge(const T *a, int na, const T *b, int nb, T *out)
 
 void sort_omp(T *v, int n)
 {
-	int runs = omp_get_max_threads(), len, r;
+	int runs = omp_get_max_threads(), r;
+	size_t count, len; /* lengths in size_t: 2 * len may pass INT_MAX */
 	T *src = v, *dst;
 
+	if (n <= 1) /* n < 0 as (size_t) would be huge */
+		return;
+	count = (size_t)n;
 	if (runs > n / 1024)
 		runs = n / 1024; /* small arrays: one qsort */
-	if (runs < 2 || !(dst = malloc(sizeof(T) * (size_t)n))) {
-		qsort(v, (size_t)n, sizeof(T), compare);
+	if (runs < 2 || !(dst = malloc(sizeof(T) * count))) {
+		qsort(v, count, sizeof(T), compare);
 		return;
 	}
-	len = (n + runs - 1) / runs;
+	len = (count + (size_t)runs - 1) / (size_t)runs;
 #pragma omp parallel for
 	for (r = 0; r < runs; r++) {
-		int lo = r * len, hi = lo + len < n ? lo + len : n;
+		size_t lo = (size_t)r * len, hi = lo + len < count ? lo + len : count;
 
 		if (lo < hi)
-			qsort(v + lo, (size_t)(hi - lo), sizeof(T), compare);
+			qsort(v + lo, hi - lo, sizeof(T), compare);
 	}
-	for (; len < n; len *= 2) {
-		int pairs = (n + 2 * len - 1) / (2 * len), p;
+	for (; len < count; len *= 2) {
+		long pairs = (long)sort_merge_pairs(count, len), p;
 		T *t;
 
 #pragma omp parallel for
 		for (p = 0; p < pairs; p++) {
-			int lo = p * 2 * len, mid = lo + len < n ? lo + len : n;
-			int hi = mid + len < n ? mid + len : n;
+			size_t lo = (size_t)p * 2 * len, mid = lo + len < count ? lo + len : count;
+			size_t hi = mid + len < count ? mid + len : count;
 
 			merge(src + lo, mid - lo, src + mid, hi - mid, dst + lo);
 		}
@@ -62,7 +68,7 @@ void sort_omp(T *v, int n)
 		dst = t;
 	}
 	if (src != v) {
-		memcpy(v, src, sizeof(T) * (size_t)n);
+		memcpy(v, src, sizeof(T) * count);
 		free(src);
 	} else {
 		free(dst);

@@ -23,6 +23,8 @@ void spmv_ocl(int m, int n, int nnz, const int *rowptr, const int *colind, const
 	int i;
 
 	(void)n;
+	if (m <= 0) /* no rows (a range of 0 work-items is an error) */
+		return;
 	err |= clSetKernelArg(spmv_kernel, 0, sizeof(m), &m);
 	err |= clSetKernelArg(spmv_kernel, 1, sizeof(nnz), &nnz);
 	for (i = 0; i < 5; i++)

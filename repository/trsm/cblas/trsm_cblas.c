@@ -3,6 +3,10 @@
 
 void trsm_cblas(int b, const double *L, int ldl, double *A, int lda)
 {
+	/* an empty tile: nothing to do (BLAS would reject leading dimensions of 0,
+	 * and its xerbla exits the process) */
+	if (b <= 0)
+		return;
 	cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, b, b, 1.0, L,
 		    ldl, A, lda);
 }
