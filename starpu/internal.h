@@ -131,6 +131,10 @@ void pph__container_called(struct pph_container *c, enum pph_access mode);
  * submit tasks and do nothing else.
  */
 int sp__engine_start(struct starpu_conf *conf);
+/* starpu_init(conf), started again with one CPU worker where it made none
+ * and conf left their count to StarPU; reserved: the cores the engine
+ * added to conf->reserve_ncpus for its own thread (init.c) */
+int sp__starpu_init(struct starpu_conf *conf, int reserved);
 /* before starting StarPU: no copies home ahead of need, unless the
  * environment asks (data.c) */
 void sp__memory_defaults(void);

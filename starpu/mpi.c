@@ -24,6 +24,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -127,7 +128,7 @@ static void engine_mpi_finalize(void)
 
 int sp__engine_start(struct starpu_conf *conf)
 {
-	int initialized = 0, finalized = 0, provided, rc, fd;
+	int initialized = 0, finalized = 0, provided, reserved, rc, fd;
 
 	/* ranks share the machine's cores: binding every rank's first worker
 	 * to the first core would stack them there */
@@ -147,9 +148,26 @@ int sp__engine_start(struct starpu_conf *conf)
 		}
 		mpi_ours = 1;
 	}
+	/*
+	 * starpu_mpi_init_conf in its two steps, StarPU then StarPU-MPI's
+	 * thread, so that a start of StarPU that made no CPU worker can be
+	 * made again with one (sp__starpu_init) before any other rank
+	 * depends on this one.  As starpu_mpi_init_conf, a core is kept for
+	 * the progress thread where StarPU counts the CPU workers.  Its
+	 * driver mode (STARPU_MPI_DRIVER_CALL_FREQUENCY) is set up there
+	 * alone: not offered.
+	 */
+	if (starpu_get_env_number_default("STARPU_MPI_DRIVER_CALL_FREQUENCY", 0) > 0)
+		fprintf(stderr, "peppher: warning: STARPU_MPI_DRIVER_CALL_FREQUENCY is not read: StarPU-MPI's progress thread runs\n");
+	reserved = conf->ncpus == -1;
+	if (reserved)
+		conf->reserve_ncpus = conf->reserve_ncpus < 0 ? 1 : conf->reserve_ncpus + 1;
+	conf->will_use_mpi = 1;
 	fd = home_lock();
-	rc = starpu_mpi_init_conf(NULL, NULL, 0, COMM, conf);
+	rc = sp__starpu_init(conf, reserved);
 	home_unlock(fd);
+	if (rc == 0 && (rc = starpu_mpi_init_comm(NULL, NULL, 0, COMM)) != 0)
+		starpu_shutdown();
 	if (rc != 0) {
 		engine_mpi_finalize();
 		return rc;
@@ -205,6 +223,9 @@ void sp__tasks_wait_all(void)
 void sp__engine_stop(void)
 {
 	starpu_mpi_shutdown();
+	/* started by sp__engine_start, not by StarPU-MPI */
+	if ((starpu_is_initialized)())
+		starpu_shutdown();
 	engine_mpi_finalize();
 }
 

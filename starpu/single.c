@@ -11,7 +11,7 @@ int sp__engine_start(struct starpu_conf *conf)
 {
 	pph__say_not_distributed();
 	sp__memory_defaults();
-	return starpu_init(conf);
+	return sp__starpu_init(conf, 0);
 }
 
 void sp__engine_wait_all(void)

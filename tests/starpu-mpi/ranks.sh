@@ -1,0 +1,59 @@
+#!/bin/sh
+# tests/starpu-mpi/test_ranks: what each rank starts with and what the
+# ranks agree on (test_ranks.c says what each mode checks).
+set -u
+out="$top_builddir/tests/out/starpu-mpi/ranks"
+rm -rf "$out"
+mkdir -p "$out"
+. "$top_srcdir/tests/starpu-mpi/common.sh"
+prog="$top_builddir/tests/starpu-mpi/test_ranks"
+
+# job NAME MPIRUN-ARGUMENTS...: the job's status in $rc; rank R's output
+# (stdout, then stderr) in $out/NAME.R.log, all of it in $out/NAME.log
+job() {
+	name=$1
+	shift
+	rm -rf "$out/$name"
+	PEPPHER_HOME="$out/home" timeout 120 "$MPIRUN" --allow-run-as-root --oversubscribe \
+		--bind-to none --output-filename "$out/$name" "$@" > "$out/$name.mpirun.log" 2>&1
+	rc=$?
+	for d in "$out/$name"/1/rank.*; do
+		[ -d "$d" ] && cat "$d/stdout" "$d/stderr" > "$out/$name.${d##*.}.log" 2> /dev/null
+	done
+	cat "$out/$name.mpirun.log" "$out/$name".[0-9]*.log > "$out/$name.log" 2> /dev/null
+}
+
+# passed NAME NP MODE: each rank of the job said its checks passed
+passed() {
+	[ "$rc" -eq 0 ] || { cat "$out/$1.log"; fail "$1: exit status $rc"; }
+	r=0
+	while [ $r -lt "$2" ]; do
+		grep -q "^rank $r of $2: $3: [1-9][0-9]* checks, 0 failed$" "$out/$1.$r.log" ||
+			{ cat "$out/$1.log"; fail "$1: rank $r of $2"; }
+		r=$((r + 1))
+	done
+}
+
+# With the CPU workers' count left to StarPU, at least one: a core for
+# StarPU-MPI's progress thread (and one per OpenCL worker) left none on
+# one core, so a CPU-only component failed every call, or, without an
+# OpenCL device, StarPU did not start.  One rank without mpirun, and two
+# ranks, each on one core; OpenCL devices used (PoCL's, where installed),
+# then not.
+for nopencl in "" 0; do
+	(
+		unset PEPPHER_NCPU PEPPHER_NOPENCL
+		[ -z "$nopencl" ] || export PEPPHER_NOPENCL=$nopencl
+		log="$out/workers-1$nopencl.log"
+		PEPPHER_HOME="$out/home" timeout 120 taskset -c 0 "$prog" workers > "$log" 2>&1
+		rc=$?
+		[ $rc -eq 0 ] || { cat "$log"; fail "one rank on one core: exit status $rc"; }
+		grep -q "^rank 0 of 1: workers: [1-9][0-9]* checks, 0 failed$" "$log" ||
+			{ cat "$log"; fail "one rank on one core"; }
+		grep "^rank .*: cpu" "$log"
+		job workers-2$nopencl -np 2 taskset -c 0 "$prog" workers
+		passed workers-2$nopencl 2 workers
+		grep -h "^rank .*: cpu" "$out"/workers-2$nopencl.[01].log
+	) || exit 1
+done
+echo "PASS: test_ranks"

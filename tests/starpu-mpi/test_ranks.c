@@ -1,0 +1,88 @@
+/*
+ * What each rank of libpeppher-starpu-mpi starts with, and what the ranks
+ * must agree on (ranks.sh runs it, under mpirun or alone).
+ *
+ * test_ranks workers: the workers this rank started ("rank R of N: cpu C
+ * opencl O"), and a component with a CPU variant only, called on a
+ * container and on a raw pointer, runs: with the count of CPU workers
+ * left to StarPU, a core for StarPU-MPI's thread and one per device
+ * worker left none (on 1 core, or 2 with PoCL), and every call failed.
+ *
+ * Each mode ends with "rank R of N: MODE: C checks, F failed"; pph_init
+ * failing exits with status 2.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <peppher/containers.h>
+#include <peppher/distributed.h>
+#include <peppher/wrappers.h>
+
+static int failures, checks;
+
+#define CHECK(cond)                                                                         \
+	do {                                                                                \
+		checks++;                                                                   \
+		if (!(cond)) {                                                              \
+			failures++;                                                         \
+			printf("rank %d: %s:%d: check failed: %s\n", pph_mpi_rank(), __FILE__, \
+			       __LINE__, #cond);                                            \
+		}                                                                           \
+	} while (0)
+
+/* x = x + 1, on the CPU only */
+static void increment(void *buffers[], void *arg)
+{
+	double *x = PPH_VECTOR_PTR(buffers[0]);
+
+	(void)arg;
+	for (size_t i = 0; i < PPH_VECTOR_N(buffers[0]); i++)
+		x[i] += 1;
+}
+
+static const struct pph_impl increment_impls[] = { { PPH_ARCH_CPU, increment, "increment_cpu" } };
+static const struct pph_codelet increment_cl = { "increment", 1, increment_impls, PPH_MODEL_HISTORY };
+static const enum pph_access rw[1] = { PPH_RW };
+
+static void workers(void)
+{
+	double x[8] = { 0 };
+	pph_vector *v = pph_vector_create_double(64);
+	pph_data_handle h;
+	size_t i;
+	int k;
+
+	printf("rank %d of %d: cpu %u opencl %u\n", pph_mpi_rank(), pph_mpi_size(),
+	       pph_worker_count_arch(PPH_ARCH_CPU), pph_worker_count_arch(PPH_ARCH_OPENCL));
+	CHECK(pph_worker_count_arch(PPH_ARCH_CPU) >= 1);
+	CHECK(v != NULL);
+	for (k = 0; v && k < 3; k++) {
+		h = pph_container_use(&v->c, PPH_RW);
+		CHECK(pph_call_sync(&increment_cl, PPH_ALL_IMPLS, 1, &h, rw, NULL, 0) == 0);
+	}
+	for (i = 0; v && i < 64; i++)
+		CHECK(PPH_VECTOR_GET(v, double, i) == 3);
+	pph_vector_destroy(v);
+	CHECK(pph_vector_register(&h, x, 8, sizeof(double)) == 0);
+	CHECK(pph_call_sync(&increment_cl, PPH_ALL_IMPLS, 1, &h, rw, NULL, 0) == 0);
+	pph_data_unregister(h);
+	CHECK(x[0] == 1 && x[7] == 1);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "workers";
+
+	if (pph_init() != 0)
+		return 2;
+	if (strcmp(mode, "workers") == 0)
+		workers();
+	else
+		CHECK(!"a known mode");
+	printf("rank %d of %d: %s: %d checks, %d failed\n", pph_mpi_rank(), pph_mpi_size(), mode,
+	       checks, failures);
+	pph_shutdown();
+	return failures ? 1 : 0;
+}
