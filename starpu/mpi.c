@@ -24,6 +24,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,32 @@ static void home_unlock(int fd)
 		close(fd); /* drops the lock */
 }
 
+/*
+ * Every rank's pph_init succeeds, or none: a rank whose start failed (a
+ * PEPPHER_MPI_GRID of its own, starpu_init) said why and stopped, while
+ * the others started StarPU-MPI and waited for it, and it for them: it
+ * hung in starpu_mpi_shutdown's barrier, they in their first transfer.
+ * Before StarPU-MPI's thread calls MPI (any thread level will do), each
+ * rank tells the others whether it started: rc, or -ECANCELED where
+ * another rank did not, naming the first.
+ */
+static int agree(int rc)
+{
+	int mine = rc == 0 ? INT_MAX : my_rank, first;
+
+	if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, COMM) != MPI_SUCCESS) {
+		if (rc == 0)
+			sp__init_failed("MPI_Allreduce failed: the ranks cannot agree to start");
+		return rc ? rc : -EIO;
+	}
+	if (rc == 0 && first != INT_MAX) {
+		sp__init_failed("rank %d of %d could not start the runtime (it says why): no rank starts it",
+				first, nranks);
+		return -ECANCELED;
+	}
+	return rc;
+}
+
 static void engine_mpi_finalize(void)
 {
 	if (mpi_ours)
@@ -163,23 +190,25 @@ int sp__engine_start(struct starpu_conf *conf)
 	if (reserved)
 		conf->reserve_ncpus = conf->reserve_ncpus < 0 ? 1 : conf->reserve_ncpus + 1;
 	conf->will_use_mpi = 1;
-	fd = home_lock();
-	rc = sp__starpu_init(conf, reserved);
-	home_unlock(fd);
+	MPI_Comm_rank(COMM, &my_rank);
+	MPI_Comm_size(COMM, &nranks);
+	rc = grid_choose();
+	if (rc == 0) {
+		fd = home_lock();
+		rc = sp__starpu_init(conf, reserved);
+		home_unlock(fd);
+	}
+	rc = agree(rc);
 	if (rc == 0 && (rc = starpu_mpi_init_comm(NULL, NULL, 0, COMM)) != 0)
-		starpu_shutdown();
+		sp__init_failed("starpu_mpi_init_comm failed: %s", strerror(-rc));
 	if (rc != 0) {
+		if ((starpu_is_initialized)())
+			starpu_shutdown();
 		engine_mpi_finalize();
 		return rc;
 	}
-	starpu_mpi_comm_rank(COMM, &my_rank);
-	starpu_mpi_comm_size(COMM, &nranks);
 	next_tag = 1;
 	next_container = 0;
-	if ((rc = grid_choose()) != 0) {
-		sp__engine_stop();
-		return rc;
-	}
 	return 0;
 }
 

@@ -14,7 +14,7 @@ job() {
 	name=$1
 	shift
 	rm -rf "$out/$name"
-	PEPPHER_HOME="$out/home" timeout 120 "$MPIRUN" --allow-run-as-root --oversubscribe \
+	PEPPHER_HOME="$out/home" timeout 60 "$MPIRUN" --allow-run-as-root --oversubscribe \
 		--bind-to none --output-filename "$out/$name" "$@" > "$out/$name.mpirun.log" 2>&1
 	rc=$?
 	for d in "$out/$name"/1/rank.*; do
@@ -45,7 +45,7 @@ for nopencl in "" 0; do
 		unset PEPPHER_NCPU PEPPHER_NOPENCL
 		[ -z "$nopencl" ] || export PEPPHER_NOPENCL=$nopencl
 		log="$out/workers-1$nopencl.log"
-		PEPPHER_HOME="$out/home" timeout 120 taskset -c 0 "$prog" workers > "$log" 2>&1
+		PEPPHER_HOME="$out/home" timeout 60 taskset -c 0 "$prog" workers > "$log" 2>&1
 		rc=$?
 		[ $rc -eq 0 ] || { cat "$log"; fail "one rank on one core: exit status $rc"; }
 		grep -q "^rank 0 of 1: workers: [1-9][0-9]* checks, 0 failed$" "$log" ||
@@ -56,4 +56,18 @@ for nopencl in "" 0; do
 		grep -h "^rank .*: cpu" "$out"/workers-2$nopencl.[01].log
 	) || exit 1
 done
+# A setting that fails pph_init on one rank only fails it on every rank,
+# saying which: that rank stopped while the others started and waited for
+# it (the job hung).
+job grid -np 1 env PEPPHER_MPI_GRID=2x2 "$prog" workers : -np 2 "$prog" workers
+[ $rc -ne 124 ] || { cat "$out/grid.log"; fail "PEPPHER_MPI_GRID on rank 0 only: the job hung"; }
+[ $rc -ne 0 ] || { cat "$out/grid.log"; fail "PEPPHER_MPI_GRID on rank 0 only: exit status 0"; }
+grep -q "^peppher: PEPPHER_MPI_GRID=2x2: expected PxQ with P\*Q = 3 ranks" "$out/grid.0.log" ||
+	{ cat "$out/grid.log"; fail "PEPPHER_MPI_GRID on rank 0 only: rank 0 did not say why"; }
+for r in 1 2; do
+	grep -q "^peppher: rank 0 of 3 could not start the runtime (it says why): no rank starts it$" "$out/grid.$r.log" ||
+		{ cat "$out/grid.log"; fail "PEPPHER_MPI_GRID on rank 0 only: rank $r did not say why"; }
+done
+! grep -q "checks" "$out/grid.log" || { cat "$out/grid.log"; fail "PEPPHER_MPI_GRID on rank 0 only: a rank started"; }
+echo "PEPPHER_MPI_GRID on rank 0 of 3 only: no rank started, status $rc"
 echo "PASS: test_ranks"
