@@ -145,8 +145,11 @@ void sp__tasks_wait_all(void);
 void sp__engine_stop(void);
 /* the ranks d's blocks are spread over: every rank for a container's data,
  * one for a rank's own (a raw pointer's); pph_call_partitioned's "one
- * block per worker" counts those ranks' workers */
+ * block per worker" counts those ranks' workers, sp__workers_per_rank()
+ * each: the same count on every rank (the fewest a rank has), as the
+ * blocks registered must be */
 unsigned sp__ranks_sharing(const struct pph_data *d);
+unsigned sp__workers_per_rank(void);
 /* a handle was registered (each rank keeps its own until a container or
  * a partition makes it distributed) */
 void sp__registered(struct pph_data *d);

@@ -44,6 +44,7 @@ static int grid_p = 1, grid_q = 1; /* ranks of the tile grid: P x Q */
 static starpu_mpi_tag_t next_tag;
 static unsigned next_container; /* the round robin of containers' owners */
 static int mpi_ours;		/* pph_init called MPI_Init: pph_shutdown finalizes */
+static unsigned workers_per_rank; /* the fewest workers of a rank (agree) */
 
 /* A count of ranks at *s, digits only (no blank nor sign, which sscanf's
  * %d let by: " 1x1" was taken), moving *s past it; -1 when none. */
@@ -128,16 +129,26 @@ static void home_unlock(int fd)
  * Before StarPU-MPI's thread calls MPI (any thread level will do), each
  * rank tells the others whether it started: rc, or -ECANCELED where
  * another rank did not, naming the first.
+ *
+ * And the fewest workers a rank has: pph_call_partitioned's "a block per
+ * worker" is that many blocks per rank on every rank.  Each rank counted
+ * its own (PEPPHER_NCPU=1 on one rank, 2 on another): the ranks
+ * partitioned into different numbers of blocks, registered with
+ * different tags, and StarPU-MPI failed an assertion (MPI_ERR_TRUNCATE).
  */
 static int agree(int rc)
 {
-	int mine = rc == 0 ? INT_MAX : my_rank, first;
+	int mine[2] = { rc == 0 ? INT_MAX : my_rank,
+			rc == 0 ? (int)starpu_worker_get_count() : INT_MAX },
+	    all[2], first;
 
-	if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, COMM) != MPI_SUCCESS) {
+	if (MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, COMM) != MPI_SUCCESS) {
 		if (rc == 0)
 			sp__init_failed("MPI_Allreduce failed: the ranks cannot agree to start");
 		return rc ? rc : -EIO;
 	}
+	workers_per_rank = (unsigned)all[1];
+	first = all[0];
 	if (rc == 0 && first != INT_MAX) {
 		sp__init_failed("rank %d of %d could not start the runtime (it says why): no rank starts it",
 				first, nranks);
@@ -288,6 +299,11 @@ static void make_distributed(struct pph_data *d, int owner)
 {
 	starpu_mpi_data_set_rank_comm(d->h, owner, COMM);
 	mark_everywhere(d);
+}
+
+unsigned sp__workers_per_rank(void)
+{
+	return workers_per_rank;
 }
 
 unsigned sp__ranks_sharing(const struct pph_data *d)

@@ -29,6 +29,11 @@ void sp__engine_stop(void)
 	starpu_shutdown();
 }
 
+unsigned sp__workers_per_rank(void)
+{
+	return starpu_worker_get_count();
+}
+
 unsigned sp__ranks_sharing(const struct pph_data *d)
 {
 	(void)d;

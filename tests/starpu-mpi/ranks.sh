@@ -56,6 +56,13 @@ for nopencl in "" 0; do
 		grep -h "^rank .*: cpu" "$out"/workers-2$nopencl.[01].log
 	) || exit 1
 done
+# Ranks with 1 and 2 CPU workers: partitioned calls of a block per worker
+# make as many blocks on each (they made 2 and 4: StarPU-MPI's assertion,
+# MPI_ERR_TRUNCATE).
+job blocks -np 1 env PEPPHER_NCPU=1 "$prog" blocks : -np 1 env PEPPHER_NCPU=2 "$prog" blocks
+passed blocks 2 blocks
+grep -h "checks" "$out/blocks.0.log"
+
 # A setting that fails pph_init on one rank only fails it on every rank,
 # saying which: that rank stopped while the others started and waited for
 # it (the job hung).

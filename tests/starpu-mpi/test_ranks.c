@@ -8,6 +8,9 @@
  * left to StarPU, a core for StarPU-MPI's thread and one per device
  * worker left none (on 1 core, or 2 with PoCL), and every call failed.
  *
+ * test_ranks blocks: partitioned calls of a block per worker, on ranks
+ * with different numbers of workers: every rank makes as many blocks.
+ *
  * Each mode ends with "rank R of N: MODE: C checks, F failed"; pph_init
  * failing exits with status 2.
  */
@@ -71,6 +74,36 @@ static void workers(void)
 	CHECK(x[0] == 1 && x[7] == 1);
 }
 
+/*
+ * Partitioned calls of "a block per worker" (parts 0) on a container and
+ * on a raw pointer: every rank makes as many blocks whatever its own
+ * workers (ranks.sh starts them with 1 and 2 CPU workers).
+ */
+static void blocks(void)
+{
+	const int parts[1] = { 0 };
+	double x[100] = { 0 };
+	pph_vector *v = pph_vector_create_double(1000);
+	pph_data_handle h;
+	size_t i;
+	int k;
+
+	CHECK(v != NULL);
+	CHECK(pph_vector_register(&h, x, 100, sizeof(double)) == 0);
+	for (k = 0; v && k < 5; k++) {
+		pph_data_handle hv = pph_container_use(&v->c, PPH_RW);
+
+		CHECK(pph_call_partitioned(&increment_cl, PPH_ALL_IMPLS, 1, &hv, rw, parts, NULL, 0) == 0);
+		CHECK(pph_call_partitioned(&increment_cl, PPH_ALL_IMPLS, 1, &h, rw, parts, NULL, 0) == 0);
+	}
+	for (i = 0; v && i < 1000; i++)
+		CHECK(PPH_VECTOR_GET(v, double, i) == 5);
+	pph_data_unregister(h);
+	for (i = 0; i < 100; i++)
+		CHECK(x[i] == 5);
+	pph_vector_destroy(v);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "workers";
@@ -79,6 +112,8 @@ int main(int argc, char **argv)
 		return 2;
 	if (strcmp(mode, "workers") == 0)
 		workers();
+	else if (strcmp(mode, "blocks") == 0)
+		blocks();
 	else
 		CHECK(!"a known mode");
 	printf("rank %d of %d: %s: %d checks, %d failed\n", pph_mpi_rank(), pph_mpi_size(), mode,
