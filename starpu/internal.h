@@ -176,6 +176,13 @@ void sp__dist_stats_print(FILE *fp);
  * the job (MPI_Abort), since the ranks would no longer agree; else it
  * returns, and the call fails or the next variant runs as on one process. */
 void sp__variant_failure(const struct pph_codelet *cl, int idx, const char *how);
+/* No worker of this process can run task p (rc: -ENODEV, or -ENOMEM: its
+ * data do not fit where it could): rc, the call's failure; distributed,
+ * where another rank's workers could run it, it says so and ends the job
+ * as a variant failure does.  (task.c: sp__runnable_with, would workers
+ * of these counts per kind run p?) */
+int sp__not_runnable_here(const struct pph_task *p, int rc);
+int sp__runnable_with(const struct pph_task *p, const unsigned count[SP_NKINDS]);
 extern const char sp__library[]; /* its name, for the statistics */
 
 /* Set by pph_init: the codelets made so far, freed by pph_shutdown. */

@@ -45,6 +45,7 @@ static starpu_mpi_tag_t next_tag;
 static unsigned next_container; /* the round robin of containers' owners */
 static int mpi_ours;		/* pph_init called MPI_Init: pph_shutdown finalizes */
 static unsigned workers_per_rank; /* the fewest workers of a rank (agree) */
+static unsigned most_workers[SP_NKINDS]; /* of each kind, the most a rank has (agree) */
 
 /* A count of ranks at *s, digits only (no blank nor sign, which sscanf's
  * %d let by: " 1x1" was taken), moving *s past it; -1 when none. */
@@ -138,16 +139,24 @@ static void home_unlock(int fd)
  */
 static int agree(int rc)
 {
-	int mine[2] = { rc == 0 ? INT_MAX : my_rank,
-			rc == 0 ? (int)starpu_worker_get_count() : INT_MAX },
-	    all[2], first;
+	/* MIN of each; a maximum is the MIN of its negation */
+	int mine[2 + SP_NKINDS] = { rc == 0 ? INT_MAX : my_rank,
+				    rc == 0 ? (int)starpu_worker_get_count() : INT_MAX },
+	    all[2 + SP_NKINDS], first, k;
 
-	if (MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, COMM) != MPI_SUCCESS) {
+	if (rc == 0) {
+		mine[2 + SP_CPU] = -(int)starpu_cpu_worker_get_count();
+		mine[2 + SP_OPENCL] = -(int)starpu_opencl_worker_get_count();
+		mine[2 + SP_CUDA] = -(int)starpu_cuda_worker_get_count();
+	}
+	if (MPI_Allreduce(mine, all, 2 + SP_NKINDS, MPI_INT, MPI_MIN, COMM) != MPI_SUCCESS) {
 		if (rc == 0)
 			sp__init_failed("MPI_Allreduce failed: the ranks cannot agree to start");
 		return rc ? rc : -EIO;
 	}
 	workers_per_rank = (unsigned)all[1];
+	for (k = 0; k < SP_NKINDS; k++)
+		most_workers[k] = (unsigned)-all[2 + k];
 	first = all[0];
 	if (rc == 0 && first != INT_MAX) {
 		sp__init_failed("rank %d of %d could not start the runtime (it says why): no rank starts it",
@@ -466,6 +475,28 @@ void sp__variant_failure(const struct pph_codelet *cl, int idx, const char *how)
 		cl->impls[idx].name ? cl->impls[idx].name : "?", how);
 	fflush(stderr);
 	MPI_Abort(COMM, 1);
+}
+
+/*
+ * No worker of this rank can run p: the call fails here, while a rank
+ * with workers of another kind (PEPPHER_NOPENCL=0 on this rank only, an
+ * OpenCL-only component) runs it, or, the owner, is waited for: the job
+ * hung.  As a variant failure, that ends the job; where no rank has the
+ * workers p needs, the call fails alike on every rank, as on one process.
+ */
+int sp__not_runnable_here(const struct pph_task *p, int rc)
+{
+	const char *name = p->w->snapshot.name ? p->w->snapshot.name : "?";
+
+	if (nranks <= 1 || nested() || (rc == -ENODEV && !sp__runnable_with(p, most_workers)))
+		return rc;
+	fprintf(stderr, "peppher: rank %d of %d: %s: %s: the ranks would no longer agree on the data; ending the job (MPI_Abort)\n",
+		my_rank, nranks, name,
+		rc == -ENODEV ? "no worker of this rank can run any variant the call allows, where another rank's can" :
+				"its data do not fit in the device memory this rank's limits leave, where another rank's may");
+	fflush(stderr);
+	MPI_Abort(COMM, 1);
+	return rc;
 }
 
 void sp__dist_stats_print(FILE *fp)

@@ -88,3 +88,9 @@ void sp__variant_failure(const struct pph_codelet *cl, int idx, const char *how)
 	(void)idx;
 	(void)how;
 }
+
+int sp__not_runnable_here(const struct pph_task *p, int rc)
+{
+	(void)p;
+	return rc;
+}

@@ -63,6 +63,25 @@ job blocks -np 1 env PEPPHER_NCPU=1 "$prog" blocks : -np 1 env PEPPHER_NCPU=2 "$
 passed blocks 2 blocks
 grep -h "checks" "$out/blocks.0.log"
 
+# A component with an OpenCL variant only: where one rank has no OpenCL
+# worker and the other has, the call cannot run on that rank alone: the
+# job ends (it hung, the other rank waiting for that one), saying why;
+# where no rank has one, the call fails on both, and they go on.
+job opencl-none -np 2 "$prog" opencl
+passed opencl-none 2 opencl
+grep -q "^rank 1: went on$" "$out/opencl-none.1.log" || { cat "$out/opencl-none.log"; fail "no OpenCL worker on any rank"; }
+job opencl -np 1 env PEPPHER_NOPENCL=1 "$prog" opencl : -np 1 "$prog" opencl
+if grep -q "^rank 0 of 2: cpu [0-9]* opencl 0$" "$out/opencl.0.log"; then
+	echo "no OpenCL device: a call that one rank alone cannot run not checked"
+else
+	[ $rc -ne 124 ] || { cat "$out/opencl.log"; fail "OpenCL worker on rank 0 only: the job hung"; }
+	[ $rc -ne 0 ] || { cat "$out/opencl.log"; fail "OpenCL worker on rank 0 only: exit status 0"; }
+	grep -q "^peppher: rank 1 of 2: opencl_only: no worker of this rank can run any variant the call allows, where another rank's can: .*ending the job (MPI_Abort)$" \
+		"$out/opencl.1.log" || { cat "$out/opencl.log"; fail "OpenCL worker on rank 0 only: rank 1 did not say why"; }
+	! grep -q "went on" "$out/opencl.log" || { cat "$out/opencl.log"; fail "OpenCL worker on rank 0 only: a rank went on"; }
+	echo "OpenCL worker on rank 0 of 2 only: the job ended, status $rc"
+fi
+
 # A setting that fails pph_init on one rank only fails it on every rank,
 # saying which: that rank stopped while the others started and waited for
 # it (the job hung).

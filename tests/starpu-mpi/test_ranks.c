@@ -11,6 +11,10 @@
  * test_ranks blocks: partitioned calls of a block per worker, on ranks
  * with different numbers of workers: every rank makes as many blocks.
  *
+ * test_ranks opencl: a component with an OpenCL variant only; ranks.sh
+ * starts one rank with OpenCL workers and one without (the job ends), and
+ * both without (every call fails, on every rank, and the program goes on).
+ *
  * Each mode ends with "rank R of N: MODE: C checks, F failed"; pph_init
  * failing exits with status 2.
  */
@@ -104,6 +108,47 @@ static void blocks(void)
 	pph_vector_destroy(v);
 }
 
+/* an OpenCL variant that leaves its data as they are */
+static void untouched(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+}
+
+static const struct pph_impl opencl_impls[] = { { PPH_ARCH_OPENCL, untouched, "untouched_opencl" } };
+static const struct pph_codelet opencl_cl = { "opencl_only", 1, opencl_impls, PPH_MODEL_HISTORY };
+
+/*
+ * A component with an OpenCL variant only, called on containers owned by
+ * each rank and on a raw pointer: where a rank has no OpenCL worker and
+ * another has, the job ends (ranks.sh); where no rank has one, the call
+ * fails on every rank (-ENODEV) and the program goes on: "rank R: went on".
+ */
+static void opencl_only(void)
+{
+	double x[4] = { 0 };
+	pph_vector *v[2] = { pph_vector_create_double(16), pph_vector_create_double(16) };
+	pph_data_handle h;
+	int k, rc;
+
+	printf("rank %d of %d: cpu %u opencl %u\n", pph_mpi_rank(), pph_mpi_size(),
+	       pph_worker_count_arch(PPH_ARCH_CPU), pph_worker_count_arch(PPH_ARCH_OPENCL));
+	fflush(stdout);
+	for (k = 0; k < 2; k++) {
+		h = pph_container_use(&v[k]->c, PPH_RW);
+		rc = pph_call_sync(&opencl_cl, PPH_ALL_IMPLS, 1, &h, rw, NULL, 0);
+		CHECK(rc == (pph_worker_count_arch(PPH_ARCH_OPENCL) ? 0 : -ENODEV));
+		CHECK(PPH_VECTOR_GET(v[k], double, 0) == 0);
+	}
+	CHECK(pph_vector_register(&h, x, 4, sizeof(double)) == 0);
+	rc = pph_call_sync(&opencl_cl, PPH_ALL_IMPLS, 1, &h, rw, NULL, 0);
+	CHECK(rc == (pph_worker_count_arch(PPH_ARCH_OPENCL) ? 0 : -ENODEV));
+	pph_data_unregister(h);
+	pph_vector_destroy(v[0]);
+	pph_vector_destroy(v[1]);
+	printf("rank %d: went on\n", pph_mpi_rank());
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "workers";
@@ -114,6 +159,8 @@ int main(int argc, char **argv)
 		workers();
 	else if (strcmp(mode, "blocks") == 0)
 		blocks();
+	else if (strcmp(mode, "opencl") == 0)
+		opencl_only();
 	else
 		CHECK(!"a known mode");
 	printf("rank %d of %d: %s: %d checks, %d failed\n", pph_mpi_rank(), pph_mpi_size(), mode,
