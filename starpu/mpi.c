@@ -8,7 +8,8 @@
  * A handle registered with a raw pointer stays each rank's own
  * (STARPU_MPI_PER_NODE).  A container's handle and each block or tile of a
  * partition get an owner: containers round robin in the order they are
- * made, blocks cyclic, tiles 2-D block-cyclic over a P x Q grid of ranks.
+ * made, blocks cyclic, tiles 2-D block-cyclic over a P x Q grid of ranks
+ * (a single row or column of tiles cyclic, as blocks).
  * Data is the same on every rank when it is registered (every rank made
  * it the same way): StarPU-MPI's cache is told so, and moves nothing until
  * a task writes it.  A task that writes only data of one owner runs there
@@ -335,6 +336,12 @@ int sp__container_registered(int rc, pph_data_handle *handle)
 	return rc;
 }
 
+/*
+ * Blocks, and a single row or column of tiles, are cyclic over every rank
+ * (a column of 5 tiles on 4 ranks: 0 1 2 3 0); a grid of tiles is 2-D
+ * block-cyclic over P x Q.  A row of tiles followed the 2-D rule, over Q
+ * ranks of grid row 0 only (0 1 0 1 0 on 2 x 2), where a column was 1-D.
+ */
 void sp__partitioned(struct pph_data *parent, unsigned nr, unsigned nc)
 {
 	unsigned i, j;
@@ -342,8 +349,9 @@ void sp__partitioned(struct pph_data *parent, unsigned nr, unsigned nc)
 	for (i = 0; i < nr; i++)
 		for (j = 0; j < nc; j++) {
 			struct pph_data *c = &parent->children[i * nc + j];
-			int owner = nc == 1 ? (int)(i % (unsigned)nranks) :
-					      (int)(i % (unsigned)grid_p) * grid_q + (int)(j % (unsigned)grid_q);
+			int owner = nr == 1 || nc == 1 ?
+					    (int)((i * nc + j) % (unsigned)nranks) :
+					    (int)(i % (unsigned)grid_p) * grid_q + (int)(j % (unsigned)grid_q);
 
 			sp__registered(c);
 			/* a raw pointer's blocks stay each rank's own, as the
