@@ -174,6 +174,32 @@ static void engine_mpi_finalize(void)
 	mpi_ours = 0;
 }
 
+static const char *thread_level_name(int level)
+{
+	switch (level) {
+	case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+	case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+	case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+	case MPI_THREAD_MULTIPLE: return "MPI_THREAD_MULTIPLE";
+	default: return "an unknown thread level";
+	}
+}
+
+/*
+ * StarPU-MPI calls MPI from its own thread, not the one that initialized
+ * MPI: it needs MPI_THREAD_SERIALIZED at least, MPI_THREAD_MULTIPLE where
+ * the program calls MPI too while the runtime runs.  StarPU says so only
+ * when it is not silent (STARPU_SILENT=1 here): a program that started
+ * MPI with MPI_Init (SINGLE) ran on without a word.
+ */
+static void check_thread_level(int provided)
+{
+	if (provided >= MPI_THREAD_SERIALIZED)
+		return;
+	fprintf(stderr, "peppher: warning: MPI runs at %s%s: StarPU-MPI calls MPI from a thread of its own, which needs MPI_THREAD_SERIALIZED, and MPI_THREAD_MULTIPLE where the program calls MPI itself between pph_init and pph_shutdown (MPI_Init_thread)\n",
+		thread_level_name(provided), mpi_ours ? " (pph_init asked for MPI_THREAD_MULTIPLE)" : "");
+}
+
 int sp__engine_start(struct starpu_conf *conf)
 {
 	int initialized = 0, finalized = 0, provided, reserved, rc, fd;
@@ -189,13 +215,18 @@ int sp__engine_start(struct starpu_conf *conf)
 	}
 	MPI_Initialized(&initialized);
 	if (!initialized) {
-		/* StarPU-MPI calls MPI from its progress thread alone */
-		if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
+		/* StarPU-MPI's progress thread calls MPI while the program's
+		 * threads may (doc/distributed.md): SERIALIZED, asked before,
+		 * forbade the program's calls */
+		if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
 			sp__init_failed("MPI_Init_thread failed");
 			return -EIO;
 		}
 		mpi_ours = 1;
+	} else {
+		MPI_Query_thread(&provided);
 	}
+	check_thread_level(provided);
 	/*
 	 * starpu_mpi_init_conf in its two steps, StarPU then StarPU-MPI's
 	 * thread, so that a start of StarPU that made no CPU worker can be

@@ -82,6 +82,29 @@ else
 	echo "OpenCL worker on rank 0 of 2 only: the job ended, status $rc"
 fi
 
+# MPI started by pph_init runs at MPI_THREAD_MULTIPLE where MPI offers it
+# (SERIALIZED, asked before, forbade the program's own MPI calls while
+# StarPU-MPI's thread makes its own); started by the program at
+# MPI_THREAD_SINGLE, pph_init warns (StarPU's warning is silenced).
+job level-multiple -np 2 "$prog" level multiple
+passed level-multiple 2 level
+best=$(sed -n "s/^rank 0 of 2: thread level //p" "$out/level-multiple.0.log")
+job level -np 2 "$prog" level
+passed level 2 level
+for r in 0 1; do
+	grep -q "^rank $r of 2: thread level $best$" "$out/level.$r.log" ||
+		{ cat "$out/level.log"; fail "MPI started by pph_init: not the thread level MPI gives the program ($best)"; }
+done
+job level-single -np 2 "$prog" level single
+passed level-single 2 level
+for r in 0 1; do
+	grep -q "^peppher: warning: MPI runs at MPI_THREAD_SINGLE: StarPU-MPI calls MPI from a thread of its own, which needs MPI_THREAD_SERIALIZED" \
+		"$out/level-single.$r.log" || { cat "$out/level-single.log"; fail "MPI_THREAD_SINGLE: rank $r did not warn"; }
+done
+! grep -q "^peppher: warning: MPI runs" "$out/level.log" "$out/level-multiple.log" ||
+	fail "a warning of the thread level where it was MPI_THREAD_MULTIPLE"
+echo "thread level: $best where pph_init starts MPI; MPI_THREAD_SINGLE warned of"
+
 # A setting that fails pph_init on one rank only fails it on every rank,
 # saying which: that rank stopped while the others started and waited for
 # it (the job hung).

@@ -15,6 +15,11 @@
  * starts one rank with OpenCL workers and one without (the job ends), and
  * both without (every call fails, on every rank, and the program goes on).
  *
+ * test_ranks level [single|serialized|multiple]: the thread level MPI runs
+ * at ("rank R of N: thread level L"); with a level, the program starts MPI
+ * itself at that level before pph_init, and finalizes it after
+ * pph_shutdown.
+ *
  * Each mode ends with "rank R of N: MODE: C checks, F failed"; pph_init
  * failing exits with status 2.
  */
@@ -23,11 +28,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mpi.h>
+
 #include <peppher/containers.h>
 #include <peppher/distributed.h>
 #include <peppher/wrappers.h>
 
 static int failures, checks;
+static int app_level = -1; /* the thread level the program started MPI at, or -1: pph_init did */
 
 #define CHECK(cond)                                                                         \
 	do {                                                                                \
@@ -149,10 +157,29 @@ static void opencl_only(void)
 	printf("rank %d: went on\n", pph_mpi_rank());
 }
 
+/* The thread level MPI runs at: MPI_THREAD_MULTIPLE where pph_init
+ * started MPI, so that the program may call MPI too. */
+static void thread_level(void)
+{
+	int level = -1;
+
+	MPI_Query_thread(&level);
+	printf("rank %d of %d: thread level %d\n", pph_mpi_rank(), pph_mpi_size(), level);
+	CHECK(level >= MPI_THREAD_SERIALIZED || app_level >= 0);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "workers";
+	int provided;
 
+	/* MODE LEVEL: the program starts MPI itself at LEVEL before pph_init */
+	if (argc > 2)
+		app_level = strcmp(argv[2], "single") == 0	 ? MPI_THREAD_SINGLE :
+			    strcmp(argv[2], "serialized") == 0 ? MPI_THREAD_SERIALIZED :
+								 MPI_THREAD_MULTIPLE;
+	if (app_level >= 0 && MPI_Init_thread(&argc, &argv, app_level, &provided) != MPI_SUCCESS)
+		return 3;
 	if (pph_init() != 0)
 		return 2;
 	if (strcmp(mode, "workers") == 0)
@@ -161,10 +188,14 @@ int main(int argc, char **argv)
 		blocks();
 	else if (strcmp(mode, "opencl") == 0)
 		opencl_only();
+	else if (strcmp(mode, "level") == 0)
+		thread_level();
 	else
 		CHECK(!"a known mode");
 	printf("rank %d of %d: %s: %d checks, %d failed\n", pph_mpi_rank(), pph_mpi_size(), mode,
 	       checks, failures);
 	pph_shutdown();
+	if (app_level >= 0)
+		MPI_Finalize();
 	return failures ? 1 : 0;
 }
