@@ -143,10 +143,18 @@ int sp__enter(const char *what, int finishing)
 
 void sp__leave(void)
 {
-	if (inside && --inside == 0 && counted) {
+	if (!inside || --inside)
+		return;
+	sp__thread_left();
+	if (counted) {
 		counted = 0;
 		atomic_fetch_sub(&users, 1);
 	}
+}
+
+int sp__inside(void)
+{
+	return inside != 0;
 }
 
 int sp__stopping(void)

@@ -218,6 +218,10 @@ int sp__not_running(const char *what);
  */
 int sp__enter(const char *what, int finishing);
 void sp__leave(void);
+/* this thread is inside sp__enter; it left its outermost (the engine's
+ * hook: mpi.c's check of two threads calling at once) */
+int sp__inside(void);
+void sp__thread_left(void);
 /* pph_shutdown is stopping StarPU: a refused call says so, not "no worker" */
 int sp__stopping(void);
 

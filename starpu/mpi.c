@@ -2,7 +2,8 @@
  * libpeppher-starpu-mpi: the steps a distributed run adds to
  * libpeppher-starpu (the rest of starpu/ is the same source).  Every rank
  * runs the application's main, so every rank registers, partitions and
- * submits the same things in the same order: tags are a counter, and each
+ * submits the same things in the same order: tags are a counter (of the
+ * distributed data: a handle each rank keeps has none), and each
  * decision below depends only on what every rank knows.
  *
  * A handle registered with a raw pointer stays each rank's own
@@ -26,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +49,9 @@ static unsigned next_container; /* the round robin of containers' owners */
 static int mpi_ours;		/* pph_init called MPI_Init: pph_shutdown finalizes */
 static unsigned workers_per_rank; /* the fewest workers of a rank (agree) */
 static unsigned most_workers[SP_NKINDS]; /* of each kind, the most a rank has (agree) */
+
+/* a step every rank must take in the same order: one thread at a time */
+static void ordered(const char *what);
 
 /* A count of ranks at *s, digits only (no blank nor sign, which sscanf's
  * %d let by: " 1x1" was taken), moving *s past it; -1 when none. */
@@ -295,6 +300,7 @@ void sp__tasks_wait_all(void)
 {
 	const char *stats = getenv("PEPPHER_STATS");
 
+	ordered("pph_task_wait_all");
 	starpu_mpi_wait_for_all(COMM);
 	if (stats && strcmp(stats, "1") == 0 && comm_stats())
 		fprintf(stderr, "rank %d of %d: %llu bytes sent to other ranks when pph_task_wait_all returned\n",
@@ -314,6 +320,51 @@ void sp__engine_stop(void)
 static int nested(void)
 {
 	return starpu_task_get_current() != NULL;
+}
+
+/*
+ * Two application threads calling the runtime at once: each rank numbers
+ * (tags), places (owners) and orders what it registers and submits in
+ * the order its threads happen to make their calls, which differs from
+ * rank to rank.  The ranks then disagreed on which data a tag is, and
+ * StarPU-MPI failed its assertion (MPI_ERR_TRUNCATE) or the job hung.
+ * Each such step (ordered below) marks its thread until the thread leaves
+ * its outermost call (sp__leave); a step of another thread meanwhile
+ * ends the job saying so.  Two threads' calls that merely follow each
+ * other unsynchronized are not seen: the check catches calls that
+ * overlap, as those of threads calling at once soon do.  A variant's
+ * calls (nested) are its rank's alone, and one rank has no one to
+ * disagree with.
+ */
+static __thread int holding; /* this thread's call made such a step */
+static atomic_int holders;   /* threads whose call under way made one */
+
+static void two_threads(const char *what)
+{
+	fprintf(stderr, "peppher: rank %d of %d: %s from an application thread while another thread's call is under way: every rank must register and call in one order, and threads calling at once do it in an order of their own on each rank (doc/distributed.md, Limits); ending the job (MPI_Abort)\n",
+		my_rank, nranks, what);
+	fflush(stderr);
+	MPI_Abort(COMM, 1);
+}
+
+static void ordered(const char *what)
+{
+	if (nranks <= 1 || holding || nested())
+		return;
+	if (atomic_fetch_add(&holders, 1) != 0)
+		two_threads(what);
+	if (sp__inside())
+		holding = 1; /* until sp__thread_left */
+	else /* containers.c's own step, between two calls */
+		atomic_fetch_sub(&holders, 1);
+}
+
+void sp__thread_left(void)
+{
+	if (holding) {
+		holding = 0;
+		atomic_fetch_sub(&holders, 1);
+	}
 }
 
 static int distributed(const struct pph_data *d)
@@ -336,9 +387,12 @@ static void mark_everywhere(struct pph_data *d)
 			starpu_mpi_cached_send_set(d->h, r);
 }
 
+/* d gets an owner, and its tag, the next of the counter every rank
+ * advances alike (only distributed data moves, so only it has one). */
 static void make_distributed(struct pph_data *d, int owner)
 {
-	starpu_mpi_data_set_rank_comm(d->h, owner, COMM);
+	starpu_mpi_data_register_comm(d->h, __atomic_fetch_add(&next_tag, 1, __ATOMIC_RELAXED), owner,
+				      COMM);
 	mark_everywhere(d);
 }
 
@@ -352,18 +406,27 @@ unsigned sp__ranks_sharing(const struct pph_data *d)
 	return distributed(d) && !nested() ? (unsigned)nranks : 1;
 }
 
+/*
+ * Each rank's own, without a tag (it never moves), until a container or a
+ * partition makes it distributed: a raw pointer that one thread
+ * registered while another made a container took a tag of the ranks'
+ * common counter, in an order of its own on each rank; now a thread
+ * calling components on raw pointers alone takes no step the ranks must
+ * take in one order, and may call while another thread does.
+ */
 void sp__registered(struct pph_data *d)
 {
-	starpu_mpi_data_register_comm(d->h, __atomic_fetch_add(&next_tag, 1, __ATOMIC_RELAXED),
-				      STARPU_MPI_PER_NODE, COMM);
+	starpu_mpi_data_register_comm(d->h, -1, STARPU_MPI_PER_NODE, COMM);
 }
 
 /* Called by containers/containers.c (starpu/containers_shim.h) when the
  * handle it registered is a container's. */
 int sp__container_registered(int rc, pph_data_handle *handle)
 {
-	if (rc == 0 && !nested())
+	if (rc == 0 && !nested()) {
+		ordered("creating a container");
 		make_distributed(*handle, (int)(next_container++ % (unsigned)nranks));
+	}
 	return rc;
 }
 
@@ -395,8 +458,10 @@ void sp__partitioned(struct pph_data *parent, unsigned nr, unsigned nc)
 
 void sp__gather_everywhere(struct pph_data *d)
 {
-	if (distributed(d) && !nested())
+	if (distributed(d) && !nested()) {
+		ordered("reading, partitioning or unregistering distributed data");
 		starpu_mpi_get_data_on_all_nodes_detached(COMM, d->h);
+	}
 }
 
 void sp__children_everywhere(struct pph_data *parent)
@@ -409,15 +474,19 @@ void sp__children_everywhere(struct pph_data *parent)
 
 void sp__unpartitioned(struct pph_data *parent)
 {
-	if (distributed(parent) && !nested())
+	if (distributed(parent) && !nested()) {
+		ordered("unpartitioning distributed data");
 		mark_everywhere(parent);
+	}
 }
 
 /* The owner's host write is the value tasks elsewhere receive next. */
 void sp__host_written(struct pph_data *d)
 {
-	if (distributed(d) && !nested())
+	if (distributed(d) && !nested()) {
+		ordered("writing distributed data");
 		starpu_mpi_cache_flush(COMM, d->h);
+	}
 }
 
 /* The rank that runs p: the one owner of the data it writes, or -1: every
@@ -492,8 +561,15 @@ int sp__task_submit(struct pph_task *p)
 {
 	int owner = nranks > 1 ? executor(p) : -1;
 
+	unsigned i;
+
 	if (nested()) /* its data is this rank's, or was brought here for the variant */
 		return starpu_task_submit(p->t);
+	for (i = 0; i < p->nbuffers; i++)
+		if (starpu_mpi_data_get_rank(p->handles[i]) >= 0) {
+			ordered("a call on distributed data");
+			break;
+		}
 	return owner < 0 ? submit_everywhere(p) : submit_on_owner(p, owner);
 }
 
@@ -566,8 +642,10 @@ int pph__dist_set_owner(pph_data_handle handle, int rank)
 		rc = -EINVAL;
 	else if (handle->nchildren)
 		rc = -EBUSY;
-	else
+	else {
+		ordered("pph_data_set_owner");
 		starpu_mpi_data_migrate(COMM, handle->h, rank);
+	}
 	sp__leave();
 	return rc;
 }

@@ -94,3 +94,7 @@ int sp__not_runnable_here(const struct pph_task *p, int rc)
 	(void)p;
 	return rc;
 }
+
+void sp__thread_left(void)
+{
+}

@@ -105,6 +105,26 @@ done
 	fail "a warning of the thread level where it was MPI_THREAD_MULTIPLE"
 echo "thread level: $best where pph_init starts MPI; MPI_THREAD_SINGLE warned of"
 
+# Two application threads calling at once: fine on one rank; on two, each
+# rank numbered and ordered data and calls in its threads' own order
+# (StarPU-MPI's assertion MPI_ERR_TRUNCATE, or a hang): the job ends,
+# saying why.  One thread after the other is fine, and so are threads
+# calling at once on raw pointers alone (each rank's own data).
+PEPPHER_HOME="$out/home" timeout 60 "$prog" threads > "$out/threads-1.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q "^rank 0 of 1: threads: [1-9][0-9]* checks, 0 failed$" "$out/threads-1.log" ||
+	{ cat "$out/threads-1.log"; fail "two threads on one rank: status $rc"; }
+job threads-serial -np 2 "$prog" threads-serial
+passed threads-serial 2 threads-serial
+job threads-raw -np 2 "$prog" threads-raw
+passed threads-raw 2 threads-raw
+job threads -np 2 "$prog" threads
+[ $rc -ne 124 ] || { cat "$out/threads.log"; fail "two threads at once on 2 ranks: the job hung"; }
+[ $rc -ne 0 ] || { cat "$out/threads.log"; fail "two threads at once on 2 ranks: exit status 0"; }
+grep -q "^peppher: rank [01] of 2: .* from an application thread while another thread's call is under way: .*ending the job (MPI_Abort)$" \
+	"$out/threads.log" || { cat "$out/threads.log"; fail "two threads at once on 2 ranks: no rank said why"; }
+echo "two threads at once on 2 ranks: the job ended, status $rc"
+
 # A setting that fails pph_init on one rank only fails it on every rank,
 # saying which: that rank stopped while the others started and waited for
 # it (the job hung).

@@ -20,10 +20,15 @@
  * itself at that level before pph_init, and finalizes it after
  * pph_shutdown.
  *
+ * test_ranks threads|threads-serial|threads-raw: two application threads
+ * making containers and calls, at once or one after the other, or calls
+ * on raw pointers alone, at once.
+ *
  * Each mode ends with "rank R of N: MODE: C checks, F failed"; pph_init
  * failing exits with status 2.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,14 +39,14 @@
 #include <peppher/distributed.h>
 #include <peppher/wrappers.h>
 
-static int failures, checks;
+static int failures, checks; /* atomic: threads() checks from two threads */
 static int app_level = -1; /* the thread level the program started MPI at, or -1: pph_init did */
 
 #define CHECK(cond)                                                                         \
 	do {                                                                                \
-		checks++;                                                                   \
+		__atomic_add_fetch(&checks, 1, __ATOMIC_RELAXED);                           \
 		if (!(cond)) {                                                              \
-			failures++;                                                         \
+			__atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);                 \
 			printf("rank %d: %s:%d: check failed: %s\n", pph_mpi_rank(), __FILE__, \
 			       __LINE__, #cond);                                            \
 		}                                                                           \
@@ -157,6 +162,78 @@ static void opencl_only(void)
 	printf("rank %d: went on\n", pph_mpi_rank());
 }
 
+/* A thread's rounds: two containers, calls on them, a host read, a call
+ * on a raw pointer. */
+static void *rounds(void *arg)
+{
+	int id = (int)(long)arg, k;
+
+	for (k = 0; k < 20; k++) {
+		double x[8] = { 0 };
+		pph_vector *v = pph_vector_create_double(100 + 37 * (size_t)id);
+		pph_vector *w = pph_vector_create_double(50);
+		pph_data_handle h;
+
+		CHECK(v && w);
+		if (!v || !w)
+			break;
+		h = pph_container_use(&v->c, PPH_RW);
+		CHECK(pph_call_sync(&increment_cl, PPH_ALL_IMPLS, 1, &h, rw, NULL, 0) == 0);
+		h = pph_container_use(&w->c, PPH_RW);
+		CHECK(pph_call_async(&increment_cl, PPH_ALL_IMPLS, 1, &h, rw, NULL, 0) == 0);
+		CHECK(PPH_VECTOR_GET(v, double, 99) == 1 && PPH_VECTOR_GET(w, double, 49) == 1);
+		CHECK(pph_vector_register(&h, x, 8, sizeof(double)) == 0);
+		CHECK(pph_call_sync(&increment_cl, PPH_ALL_IMPLS, 1, &h, rw, NULL, 0) == 0);
+		pph_data_unregister(h);
+		CHECK(x[7] == 1);
+		pph_vector_destroy(w);
+		pph_vector_destroy(v);
+	}
+	return NULL;
+}
+
+/* A thread's rounds on raw pointers alone (each rank's own data): whole
+ * and partitioned calls. */
+static void *rounds_raw(void *arg)
+{
+	const int parts[1] = { 0 };
+	int k;
+
+	(void)arg;
+	for (k = 0; k < 50; k++) {
+		double x[64] = { 0 };
+		pph_data_handle h;
+
+		CHECK(pph_vector_register(&h, x, 64, sizeof(double)) == 0);
+		CHECK(pph_call_sync(&increment_cl, PPH_ALL_IMPLS, 1, &h, rw, NULL, 0) == 0);
+		CHECK(pph_call_partitioned(&increment_cl, PPH_ALL_IMPLS, 1, &h, rw, parts, NULL, 0) == 0);
+		pph_data_unregister(h);
+		CHECK(x[0] == 2 && x[63] == 2);
+	}
+	return NULL;
+}
+
+/*
+ * Two application threads making their rounds at once, or one after the
+ * other (serial): at once, the ranks would number and order their data
+ * and calls each in its own threads' order; on more than one rank the job
+ * ends saying so (ranks.sh).  Rounds on raw pointers alone (raw) touch
+ * nothing the ranks share: they may run at once.
+ */
+static void threads(int serial, int raw)
+{
+	pthread_t t[2];
+	long i;
+
+	for (i = 0; i < 2; i++) {
+		CHECK(pthread_create(&t[i], NULL, raw ? rounds_raw : rounds, (void *)i) == 0);
+		if (serial)
+			pthread_join(t[i], NULL);
+	}
+	for (i = 0; !serial && i < 2; i++)
+		pthread_join(t[i], NULL);
+}
+
 /* The thread level MPI runs at: MPI_THREAD_MULTIPLE where pph_init
  * started MPI, so that the program may call MPI too. */
 static void thread_level(void)
@@ -190,6 +267,8 @@ int main(int argc, char **argv)
 		opencl_only();
 	else if (strcmp(mode, "level") == 0)
 		thread_level();
+	else if (strncmp(mode, "threads", 7) == 0)
+		threads(strcmp(mode, "threads-serial") == 0, strcmp(mode, "threads-raw") == 0);
 	else
 		CHECK(!"a known mode");
 	printf("rank %d of %d: %s: %d checks, %d failed\n", pph_mpi_rank(), pph_mpi_size(), mode,
