@@ -3,27 +3,59 @@
  * the whole program on its own, N copies of one run, which nothing else
  * would say.  libpeppher and libpeppher-starpu (one process) warn at
  * pph_init; libpeppher-starpu-mpi is the runtime that distributes.
+ *
+ * A program that started MPI itself before pph_init is a hybrid one: its
+ * ranks share the work through their own MPI calls, each calling
+ * components on its own data, and the warning would be wrong on every
+ * rank, with no way to silence it.  The runtime does not link MPI: it
+ * looks MPI_Initialized up in the program (as workers.c finds libgomp).
  */
 #ifndef PPH_LAUNCHER_H
 #define PPH_LAUNCHER_H
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static inline void pph__say_not_distributed(void)
+/* The number of ranks an MPI launcher started (Open MPI's mpirun,
+ * MPICH's and Slurm's PMI), and this process's rank: 1 and 0 without one. */
+static inline int pph__launcher_size(int *rank)
 {
-	/* Open MPI's mpirun, MPICH's and Slurm's PMI */
-	static const char *const sizes[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE" };
-	static int said;
-	const char *n;
+	static const char *const vars[][2] = { { "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK" },
+					       { "PMI_SIZE", "PMI_RANK" } };
+	const char *n, *r;
 	size_t i;
 
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]) && !said; i++)
-		if ((n = getenv(sizes[i])) && atoi(n) > 1) {
-			fprintf(stderr, "peppher: warning: started as one of %s MPI ranks, but this program is not built for MPI: each rank runs all of it alone (compose --runtime=starpu-mpi distributes it)\n",
-				n);
-			said = 1;
+	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		if ((n = getenv(vars[i][0])) && atoi(n) > 1) {
+			r = getenv(vars[i][1]);
+			*rank = r ? atoi(r) : 0;
+			return atoi(n);
 		}
+	*rank = 0;
+	return 1;
+}
+
+/* The program links MPI and has initialised it. */
+static inline int pph__mpi_initialized(void)
+{
+	typedef int (*initialized_fn)(int *);
+	initialized_fn initialized = (initialized_fn)dlsym(RTLD_DEFAULT, "MPI_Initialized");
+	int flag = 0;
+
+	return initialized && initialized(&flag) == 0 && flag;
+}
+
+static inline void pph__say_not_distributed(void)
+{
+	static int said;
+	int rank, n = pph__launcher_size(&rank);
+
+	if (n > 1 && !said && !pph__mpi_initialized()) {
+		fprintf(stderr, "peppher: warning: started as one of %d MPI ranks, but this program is not built for MPI: each rank runs all of it alone (compose --runtime=starpu-mpi distributes it; a program that calls MPI_Init itself before pph_init is not warned)\n",
+			n);
+		said = 1;
+	}
 }
 
 #endif

@@ -10,12 +10,14 @@
 #include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
+#include "launcher.h"
 
 static struct {
 	char *path; /* NULL: tracing off */
@@ -35,16 +37,42 @@ double pph__now_us(void)
 	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
+/*
+ * PEPPHER_TRACE's file, or, under an MPI launcher with several ranks, a
+ * file per rank, the rank before the name's extension (trace.json:
+ * trace.0.json, trace.1.json, ...): every rank wrote the same file, and
+ * it held their traces one after the other, no JSON.  NULL: no memory.
+ */
+static char *trace_path(const char *path)
+{
+	const char *base = strrchr(path, '/'), *dot;
+	char *p;
+	int rank, len;
+
+	if (pph__launcher_size(&rank) <= 1)
+		return strdup(path);
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		dot = path + strlen(path);
+	len = (int)(dot - path);
+	if (asprintf(&p, "%.*s.%d%s", len, path, rank, dot) < 0)
+		return NULL;
+	return p;
+}
+
 int pph__trace_init(void)
 {
-	const char *path = getenv("PEPPHER_TRACE");
-
+	const char *env = getenv("PEPPHER_TRACE");
+	char *path;
 	int fd, err;
 
 	free(tr.path);
 	tr.path = NULL;
-	if (!path || !*path)
+	if (!env || !*env)
 		return 0;
+	if (!(path = trace_path(env)))
+		return -ENOMEM;
 	/* a path that cannot be written fails now, not after the whole run
 	 * (the trace was lost and the exit status 0); opened, not truncated:
 	 * pph_init may still fail (its workers not started), and an earlier
@@ -53,15 +81,13 @@ int pph__trace_init(void)
 	tr.created = fd >= 0;
 	if (fd < 0 && errno == EEXIST)
 		fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	if (!(tr.path = strdup(path))) {
-		err = -ENOMEM;
-		if (tr.created)
-			unlink(path);
+	if (fd < 0) {
+		err = -errno;
+		free(path);
 		return err;
 	}
+	close(fd);
+	tr.path = path;
 	tr.t0 = pph__now_us();
 	return 0;
 }

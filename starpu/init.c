@@ -143,10 +143,18 @@ int sp__enter(const char *what, int finishing)
 
 void sp__leave(void)
 {
-	if (inside && --inside == 0 && counted) {
+	if (!inside || --inside)
+		return;
+	sp__thread_left();
+	if (counted) {
 		counted = 0;
 		atomic_fetch_sub(&users, 1);
 	}
+}
+
+int sp__inside(void)
+{
+	return inside != 0;
 }
 
 int sp__stopping(void)
@@ -376,6 +384,37 @@ static void remove_temp_home(void)
 	free(saved_model_dir);
 	saved_home = saved_model_dir = NULL;
 	temp_home_made = 0;
+}
+
+/*
+ * starpu_init, with at least one CPU worker where the count is left to
+ * StarPU (conf->ncpus -1: no PEPPHER_NCPU, pph_conf ncpu or STARPU_NCPU).
+ * StarPU's default is the cores it may use, less a core per device worker
+ * and the cores conf->reserve_ncpus keeps (reserved of them for the
+ * engine's own thread: StarPU-MPI's), clamped at 0: on 2 cores with PoCL,
+ * StarPU-MPI's core and the OpenCL worker's left no CPU worker, as did 1
+ * core (taskset -c 0, STARPU_WORKERS_GETBIND) with PoCL on either library,
+ * and a component with CPU variants only failed every call ("no worker
+ * can run any variant the call allows"); without a device, StarPU did
+ * not start (-ENODEV, no worker at all).  StarPU computes that count
+ * inside starpu_init, from the devices it found, so a start that made no
+ * CPU worker is stopped and started again with one, the reserved cores
+ * given back (a core has no other to give).  Only then does StarPU-MPI
+ * start (mpi.c): the restart is this process's alone.
+ */
+int sp__starpu_init(struct starpu_conf *conf, int reserved)
+{
+	int rc = starpu_init(conf);
+
+	if (conf->ncpus != -1 || (rc == 0 && starpu_cpu_worker_get_count() > 0))
+		return rc;
+	if (rc == 0)
+		starpu_shutdown();
+	else if (rc != -ENODEV) /* -ENODEV: no worker at all */
+		return rc;
+	conf->ncpus = 1;
+	conf->reserve_ncpus -= reserved;
+	return starpu_init(conf);
 }
 
 void pph_conf_init(struct pph_conf *conf)

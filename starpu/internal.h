@@ -131,6 +131,10 @@ void pph__container_called(struct pph_container *c, enum pph_access mode);
  * submit tasks and do nothing else.
  */
 int sp__engine_start(struct starpu_conf *conf);
+/* starpu_init(conf), started again with one CPU worker where it made none
+ * and conf left their count to StarPU; reserved: the cores the engine
+ * added to conf->reserve_ncpus for its own thread (init.c) */
+int sp__starpu_init(struct starpu_conf *conf, int reserved);
 /* before starting StarPU: no copies home ahead of need, unless the
  * environment asks (data.c) */
 void sp__memory_defaults(void);
@@ -141,8 +145,11 @@ void sp__tasks_wait_all(void);
 void sp__engine_stop(void);
 /* the ranks d's blocks are spread over: every rank for a container's data,
  * one for a rank's own (a raw pointer's); pph_call_partitioned's "one
- * block per worker" counts those ranks' workers */
+ * block per worker" counts those ranks' workers, sp__workers_per_rank()
+ * each: the same count on every rank (the fewest a rank has), as the
+ * blocks registered must be */
 unsigned sp__ranks_sharing(const struct pph_data *d);
+unsigned sp__workers_per_rank(void);
 /* a handle was registered (each rank keeps its own until a container or
  * a partition makes it distributed) */
 void sp__registered(struct pph_data *d);
@@ -169,6 +176,13 @@ void sp__dist_stats_print(FILE *fp);
  * the job (MPI_Abort), since the ranks would no longer agree; else it
  * returns, and the call fails or the next variant runs as on one process. */
 void sp__variant_failure(const struct pph_codelet *cl, int idx, const char *how);
+/* No worker of this process can run task p (rc: -ENODEV, or -ENOMEM: its
+ * data do not fit where it could): rc, the call's failure; distributed,
+ * where another rank's workers could run it, it says so and ends the job
+ * as a variant failure does.  (task.c: sp__runnable_with, would workers
+ * of these counts per kind run p?) */
+int sp__not_runnable_here(const struct pph_task *p, int rc);
+int sp__runnable_with(const struct pph_task *p, const unsigned count[SP_NKINDS]);
 extern const char sp__library[]; /* its name, for the statistics */
 
 /* Set by pph_init: the codelets made so far, freed by pph_shutdown. */
@@ -204,6 +218,10 @@ int sp__not_running(const char *what);
  */
 int sp__enter(const char *what, int finishing);
 void sp__leave(void);
+/* this thread is inside sp__enter; it left its outermost (the engine's
+ * hook: mpi.c's check of two threads calling at once) */
+int sp__inside(void);
+void sp__thread_left(void);
 /* pph_shutdown is stopping StarPU: a refused call says so, not "no worker" */
 int sp__stopping(void);
 

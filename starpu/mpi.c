@@ -2,13 +2,15 @@
  * libpeppher-starpu-mpi: the steps a distributed run adds to
  * libpeppher-starpu (the rest of starpu/ is the same source).  Every rank
  * runs the application's main, so every rank registers, partitions and
- * submits the same things in the same order: tags are a counter, and each
+ * submits the same things in the same order: tags are a counter (of the
+ * distributed data: a handle each rank keeps has none), and each
  * decision below depends only on what every rank knows.
  *
  * A handle registered with a raw pointer stays each rank's own
  * (STARPU_MPI_PER_NODE).  A container's handle and each block or tile of a
  * partition get an owner: containers round robin in the order they are
- * made, blocks cyclic, tiles 2-D block-cyclic over a P x Q grid of ranks.
+ * made, blocks cyclic, tiles 2-D block-cyclic over a P x Q grid of ranks
+ * (a single row or column of tiles cyclic, as blocks).
  * Data is the same on every rank when it is registered (every rank made
  * it the same way): StarPU-MPI's cache is told so, and moves nothing until
  * a task writes it.  A task that writes only data of one owner runs there
@@ -24,6 +26,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -42,6 +47,11 @@ static int grid_p = 1, grid_q = 1; /* ranks of the tile grid: P x Q */
 static starpu_mpi_tag_t next_tag;
 static unsigned next_container; /* the round robin of containers' owners */
 static int mpi_ours;		/* pph_init called MPI_Init: pph_shutdown finalizes */
+static unsigned workers_per_rank; /* the fewest workers of a rank (agree) */
+static unsigned most_workers[SP_NKINDS]; /* of each kind, the most a rank has (agree) */
+
+/* a step every rank must take in the same order: one thread at a time */
+static void ordered(const char *what);
 
 /* A count of ranks at *s, digits only (no blank nor sign, which sscanf's
  * %d let by: " 1x1" was taken), moving *s past it; -1 when none. */
@@ -118,6 +128,50 @@ static void home_unlock(int fd)
 		close(fd); /* drops the lock */
 }
 
+/*
+ * Every rank's pph_init succeeds, or none: a rank whose start failed (a
+ * PEPPHER_MPI_GRID of its own, starpu_init) said why and stopped, while
+ * the others started StarPU-MPI and waited for it, and it for them: it
+ * hung in starpu_mpi_shutdown's barrier, they in their first transfer.
+ * Before StarPU-MPI's thread calls MPI (any thread level will do), each
+ * rank tells the others whether it started: rc, or -ECANCELED where
+ * another rank did not, naming the first.
+ *
+ * And the fewest workers a rank has: pph_call_partitioned's "a block per
+ * worker" is that many blocks per rank on every rank.  Each rank counted
+ * its own (PEPPHER_NCPU=1 on one rank, 2 on another): the ranks
+ * partitioned into different numbers of blocks, registered with
+ * different tags, and StarPU-MPI failed an assertion (MPI_ERR_TRUNCATE).
+ */
+static int agree(int rc)
+{
+	/* MIN of each; a maximum is the MIN of its negation */
+	int mine[2 + SP_NKINDS] = { rc == 0 ? INT_MAX : my_rank,
+				    rc == 0 ? (int)starpu_worker_get_count() : INT_MAX },
+	    all[2 + SP_NKINDS], first, k;
+
+	if (rc == 0) {
+		mine[2 + SP_CPU] = -(int)starpu_cpu_worker_get_count();
+		mine[2 + SP_OPENCL] = -(int)starpu_opencl_worker_get_count();
+		mine[2 + SP_CUDA] = -(int)starpu_cuda_worker_get_count();
+	}
+	if (MPI_Allreduce(mine, all, 2 + SP_NKINDS, MPI_INT, MPI_MIN, COMM) != MPI_SUCCESS) {
+		if (rc == 0)
+			sp__init_failed("MPI_Allreduce failed: the ranks cannot agree to start");
+		return rc ? rc : -EIO;
+	}
+	workers_per_rank = (unsigned)all[1];
+	for (k = 0; k < SP_NKINDS; k++)
+		most_workers[k] = (unsigned)-all[2 + k];
+	first = all[0];
+	if (rc == 0 && first != INT_MAX) {
+		sp__init_failed("rank %d of %d could not start the runtime (it says why): no rank starts it",
+				first, nranks);
+		return -ECANCELED;
+	}
+	return rc;
+}
+
 static void engine_mpi_finalize(void)
 {
 	if (mpi_ours)
@@ -125,9 +179,35 @@ static void engine_mpi_finalize(void)
 	mpi_ours = 0;
 }
 
+static const char *thread_level_name(int level)
+{
+	switch (level) {
+	case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+	case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+	case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+	case MPI_THREAD_MULTIPLE: return "MPI_THREAD_MULTIPLE";
+	default: return "an unknown thread level";
+	}
+}
+
+/*
+ * StarPU-MPI calls MPI from its own thread, not the one that initialized
+ * MPI: it needs MPI_THREAD_SERIALIZED at least, MPI_THREAD_MULTIPLE where
+ * the program calls MPI too while the runtime runs.  StarPU says so only
+ * when it is not silent (STARPU_SILENT=1 here): a program that started
+ * MPI with MPI_Init (SINGLE) ran on without a word.
+ */
+static void check_thread_level(int provided)
+{
+	if (provided >= MPI_THREAD_SERIALIZED)
+		return;
+	fprintf(stderr, "peppher: warning: MPI runs at %s%s: StarPU-MPI calls MPI from a thread of its own, which needs MPI_THREAD_SERIALIZED, and MPI_THREAD_MULTIPLE where the program calls MPI itself between pph_init and pph_shutdown (MPI_Init_thread)\n",
+		thread_level_name(provided), mpi_ours ? " (pph_init asked for MPI_THREAD_MULTIPLE)" : "");
+}
+
 int sp__engine_start(struct starpu_conf *conf)
 {
-	int initialized = 0, finalized = 0, provided, rc, fd;
+	int initialized = 0, finalized = 0, provided, reserved, rc, fd;
 
 	/* ranks share the machine's cores: binding every rank's first worker
 	 * to the first core would stack them there */
@@ -140,28 +220,52 @@ int sp__engine_start(struct starpu_conf *conf)
 	}
 	MPI_Initialized(&initialized);
 	if (!initialized) {
-		/* StarPU-MPI calls MPI from its progress thread alone */
-		if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
+		/* StarPU-MPI's progress thread calls MPI while the program's
+		 * threads may (doc/distributed.md): SERIALIZED, asked before,
+		 * forbade the program's calls */
+		if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
 			sp__init_failed("MPI_Init_thread failed");
 			return -EIO;
 		}
 		mpi_ours = 1;
+	} else {
+		MPI_Query_thread(&provided);
 	}
-	fd = home_lock();
-	rc = starpu_mpi_init_conf(NULL, NULL, 0, COMM, conf);
-	home_unlock(fd);
+	check_thread_level(provided);
+	/*
+	 * starpu_mpi_init_conf in its two steps, StarPU then StarPU-MPI's
+	 * thread, so that a start of StarPU that made no CPU worker can be
+	 * made again with one (sp__starpu_init) before any other rank
+	 * depends on this one.  As starpu_mpi_init_conf, a core is kept for
+	 * the progress thread where StarPU counts the CPU workers.  Its
+	 * driver mode (STARPU_MPI_DRIVER_CALL_FREQUENCY) is set up there
+	 * alone: not offered.
+	 */
+	if (starpu_get_env_number_default("STARPU_MPI_DRIVER_CALL_FREQUENCY", 0) > 0)
+		fprintf(stderr, "peppher: warning: STARPU_MPI_DRIVER_CALL_FREQUENCY is not read: StarPU-MPI's progress thread runs\n");
+	reserved = conf->ncpus == -1;
+	if (reserved)
+		conf->reserve_ncpus = conf->reserve_ncpus < 0 ? 1 : conf->reserve_ncpus + 1;
+	conf->will_use_mpi = 1;
+	MPI_Comm_rank(COMM, &my_rank);
+	MPI_Comm_size(COMM, &nranks);
+	rc = grid_choose();
+	if (rc == 0) {
+		fd = home_lock();
+		rc = sp__starpu_init(conf, reserved);
+		home_unlock(fd);
+	}
+	rc = agree(rc);
+	if (rc == 0 && (rc = starpu_mpi_init_comm(NULL, NULL, 0, COMM)) != 0)
+		sp__init_failed("starpu_mpi_init_comm failed: %s", strerror(-rc));
 	if (rc != 0) {
+		if ((starpu_is_initialized)())
+			starpu_shutdown();
 		engine_mpi_finalize();
 		return rc;
 	}
-	starpu_mpi_comm_rank(COMM, &my_rank);
-	starpu_mpi_comm_size(COMM, &nranks);
 	next_tag = 1;
 	next_container = 0;
-	if ((rc = grid_choose()) != 0) {
-		sp__engine_stop();
-		return rc;
-	}
 	return 0;
 }
 
@@ -196,6 +300,7 @@ void sp__tasks_wait_all(void)
 {
 	const char *stats = getenv("PEPPHER_STATS");
 
+	ordered("pph_task_wait_all");
 	starpu_mpi_wait_for_all(COMM);
 	if (stats && strcmp(stats, "1") == 0 && comm_stats())
 		fprintf(stderr, "rank %d of %d: %llu bytes sent to other ranks when pph_task_wait_all returned\n",
@@ -205,6 +310,9 @@ void sp__tasks_wait_all(void)
 void sp__engine_stop(void)
 {
 	starpu_mpi_shutdown();
+	/* started by sp__engine_start, not by StarPU-MPI */
+	if ((starpu_is_initialized)())
+		starpu_shutdown();
 	engine_mpi_finalize();
 }
 
@@ -212,6 +320,51 @@ void sp__engine_stop(void)
 static int nested(void)
 {
 	return starpu_task_get_current() != NULL;
+}
+
+/*
+ * Two application threads calling the runtime at once: each rank numbers
+ * (tags), places (owners) and orders what it registers and submits in
+ * the order its threads happen to make their calls, which differs from
+ * rank to rank.  The ranks then disagreed on which data a tag is, and
+ * StarPU-MPI failed its assertion (MPI_ERR_TRUNCATE) or the job hung.
+ * Each such step (ordered below) marks its thread until the thread leaves
+ * its outermost call (sp__leave); a step of another thread meanwhile
+ * ends the job saying so.  Two threads' calls that merely follow each
+ * other unsynchronized are not seen: the check catches calls that
+ * overlap, as those of threads calling at once soon do.  A variant's
+ * calls (nested) are its rank's alone, and one rank has no one to
+ * disagree with.
+ */
+static __thread int holding; /* this thread's call made such a step */
+static atomic_int holders;   /* threads whose call under way made one */
+
+static void two_threads(const char *what)
+{
+	fprintf(stderr, "peppher: rank %d of %d: %s from an application thread while another thread's call is under way: every rank must register and call in one order, and threads calling at once do it in an order of their own on each rank (doc/distributed.md, Limits); ending the job (MPI_Abort)\n",
+		my_rank, nranks, what);
+	fflush(stderr);
+	MPI_Abort(COMM, 1);
+}
+
+static void ordered(const char *what)
+{
+	if (nranks <= 1 || holding || nested())
+		return;
+	if (atomic_fetch_add(&holders, 1) != 0)
+		two_threads(what);
+	if (sp__inside())
+		holding = 1; /* until sp__thread_left */
+	else /* containers.c's own step, between two calls */
+		atomic_fetch_sub(&holders, 1);
+}
+
+void sp__thread_left(void)
+{
+	if (holding) {
+		holding = 0;
+		atomic_fetch_sub(&holders, 1);
+	}
 }
 
 static int distributed(const struct pph_data *d)
@@ -234,10 +387,18 @@ static void mark_everywhere(struct pph_data *d)
 			starpu_mpi_cached_send_set(d->h, r);
 }
 
+/* d gets an owner, and its tag, the next of the counter every rank
+ * advances alike (only distributed data moves, so only it has one). */
 static void make_distributed(struct pph_data *d, int owner)
 {
-	starpu_mpi_data_set_rank_comm(d->h, owner, COMM);
+	starpu_mpi_data_register_comm(d->h, __atomic_fetch_add(&next_tag, 1, __ATOMIC_RELAXED), owner,
+				      COMM);
 	mark_everywhere(d);
+}
+
+unsigned sp__workers_per_rank(void)
+{
+	return workers_per_rank;
 }
 
 unsigned sp__ranks_sharing(const struct pph_data *d)
@@ -245,21 +406,36 @@ unsigned sp__ranks_sharing(const struct pph_data *d)
 	return distributed(d) && !nested() ? (unsigned)nranks : 1;
 }
 
+/*
+ * Each rank's own, without a tag (it never moves), until a container or a
+ * partition makes it distributed: a raw pointer that one thread
+ * registered while another made a container took a tag of the ranks'
+ * common counter, in an order of its own on each rank; now a thread
+ * calling components on raw pointers alone takes no step the ranks must
+ * take in one order, and may call while another thread does.
+ */
 void sp__registered(struct pph_data *d)
 {
-	starpu_mpi_data_register_comm(d->h, __atomic_fetch_add(&next_tag, 1, __ATOMIC_RELAXED),
-				      STARPU_MPI_PER_NODE, COMM);
+	starpu_mpi_data_register_comm(d->h, -1, STARPU_MPI_PER_NODE, COMM);
 }
 
 /* Called by containers/containers.c (starpu/containers_shim.h) when the
  * handle it registered is a container's. */
 int sp__container_registered(int rc, pph_data_handle *handle)
 {
-	if (rc == 0 && !nested())
+	if (rc == 0 && !nested()) {
+		ordered("creating a container");
 		make_distributed(*handle, (int)(next_container++ % (unsigned)nranks));
+	}
 	return rc;
 }
 
+/*
+ * Blocks, and a single row or column of tiles, are cyclic over every rank
+ * (a column of 5 tiles on 4 ranks: 0 1 2 3 0); a grid of tiles is 2-D
+ * block-cyclic over P x Q.  A row of tiles followed the 2-D rule, over Q
+ * ranks of grid row 0 only (0 1 0 1 0 on 2 x 2), where a column was 1-D.
+ */
 void sp__partitioned(struct pph_data *parent, unsigned nr, unsigned nc)
 {
 	unsigned i, j;
@@ -267,8 +443,9 @@ void sp__partitioned(struct pph_data *parent, unsigned nr, unsigned nc)
 	for (i = 0; i < nr; i++)
 		for (j = 0; j < nc; j++) {
 			struct pph_data *c = &parent->children[i * nc + j];
-			int owner = nc == 1 ? (int)(i % (unsigned)nranks) :
-					      (int)(i % (unsigned)grid_p) * grid_q + (int)(j % (unsigned)grid_q);
+			int owner = nr == 1 || nc == 1 ?
+					    (int)((i * nc + j) % (unsigned)nranks) :
+					    (int)(i % (unsigned)grid_p) * grid_q + (int)(j % (unsigned)grid_q);
 
 			sp__registered(c);
 			/* a raw pointer's blocks stay each rank's own, as the
@@ -281,8 +458,10 @@ void sp__partitioned(struct pph_data *parent, unsigned nr, unsigned nc)
 
 void sp__gather_everywhere(struct pph_data *d)
 {
-	if (distributed(d) && !nested())
+	if (distributed(d) && !nested()) {
+		ordered("reading, partitioning or unregistering distributed data");
 		starpu_mpi_get_data_on_all_nodes_detached(COMM, d->h);
+	}
 }
 
 void sp__children_everywhere(struct pph_data *parent)
@@ -295,15 +474,19 @@ void sp__children_everywhere(struct pph_data *parent)
 
 void sp__unpartitioned(struct pph_data *parent)
 {
-	if (distributed(parent) && !nested())
+	if (distributed(parent) && !nested()) {
+		ordered("unpartitioning distributed data");
 		mark_everywhere(parent);
+	}
 }
 
 /* The owner's host write is the value tasks elsewhere receive next. */
 void sp__host_written(struct pph_data *d)
 {
-	if (distributed(d) && !nested())
+	if (distributed(d) && !nested()) {
+		ordered("writing distributed data");
 		starpu_mpi_cache_flush(COMM, d->h);
+	}
 }
 
 /* The rank that runs p: the one owner of the data it writes, or -1: every
@@ -378,8 +561,15 @@ int sp__task_submit(struct pph_task *p)
 {
 	int owner = nranks > 1 ? executor(p) : -1;
 
+	unsigned i;
+
 	if (nested()) /* its data is this rank's, or was brought here for the variant */
 		return starpu_task_submit(p->t);
+	for (i = 0; i < p->nbuffers; i++)
+		if (starpu_mpi_data_get_rank(p->handles[i]) >= 0) {
+			ordered("a call on distributed data");
+			break;
+		}
 	return owner < 0 ? submit_everywhere(p) : submit_on_owner(p, owner);
 }
 
@@ -400,6 +590,28 @@ void sp__variant_failure(const struct pph_codelet *cl, int idx, const char *how)
 		cl->impls[idx].name ? cl->impls[idx].name : "?", how);
 	fflush(stderr);
 	MPI_Abort(COMM, 1);
+}
+
+/*
+ * No worker of this rank can run p: the call fails here, while a rank
+ * with workers of another kind (PEPPHER_NOPENCL=0 on this rank only, an
+ * OpenCL-only component) runs it, or, the owner, is waited for: the job
+ * hung.  As a variant failure, that ends the job; where no rank has the
+ * workers p needs, the call fails alike on every rank, as on one process.
+ */
+int sp__not_runnable_here(const struct pph_task *p, int rc)
+{
+	const char *name = p->w->snapshot.name ? p->w->snapshot.name : "?";
+
+	if (nranks <= 1 || nested() || (rc == -ENODEV && !sp__runnable_with(p, most_workers)))
+		return rc;
+	fprintf(stderr, "peppher: rank %d of %d: %s: %s: the ranks would no longer agree on the data; ending the job (MPI_Abort)\n",
+		my_rank, nranks, name,
+		rc == -ENODEV ? "no worker of this rank can run any variant the call allows, where another rank's can" :
+				"its data do not fit in the device memory this rank's limits leave, where another rank's may");
+	fflush(stderr);
+	MPI_Abort(COMM, 1);
+	return rc;
 }
 
 void sp__dist_stats_print(FILE *fp)
@@ -430,8 +642,10 @@ int pph__dist_set_owner(pph_data_handle handle, int rank)
 		rc = -EINVAL;
 	else if (handle->nchildren)
 		rc = -EBUSY;
-	else
+	else {
+		ordered("pph_data_set_owner");
 		starpu_mpi_data_migrate(COMM, handle->h, rank);
+	}
 	sp__leave();
 	return rc;
 }

@@ -11,7 +11,7 @@ int sp__engine_start(struct starpu_conf *conf)
 {
 	pph__say_not_distributed();
 	sp__memory_defaults();
-	return starpu_init(conf);
+	return sp__starpu_init(conf, 0);
 }
 
 void sp__engine_wait_all(void)
@@ -27,6 +27,11 @@ void sp__tasks_wait_all(void)
 void sp__engine_stop(void)
 {
 	starpu_shutdown();
+}
+
+unsigned sp__workers_per_rank(void)
+{
+	return starpu_worker_get_count();
 }
 
 unsigned sp__ranks_sharing(const struct pph_data *d)
@@ -82,4 +87,14 @@ void sp__variant_failure(const struct pph_codelet *cl, int idx, const char *how)
 	(void)cl;
 	(void)idx;
 	(void)how;
+}
+
+int sp__not_runnable_here(const struct pph_task *p, int rc)
+{
+	(void)p;
+	return rc;
+}
+
+void sp__thread_left(void)
+{
 }

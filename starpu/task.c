@@ -886,10 +886,9 @@ static unsigned kinds_without_room(const struct pph_task *p)
 	return none;
 }
 
-static int runnable(const struct pph_task *p)
+int sp__runnable_with(const struct pph_task *p, const unsigned count[SP_NKINDS])
 {
-	unsigned i, count[SP_NKINDS] = { starpu_cpu_worker_get_count(), starpu_opencl_worker_get_count(),
-					 starpu_cuda_worker_get_count() };
+	unsigned i;
 
 	for (i = 0; i < p->w->snapshot.nimpls; i++) {
 		enum sp_kind k = kind_of_arch(p->w->snapshot.impls[i].arch);
@@ -901,6 +900,15 @@ static int runnable(const struct pph_task *p)
 			return 1;
 	}
 	return 0;
+}
+
+static int runnable(const struct pph_task *p)
+{
+	const unsigned count[SP_NKINDS] = { starpu_cpu_worker_get_count(),
+					    starpu_opencl_worker_get_count(),
+					    starpu_cuda_worker_get_count() };
+
+	return sp__runnable_with(p, count);
 }
 
 static int task_submit(struct pph_task *task);
@@ -932,13 +940,13 @@ static int task_submit(struct pph_task *task)
 	task->no_room = kinds_without_room(task);
 	if (!runnable(task)) {
 		if (!task->no_room)
-			return -ENODEV;
+			return sp__not_runnable_here(task, -ENODEV);
 		task->no_room = 0;
 		if (!runnable(task))
-			return -ENODEV;
+			return sp__not_runnable_here(task, -ENODEV);
 		fprintf(stderr, "peppher: %s: its data do not fit in the device memory STARPU_LIMIT_OPENCL_MEM or STARPU_LIMIT_CUDA_MEM leaves, and no other worker can run it\n",
 			task->w->snapshot.name ? task->w->snapshot.name : "?");
-		return -ENOMEM;
+		return sp__not_runnable_here(task, -ENOMEM);
 	}
 	t = task->t;
 	t->cl = &task->w->cl;

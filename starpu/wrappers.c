@@ -96,9 +96,10 @@ static int part_count(unsigned nbuffers, const pph_data_handle *handles, const i
 	for (i = 0; i < nbuffers; i++)
 		if (parts[i] >= 0 && handles[i] && sp__ranks_sharing(handles[i]) > ranks)
 			ranks = sp__ranks_sharing(handles[i]);
-	/* one block per worker, of every rank the blocks go to (as many each) */
+	/* one block per worker, of every rank the blocks go to (as many
+	 * each), the same count on every rank (the blocks are registered) */
 	if (n == 0)
-		n = (int)(starpu_worker_get_count() * ranks);
+		n = (int)(sp__workers_per_rank() * ranks);
 	return n;
 }
 

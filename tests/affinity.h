@@ -31,15 +31,15 @@ static const struct pph_codelet affinity_cl = { "affinity", 1, affinity_impls, P
 
 /*
  * Bound to one CPU, pph_init starts one CPU worker (PEPPHER_NCPU unset),
- * and its variants run on that CPU: both runtimes started one worker per
+ * with or without OpenCL workers, and its variants run on that CPU: both runtimes started one worker per
  * core of the machine and bound them all over it (two MPI ranks bound to
  * a core each shared both cores with four workers).  PEPPHER_NCPU still
  * says how many: they share the CPU.
  */
 static void test_bound_thread(void)
 {
-	const char *ncpu = getenv("PEPPHER_NCPU");
-	char *saved_ncpu = ncpu ? strdup(ncpu) : NULL;
+	const char *ncpu = getenv("PEPPHER_NCPU"), *nopencl;
+	char *saved_ncpu = ncpu ? strdup(ncpu) : NULL, *saved_nopencl;
 	cpu_set_t all, one;
 	int last = -1, i;
 
@@ -61,6 +61,18 @@ static void test_bound_thread(void)
 	CU_ASSERT_EQUAL(pph_call_sync(&affinity_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
 	CU_ASSERT_TRUE(CPU_EQUAL(&affinity_seen, &one));
 	pph_shutdown();
+	/* with the OpenCL devices (PoCL's CPU device), still a CPU worker:
+	 * StarPU's default, a core less per device worker, left none */
+	nopencl = getenv("PEPPHER_NOPENCL");
+	saved_nopencl = nopencl ? strdup(nopencl) : NULL;
+	unsetenv("PEPPHER_NOPENCL");
+	CU_ASSERT_EQUAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(pph_worker_count_arch(PPH_ARCH_CPU), 1);
+	CU_ASSERT_EQUAL(pph_call_sync(&affinity_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+	pph_shutdown();
+	if (saved_nopencl)
+		setenv("PEPPHER_NOPENCL", saved_nopencl, 1);
+	free(saved_nopencl);
 	setenv("PEPPHER_NCPU", "2", 1);
 	CU_ASSERT_EQUAL(pph_init(), 0);
 	CU_ASSERT_EQUAL(pph_worker_count_arch(PPH_ARCH_CPU), 2);

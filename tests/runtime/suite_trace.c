@@ -126,6 +126,45 @@ static void test_trace_kept_when_init_fails(void)
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
+static void init_ok(void)
+{
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
+/*
+ * Under an MPI launcher that started several ranks (its environment
+ * here), each rank writes a file of its own, its rank before the name's
+ * extension: every rank wrote the same file, their traces one after the
+ * other (no JSON).  A dot in a folder's name is no extension.
+ */
+static void test_trace_per_rank(void)
+{
+	static const char *const names[][2] = { { "t.json", "t.2.json" }, { "t", "t.2" }, { ".t", ".t.2" } };
+	char dir[] = "/tmp/peppher-trace.d-XXXXXX", path[256], want[256];
+	unsigned i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	pph_shutdown();
+	setenv("OMPI_COMM_WORLD_SIZE", "3", 1);
+	setenv("OMPI_COMM_WORLD_RANK", "2", 1);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i][0]);
+		snprintf(want, sizeof(want), "%s/%s", dir, names[i][1]);
+		setenv("PEPPHER_TRACE", path, 1);
+		/* the program links no MPI: warned, once a process */
+		CU_ASSERT_EQUAL(test_stderr_count(init_ok, "started as one of 3 MPI ranks"), i == 0);
+		pph_shutdown();
+		CU_ASSERT_EQUAL(access(want, F_OK), 0);
+		CU_ASSERT_EQUAL(access(path, F_OK), -1);
+		unlink(want);
+	}
+	rmdir(dir);
+	unsetenv("PEPPHER_TRACE");
+	unsetenv("OMPI_COMM_WORLD_SIZE");
+	unsetenv("OMPI_COMM_WORLD_RANK");
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
 void add_trace_suite(void)
 {
 	CU_pSuite s = CU_add_suite("trace", init_dmda, suite_clean);
@@ -134,4 +173,5 @@ void add_trace_suite(void)
 	CU_add_test(s, "a trace that cannot be written fails pph_init", test_trace_unwritable);
 	CU_add_test(s, "a pph_init that fails leaves an earlier trace as it was",
 		    test_trace_kept_when_init_fails);
+	CU_add_test(s, "a trace per rank under an MPI launcher", test_trace_per_rank);
 }

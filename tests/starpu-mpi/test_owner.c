@@ -12,7 +12,8 @@
  *   it runs on every rank, and so do the blocks of a partitioned call on
  *   it, each rank's on its own memory;
  * - blocks of a partition are owned cyclically, tiles 2-D block-cyclic
- *   over the squarest P x Q grid; untiling brings every tile to every rank;
+ *   over the squarest P x Q grid, a single row or column of tiles
+ *   cyclically as blocks are; untiling brings every tile to every rank;
  * - bad owners are refused with -EINVAL, a partitioned handle with -EBUSY;
  * - contributions to a reduction run on the result's owner, reading blocks
  *   owned elsewhere, and every rank reads the combined value.
@@ -220,6 +221,34 @@ static void tiles(int size)
 	pph_matrix_destroy(m);
 }
 
+/* A single row (across) or column of NT tiles of 2 x 3: owned 1-D
+ * cyclically over every rank, as blocks are, whatever the grid of ranks
+ * (a column of 5 on 4 ranks was 0 1 2 3 0, a row 0 1 0 1 0). */
+static void tile_line(int size, int across)
+{
+	enum { NT = 5 };
+	size_t rows = across ? 2 : NT * 2, cols = across ? NT * 3 : 3;
+	pph_matrix *m = pph_matrix_create(rows, cols, sizeof(double));
+	pph_matrix_tiles *t = m ? pph_matrix_tile_grid(m, 2, 3) : NULL;
+	const double *x;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	for (int k = 0; k < NT; k++) {
+		pph_matrix *tile = across ? pph_matrix_tile(t, 0, k) : pph_matrix_tile(t, k, 0);
+
+		CHECK(pph_data_owner(tile->c.handle) == k % size);
+		CHECK(stamp(&matrix_cl, &tile->c) == 0);
+	}
+	pph_matrix_untile(t);
+	x = pph_matrix_read(m);
+	for (size_t r = 0; x && r < rows; r++)
+		for (size_t c = 0; c < cols; c++)
+			CHECK(x[r * cols + c] == (int)(across ? c / 3 : r / 2) % size);
+	pph_matrix_destroy(m);
+}
+
 /* sum += the block's elements; owner max= the rank running it */
 static void contribute(void *buffers[], void *arg)
 {
@@ -301,6 +330,8 @@ int main(int argc, char **argv)
 	raw_pointer_partitioned();
 	blocks(size);
 	tiles(size);
+	tile_line(size, 0);
+	tile_line(size, 1);
 	reduction(size);
 	pph_shutdown();
 #ifdef DISTRIBUTED
