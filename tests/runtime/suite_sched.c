@@ -662,7 +662,9 @@ static void test_refresh_stays_on_chain(void)
 		CU_ASSERT_EQUAL(pph_task_submit(t[k]), 0);
 	}
 	pph_task_wait_all();
-	CU_ASSERT_EQUAL(atomic_load(&chain_runs[1]), 1);
+	/* once, or again where a loaded machine slowed the refresh more than
+	 * 3 times its history (an outlier, left out: the history stays stale) */
+	CU_ASSERT_TRUE(atomic_load(&chain_runs[1]) >= 1 && atomic_load(&chain_runs[1]) <= 2);
 	/* on a loaded machine the head may have run on hold's worker: then
 	 * no worker sat idle beside the chain, and there is nothing to check */
 	for (k = 0; k < 8; k++) {
