@@ -13,23 +13,29 @@ mkdir -p "$out"
 prog="$top_builddir/tests/starpu-mpi/test_launcher"
 warning="^peppher: warning: started as one of 2 MPI ranks, but this program is not built for MPI"
 
-# run NAME MODE [mpirun options]: the job's output in $out/NAME.log
+# run NAME MODE [mpirun options]: each rank's output in $out/NAME.R.log (the
+# ranks' lines, mixed in one stream, could be cut into each other)
 run() {
 	name=$1 mode=$2
 	shift 2
 	PEPPHER_HOME="$out/home" timeout 60 "$MPIRUN" --allow-run-as-root --oversubscribe --bind-to none \
-		"$@" -np 2 "$prog" "$mode" > "$out/$name.log" 2>&1
+		--output-filename "$out/$name.d" "$@" -np 2 "$prog" "$mode" > "$out/$name.log" 2>&1
 	rc=$?
-	[ $rc -eq 0 ] || { cat "$out/$name.log"; fail "$name: exit status $rc"; }
 	for r in 0 1; do
-		grep -q "^rank $r of 2: done$" "$out/$name.log" || { cat "$out/$name.log"; fail "$name: rank $r"; }
+		cat "$out/$name.d"/*/rank.$r/stdout "$out/$name.d"/*/rank.$r/stderr > "$out/$name.$r.log" 2> /dev/null
+	done
+	[ $rc -eq 0 ] || { cat "$out/$name.log" "$out/$name".?.log; fail "$name: exit status $rc"; }
+	for r in 0 1; do
+		grep -q "^rank $r of 2: done$" "$out/$name.$r.log" || { cat "$out/$name.$r.log"; fail "$name: rank $r"; }
 	done
 }
 
 run hybrid mpi
-! grep -q "$warning" "$out/hybrid.log" || { cat "$out/hybrid.log"; fail "MPI started by the program: warned"; }
+! grep -q "$warning" "$out"/hybrid.?.log || { cat "$out"/hybrid.?.log; fail "MPI started by the program: warned"; }
 run plain plain
-[ "$(grep -c "$warning" "$out/plain.log")" -eq 2 ] || { cat "$out/plain.log"; fail "MPI not started: not warned on each rank"; }
+for r in 0 1; do
+	grep -q "$warning" "$out/plain.$r.log" || { cat "$out/plain.$r.log"; fail "MPI not started: rank $r not warned"; }
+done
 
 run trace mpi -x PEPPHER_TRACE="$out/trace.json"
 [ ! -e "$out/trace.json" ] || fail "PEPPHER_TRACE on 2 ranks: both wrote $out/trace.json"
