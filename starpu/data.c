@@ -150,6 +150,7 @@ int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n, size_t ele
 	if (!as_host_data(d, ptr)) {
 		if (!n && !spare_element(d)) {
 			free(d);
+			sp__leave(); /* else pph_shutdown waits for this call */
 			return -ENOMEM;
 		}
 		if (n)
@@ -194,6 +195,7 @@ int pph_matrix_register(pph_data_handle *handle, void *ptr, size_t rows, size_t 
 	if (!as_host_data(d, ptr)) {
 		if ((!rows || !cols) && !spare_element(d)) {
 			free(d);
+			sp__leave(); /* else pph_shutdown waits for this call */
 			return -ENOMEM;
 		}
 		if (rows && cols)
