@@ -356,6 +356,20 @@ enum pph_task_state {
 };
 
 /*
+ * Why dmda put a task where it did, kept for its slice in a PEPPHER_TRACE
+ * (set only while tracing): what it was expected to wait there, run and
+ * copy, and the earliest end on another memory node (other_worker -1:
+ * none), so that a trace says what a task on the CPU was weighed against
+ * on the device.  Microseconds.
+ */
+struct pph_sched_why {
+	const char *reason; /* "fastest", "exploring", "refreshing", "setup paid"; NULL: unset */
+	float wait, run, copies;
+	int other_worker, other_impl;
+	float other_wait, other_run, other_copies;
+};
+
+/*
  * pph_task_create (task.c) sets the fields its owner sets and submission
  * reads, one by one (a memset compiles to `rep stos`, a fifth of
  * submitting an empty task); pph__task_share sets the rest of those before
@@ -402,6 +416,9 @@ struct pph_task {
 	/* dmda: queued for idle CPU workers, so that a synchronous call's
 	 * wait beyond ran_us is the hand-over's cost alone */
 	int handed_idle;
+	/* dmda, while tracing: off the first cache lines, which every task
+	 * touches (pph__task_share clears its reason) */
+	struct pph_sched_why sched_why;
 
 	/* dependencies (deps.c) */
 	atomic_int refs;	  /* owner + handles that remember it */
@@ -683,6 +700,7 @@ struct pph_trace_event {
 	uint64_t bytes; /* transfers: the size */
 	const char *cat; /* "task", "transfer", ... */
 	double start, dur; /* microseconds since the trace began */
+	struct pph_sched_why why; /* tasks placed by dmda */
 };
 
 struct pph_worker {
@@ -1001,8 +1019,10 @@ int pph__trace_init(void);
  * was not there removed), tracing off. */
 void pph__trace_abandon(void);
 int pph__trace_enabled(void);
-void pph__trace_slice(struct pph_worker *w, const struct pph_codelet *cl,
-		      unsigned impl, const char *cat, double start_us, double dur_us);
+/* why: the task's placement (NULL: none recorded) */
+void pph__trace_slice(struct pph_worker *w, const struct pph_codelet *cl, unsigned impl,
+		      const char *cat, double start_us, double dur_us,
+		      const struct pph_sched_why *why);
 void pph__trace_shutdown(void);
 /* A transfer made by the calling worker (nothing on other threads). */
 void pph__trace_transfer(int to_host, uint64_t bytes, double start_us, double dur_us);

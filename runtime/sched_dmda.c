@@ -317,6 +317,8 @@ struct pph_dmda_scratch {
 	double avail_of[PPH_MAX_WORKERS];
 	struct pph_pm_ask asks[ROWS * PPH_CHOICE_IMPLS];
 	unsigned char row_of[ROWS * PPH_CHOICE_IMPLS];
+	/* while tracing: each memory node's earliest end (note_why) */
+	struct choice node_best[PPH_MAX_NODES];
 };
 
 /* for a thread whose own could not be allocated: one at a time */
@@ -419,6 +421,52 @@ static double setup_on(const struct pph_task *t, unsigned i, const struct pph_wo
 	return ran_nodes[row][i] >> wk->node & 1u ? 0 : setup[row][i];
 }
 
+/* A placement's expected wait, from its end, run and copies (rounding
+ * off times since boot can make none a little below 0). */
+static float wait_of(const struct choice *c, double copies, double now)
+{
+	return (float)later(c->end - now - c->pred - copies, 0);
+}
+
+/*
+ * Why t goes where c says, for its slice in the trace (struct
+ * pph_sched_why): c's kind, expected wait, run and copies, and the
+ * earliest end on another memory node (node_best, copies in xfer).
+ */
+static void note_why(struct pph_task *t, const struct choice *c, const struct choice *best,
+		     const struct choice *explore, const struct choice *node_best,
+		     const double *xfer, double now)
+{
+	struct pph_sched_why *why = &t->sched_why;
+	unsigned node = pph__rt.workers[c->worker].node, n;
+	const struct choice *other = NULL;
+	double copies = xfer[node] >= 0 ? xfer[node] : pph__transfer_estimate(t, node, 1);
+
+	/* explored and setup-paying choices have no prediction: their end is
+	 * when their worker is free */
+	int predicted = c == best || c->refresh;
+
+	why->reason = c == explore ? "exploring" :
+		      c->refresh   ? "refreshing" :
+		      c == best	   ? "fastest" :
+				     "setup paid";
+	why->run = predicted ? (float)c->pred : -1.0f;
+	why->copies = (float)copies;
+	why->wait = predicted ? wait_of(c, copies, now) : (float)(c->end - now);
+	for (n = 0; n < pph__rt.nnodes; n++)
+		if (n != node && node_best[n].worker >= 0 &&
+		    (!other || node_best[n].end < other->end))
+			other = &node_best[n];
+	why->other_worker = other ? other->worker : -1;
+	if (!other)
+		return;
+	n = pph__rt.workers[other->worker].node;
+	why->other_impl = other->impl;
+	why->other_run = (float)other->pred;
+	why->other_copies = (float)xfer[n];
+	why->other_wait = wait_of(other, xfer[n], now);
+}
+
 /*
  * Try every (worker, variant) pair, and for a fork-join (OPENMP) variant
  * on a CPU worker every team size; an uncalibrated one wins outright: one
@@ -426,7 +474,7 @@ static double setup_on(const struct pph_task *t, unsigned i, const struct pph_wo
  * Predictions depend on the architecture and the team size, not the
  * worker: ask once each (rows PPH_ARCH_COUNT + k are team size k).
  */
-static struct choice choose_in(const struct pph_task *t, struct pph_dmda_scratch *s)
+static struct choice choose_in(struct pph_task *t, struct pph_dmda_scratch *s)
 {
 	const struct pph_codelet *cl = t->cl;
 	struct choice best = { -1, -1, 0, INFINITY, 0, 0, 0 }, explore = best, costly = best,
@@ -440,6 +488,7 @@ static struct choice choose_in(const struct pph_task *t, struct pph_dmda_scratch
 	int(*other_worker)[PPH_CHOICE_IMPLS] = s->other_worker;
 	double xfer[PPH_MAX_NODES]; /* the data's copies to each node: asked once */
 	double *avail_of = s->avail_of;
+	struct choice *node_best = pph__trace_enabled() ? s->node_best : NULL, *pick;
 	unsigned w, i, a, k, sizes[PPH_MAX_TEAM_SIZES], nsizes = pph__team_sizes(sizes);
 	unsigned ntied = 0;
 	unsigned long tries = 0, tries_all = 0;
@@ -463,6 +512,8 @@ static struct choice choose_in(const struct pph_task *t, struct pph_dmda_scratch
 		xfer[a] = NOT_ASKED;
 	for (w = 0; w < pph__rt.nworkers; w++)
 		avail_of[w] = available_at(w, now);
+	for (a = 0; node_best && a < pph__rt.nnodes; a++)
+		node_best[a].worker = -1;
 	for (w = 0; w < pph__rt.nworkers; w++) {
 		const struct pph_worker *wk = &pph__rt.workers[w];
 		/* read once: the variants on w are weighed alike, even should
@@ -562,6 +613,11 @@ static struct choice choose_in(const struct pph_task *t, struct pph_dmda_scratch
 				    (end == best.end && wk == pph__current_worker))
 					best = (struct choice){ (int)w, (int)i, team ? threads : 0,
 								end, p, row, 0 };
+				if (node_best && (node_best[wk->node].worker < 0 ||
+						  end < node_best[wk->node].end))
+					node_best[wk->node] = (struct choice){
+						(int)w, (int)i, team ? threads : 0, end, p, row, 0
+					};
 				/* each choice's earliest end, for a refresh; among
 				 * equals the pushing worker too, as for the best: the
 				 * ODE solver's refreshes went to the first of two
@@ -578,14 +634,20 @@ static struct choice choose_in(const struct pph_task *t, struct pph_dmda_scratch
 		}
 	}
 	if (explore.impl >= 0)
-		return explore;
-	if (costly.impl >= 0 && worth_its_setup(&best, costly_setup, now))
-		return costly;
-	refresh = stalest(t, &best, other_end, other_worker, pred, nsamples, sizes, nsizes, now);
-	return refresh.impl >= 0 ? refresh : best;
+		pick = &explore;
+	else if (costly.impl >= 0 && worth_its_setup(&best, costly_setup, now))
+		pick = &costly;
+	else {
+		refresh = stalest(t, &best, other_end, other_worker, pred, nsamples, sizes,
+				  nsizes, now);
+		pick = refresh.impl >= 0 ? &refresh : &best;
+	}
+	if (node_best)
+		note_why(t, pick, &best, &explore, node_best, xfer, now);
+	return *pick;
 }
 
-static struct choice choose(const struct pph_task *t)
+static struct choice choose(struct pph_task *t)
 {
 	struct pph_dmda_scratch *s = get_scratch();
 	struct choice c = choose_in(t, s);

@@ -196,6 +196,7 @@ void pph__task_share(struct pph_task *t)
 	t->sched_pushed_us = 0;
 	t->sched_pred = 0;
 	t->sched_refresh = 0;
+	t->sched_why.reason = NULL;
 	atomic_init(&t->sleep_wait, 0);
 	t->handed_idle = 0;
 	t->queued_archs = 0;

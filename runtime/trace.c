@@ -130,8 +130,9 @@ static struct pph_trace_event *new_event(struct pph_worker *w)
 	return append(&w->trace, &w->ntrace, &w->trace_cap);
 }
 
-void pph__trace_slice(struct pph_worker *w, const struct pph_codelet *cl,
-		      unsigned impl, const char *cat, double start_us, double dur_us)
+void pph__trace_slice(struct pph_worker *w, const struct pph_codelet *cl, unsigned impl,
+		      const char *cat, double start_us, double dur_us,
+		      const struct pph_sched_why *why)
 {
 	struct pph_trace_event *e = new_event(w);
 
@@ -142,6 +143,8 @@ void pph__trace_slice(struct pph_worker *w, const struct pph_codelet *cl,
 	e->cat = cat;
 	e->start = start_us - tr.t0;
 	e->dur = dur_us;
+	if (why)
+		e->why = *why;
 }
 
 void pph__trace_transfer(int to_host, uint64_t bytes, double start_us, double dur_us)
@@ -174,6 +177,37 @@ static void write_transfer(FILE *fp, const struct pph_trace_event *e, unsigned t
 		(unsigned long long)e->bytes);
 }
 
+/* A microsecond figure of a placement, or null where there was none (a
+ * variant explored has no prediction). */
+static void write_us(FILE *fp, const char *name, float us)
+{
+	if (us >= 0 && us < 1e30f)
+		fprintf(fp, ",\"%s\":%.3f", name, (double)us);
+	else
+		fprintf(fp, ",\"%s\":null", name);
+}
+
+/* Why dmda placed the task (struct pph_sched_why) as the slice's args:
+ * its expected wait, run and copies there, and the earliest end it was
+ * weighed against on another memory node. */
+static void write_why(FILE *fp, const struct pph_sched_why *why, const struct pph_codelet *cl)
+{
+	fprintf(fp, ",\"args\":{\"placed\":\"%s\"", why->reason);
+	write_us(fp, "wait_us", why->wait);
+	write_us(fp, "run_us", why->run);
+	write_us(fp, "copies_us", why->copies);
+	if (why->other_worker >= 0) {
+		const struct pph_worker *o = &pph__rt.workers[why->other_worker];
+
+		fprintf(fp, ",\"other\":\"%s on worker %d (%s)\"", cl->impls[why->other_impl].name,
+			why->other_worker, pph_arch_name(o->arch));
+		write_us(fp, "other_wait_us", why->other_wait);
+		write_us(fp, "other_run_us", why->other_run);
+		write_us(fp, "other_copies_us", why->other_copies);
+	}
+	fputc('}', fp);
+}
+
 static void write_events(FILE *fp)
 {
 	unsigned i;
@@ -192,12 +226,15 @@ static void write_events(FILE *fp)
 			const struct pph_trace_event *e = &w->trace[j];
 
 			/* names are C identifiers: nothing to escape */
-			if (e->cl)
+			if (e->cl) {
 				fprintf(fp, ",\n{\"name\":\"%s/%s\",\"cat\":\"%s\",\"ph\":\"X\","
-					"\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,\"tid\":%u}",
+					"\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,\"tid\":%u",
 					e->cl->name, e->cl->impls[e->impl].name, e->cat,
 					e->start, e->dur, w->id);
-			else
+				if (e->why.reason)
+					write_why(fp, &e->why, e->cl);
+				fputc('}', fp);
+			} else
 				write_transfer(fp, e, w->id);
 		}
 	}

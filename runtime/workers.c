@@ -501,7 +501,8 @@ static void run_task(struct pph_worker *w, struct pph_task *t, pthread_rwlock_t 
 					    spent);
 	pph__worker_record(w, t, us / 1e3, threads);
 	if (pph__trace_enabled())
-		pph__trace_slice(w, t->cl, (unsigned)impl, "task", t0, us);
+		pph__trace_slice(w, t->cl, (unsigned)impl, "task", t0, us,
+				 t->sched_why.reason ? &t->sched_why : NULL);
 	if (t->callback)
 		t->callback(t->callback_data);
 	pph__task_finish(t);

@@ -957,6 +957,105 @@ static void test_trace_transfers(void)
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
+/* Variants that take 2 ms on the CPU and 6 ms on the device. */
+static void why_cpu(void *b[], void *arg)
+{
+	(void)b;
+	(void)arg;
+	spin_us(2000);
+}
+
+static void why_ocl(void *b[], void *arg)
+{
+	(void)b;
+	(void)arg;
+	spin_us(6000);
+}
+
+static const struct pph_impl why_impls[] = { { PPH_ARCH_CPU, why_cpu, "why_cpu" },
+					     { PPH_ARCH_OPENCL, why_ocl, "why_ocl" } };
+static const struct pph_codelet why_cl = { "data_why", 2, why_impls, PPH_MODEL_DEFAULT };
+
+/* The number after "NAME": in the trace's slice at s, or -1. */
+static double arg_in(const char *s, const char *name)
+{
+	char key[64];
+	const char *at, *end = strchr(s, '}');
+	double v;
+
+	snprintf(key, sizeof(key), "\"%s\":", name);
+	at = strstr(s, key);
+	if (!at || (end && at > end) || sscanf(at + strlen(key), "%lf", &v) != 1)
+		return -1;
+	return v;
+}
+
+/*
+ * A traced task's slice says why dmda put it where it ran: its expected
+ * wait, run and copies there, and the earliest end on the other memory
+ * node, which it was weighed against.  The CPU's 2 ms on a vector the
+ * host wrote, against the device's 6 ms and the vector's copy there (a
+ * trace showed the ODE solver's copies on the CPU between CUDA tasks, and
+ * not why).
+ */
+static void test_trace_says_why(void)
+{
+	static int v[N];
+	char path[] = "/tmp/peppher-trace-XXXXXX", buf[1 << 16], other[64];
+	const char *slice, *last = NULL;
+	int fd = mkstemp(path), i, x = 1;
+	enum pph_access mode = PPH_R, fill_mode = PPH_W;
+	struct pph_task *probe;
+	double copies;
+	pph_data_handle h;
+	size_t len;
+	FILE *fp;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	pph_shutdown();
+	setenv("PEPPHER_TRACE", path, 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	pph_vector_register(&h, v, N, sizeof(int));
+	for (i = 0; i < 4; i++) { /* calibrated, each way */
+		CU_ASSERT_EQUAL(pph_call_sync(&why_cl, 1u << CPU, 1, &h, &mode, NULL, 0), 0);
+		CU_ASSERT_EQUAL(pph_call_sync(&why_cl, 1u << GPU, 1, &h, &mode, NULL, 0), 0);
+	}
+	/* the host writes it: the device's copy is stale */
+	CU_ASSERT_EQUAL(pph_call_sync(&host_fill_cl, PPH_ALL_IMPLS, 1, &h, &fill_mode, &x,
+				      sizeof(x)), 0);
+	probe = pph_task_create(&why_cl);
+	CU_ASSERT_FATAL(probe && pph_task_add_buffer(probe, h, PPH_R) == 0);
+	copies = pph__transfer_estimate(probe, opencl_node(), 1);
+	pph_task_destroy(probe);
+	snprintf(other, sizeof(other), "\"other\":\"why_ocl on worker %u (OPENCL)\"",
+		 pph_worker_count() - 1); /* the last worker */
+	CU_ASSERT_EQUAL(pph_call_sync(&why_cl, PPH_ALL_IMPLS, 1, &h, &mode, NULL, 0), 0);
+	pph_data_unregister(h);
+	pph_shutdown();
+	unsetenv("PEPPHER_TRACE");
+	fp = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	len = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[len] = '\0';
+	fclose(fp);
+	unlink(path);
+	for (slice = buf; (slice = strstr(slice, "\"name\":\"data_why/")); slice++)
+		if (!last || arg_in(slice, "ts") > arg_in(last, "ts"))
+			last = slice;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(last);
+	CU_ASSERT_EQUAL(strncmp(last, "\"name\":\"data_why/why_cpu\",", 26), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(last, "\"args\":{\"placed\":\"fastest\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(last, other));
+	CU_ASSERT(arg_in(last, "run_us") >= 2000 && arg_in(last, "run_us") < 6000);
+	CU_ASSERT(arg_in(last, "other_run_us") >= 6000);
+	CU_ASSERT_DOUBLE_EQUAL(arg_in(last, "copies_us"), 0, 1e-9);
+	CU_ASSERT(copies > 0);
+	CU_ASSERT_DOUBLE_EQUAL(arg_in(last, "other_copies_us"), copies, 1e-3 * copies);
+	CU_ASSERT(arg_in(last, "wait_us") >= 0 && arg_in(last, "other_wait_us") >= 0);
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
 /* Data left on the device comes home at shutdown; the handle outlives it. */
 static void test_shutdown_flushes(void)
 {
@@ -1864,6 +1963,7 @@ int main(void)
 	CU_add_test(s, "a copy between device tasks stays on the device",
 		    test_copy_between_device_tasks);
 	CU_add_test(s, "transfers in traces", test_trace_transfers);
+	CU_add_test(s, "a traced task says why it went where it did", test_trace_says_why);
 	s = CU_add_suite("memory limit", limited_init, limited_clean);
 	CU_add_test(s, "eviction under PEPPHER_LIMIT_OPENCL_MEM", test_eviction);
 	CU_add_test(s, "eviction spares the replicas of the task placed",
