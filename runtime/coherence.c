@@ -181,6 +181,8 @@ static void new_version(struct pph_data *d, unsigned node)
 		atomic_store_explicit(&d->written_on, (uint8_t)node, memory_order_relaxed);
 	if (to)
 		atomic_store_explicit(&d->copied_to, 0, memory_order_relaxed);
+	if (atomic_load_explicit(&d->version_started, memory_order_relaxed))
+		atomic_store_explicit(&d->version_started, 0, memory_order_relaxed);
 }
 
 /* A copy of d's valid data to node, if it has none (to be read there). */
@@ -234,8 +236,10 @@ static int acquire(struct pph_data *d, unsigned node, enum pph_access mode,
 	}
 	if (!rc && (mode & PPH_R))
 		rc = make_valid(d, node);
-	if (!rc && (mode & PPH_R))
+	if (!rc && (mode & PPH_R)) {
 		note_version(d, PPH_VERSION_READ);
+		atomic_fetch_add_explicit(&d->version_started, 1, memory_order_relaxed);
+	}
 	if (!rc && (mode & PPH_W)) {
 		new_version(d, node);
 		if (node != 0)

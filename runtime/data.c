@@ -293,11 +293,16 @@ double pph__transfer_estimate(const struct pph_task *task, unsigned node, int sh
 		if (node)
 			copies += pph__transfer_time(node, 0, bytes);
 		/* the version's readers: as many as the versions before had,
-		 * or as many as are listed already (data never written) */
+		 * less those that have read it already, elsewhere (a copy here
+		 * would be valid), whom a copy now does not serve; or, more
+		 * listed already (data never written, read on and on: a
+		 * matrix read at each step), as many as are listed */
 		readers = atomic_load_explicit(&d->readers_per_version, memory_order_relaxed);
 		listed = atomic_load_explicit(&d->version_reads, memory_order_relaxed);
 		if (listed > readers)
 			readers = listed;
+		else
+			readers -= atomic_load_explicit(&d->version_started, memory_order_relaxed);
 		us += shared && readers > 1 ? copies / readers : copies;
 	}
 	return us;

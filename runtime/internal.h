@@ -142,6 +142,9 @@ struct pph_data {
 	 * readers */
 	atomic_uint version_reads;
 	_Atomic float readers_per_version;
+	/* coherence.c, under coh_lock: the version's reads acquired so far;
+	 * pph__transfer_estimate shares a copy among the readers still to come */
+	atomic_uint version_started;
 	/* the smart container whose handle this is (containers.c), told of
 	 * each call on it once submitted (wrappers.c) */
 	struct pph_container *container;

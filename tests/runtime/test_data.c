@@ -151,6 +151,16 @@ static void call(const struct pph_codelet *cl, int variant, pph_data_handle h,
 	CU_ASSERT_EQUAL(pph_task_submit(t), 0);
 }
 
+static void call_sync(const struct pph_codelet *cl, int variant, pph_data_handle h,
+		      enum pph_access mode, pph_data_handle out, int x)
+{
+	pph_data_handle hs[2] = { h, out };
+	enum pph_access modes[2] = { mode, PPH_W };
+
+	CU_ASSERT_EQUAL(pph_call_sync(cl, 1u << variant, out ? 2 : 1, hs, modes, &x, sizeof(x)),
+			0);
+}
+
 /* The paper's Fig. 3: 2 transfers, not 7. */
 static void test_fig3(void)
 {
@@ -855,6 +865,43 @@ static void test_copy_share_estimate(void)
 	pph_data_unregister(o);
 }
 
+/*
+ * A copy is shared by the version's readers still to come: one that has
+ * read it on the device shares no copy home.  Versions written on the
+ * device, each read there and on the CPU: the CPU reader is charged half
+ * the copy home while the device's is to come, all of it once it has run
+ * (the ODE solver's step copy, k0 = k6 after the error estimate read k6 on
+ * the H200's GPU, was charged half and ran on the CPU).
+ */
+static void test_copy_share_leaves_out_readers_done(void)
+{
+	static int v[N], out;
+	const unsigned node = opencl_node();
+	const double home = pph__transfer_time(node, 1, BYTES);
+	pph_data_handle h, o;
+	struct pph_task *reader;
+	int r;
+
+	pph_vector_register(&h, v, N, sizeof(int));
+	pph_vector_register(&o, &out, 1, sizeof(int));
+	for (r = 0; r < 3; r++) {
+		call_sync(&fill_cl, GPU, h, PPH_W, NULL, r);
+		call_sync(&sum_cl, GPU, h, PPH_R, o, 0);
+		call_sync(&sum_cl, CPU, h, PPH_R, o, 0);
+	}
+	CU_ASSERT_EQUAL(out, 2 * N + N * (N - 1) / 2);
+	reader = pph_task_create(&sum_cl);
+	CU_ASSERT_FATAL(reader && pph_task_add_buffer(reader, h, PPH_R) == 0);
+	call_sync(&fill_cl, GPU, h, PPH_W, NULL, 3);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(reader, 0, 1), home / 2, 1e-9);
+	call_sync(&sum_cl, GPU, h, PPH_R, o, 0);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(reader, 0, 1), home, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(reader, 0, 0), home, 1e-9);
+	pph_task_destroy(reader);
+	pph_data_unregister(h);
+	pph_data_unregister(o);
+}
+
 /* A kernel that reads one element of a large vector: its copy in takes
  * far longer than it does. */
 static void first_ocl(void *b[], void *arg)
@@ -1461,16 +1508,6 @@ static void test_transfer_estimate(void)
 
 /* Run cl on variant (CPU or GPU) with (h, mode) [+ (out, PPH_W)], value x,
  * and wait. */
-static void call_sync(const struct pph_codelet *cl, int variant, pph_data_handle h,
-		      enum pph_access mode, pph_data_handle out, int x)
-{
-	pph_data_handle hs[2] = { h, out };
-	enum pph_access modes[2] = { mode, PPH_W };
-
-	CU_ASSERT_EQUAL(pph_call_sync(cl, 1u << variant, out ? 2 : 1, hs, modes, &x, sizeof(x)),
-			0);
-}
-
 /* A writer on a node is charged the copies the last version written there
  * needed to be read: to the device after the host wrote a version the
  * device read, home after the device wrote one the CPU read, none once a
@@ -1955,6 +1992,8 @@ int main(void)
 		    test_copy_shared_by_readers);
 	CU_add_test(s, "a copy's share: readers of the last version, or listed",
 		    test_copy_share_estimate);
+	CU_add_test(s, "a copy's share leaves out the readers done elsewhere",
+		    test_copy_share_leaves_out_readers_done);
 	CU_add_test(s, "a history holds the variant's time, not its copies'",
 		    test_history_without_copies);
 	CU_add_test(s, "a result the host reads costs its copy home", test_transfer_estimate);
