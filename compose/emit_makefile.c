@@ -246,6 +246,21 @@ static void emit_no_builtin(struct out *o, const struct model *m)
 }
 
 /*
+ * Link-time optimization resolves a wrapped function that the program's
+ * own sources define inside the optimized program, before --wrap sees the
+ * call: every call, the application's too, then runs the original and
+ * says nothing (doc/legacy.md).  compose cannot tell whether a wrapped
+ * function comes from those sources or from a library (which -flto
+ * leaves wrapped), so make says it wherever -flto is given.
+ */
+static void emit_lto_warning(struct out *o)
+{
+	out_line(o, "ifneq ($(filter -flto%%,$(CFLAGS) $(CXXFLAGS) $(LDFLAGS)),)");
+	out_line(o, "$(warning -flto: a wrapped function that this program's own sources define is not wrapped: its calls run the original, not the component; compile the files that define it without -flto (a library's functions stay wrapped))");
+	out_line(o, "endif");
+}
+
+/*
  * The runtime's flags come from pkg-config when a recipe first needs them,
  * once (VAR = $(eval VAR := ...)$(VAR)): `make clean`, and `make install`
  * of a program already built, need none, and ran pkg-config for nothing
@@ -304,8 +319,10 @@ static void emit_variables(struct out *o, const struct model *m, const struct ob
 		out_line(o, "CUDA_LIBS = $(eval CUDA_LIBS := $$(call pkg,--variable=cuda_libs))$(CUDA_LIBS)");
 	if (objs->opencl)
 		out_line(o, "OPENCL_LIBS = $(eval OPENCL_LIBS := $$(call pkg,--variable=opencl_libs))$(OPENCL_LIBS)");
-	if (objs->wraps)
+	if (objs->wraps) {
 		emit_no_builtin(o, m);
+		emit_lto_warning(o);
+	}
 	out_blank(o);
 	out_line(o, "prefix ?= /usr/local");
 	out_line(o, "exec_prefix ?= $(prefix)");

@@ -62,6 +62,15 @@ for f in saxpy norm2 advance pack db_open db_count stream_init vfill gemm; do
 done
 echo "PASS: delegating CPU variants: the application's results are unchanged"
 
+# -flto would resolve a wrapped function the program defines before --wrap
+# sees its calls: make says so (and only then)
+lto_warning="-flto: a wrapped function that this program's own sources define is not wrapped"
+make_quiet -C gen-app -n CFLAGS="-O2 -flto=auto" > lto.log 2>&1
+grep -q -- "$lto_warning" lto.log || { cat lto.log; fail "make with -flto does not warn"; }
+make_quiet -C gen-app -n > nolto.log 2>&1
+grep -q -- "-flto" nolto.log && { cat nolto.log; fail "make without -flto warns"; }
+echo "PASS: make warns that -flto defeats the wrapping of the program's own functions"
+
 # --empty-stubs: today's skeletons, no wrapping, bodies to fill in
 "$COMPOSE" --generate-comp-files=legacy.h --empty-stubs -o empty > /dev/null 2>&1 || fail "--empty-stubs"
 grep -l 'wrap=' empty/*.xml && fail "--empty-stubs: an interface wraps"
