@@ -400,12 +400,14 @@ void pph_shutdown(void)
 
 static void shutdown_locked(void)
 {
-	pph_task_wait_all();
 	/* from now on, application threads' submissions and calls are
 	 * refused, and their data calls wait for the end of this (they go on
 	 * with the runtime stopped); those under way go in, and are waited
 	 * for: a thread unregistering its handle read the nodes torn down
-	 * here (pph__enter) */
+	 * here (pph__enter).  At once: waiting for the tasks first, with
+	 * submissions still accepted, never ended while another thread
+	 * submitted faster than the workers ran them (the queue grew for
+	 * good) */
 	atomic_store(&pph__rt.stopping, 1);
 	while (atomic_load(&pph__rt.submitting))
 		sched_yield();

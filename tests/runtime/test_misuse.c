@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <CUnit/Basic.h>
@@ -202,13 +203,29 @@ static void test_destroy_twice(void)
  * pph_shutdown while another thread submits: every submission accepted
  * runs, the others are refused (-ENODEV).  The submitter crashed in
  * dmda's queues freed under it, or had submissions accepted that never
- * ran (1,992 of 3.8 million).
+ * ran (1,992 of 3.8 million).  Its tasks of 200 us in the last rounds,
+ * far slower than it submits: pph_shutdown waited for the queue to drain
+ * before it refused anything, and it never did (the process grew until
+ * killed).
  */
 struct racer {
 	pph_data_handle h;
 	unsigned long accepted;
 	atomic_int started;
+	const struct pph_codelet *cl;
 };
+
+static void k_inc_200us(void *buffers[], void *arg)
+{
+	struct timespec t = { 0, 200000 };
+
+	nanosleep(&t, NULL);
+	k_inc(buffers, arg);
+}
+
+static const struct pph_impl inc_200us_impls[] = { { PPH_ARCH_CPU, k_inc_200us, "inc_200us_cpu" } };
+static const struct pph_codelet inc_200us_cl = { "misuse_inc_200us", 1, inc_200us_impls,
+						 PPH_MODEL_DEFAULT };
 
 static void *submit_until_refused(void *arg)
 {
@@ -216,7 +233,7 @@ static void *submit_until_refused(void *arg)
 	static const enum pph_access rw = PPH_RW;
 
 	atomic_store(&r->started, 1);
-	while (pph_call_async(&inc_cl, PPH_ALL_IMPLS, 1, &r->h, &rw, NULL, 0) == 0)
+	while (pph_call_async(r->cl, PPH_ALL_IMPLS, 1, &r->h, &rw, NULL, 0) == 0)
 		r->accepted++;
 	return NULL;
 }
@@ -226,8 +243,8 @@ static void shutdown_while_submitting(void)
 	int x = 0, round;
 	pthread_t thread;
 
-	for (round = 0; round < 5; round++) {
-		struct racer r = { NULL, 0, 0 };
+	for (round = 0; round < 7; round++) {
+		struct racer r = { NULL, 0, 0, round < 5 ? &inc_cl : &inc_200us_cl };
 
 		x = 0;
 		CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
@@ -235,7 +252,8 @@ static void shutdown_while_submitting(void)
 		CU_ASSERT_EQUAL_FATAL(pthread_create(&thread, NULL, submit_until_refused, &r), 0);
 		while (!atomic_load(&r.started))
 			sched_yield();
-		usleep(2000 * (unsigned)round);
+		/* the slow rounds' accepted tasks run one after the other */
+		usleep(round < 5 ? 2000 * (unsigned)round : 0);
 		pph_shutdown();
 		pthread_join(thread, NULL);
 		CU_ASSERT_EQUAL((unsigned long)x, r.accepted);
