@@ -477,6 +477,20 @@ static char *container_pointer(const struct param *p)
 	return xasprintf("%s%s *", is_const ? "const " : "", p->elem_type);
 }
 
+char *emit_cast(bool cxx, const char *type, const char *expr)
+{
+	return cxx ? xasprintf("static_cast<%s>(%s)", type, expr) : xasprintf("(%s)%s", type, expr);
+}
+
+bool param_unsigned(const struct param *p)
+{
+	char *type = p && p->type ? normalize_type(p->type) : NULL;
+	bool is = type && type_is_unsigned_integer(type);
+
+	free(type);
+	return is;
+}
+
 char *c_signature(const struct iface *ifc, const char *fname, int for_impl)
 {
 	char *call, *sig;

@@ -92,6 +92,11 @@ void out_blank(struct out *o);
 /* "void fname(T1 a, T2 b)" with the interface's parameters; for_impl: as
  * implementations see them (a container becomes a pointer to elemType). */
 char *c_signature(const struct iface *ifc, const char *fname, int for_impl);
+/* (TYPE)EXPR, or static_cast<TYPE>(EXPR) in C++ (-Wold-style-cast). */
+char *emit_cast(bool cxx, const char *type, const char *expr);
+/* Is p (NULL: no) of an unsigned integer type: C++ converts a size_t to it
+ * in a call, where a cast may be one to its own type (-Wuseless-cast). */
+bool param_unsigned(const struct param *p);
 
 /* File names of the artefacts, shared by the emitters that refer to them. */
 char *backend_file_name(const struct impl *impl);

@@ -67,43 +67,63 @@ void emit_backend_header(struct gen *g, const struct iface *ifc)
 	free(name);
 }
 
-/* The expression that gives parameter p inside the backend wrapper. */
-static char *argument(const struct iface *ifc, const struct param *p)
+/* The expression that gives parameter p inside the backend wrapper; in
+ * C++ (a .cpp variant, CUDA's host code) with C++'s casts, and none where
+ * the call converts a size_t itself (emit_cast, param_unsigned). */
+static char *argument(const struct iface *ifc, const struct param *p, bool cxx)
 {
+	const char *macro;
+	char *from, *type = NULL, *a;
+	int buffer = p->buffer;
+
 	switch (p->kind) {
 	case PARAM_VECTOR:
-		return xasprintf("(%s)PPH_VECTOR_PTR(buffers[%d])", p->type, p->buffer);
-	case PARAM_VARIABLE:
-		return xasprintf("(%s)PPH_VARIABLE_PTR(buffers[%d])", p->type, p->buffer);
-	case PARAM_MATRIX:
-		return xasprintf("(%s)PPH_MATRIX_PTR(buffers[%d])", p->type, p->buffer);
 	case PARAM_CVECTOR:
-		return xasprintf("(%s *)PPH_VECTOR_PTR(buffers[%d])", p->elem_type, p->buffer);
-	case PARAM_CMATRIX:
-		return xasprintf("(%s *)PPH_MATRIX_PTR(buffers[%d])", p->elem_type, p->buffer);
+		macro = "PPH_VECTOR_PTR";
+		break;
+	case PARAM_VARIABLE:
 	case PARAM_CSCALAR:
-		return xasprintf("(%s *)PPH_VARIABLE_PTR(buffers[%d])", p->elem_type, p->buffer);
+		macro = "PPH_VARIABLE_PTR";
+		break;
+	case PARAM_MATRIX:
+	case PARAM_CMATRIX:
+		macro = "PPH_MATRIX_PTR";
+		break;
 	case PARAM_SIZE:
 		/* from the handle, so it stays right for a sub-task's block */
-		if (ifc->params[p->size_of].kind == PARAM_MATRIX ||
-		    ifc->params[p->size_of].kind == PARAM_CMATRIX)
-			return xasprintf("(%s)PPH_MATRIX_%s(buffers[%d])", p->type,
-					 p->size_dim == 2 ? "LD" : p->size_dim ? "COLS" : "ROWS",
-					 ifc->params[p->size_of].buffer);
-		return xasprintf("(%s)PPH_VECTOR_N(buffers[%d])", p->type,
-				 ifc->params[p->size_of].buffer);
+		buffer = ifc->params[p->size_of].buffer;
+		if (ifc->params[p->size_of].kind != PARAM_MATRIX &&
+		    ifc->params[p->size_of].kind != PARAM_CMATRIX)
+			macro = "PPH_VECTOR_N";
+		else
+			macro = p->size_dim == 2 ? "PPH_MATRIX_LD" :
+				p->size_dim	 ? "PPH_MATRIX_COLS" :
+						   "PPH_MATRIX_ROWS";
+		break;
 	case PARAM_VALUE:
 	default:
 		return xasprintf("args->%s", p->name);
 	}
+	from = xasprintf("%s(buffers[%d])", macro, buffer);
+	if (p->kind == PARAM_CVECTOR || p->kind == PARAM_CMATRIX || p->kind == PARAM_CSCALAR)
+		type = xasprintf("%s *", p->elem_type);
+	if (p->kind == PARAM_SIZE && cxx && param_unsigned(p))
+		return from;
+	a = emit_cast(cxx, type ? type : p->type, from);
+	free(type);
+	free(from);
+	return a;
 }
 
 /* The backend's locals: its argument block, and nothing left unused. */
-static void emit_locals(struct out *o, const struct impl *impl)
+static void emit_locals(struct out *o, const struct impl *impl, bool cxx)
 {
 	const struct iface *ifc = impl->iface;
 
-	if (ifc->has_args)
+	if (ifc->has_args && cxx)
+		out_line(o, "struct %s_args *args = static_cast<struct %s_args *>(arg);",
+			 ifc->name, ifc->name);
+	else if (ifc->has_args)
 		out_line(o, "struct %s_args *args = (struct %s_args *)arg;",
 			 ifc->name, ifc->name);
 	else
@@ -131,7 +151,7 @@ static void emit_call(struct out *o, const struct impl *impl, bool cxx)
 	}
 	out_blank(o);
 	for (i = 0; i < ifc->nparams; i++) {
-		char *a = argument(ifc, &ifc->params[i]);
+		char *a = argument(ifc, &ifc->params[i], cxx);
 
 		strbuf_join(&args, ", ", "%s", a);
 		free(a);
@@ -237,7 +257,7 @@ void emit_backend(struct gen *g, const struct impl *impl)
 		out_line(&o, "void %s_backend(void *buffers[], void *arg)", impl->name);
 		out_line(&o, "{");
 		o.indent++;
-		emit_locals(&o, impl);
+		emit_locals(&o, impl, cxx);
 		if (compu_opencl)
 			emit_opencl_prologue(&o, impl);
 		emit_call(&o, impl, cxx);

@@ -37,14 +37,10 @@ static const char *access_enum(enum access a)
 
 /*
  * The entry wrapper is C, or C++ (--wrapper-ext=cpp): C++ gets its casts
- * as C++ writes them, none where the value has the type already, and
- * nullptr, so that it builds quietly with -Wold-style-cast,
+ * as C++ writes them (emit_cast), none where the value has the type
+ * already, and nullptr, so that it builds quietly with -Wold-style-cast,
  * -Wuseless-cast and -Wzero-as-null-pointer-constant.
  */
-static char *cast(bool cxx, const char *type, const char *expr)
-{
-	return cxx ? xasprintf("static_cast<%s>(%s)", type, expr) : xasprintf("(%s)%s", type, expr);
-}
 
 static const char *null_c(bool cxx)
 {
@@ -78,15 +74,6 @@ static bool param_type_is(const struct param *p, const char *const names[])
 }
 
 /* Is parameter p of an unsigned type by its name (a size_t can hold it)? */
-static bool param_unsigned(const struct param *p)
-{
-	char *type = p && p->type ? normalize_type(p->type) : NULL;
-	bool is = type && type_is_unsigned_integer(type);
-
-	free(type);
-	return is;
-}
-
 /* What the names of an expression in the constraint language are. */
 struct names_c {
 	const struct iface *ifc;
@@ -101,7 +88,7 @@ static char *param_name_c(void *ctx, const char *name)
 
 	if (n->cxx && param_type_is(find_param(n->ifc, name), doubles))
 		return xstrdup(name);
-	return cast(n->cxx, "double", name);
+	return emit_cast(n->cxx, "double", name);
 }
 
 static void emit_codelet(struct out *o, const struct iface *ifc)
@@ -148,7 +135,7 @@ static char *constraint_name_c(void *ctx, const char *name)
 
 	for (i = 0; i < sizeof(resources) / sizeof(resources[0]); i++)
 		if (strcmp(name, resources[i][0]) == 0)
-			return cast(n->cxx, "double", resources[i][1]);
+			return emit_cast(n->cxx, "double", resources[i][1]);
 	return param_name_c(ctx, name); /* a by-value parameter */
 }
 
@@ -272,11 +259,11 @@ static char *dimension_c(const struct iface *ifc, const struct param *p, int d, 
 
 		value = cexpr_to_c(p->dim_exprs[d], param_name_c, &names, cxx);
 	} else if (param_unsigned(find_param(ifc, p->dims[d]))) {
-		return cxx ? xstrdup(p->dims[d]) : cast(cxx, "size_t", p->dims[d]);
+		return cxx ? xstrdup(p->dims[d]) : emit_cast(cxx, "size_t", p->dims[d]);
 	} else {
 		value = xstrdup(p->dims[d]);
 	}
-	size = cast(cxx, "size_t", value);
+	size = emit_cast(cxx, "size_t", value);
 	c = xasprintf("(%s > 0 ? %s : 0)", value, size);
 	free(size);
 	free(value);
@@ -291,7 +278,7 @@ static char *data_pointer(const struct param *p, bool cxx)
 	bool is_volatile = type_has_word(p->elem_type, "volatile");
 
 	if (!type_has_word(p->elem_type, "const") && !is_volatile)
-		return cxx ? xstrdup(p->name) : cast(cxx, "void *", p->name);
+		return cxx ? xstrdup(p->name) : emit_cast(cxx, "void *", p->name);
 	if (cxx)
 		return xasprintf("const_cast<void *>(static_cast<const %svoid *>(%s))",
 				 is_volatile ? "volatile " : "", p->name);
@@ -323,9 +310,9 @@ static void emit_container_sizes(struct out *o, const struct iface *ifc, const s
 		if (!size || size->buffer >= 0)
 			continue;
 		given = cxx && param_unsigned(size) ? xstrdup(size->name) :
-						      cast(cxx, "size_t", size->name);
+						      emit_cast(cxx, "size_t", size->name);
 		shown = cxx && param_type_is(size, long_longs) ? xstrdup(size->name) :
-								 cast(cxx, "long long", size->name);
+								 emit_cast(cxx, "long long", size->name);
 		out_line(o, "if (pph_rc == 0 && %s && %s != %s->%s) {", p->name, given, p->name,
 			 fields[matrix][d]);
 		out_line(o, "	fprintf(stderr, \"peppher: %s: '%s' is %%lld, but %s '%s' has %%zu %s\\n\", %s, %s->%s);",

@@ -123,15 +123,17 @@ void *pph_container_write(struct pph_container *c);
 /* What the host may do with container c now (enum pph_host_access): an
  * acquire load, which is a plain load on x86. */
 #define PPH_HOST_ACCESS(c) (__atomic_load_n(&(c)->host, __ATOMIC_ACQUIRE) & 3u)
-#define PPH_HOST_R(c) \
-	(PPH_HOST_ACCESS(c) != PPH_HOST_NONE ? (const void *)(c)->data : pph_container_read(c))
+#define PPH_HOST_R(c)                                                                     \
+	(PPH_HOST_ACCESS(c) != PPH_HOST_NONE ? PPH_CAST_(const void *, (c)->data) :         \
+					       pph_container_read(c))
 #define PPH_HOST_W(c) (PPH_HOST_ACCESS(c) == PPH_HOST_WRITE ? (c)->data : pph_container_write(c))
-#define PPH_VECTOR_GET(v, T, i) (((const T *)PPH_HOST_R(&(v)->c))[i])
-#define PPH_VECTOR_SET(v, T, i, x) (((T *)PPH_HOST_W(&(v)->c))[i] = (x))
-#define PPH_MATRIX_GET(m, T, i, j) (((const T *)PPH_HOST_R(&(m)->c))[(i) * (m)->ld + (j)])
-#define PPH_MATRIX_SET(m, T, i, j, x) (((T *)PPH_HOST_W(&(m)->c))[(i) * (m)->ld + (j)] = (x))
-#define PPH_SCALAR_GET(s, T) (*(const T *)PPH_HOST_R(&(s)->c))
-#define PPH_SCALAR_SET(s, T, x) (*(T *)PPH_HOST_W(&(s)->c) = (x))
+#define PPH_VECTOR_GET(v, T, i) (PPH_CAST_(const T *, PPH_HOST_R(&(v)->c))[i])
+#define PPH_VECTOR_SET(v, T, i, x) (PPH_CAST_(T *, PPH_HOST_W(&(v)->c))[i] = (x))
+#define PPH_MATRIX_GET(m, T, i, j) (PPH_CAST_(const T *, PPH_HOST_R(&(m)->c))[(i) * (m)->ld + (j)])
+#define PPH_MATRIX_SET(m, T, i, j, x) \
+	(PPH_CAST_(T *, PPH_HOST_W(&(m)->c))[(i) * (m)->ld + (j)] = (x))
+#define PPH_SCALAR_GET(s, T) (*PPH_CAST_(const T *, PPH_HOST_R(&(s)->c)))
+#define PPH_SCALAR_SET(s, T, x) (*PPH_CAST_(T *, PPH_HOST_W(&(s)->c)) = (x))
 
 /* Typed conveniences. */
 #define pph_vector_create_float(n) pph_vector_create((n), sizeof(float))

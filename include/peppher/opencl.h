@@ -43,7 +43,11 @@ cl_kernel pph_opencl_kernel(const char *path, const char *name);
 cl_kernel pph_opencl_kernel_source(const char *source, const char *name);
 
 /** The cl_mem of buffer i on an OpenCL worker. */
+#ifdef __cplusplus
+#define PPH_OPENCL_MEM(buf) (static_cast<cl_mem>(PPH_VECTOR_PTR(buf)))
+#else
 #define PPH_OPENCL_MEM(buf) ((cl_mem)PPH_VECTOR_PTR(buf))
+#endif
 
 #ifdef __cplusplus
 }

@@ -265,15 +265,24 @@ struct pph_matrix_iface {
 	size_t elemsize;
 };
 
-#define PPH_VECTOR_PTR(buf) (((struct pph_vector_iface *)(buf))->ptr)
-#define PPH_VECTOR_N(buf) (((struct pph_vector_iface *)(buf))->n)
-#define PPH_VECTOR_ELEMSIZE(buf) (((struct pph_vector_iface *)(buf))->elemsize)
-#define PPH_VARIABLE_PTR(buf) (((struct pph_variable_iface *)(buf))->ptr)
-#define PPH_MATRIX_PTR(buf) (((struct pph_matrix_iface *)(buf))->ptr)
-#define PPH_MATRIX_ROWS(buf) (((struct pph_matrix_iface *)(buf))->rows)
-#define PPH_MATRIX_COLS(buf) (((struct pph_matrix_iface *)(buf))->cols)
-#define PPH_MATRIX_LD(buf) (((struct pph_matrix_iface *)(buf))->ld)
-#define PPH_MATRIX_ELEMSIZE(buf) (((struct pph_matrix_iface *)(buf))->elemsize)
+/* The macros' casts: C++'s own in C++, so that C++ code using them builds
+ * quietly under -Wold-style-cast */
+#ifdef __cplusplus
+#define PPH_CAST_(type, x) (static_cast<type>(x))
+#else
+#define PPH_CAST_(type, x) ((type)(x))
+#endif
+/* buf (a kernel's buffers[i]) as a TYPE * */
+#define PPH_IFACE_(type, buf) PPH_CAST_(type *, buf)
+#define PPH_VECTOR_PTR(buf) (PPH_IFACE_(struct pph_vector_iface, buf)->ptr)
+#define PPH_VECTOR_N(buf) (PPH_IFACE_(struct pph_vector_iface, buf)->n)
+#define PPH_VECTOR_ELEMSIZE(buf) (PPH_IFACE_(struct pph_vector_iface, buf)->elemsize)
+#define PPH_VARIABLE_PTR(buf) (PPH_IFACE_(struct pph_variable_iface, buf)->ptr)
+#define PPH_MATRIX_PTR(buf) (PPH_IFACE_(struct pph_matrix_iface, buf)->ptr)
+#define PPH_MATRIX_ROWS(buf) (PPH_IFACE_(struct pph_matrix_iface, buf)->rows)
+#define PPH_MATRIX_COLS(buf) (PPH_IFACE_(struct pph_matrix_iface, buf)->cols)
+#define PPH_MATRIX_LD(buf) (PPH_IFACE_(struct pph_matrix_iface, buf)->ld)
+#define PPH_MATRIX_ELEMSIZE(buf) (PPH_IFACE_(struct pph_matrix_iface, buf)->elemsize)
 
 /**
  * Register n elements of elemsize bytes at ptr (host memory the caller

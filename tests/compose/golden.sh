@@ -25,11 +25,15 @@ fail=0
 compile_check() { # folder
 	for f in "$1"/*.c "$1"/*.cpp "$1"/*.cu; do
 		[ -e "$f" ] || continue
+		# C++ sources (a .cpp variant's backend, a CUDA one's host code)
+		# under a C++ project's warnings too
+		strict=
 		case "$f" in
 		*.c) gcc -std=c11 -Wall -Wextra -Wcast-qual -Werror -fsyntax-only -I"$top_srcdir/include" -I"$1" "$f" || return 1 ;;
+		*) strict="$cxx_warnings -Wuseless-cast" ;;
 		esac
 		for exceptions in -fexceptions -fno-exceptions; do
-			g++ -x c++ -std=c++11 $exceptions -Wall -Wextra -Werror -fsyntax-only \
+			g++ -x c++ -std=c++11 $exceptions -Wall -Wextra -Werror $strict -fsyntax-only \
 				-I"$top_srcdir/include" -I"$1" "$f" || return 1
 		done
 	done

@@ -7,17 +7,17 @@ void axpy_cuda(float *y, const float *x, int n, float alpha);
 
 void axpy_cuda_backend(void *buffers[], void *arg)
 {
-	struct axpy_args *args = (struct axpy_args *)arg;
+	struct axpy_args *args = static_cast<struct axpy_args *>(arg);
 
 	#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
 	try {
-		axpy_cuda((float *)PPH_VECTOR_PTR(buffers[0]), (const float *)PPH_VECTOR_PTR(buffers[1]), args->n, args->alpha);
+		axpy_cuda(static_cast<float *>(PPH_VECTOR_PTR(buffers[0])), static_cast<const float *>(PPH_VECTOR_PTR(buffers[1])), args->n, args->alpha);
 	} catch (const std::exception &e) {
 		pph_variant_error(e.what());
 	} catch (...) {
 		pph_variant_error("an exception that is no std::exception");
 	}
 	#else
-	axpy_cuda((float *)PPH_VECTOR_PTR(buffers[0]), (const float *)PPH_VECTOR_PTR(buffers[1]), args->n, args->alpha); /* no exceptions: one thrown ends the program */
+	axpy_cuda(static_cast<float *>(PPH_VECTOR_PTR(buffers[0])), static_cast<const float *>(PPH_VECTOR_PTR(buffers[1])), args->n, args->alpha); /* no exceptions: one thrown ends the program */
 	#endif
 }

@@ -7,17 +7,17 @@ void axpy_cxx(float *y, const float *x, int n, float alpha);
 
 void axpy_cxx_backend(void *buffers[], void *arg)
 {
-	struct axpy_args *args = (struct axpy_args *)arg;
+	struct axpy_args *args = static_cast<struct axpy_args *>(arg);
 
 	#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
 	try {
-		axpy_cxx((float *)PPH_VECTOR_PTR(buffers[0]), (const float *)PPH_VECTOR_PTR(buffers[1]), args->n, args->alpha);
+		axpy_cxx(static_cast<float *>(PPH_VECTOR_PTR(buffers[0])), static_cast<const float *>(PPH_VECTOR_PTR(buffers[1])), args->n, args->alpha);
 	} catch (const std::exception &e) {
 		pph_variant_error(e.what());
 	} catch (...) {
 		pph_variant_error("an exception that is no std::exception");
 	}
 	#else
-	axpy_cxx((float *)PPH_VECTOR_PTR(buffers[0]), (const float *)PPH_VECTOR_PTR(buffers[1]), args->n, args->alpha); /* no exceptions: one thrown ends the program */
+	axpy_cxx(static_cast<float *>(PPH_VECTOR_PTR(buffers[0])), static_cast<const float *>(PPH_VECTOR_PTR(buffers[1])), args->n, args->alpha); /* no exceptions: one thrown ends the program */
 	#endif
 }

@@ -7,17 +7,17 @@ void vscale_cpu(float *arr, int size, float factor);
 
 void vscale_cpu_backend(void *buffers[], void *arg)
 {
-	struct vscale_args *args = (struct vscale_args *)arg;
+	struct vscale_args *args = static_cast<struct vscale_args *>(arg);
 
 	#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
 	try {
-		vscale_cpu((float *)PPH_VECTOR_PTR(buffers[0]), args->size, args->factor);
+		vscale_cpu(static_cast<float *>(PPH_VECTOR_PTR(buffers[0])), args->size, args->factor);
 	} catch (const std::exception &e) {
 		pph_variant_error(e.what());
 	} catch (...) {
 		pph_variant_error("an exception that is no std::exception");
 	}
 	#else
-	vscale_cpu((float *)PPH_VECTOR_PTR(buffers[0]), args->size, args->factor); /* no exceptions: one thrown ends the program */
+	vscale_cpu(static_cast<float *>(PPH_VECTOR_PTR(buffers[0])), args->size, args->factor); /* no exceptions: one thrown ends the program */
 	#endif
 }

@@ -7,17 +7,17 @@ extern "C" void addk_cxx(int n, float *y, float k);
 
 void addk_cxx_backend(void *buffers[], void *arg)
 {
-	struct addk_args *args = (struct addk_args *)arg;
+	struct addk_args *args = static_cast<struct addk_args *>(arg);
 
 	#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
 	try {
-		addk_cxx(args->n, (float *)PPH_VECTOR_PTR(buffers[0]), args->k);
+		addk_cxx(args->n, static_cast<float *>(PPH_VECTOR_PTR(buffers[0])), args->k);
 	} catch (const std::exception &e) {
 		pph_variant_error(e.what());
 	} catch (...) {
 		pph_variant_error("an exception that is no std::exception");
 	}
 	#else
-	addk_cxx(args->n, (float *)PPH_VECTOR_PTR(buffers[0]), args->k); /* no exceptions: one thrown ends the program */
+	addk_cxx(args->n, static_cast<float *>(PPH_VECTOR_PTR(buffers[0])), args->k); /* no exceptions: one thrown ends the program */
 	#endif
 }

@@ -7,17 +7,17 @@ void mulk_mixed(int n, float *y, float k);
 
 void mulk_mixed_backend(void *buffers[], void *arg)
 {
-	struct mulk_args *args = (struct mulk_args *)arg;
+	struct mulk_args *args = static_cast<struct mulk_args *>(arg);
 
 	#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
 	try {
-		mulk_mixed(args->n, (float *)PPH_VECTOR_PTR(buffers[0]), args->k);
+		mulk_mixed(args->n, static_cast<float *>(PPH_VECTOR_PTR(buffers[0])), args->k);
 	} catch (const std::exception &e) {
 		pph_variant_error(e.what());
 	} catch (...) {
 		pph_variant_error("an exception that is no std::exception");
 	}
 	#else
-	mulk_mixed(args->n, (float *)PPH_VECTOR_PTR(buffers[0]), args->k); /* no exceptions: one thrown ends the program */
+	mulk_mixed(args->n, static_cast<float *>(PPH_VECTOR_PTR(buffers[0])), args->k); /* no exceptions: one thrown ends the program */
 	#endif
 }

@@ -7,17 +7,17 @@ void vadd_cuda(const float *a, const float *b, float *c, int n);
 
 void vadd_cuda_backend(void *buffers[], void *arg)
 {
-	struct vadd_args *args = (struct vadd_args *)arg;
+	struct vadd_args *args = static_cast<struct vadd_args *>(arg);
 
 	#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
 	try {
-		vadd_cuda((const float *)PPH_VECTOR_PTR(buffers[0]), (const float *)PPH_VECTOR_PTR(buffers[1]), (float *)PPH_VECTOR_PTR(buffers[2]), args->n);
+		vadd_cuda(static_cast<const float *>(PPH_VECTOR_PTR(buffers[0])), static_cast<const float *>(PPH_VECTOR_PTR(buffers[1])), static_cast<float *>(PPH_VECTOR_PTR(buffers[2])), args->n);
 	} catch (const std::exception &e) {
 		pph_variant_error(e.what());
 	} catch (...) {
 		pph_variant_error("an exception that is no std::exception");
 	}
 	#else
-	vadd_cuda((const float *)PPH_VECTOR_PTR(buffers[0]), (const float *)PPH_VECTOR_PTR(buffers[1]), (float *)PPH_VECTOR_PTR(buffers[2]), args->n); /* no exceptions: one thrown ends the program */
+	vadd_cuda(static_cast<const float *>(PPH_VECTOR_PTR(buffers[0])), static_cast<const float *>(PPH_VECTOR_PTR(buffers[1])), static_cast<float *>(PPH_VECTOR_PTR(buffers[2])), args->n); /* no exceptions: one thrown ends the program */
 	#endif
 }

@@ -14,6 +14,7 @@ extern "C" {
 #endif
 
 void lscale_cpu_backend(void *buffers[], void *arg);
+void lscale_cxx_backend(void *buffers[], void *arg);
 
 #ifdef __cplusplus
 }

@@ -7,10 +7,11 @@
 
 static const struct pph_impl lscale_impls[] = {
 	{ PPH_ARCH_CPU, lscale_cpu_backend, "lscale_cpu" },
+	{ PPH_ARCH_CPU, lscale_cxx_backend, "lscale_cxx" },
 };
 
 static const struct pph_codelet lscale_codelet = {
-	"lscale", 1, lscale_impls, PPH_MODEL_DEFAULT
+	"lscale", 2, lscale_impls, PPH_MODEL_DEFAULT
 };
 
 __attribute__((constructor)) static void pph_declare_lscale(void)
@@ -30,6 +31,8 @@ void lscale(pph_vector *v, long long n, double alpha)
 	/* dynamic constraints: the variants this call may run */
 	if ((((double)alpha > 0.5) && ((2.0 != 0 ? (double)n - 2.0 * (((double)n / 2.0) > -4503599627370496.0 && ((double)n / 2.0) < 4503599627370496.0 ? (double)(long long)((double)n / 2.0) : ((double)n / 2.0)) : __builtin_nan("")) == 0.0))) /* lscale_cpu */
 		pph_mask |= 1u << 0;
+	if ((((double)alpha > 0.5) && ((2.0 != 0 ? (double)n - 2.0 * (((double)n / 2.0) > -4503599627370496.0 && ((double)n / 2.0) < 4503599627370496.0 ? (double)(long long)((double)n / 2.0) : ((double)n / 2.0)) : __builtin_nan("")) == 0.0))) /* lscale_cxx */
+		pph_mask |= 1u << 1;
 	if (pph_mask == 0) {
 		pph_call_failed(&lscale_codelet, -EDOM); /* no variant's constraints hold */
 		return;

@@ -9,6 +9,7 @@ extern "C" {
 #endif
 
 void ucopy_cpu_backend(void *buffers[], void *arg);
+void ucopy_cxx_backend(void *buffers[], void *arg);
 
 #ifdef __cplusplus
 }

@@ -7,10 +7,11 @@
 
 static const struct pph_impl ucopy_impls[] = {
 	{ PPH_ARCH_CPU, ucopy_cpu_backend, "ucopy_cpu" },
+	{ PPH_ARCH_CPU, ucopy_cxx_backend, "ucopy_cxx" },
 };
 
 static const struct pph_codelet ucopy_codelet = {
-	"ucopy", 1, ucopy_impls, PPH_MODEL_DEFAULT
+	"ucopy", 2, ucopy_impls, PPH_MODEL_DEFAULT
 };
 
 __attribute__((constructor)) static void pph_declare_ucopy(void)
