@@ -111,10 +111,17 @@ void sp__data_home_all(void)
 		else
 			bring_home(d->h);
 	/* their StarPU handles die with StarPU: a later runtime's
-	 * pph_shutdown must not touch them */
+	 * pph_shutdown must not touch them.  The host memory is the data
+	 * now (runtime.h): they become host data, which pph_data_acquire
+	 * and a container's read or write grant at once, as libpeppher
+	 * does, where they asked the stopped runtime (-ENODEV, said, and
+	 * pph_vector_read gave NULL after PEPPHER_SHUTDOWN) */
 	for (d = live; d; d = next) {
 		next = d->live_next;
 		d->live_prev = d->live_next = NULL;
+		d->h = NULL;
+		for (k = 0; k < d->nchildren; k++)
+			d->children[k].h = NULL;
 	}
 	live = NULL;
 	pthread_mutex_unlock(&live_lock);
@@ -506,8 +513,9 @@ void pph_data_unpartition(pph_data_handle parent, unsigned nparts, pph_data_hand
 			i, (void *)children[i], (void *)parent);
 		return;
 	}
-	/* else StarPU stopped: its handles went with it */
-	if (sp__enter(NULL, 1) == 0) {
+	/* else StarPU stopped: its handles went with it (host data since,
+	 * sp__data_home_all) */
+	if (!host_data(parent) && sp__enter(NULL, 1) == 0) {
 		sp__children_everywhere(parent); /* the whole parent current on every rank */
 		for (k = 0; k < parent->nchildren; k++)
 			settle(parent->children[k].h);

@@ -751,6 +751,64 @@ static void test_refused_as_libpeppher(void)
 	pph_data_unregister(hv);
 }
 
+/*
+ * After pph_shutdown the host memory is the data (runtime.h): a container
+ * the calls left pending is read, written and destroyed, a handle
+ * acquired and unregistered, a partitioned one unpartitioned, as with
+ * libpeppher, saying nothing.  pph_data_acquire asked the stopped runtime
+ * (-ENODEV, said), and pph_vector_read gave NULL.  Then the runtime runs
+ * again.
+ */
+static void test_host_access_after_shutdown(void)
+{
+	char path[] = "/tmp/peppher-after-XXXXXX";
+	int fd = mkstemp(path), saved = dup(2), x[6] = { 1, 2, 3, 4, 5, 6 }, i, bad = 0;
+	pph_vector *v = pph_vector_create_int(100);
+	pph_data_handle h, hp, blocks[2];
+	const int *r;
+	int *w;
+	struct args a = { 3 };
+
+	CU_ASSERT_FATAL(fd >= 0 && saved >= 0 && v);
+	unlink(path);
+	for (i = 0; i < 100; i++)
+		PPH_VECTOR_SET(v, int, i, i);
+	h = pph_container_use(&v->c, PPH_RW);
+	CU_ASSERT_EQUAL(pph_call_async(&scale_cl, 1u, 1, &h, &rw, &a, sizeof(a)), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, x, 3, sizeof(int)), 0);
+	CU_ASSERT_EQUAL(pph_call_async(&scale_cl, 1u, 1, &h, &rw, &a, sizeof(a)), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&hp, x + 3, 3, sizeof(int)), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_data_partition(hp, 2, blocks), 0);
+	CU_ASSERT_EQUAL(pph_call_async(&scale_cl, 1u, 1, &blocks[1], &rw, &a, sizeof(a)), 0);
+	fflush(stderr);
+	dup2(fd, 2);
+	pph_shutdown(); /* waits for the calls, brings the data home */
+	r = pph_vector_read(v);
+	CU_ASSERT_PTR_NOT_NULL(r);
+	for (i = 0; r && i < 100; i++)
+		bad += r[i] != 3 * i + 1;
+	CU_ASSERT_EQUAL(bad, 0);
+	w = pph_vector_write(v);
+	CU_ASSERT_PTR_NOT_NULL(w);
+	if (w)
+		w[0] = 7;
+	CU_ASSERT_EQUAL(PPH_VECTOR_GET(v, int, 0), 7);
+	pph_vector_destroy(v);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_RW), 0);
+	pph_data_unregister(h);
+	pph_data_unpartition(hp, 2, blocks);
+	CU_ASSERT_EQUAL(pph_data_acquire(hp, PPH_R), 0);
+	pph_data_unregister(hp);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	CU_ASSERT_EQUAL(count_in(fd, "peppher"), 0);
+	close(fd);
+	/* blocks of 2 and 1 elements: the second is x[5] */
+	CU_ASSERT(x[0] == 4 && x[1] == 7 && x[2] == 10 && x[3] == 4 && x[4] == 5 && x[5] == 19);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+}
+
 static void test_refusals_said_once(void)
 {
 	char path[] = "/tmp/peppher-refused-XXXXXX";
@@ -883,6 +941,7 @@ int main(void)
 	CU_add_test(s, "pph_shutdown from two threads at once", test_shutdown_concurrent);
 	CU_add_test(s, "pph_shutdown while other threads make calls", test_shutdown_while_calling);
 	CU_add_test(s, "calls after pph_shutdown refused, said once", test_refusals_said_once);
+	CU_add_test(s, "host access after pph_shutdown", test_host_access_after_shutdown);
 	CU_add_test(s, "workers on the CPUs pph_init's thread is bound to", test_bound_thread);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
