@@ -111,10 +111,17 @@ void sp__data_home_all(void)
 		else
 			bring_home(d->h);
 	/* their StarPU handles die with StarPU: a later runtime's
-	 * pph_shutdown must not touch them */
+	 * pph_shutdown must not touch them.  The host memory is the data
+	 * now (runtime.h): they become host data, which pph_data_acquire
+	 * and a container's read or write grant at once, as libpeppher
+	 * does, where they asked the stopped runtime (-ENODEV, said, and
+	 * pph_vector_read gave NULL after PEPPHER_SHUTDOWN) */
 	for (d = live; d; d = next) {
 		next = d->live_next;
 		d->live_prev = d->live_next = NULL;
+		d->h = NULL;
+		for (k = 0; k < d->nchildren; k++)
+			d->children[k].h = NULL;
 	}
 	live = NULL;
 	pthread_mutex_unlock(&live_lock);
@@ -317,8 +324,12 @@ static int partition(pph_data_handle parent, unsigned nr, unsigned nc, struct re
 	if (!parent || !children || !nparts || parent->layout == SP_VARIABLE || host_data(parent) ||
 	    parent->spare)
 		return -EINVAL;
-	if (parent->nchildren || parent->child)
+	if (parent->nchildren || parent->child) {
+		fprintf(stderr, "peppher: pph_data_partition: handle %p %s\n", (void *)parent,
+			parent->nchildren ? "is partitioned: pph_data_unpartition() it first" :
+					    "is a block of a partitioned handle");
 		return -EBUSY;
+	}
 	if ((rc = sp__enter("pph_data_partition", 0)) != 0)
 		return rc;
 	if (pph__data_held_here(parent, "pph_data_partition")) { /* StarPU asserted */
@@ -473,16 +484,38 @@ int pph_data_partition_tiles(pph_data_handle parent, size_t tile_rows, size_t ti
 
 void pph_data_unpartition(pph_data_handle parent, unsigned nparts, pph_data_handle *children)
 {
-	unsigned k;
+	unsigned k, i;
 
-	(void)children;
-	if (!parent || !parent->nchildren)
+	if (!parent || !children)
 		return;
-	if (nparts != parent->nchildren)
-		fprintf(stderr, "peppher: pph_data_unpartition: %u blocks, the handle has %u\n",
-			nparts, parent->nchildren);
-	/* else StarPU stopped: its handles went with it */
-	if (sp__enter(NULL, 1) == 0) {
+	if (!parent->nchildren) {
+		fprintf(stderr, "peppher: pph_data_unpartition: handle %p is not partitioned\n",
+			(void *)parent);
+		return;
+	}
+	/* every block, each once, or nothing, as libpeppher: StarPU's
+	 * unpartition gathers them all whatever was given, and a program
+	 * that went on using the blocks it had left out (or named twice)
+	 * used freed handles */
+	if (nparts != parent->nchildren) {
+		fprintf(stderr, "peppher: pph_data_unpartition: handle %p has %u blocks, not %u: nothing done\n",
+			(void *)parent, parent->nchildren, nparts);
+		return;
+	}
+	for (i = 0; i < nparts && children[i] >= parent->children &&
+		    children[i] < parent->children + nparts && children[i]->child == 1;
+	     i++)
+		children[i]->child = 2; /* seen, until the check is done */
+	for (k = 0; k < i; k++)
+		children[k]->child = 1;
+	if (i < nparts) {
+		fprintf(stderr, "peppher: pph_data_unpartition: block %u (%p) is not one of handle %p's, or is given twice: nothing done\n",
+			i, (void *)children[i], (void *)parent);
+		return;
+	}
+	/* else StarPU stopped: its handles went with it (host data since,
+	 * sp__data_home_all) */
+	if (!host_data(parent) && sp__enter(NULL, 1) == 0) {
 		sp__children_everywhere(parent); /* the whole parent current on every rank */
 		for (k = 0; k < parent->nchildren; k++)
 			settle(parent->children[k].h);
@@ -501,8 +534,11 @@ int pph_data_acquire(pph_data_handle handle, enum pph_access mode)
 
 	if (!handle || !(mode & PPH_RW) || handle->unregistered)
 		return -EINVAL;
-	if (handle->nchildren)
+	if (handle->nchildren) {
+		fprintf(stderr, "peppher: pph_data_acquire: handle %p is partitioned: pph_data_unpartition() it first\n",
+			(void *)handle);
 		return -EBUSY;
+	}
 	if (host_data(handle))
 		return 0;
 	/* not running: a forked child (StarPU's threads are the parent's) */

@@ -100,6 +100,11 @@ struct pph_task {
 	starpu_data_handle_t handles[PPH_MAX_BUFFERS];
 	enum starpu_data_access_mode modes[PPH_MAX_BUFFERS];
 	const struct pph_data *empty[PPH_MAX_BUFFERS]; /* empty data (data.c), else NULL */
+	/* each StarPU buffer's handle and mode as added: whether they may be
+	 * used is asked at the submission, as libpeppher does */
+	const struct pph_data *data[PPH_MAX_BUFFERS];
+	enum pph_access pmodes[PPH_MAX_BUFFERS];
+	int host_redux; /* PPH_REDUX on host data, which has no operator */
 	/* the variant's buffers: each StarPU's buffer slot[i], or, at -1,
 	 * host data (no StarPU buffer: data.c), given as it is */
 	unsigned nslots;

@@ -710,36 +710,63 @@ static enum starpu_data_access_mode starpu_mode(enum pph_access mode)
 
 int pph_task_add_buffer(struct pph_task *task, pph_data_handle handle, enum pph_access mode)
 {
-	unsigned j;
-
 	if (!task || !handle || !(mode == PPH_R || mode == PPH_W || mode == PPH_RW || mode == PPH_REDUX) ||
-	    handle->nchildren || handle->unregistered)
+	    handle->unregistered)
 		return -EINVAL;
 	if (task->submitted)
 		return -EBUSY;
 	if (task->nslots == PPH_MAX_BUFFERS)
 		return -E2BIG;
-	/* a contribution needs an operator, and is the task's only use of
-	 * the handle (as in libpeppher) */
-	if (mode == PPH_REDUX && !handle->redux)
-		return -EINVAL;
-	for (j = 0; j < task->nbuffers; j++)
-		if (task->handles[j] == handle->h &&
-		    (mode == PPH_REDUX || task->modes[j] == STARPU_REDUX))
-			return -EINVAL;
+	/* a partitioned handle, or a contribution without an operator, is
+	 * refused by pph_task_submit, as libpeppher does: refused here, the
+	 * task went on without the buffer, and a program that checks only
+	 * the submission (as runtime.h says it may) ran its variant on
+	 * fewer buffers than it takes (SIGSEGV) */
 	if (mode == PPH_REDUX)
 		task->redux = 1;
 	if (!handle->h) { /* host data: no StarPU buffer (data.c), no device */
 		task->host_only = 1;
+		task->host_redux |= mode == PPH_REDUX;
 		task->slot[task->nslots] = -1;
 		task->host_data[task->nslots++] = handle;
 		return 0;
 	}
 	task->slot[task->nslots++] = (int)task->nbuffers;
 	task->empty[task->nbuffers] = handle->spare ? handle : NULL;
+	task->data[task->nbuffers] = handle;
+	task->pmodes[task->nbuffers] = mode;
 	task->handles[task->nbuffers] = handle->h;
 	task->modes[task->nbuffers++] = starpu_mode(mode);
 	return 0;
+}
+
+/*
+ * Whether the task's handles may be used now, as libpeppher's submission
+ * asks: not partitioned (its blocks hold the data: -EBUSY, said), and a
+ * contribution (PPH_REDUX) with an operator and no other use of its
+ * handle in the task (-EINVAL).  Host data has neither blocks nor
+ * operators: a contribution to it is refused.
+ */
+static int buffers_usable(const struct pph_task *task)
+{
+	unsigned i, j;
+
+	for (i = 0; i < task->nbuffers; i++)
+		if (task->data[i]->nchildren) {
+			fprintf(stderr, "peppher: pph_task_submit: handle %p is partitioned: pph_data_unpartition() it first\n",
+				(const void *)task->data[i]);
+			return -EBUSY;
+		}
+	for (i = 0; i < task->nbuffers; i++) {
+		if (task->pmodes[i] != PPH_REDUX)
+			continue;
+		if (!task->data[i]->redux)
+			return -EINVAL;
+		for (j = 0; j < task->nbuffers; j++)
+			if (j != i && task->handles[j] == task->handles[i])
+				return -EINVAL;
+	}
+	return task->host_redux ? -EINVAL : 0;
 }
 
 int pph_task_set_arg(struct pph_task *task, const void *arg, size_t size)
@@ -937,6 +964,8 @@ static int task_submit(struct pph_task *task)
 
 	if (!task->w)
 		return -EINVAL;
+	if ((rc = buffers_usable(task)) != 0)
+		return rc;
 	task->no_room = kinds_without_room(task);
 	if (!runnable(task)) {
 		if (!task->no_room)

@@ -6,7 +6,8 @@
  * dimension), host access while partitioned, and dependencies between
  * asynchronous calls on containers, reductions (StarPU's STARPU_REDUX),
  * data registered at NULL and calls made inside a variant, and a child
- * forked while StarPU runs, pph_init and pph_shutdown from several threads.
+ * forked while StarPU runs, pph_init and pph_shutdown from several threads,
+ * and misuse refused as libpeppher refuses it.
  * CPU workers only (PEPPHER_NOPENCL=0).
  */
 #include <errno.h>
@@ -289,9 +290,12 @@ static void test_reductions(void)
 	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&hx, x, N, sizeof(int)), 0);
 	CU_ASSERT_EQUAL_FATAL(pph_variable_register(&hs, &sum, sizeof(sum)), 0);
 	CU_ASSERT_EQUAL_FATAL(pph_variable_register(&ha, &amax, sizeof(amax)), 0);
-	/* no operator yet: refused */
+	/* no operator yet: refused at the submission, as libpeppher does */
 	t = pph_task_create(&sums_cl);
-	CU_ASSERT_EQUAL(pph_task_add_buffer(t, hs, PPH_REDUX), -EINVAL);
+	CU_ASSERT_EQUAL(pph_task_add_buffer(t, hx, PPH_R), 0);
+	CU_ASSERT_EQUAL(pph_task_add_buffer(t, hs, PPH_REDUX), 0);
+	CU_ASSERT_EQUAL(pph_task_add_buffer(t, ha, PPH_RW), 0);
+	CU_ASSERT_EQUAL(pph_task_submit(t), -EINVAL);
 	pph_task_destroy(t);
 	CU_ASSERT_EQUAL(pph_data_set_reduction(hs, NULL), -EINVAL);
 	CU_ASSERT_EQUAL(pph_data_set_reduction(hs, pph_reduction_builtin(PPH_REDUCTION_SUM,
@@ -299,8 +303,10 @@ static void test_reductions(void)
 	CU_ASSERT_EQUAL(pph_data_set_reduction(ha, &amax_op), 0);
 	/* a handle used twice, once as a contribution: refused */
 	t = pph_task_create(&sums_cl);
+	CU_ASSERT_EQUAL(pph_task_add_buffer(t, hx, PPH_R), 0);
 	CU_ASSERT_EQUAL(pph_task_add_buffer(t, hs, PPH_REDUX), 0);
-	CU_ASSERT_EQUAL(pph_task_add_buffer(t, hs, PPH_R), -EINVAL);
+	CU_ASSERT_EQUAL(pph_task_add_buffer(t, hs, PPH_R), 0);
+	CU_ASSERT_EQUAL(pph_task_submit(t), -EINVAL);
 	pph_task_destroy(t);
 	CU_ASSERT_EQUAL_FATAL(pph_data_partition(hx, BLOCKS, blocks), 0);
 	for (k = 0; k < BLOCKS; k++) {
@@ -691,6 +697,118 @@ static int count_in(int fd, const char *needle)
 	return count;
 }
 
+/*
+ * What libpeppher refuses at the submission, refused there too, said: a
+ * partitioned handle (-EBUSY; test_reductions: a contribution without an
+ * operator, or to a handle the task also uses otherwise, -EINVAL).
+ * pph_task_add_buffer refused them, and a program that checked the
+ * submission alone ran its variant without the buffer (SIGSEGV).  An unpartition naming the wrong
+ * blocks does nothing, said, as libpeppher's: it gathered every block
+ * whatever it was given, freeing blocks the program still used.
+ */
+static void test_refused_as_libpeppher(void)
+{
+	char path[] = "/tmp/peppher-misuse-XXXXXX";
+	int fd = mkstemp(path), saved = dup(2), v[10], i;
+	pph_data_handle hv, blocks[2], twice[2];
+	struct args a = { 3 };
+	struct pph_task *t;
+	int added;
+
+	CU_ASSERT_FATAL(fd >= 0 && saved >= 0);
+	unlink(path);
+	for (i = 0; i < 10; i++)
+		v[i] = i;
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&hv, v, 10, sizeof(int)), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_data_partition(hv, 2, blocks), 0);
+	fflush(stderr);
+	dup2(fd, 2);
+	t = pph_task_create(&scale_cl);
+	pph_task_set_arg(t, &a, sizeof(a));
+	CU_ASSERT_EQUAL(added = pph_task_add_buffer(t, hv, PPH_RW), 0);
+	if (added == 0) /* else the variant would run without it */
+		CU_ASSERT_EQUAL(pph_task_submit(t), -EBUSY);
+	pph_task_destroy(t);
+	CU_ASSERT_EQUAL(pph_data_acquire(hv, PPH_R), -EBUSY);
+	/* the wrong count, a block twice: nothing done, the blocks usable */
+	pph_data_unpartition(hv, 1, blocks);
+	twice[0] = twice[1] = blocks[0];
+	pph_data_unpartition(hv, 2, twice);
+	CU_ASSERT_EQUAL(pph_data_acquire(hv, PPH_R), -EBUSY);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	CU_ASSERT_EQUAL(count_in(fd, "is partitioned: pph_data_unpartition() it first"), 3);
+	CU_ASSERT_EQUAL(count_in(fd, "has 2 blocks, not 1: nothing done"), 1);
+	CU_ASSERT_EQUAL(count_in(fd, "block 1 ("), 1);
+	CU_ASSERT_EQUAL(count_in(fd, "is not one of handle"), 1);
+	close(fd);
+	for (i = 0; i < 2; i++)
+		CU_ASSERT_EQUAL(pph_call_async(&scale_cl, 1u, 1, &blocks[i], &rw, &a, sizeof(a)), 0);
+	pph_data_unpartition(hv, 2, blocks);
+	CU_ASSERT_EQUAL(pph_data_acquire(hv, PPH_R), 0);
+	CU_ASSERT(v[0] == 1 && v[4] == 13 && v[5] == 16 && v[9] == 28);
+	pph_data_unregister(hv);
+}
+
+/*
+ * After pph_shutdown the host memory is the data (runtime.h): a container
+ * the calls left pending is read, written and destroyed, a handle
+ * acquired and unregistered, a partitioned one unpartitioned, as with
+ * libpeppher, saying nothing.  pph_data_acquire asked the stopped runtime
+ * (-ENODEV, said), and pph_vector_read gave NULL.  Then the runtime runs
+ * again.
+ */
+static void test_host_access_after_shutdown(void)
+{
+	char path[] = "/tmp/peppher-after-XXXXXX";
+	int fd = mkstemp(path), saved = dup(2), x[6] = { 1, 2, 3, 4, 5, 6 }, i, bad = 0;
+	pph_vector *v = pph_vector_create_int(100);
+	pph_data_handle h, hp, blocks[2];
+	const int *r;
+	int *w;
+	struct args a = { 3 };
+
+	CU_ASSERT_FATAL(fd >= 0 && saved >= 0 && v);
+	unlink(path);
+	for (i = 0; i < 100; i++)
+		PPH_VECTOR_SET(v, int, i, i);
+	h = pph_container_use(&v->c, PPH_RW);
+	CU_ASSERT_EQUAL(pph_call_async(&scale_cl, 1u, 1, &h, &rw, &a, sizeof(a)), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, x, 3, sizeof(int)), 0);
+	CU_ASSERT_EQUAL(pph_call_async(&scale_cl, 1u, 1, &h, &rw, &a, sizeof(a)), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&hp, x + 3, 3, sizeof(int)), 0);
+	CU_ASSERT_EQUAL_FATAL(pph_data_partition(hp, 2, blocks), 0);
+	CU_ASSERT_EQUAL(pph_call_async(&scale_cl, 1u, 1, &blocks[1], &rw, &a, sizeof(a)), 0);
+	fflush(stderr);
+	dup2(fd, 2);
+	pph_shutdown(); /* waits for the calls, brings the data home */
+	r = pph_vector_read(v);
+	CU_ASSERT_PTR_NOT_NULL(r);
+	for (i = 0; r && i < 100; i++)
+		bad += r[i] != 3 * i + 1;
+	CU_ASSERT_EQUAL(bad, 0);
+	w = pph_vector_write(v);
+	CU_ASSERT_PTR_NOT_NULL(w);
+	if (w)
+		w[0] = 7;
+	CU_ASSERT_EQUAL(PPH_VECTOR_GET(v, int, 0), 7);
+	pph_vector_destroy(v);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_RW), 0);
+	pph_data_unregister(h);
+	pph_data_unpartition(hp, 2, blocks);
+	CU_ASSERT_EQUAL(pph_data_acquire(hp, PPH_R), 0);
+	pph_data_unregister(hp);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	CU_ASSERT_EQUAL(count_in(fd, "peppher"), 0);
+	close(fd);
+	/* blocks of 2 and 1 elements: the second is x[5] */
+	CU_ASSERT(x[0] == 4 && x[1] == 7 && x[2] == 10 && x[3] == 4 && x[4] == 5 && x[5] == 19);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+}
+
 static void test_refusals_said_once(void)
 {
 	char path[] = "/tmp/peppher-refused-XXXXXX";
@@ -807,6 +925,8 @@ int main(void)
 	CU_add_test(s, "variant masks and forced variants", test_masks);
 	CU_add_test(s, "a failed variant, then the next one", test_failed_variant);
 	CU_add_test(s, "partitions as filters", test_partitions);
+	CU_add_test(s, "misuse refused where libpeppher refuses it, said",
+		    test_refused_as_libpeppher);
 	CU_add_test(s, "containers and asynchronous calls", test_containers);
 	CU_add_test(s, "a model per list of variants", test_models_per_variant_list);
 	CU_add_test(s, "a container read by two threads, one calling a component on it",
@@ -821,6 +941,7 @@ int main(void)
 	CU_add_test(s, "pph_shutdown from two threads at once", test_shutdown_concurrent);
 	CU_add_test(s, "pph_shutdown while other threads make calls", test_shutdown_while_calling);
 	CU_add_test(s, "calls after pph_shutdown refused, said once", test_refusals_said_once);
+	CU_add_test(s, "host access after pph_shutdown", test_host_access_after_shutdown);
 	CU_add_test(s, "workers on the CPUs pph_init's thread is bound to", test_bound_thread);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
