@@ -544,6 +544,14 @@ static int init_locked(const struct pph_conf *pconf)
 	ncuda = count_or(ncuda, pconf->ncuda);
 	if (sched)
 		conf.sched_policy_name = sched;
+	/* models always calibrated, as libpeppher's always learn (unless the
+	 * user says otherwise): at StarPU's default, a prediction asked for a
+	 * size not calibrated turns the model's calibration on while tasks of
+	 * it run, and one that started uncalibrated ends calibrated, its start
+	 * time never taken: StarPU asserted "measured >= 0" and aborted,
+	 * within a few pph_init/pph_shutdown cycles under dmda */
+	if (!getenv("STARPU_CALIBRATE"))
+		conf.calibrate = 1;
 	if (ncpu >= 0)
 		conf.ncpus = ncpu;
 	if (nopencl >= 0)

@@ -910,6 +910,72 @@ static void test_shutdown_while_calling(void)
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
+/* x[i] += 1 after 500 us */
+static void inc_late(void *buffers[], void *arg)
+{
+	long *x = PPH_VECTOR_PTR(buffers[0]);
+	size_t i;
+
+	(void)arg;
+	usleep(500);
+	for (i = 0; i < PPH_VECTOR_N(buffers[0]); i++)
+		x[i]++;
+}
+
+static const struct pph_impl inc_late_impls[] = { { PPH_ARCH_CPU, inc_late, "inc_late" } };
+static const struct pph_codelet inc_late_cl = { "sp_recalibrate", 1, inc_late_impls,
+						PPH_MODEL_DEFAULT };
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/*
+ * pph_init and pph_shutdown again and again under dmda, in a home of
+ * fresh models, a chain of calls running when one of a size StarPU has
+ * not calibrated comes: at StarPU's default calibration, its prediction
+ * turned the model's calibration on under the running task, which then
+ * ended with no start time taken, and StarPU aborted the process
+ * ("measured >= 0"), in 4 runs of 5 within 8 cycles.
+ */
+static void test_recalibration_cycles(void)
+{
+	const int cycles = 10, calls = 50;
+	static long v[64], w[1000];
+	char home[] = "/tmp/peppher-sp-calibrate-XXXXXX";
+	char *saved = getenv("PEPPHER_HOME") ? strdup(getenv("PEPPHER_HOME")) : NULL;
+	pph_data_handle h, h2;
+	int c, k;
+
+	pph_shutdown();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(home));
+	setenv("PEPPHER_HOME", home, 1);
+	for (c = 0; c < cycles; c++) {
+		CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+		CU_ASSERT_EQUAL(pph_vector_register(&h, v, 64, sizeof(long)), 0);
+		CU_ASSERT_EQUAL(pph_vector_register(&h2, w, 1000, sizeof(long)), 0);
+		for (k = 0; k < calls; k++)
+			CU_ASSERT_EQUAL(pph_call_async(&inc_late_cl, PPH_ALL_IMPLS, 1, &h, &rw, NULL, 0), 0);
+		CU_ASSERT_EQUAL(pph_call_async(&inc_late_cl, PPH_ALL_IMPLS, 1, &h2, &rw, NULL, 0), 0);
+		pph_data_unregister(h);
+		pph_data_unregister(h2);
+		pph_shutdown();
+	}
+	CU_ASSERT_EQUAL(v[63], cycles * calls);
+	CU_ASSERT_EQUAL(w[999], cycles);
+	nftw(home, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+	if (saved)
+		setenv("PEPPHER_HOME", saved, 1);
+	else
+		unsetenv("PEPPHER_HOME");
+	free(saved);
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -942,6 +1008,8 @@ int main(void)
 	CU_add_test(s, "pph_shutdown while other threads make calls", test_shutdown_while_calling);
 	CU_add_test(s, "calls after pph_shutdown refused, said once", test_refusals_said_once);
 	CU_add_test(s, "host access after pph_shutdown", test_host_access_after_shutdown);
+	CU_add_test(s, "pph_init and pph_shutdown again and again, models calibrating",
+		    test_recalibration_cycles);
 	CU_add_test(s, "workers on the CPUs pph_init's thread is bound to", test_bound_thread);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
