@@ -127,13 +127,44 @@ void sp__data_home_all(void)
 	pthread_mutex_unlock(&live_lock);
 }
 
+/*
+ * Unregistered handles are kept, not freed, and reused by later
+ * registrations, as libpeppher's slots are: a handle unregistered twice,
+ * or used after, is read as unregistered and refused with a message
+ * (runtime.h); freed, a second pph_data_unregister read freed memory
+ * (valgrind: invalid read) and refused it only by luck.  The list holds as
+ * many as the program had registered at once, at most.
+ */
+static struct pph_data *unused;	   /* linked through live_next */
+static pthread_mutex_t unused_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static struct pph_data *data_new(enum sp_layout layout)
 {
-	struct pph_data *d = calloc(1, sizeof(*d));
+	struct pph_data *d;
 
+	pthread_mutex_lock(&unused_lock);
+	if ((d = unused))
+		unused = d->live_next;
+	pthread_mutex_unlock(&unused_lock);
 	if (d)
-		d->layout = layout;
+		memset(d, 0, sizeof(*d));
+	else if (!(d = calloc(1, sizeof(*d))))
+		return NULL;
+	d->layout = layout;
 	return d;
+}
+
+/* d unregistered: kept for a later registration, still reading as
+ * unregistered until then */
+static void data_unused(struct pph_data *d)
+{
+	free(d->spare);
+	d->spare = NULL;
+	d->h = NULL;
+	pthread_mutex_lock(&unused_lock);
+	d->live_next = unused;
+	unused = d;
+	pthread_mutex_unlock(&unused_lock);
 }
 
 int pph_vector_register(pph_data_handle *handle, void *ptr, size_t n, size_t elemsize)
@@ -608,6 +639,5 @@ void pph_data_unregister(pph_data_handle handle)
 		starpu_data_unregister(handle->h);
 		sp__leave();
 	}
-	free(handle->spare);
-	free(handle);
+	data_unused(handle);
 }

@@ -749,6 +749,25 @@ static void test_refused_as_libpeppher(void)
 	CU_ASSERT_EQUAL(pph_data_acquire(hv, PPH_R), 0);
 	CU_ASSERT(v[0] == 1 && v[4] == 13 && v[5] == 16 && v[9] == 28);
 	pph_data_unregister(hv);
+	/* unregistered: refused, said (the handle is kept: it was freed, and
+	 * these read freed memory, refusing by luck: valgrind's invalid read) */
+	strcpy(path, "/tmp/peppher-misuse-XXXXXX");
+	fd = mkstemp(path);
+	saved = dup(2);
+	CU_ASSERT_FATAL(fd >= 0 && saved >= 0);
+	unlink(path);
+	fflush(stderr);
+	dup2(fd, 2);
+	pph_data_unregister(hv);
+	CU_ASSERT_EQUAL(pph_data_acquire(hv, PPH_R), -EINVAL);
+	t = pph_task_create(&scale_cl);
+	CU_ASSERT_NOT_EQUAL(pph_task_add_buffer(t, hv, PPH_RW), 0);
+	pph_task_destroy(t);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	CU_ASSERT_EQUAL(count_in(fd, "pph_data_unregister: an unregistered handle refused"), 1);
+	close(fd);
 }
 
 /*
