@@ -801,6 +801,8 @@ static void nudge_idle(unsigned v)
 			pph__readyq_nudge(&q[i].ready);
 }
 
+static void dmda_variant_disabled(void);
+
 static void dmda_push(struct pph_task *t)
 {
 	/* drawn by the task's number (a Weyl sequence: timed pushes are
@@ -811,6 +813,8 @@ static void dmda_push(struct pph_task *t)
 	 * first, which finds the models cold */
 	int timed = (uint32_t)((t->seq + 1) * 2654435769u) < UINT32_MAX / PPH_TIMED_EVERY;
 	double t0 = timed ? pph__now_us() : 0;
+	/* a variant disabled while this push chose (see below) */
+	unsigned generation = atomic_load(&pph__rt.generation);
 	struct choice c = choose(t);
 	unsigned base, n = members((unsigned)c.worker, c.team, &base), i;
 
@@ -847,6 +851,17 @@ static void dmda_push(struct pph_task *t)
 	t->sched_pushed_us = timed ? pph__now_us() : 0;
 	pph__readyq_push(&q[c.worker].ready, t);
 	nudge_idle((unsigned)c.worker);
+	/* A variant disabled after the choice, whose sweep of the queues
+	 * (dmda_variant_disabled) ran before this push, left t in a queue no
+	 * worker would take it from: the OpenCL worker's, once its kernel
+	 * failed, t allowed the CPU variant alone; the program waited for
+	 * good (test_data under ThreadSanitizer, calls made ready by another
+	 * worker as the first of them failed).  A disable after this load
+	 * sweeps after the push, and finds t. */
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load(&pph__rt.generation) != generation &&
+	    atomic_load_explicit(&pph__any_disabled, memory_order_relaxed))
+		dmda_variant_disabled();
 }
 
 static struct pph_task *dmda_pop(struct pph_worker *w)
