@@ -52,10 +52,10 @@ struct race {
 static void *race_reader(void *arg)
 {
 	struct race *r = arg;
-	volatile int sink = 0;
+	volatile unsigned sink = 0; /* unsigned: a sum that wraps is no overflow */
 
 	while (!r->done) {
-		sink += PPH_VECTOR_GET(r->v, int, RACE_N - 1);
+		sink += (unsigned)PPH_VECTOR_GET(r->v, int, RACE_N - 1);
 		r->reads++;
 	}
 	(void)sink;
