@@ -253,9 +253,16 @@ expect odd_blocks.xml 'name="b" type="const double (*)[2][2]" accessMode="read"/
 expect odd_push.xml 'name="p" type="double *" accessMode="readwrite" numElements="n"'
 expect odd_push.xml 'name="u" type="const double *" accessMode="read" numElements="rows,cols"'
 expect odd_typeof_sum.xml 'returnType="int"' 'name="x" type="const float *" accessMode="read" numElements="n"'
+# a const array typedef is an array of const elements, read; rows of one
+# too (were "unsigned char *" readwrite, "double *" read)
+expect odd_id_cmp.xml 'name="a" type="const unsigned char *" accessMode="read" numElements="4"' \
+	'name="b" type="const unsigned char *" accessMode="read" numElements="4"'
+expect odd_id_copy.xml 'name="dst" type="unsigned char *" accessMode="readwrite" numElements="4"' \
+	'name="src" type="const unsigned char *" accessMode="read" numElements="4"'
+expect odd_first.xml 'name="r" type="const double *" accessMode="read" numElements="n,3"'
 in_tree=
 compute_as_called odd odd_types.c odd_types_calls.c odd_rows odd_scale odd_blocks odd_sum_blocks odd_each odd_bind odd_set \
-	odd_exit_with odd_visit odd_event_length odd_names_length odd_push odd_typeof_sum
+	odd_exit_with odd_visit odd_event_length odd_names_length odd_push odd_typeof_sum odd_id_cmp odd_id_copy odd_first
 # described as data, a function pointer gets a word, not "declare it const"
 sed -i 's|type="odd_visit_fn \*" accessMode="read" byValue="true"|type="odd_visit_fn *" accessMode="read"|' odd/odd_visit.xml
 "$COMPOSE" -I "$data" odd/main.xml -o odd-gen2 --platforms=CPU > /dev/null 2> odd-fn.err || fail "odd: compose without byValue"

@@ -109,3 +109,22 @@ void odd_atomic_add(_Atomic int *c, int n)
 {
 	*c += n;
 }
+
+int odd_id_cmp(const odd_id a, const odd_id b)
+{
+	return memcmp(a, b, sizeof(odd_id));
+}
+
+void odd_id_copy(odd_id dst, const odd_id src)
+{
+	memcpy(dst, src, sizeof(odd_id));
+}
+
+double odd_first(int n, const odd_row *r)
+{
+	double s = 0;
+
+	for (int i = 0; i < n; i++)
+		s += r[i][0];
+	return s;
+}

@@ -49,4 +49,12 @@ void odd_push(double *p, int n, const double *u, int rows, int cols);
 __typeof__(int) odd_typeof_sum(const __typeof__(float) *x, int n);
 /* atomic data, which no task's data can be: left out of main.xml */
 void odd_atomic_add(_Atomic int *c, int n);
+/* a const array typedef (libuuid's "const uuid_t uu"): const elements,
+ * which the function reads (clang qualifies the array, not its element:
+ * they were "unsigned char *", readwrite) */
+typedef unsigned char odd_id[4];
+int odd_id_cmp(const odd_id a, const odd_id b);
+void odd_id_copy(odd_id dst, const odd_id src);
+typedef double odd_row[3];
+double odd_first(int n, const odd_row *r);
 #endif

@@ -81,6 +81,16 @@ int main(void)
 		odd_atomic_add(&c, 2); /* the library's own: left out */
 		printf("atomic_add %d\n", (int)c);
 	}
+	{
+		/* const data in read-only memory: read, never written back */
+		static const odd_id key = { 1, 2, 3, 4 };
+		static const odd_row rows[2] = { { 1, 2, 3 }, { 4, 5, 6 } };
+		odd_id id;
+
+		odd_id_copy(id, key);
+		printf("id %d %d %d\n", id[3], odd_id_cmp(id, key), odd_id_cmp(key, (odd_id){ 1, 2, 3, 5 }) < 0);
+		printf("first %g\n", odd_first(2, rows));
+	}
 #ifndef DIRECT
 	PEPPHER_SHUTDOWN();
 #endif
