@@ -721,7 +721,10 @@ static void read_function(CXCursor c, struct cfunc *fn)
 			if (canon.kind == CXType_Pointer)
 				describe_rows(canon, clang.getPointeeType(canon), false, p);
 		}
-		fn->va_list |= strstr(p->type, "va_list") || strstr(p->plain, "__va_list");
+		/* a callback taking a va_list (libtiff's TIFFErrorHandler) is
+		 * a function pointer like any other, passed by value */
+		if (p->shape != CSHAPE_FUNCPTR)
+			fn->va_list |= strstr(p->type, "va_list") || strstr(p->plain, "__va_list");
 	}
 }
 

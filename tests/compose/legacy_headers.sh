@@ -238,6 +238,15 @@ grep -qx "odd_types.h:19: warning: parameter 'b' of 'odd_blocks' points to array
 grep -qx "odd_types.h:51: warning: 'odd_atomic_add': its parameter 'c' ('_Atomic(int) \*') is _Atomic, which a task's data cannot be: main.xml leaves it out" odd.msg ||
 	{ cat odd.msg; fail "odd_types.h: no word on the _Atomic parameter"; }
 grep -q "odd_typeof_sum\|'c' of 'odd_atomic_add'" odd.msg && { cat odd.msg; fail "odd_types.h: a false word on typeof or _Atomic"; }
+# a callback taking a va_list is a function pointer (its function was left
+# out, "takes a va_list"); a va_list itself is left out
+grep -qx "odd_types.h:65: warning: parameter 'r' of 'odd_set_report' is a function pointer: passed by value, so only CPU variants can call it" odd.msg ||
+	{ cat odd.msg; fail "odd_types.h: no word on the callback taking a va_list"; }
+grep -qx "odd_types.h:67: warning: 'odd_vcount' takes a va_list, which a task cannot carry: main.xml leaves it out" odd.msg ||
+	{ cat odd.msg; fail "odd_types.h: no word on the va_list"; }
+grep -q "'odd_set_report' takes a va_list" odd.msg && { cat odd.msg; fail "odd_types.h: a callback taking a va_list said to be one"; }
+grep -q '^ *<peppher:requiredInterface name="odd_set_report" xmlFile="odd_set_report.xml"/>$' odd/main.xml ||
+	fail "odd_types.h: odd_set_report is left out of main.xml"
 grep -q '^ *<peppher:requiredInterface name="odd_atomic_add" xmlFile="odd_atomic_add.xml"/> -->$' odd/main.xml ||
 	fail "odd_types.h: odd_atomic_add is not left out of main.xml"
 in_tree=odd
@@ -262,7 +271,8 @@ expect odd_id_copy.xml 'name="dst" type="unsigned char *" accessMode="readwrite"
 expect odd_first.xml 'name="r" type="const double *" accessMode="read" numElements="n,3"'
 in_tree=
 compute_as_called odd odd_types.c odd_types_calls.c odd_rows odd_scale odd_blocks odd_sum_blocks odd_each odd_bind odd_set \
-	odd_exit_with odd_visit odd_event_length odd_names_length odd_push odd_typeof_sum odd_id_cmp odd_id_copy odd_first
+	odd_exit_with odd_visit odd_event_length odd_names_length odd_push odd_typeof_sum odd_id_cmp odd_id_copy odd_first \
+	odd_set_report odd_say
 # described as data, a function pointer gets a word, not "declare it const"
 sed -i 's|type="odd_visit_fn \*" accessMode="read" byValue="true"|type="odd_visit_fn *" accessMode="read"|' odd/odd_visit.xml
 "$COMPOSE" -I "$data" odd/main.xml -o odd-gen2 --platforms=CPU > /dev/null 2> odd-fn.err || fail "odd: compose without byValue"

@@ -128,3 +128,39 @@ double odd_first(int n, const odd_row *r)
 		s += r[i][0];
 	return s;
 }
+
+static odd_report report;
+
+odd_report odd_set_report(odd_report r)
+{
+	odd_report old = report;
+
+	report = r;
+	return old;
+}
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(fmt, ap);
+	va_end(ap);
+}
+
+int odd_say(int n)
+{
+	if (report)
+		say("%d and %s", n, "more");
+	return report != NULL;
+}
+
+int odd_vcount(const char *fmt, va_list ap)
+{
+	int n = 0;
+
+	(void)ap;
+	for (; *fmt; fmt++)
+		n += *fmt == '%';
+	return n;
+}

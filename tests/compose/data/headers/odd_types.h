@@ -57,4 +57,12 @@ int odd_id_cmp(const odd_id a, const odd_id b);
 void odd_id_copy(odd_id dst, const odd_id src);
 typedef double odd_row[3];
 double odd_first(int n, const odd_row *r);
+/* a callback taking a va_list (libtiff's TIFFErrorHandler) is a function
+ * pointer, passed by value: its function was left out as taking a
+ * va_list, which odd_vcount does */
+#include <stdarg.h>
+typedef void (*odd_report)(const char *fmt, va_list ap);
+odd_report odd_set_report(odd_report r);
+int odd_say(int n);
+int odd_vcount(const char *fmt, va_list ap);
 #endif

@@ -12,6 +12,13 @@ static int sum_row(const unsigned char (*rows)[4], int x)
 	return rows[x][0] + rows[x][1] + rows[x][2] + rows[x][3];
 }
 
+static void report(const char *fmt, va_list ap)
+{
+	printf("report: ");
+	vprintf(fmt, ap);
+	printf("\n");
+}
+
 static int square(int x)
 {
 	return x * x;
@@ -91,6 +98,8 @@ int main(void)
 		printf("id %d %d %d\n", id[3], odd_id_cmp(id, key), odd_id_cmp(key, (odd_id){ 1, 2, 3, 5 }) < 0);
 		printf("first %g\n", odd_first(2, rows));
 	}
+	printf("set_report %d\n", odd_set_report(report) == NULL);
+	printf("say %d\n", odd_say(7));
 #ifndef DIRECT
 	PEPPHER_SHUTDOWN();
 #endif
