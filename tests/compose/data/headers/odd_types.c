@@ -164,3 +164,24 @@ int odd_vcount(const char *fmt, va_list ap)
 		n += *fmt == '%';
 	return n;
 }
+
+double odd_wmean(const double *w, size_t wstride, const double *data, size_t stride, size_t n)
+{
+	double s = 0, ws = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		s += w[i * wstride] * data[i * stride];
+		ws += w[i * wstride];
+	}
+	return n ? s / ws : 0;
+}
+
+void odd_swap(double *data1, size_t stride1, double *data2, size_t stride2, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		double t = data1[i * stride1];
+
+		data1[i * stride1] = data2[i * stride2];
+		data2[i * stride2] = t;
+	}
+}

@@ -65,4 +65,9 @@ typedef void (*odd_report)(const char *fmt, va_list ap);
 odd_report odd_set_report(odd_report r);
 int odd_say(int n);
 int odd_vcount(const char *fmt, va_list ap);
+/* GSL's strided vectors: "data, stride, n", "w, wstride", "data1,
+ * stride1" span 1 + (n - 1) * stride elements (they were guessed n) */
+#include <stddef.h>
+double odd_wmean(const double *w, size_t wstride, const double *data, size_t stride, size_t n);
+void odd_swap(double *data1, size_t stride1, double *data2, size_t stride2, size_t n);
 #endif

@@ -100,6 +100,19 @@ int main(void)
 	}
 	printf("set_report %d\n", odd_set_report(report) == NULL);
 	printf("say %d\n", odd_say(7));
+	{
+		double v[12], w[12];
+
+		for (int i = 0; i < 12; i++) {
+			v[i] = i * 1.5;
+			w[i] = 1 + i % 4;
+		}
+		printf("wmean %g %g\n", odd_wmean(w, 3, v, 2, 4), odd_wmean(w, 1, v, 5, 0));
+		odd_swap(v, 3, v + 1, 2, 4);
+		for (int i = 0; i < 12; i++)
+			printf(" %g", v[i]);
+		printf("\n");
+	}
 #ifndef DIRECT
 	PEPPHER_SHUTDOWN();
 #endif
