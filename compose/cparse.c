@@ -483,8 +483,10 @@ static bool describe_rows(CXType t, CXType row, bool konst, struct cparam *p)
 	free(s);
 	if (!p->cols)
 		return false;
-	s = type_spelling(t);
-	p->rows = is_array(t.kind) ? first_dimension(s) : NULL;
+	/* the rows as declared: written ("a[n][m]"), or by a typedef ("const
+	 * odd_mat m", typedef double odd_mat[2][3]), whose spelling has none */
+	s = type_spelling(is_array(t.kind) ? t : clang.getCanonicalType(t));
+	p->rows = is_array(clang.getCanonicalType(t).kind) ? first_dimension(s) : NULL;
 	free(s);
 	s = element_spelling(elem, konst);
 	p->flat = xasprintf("%s *", s);

@@ -269,6 +269,8 @@ expect odd_id_cmp.xml 'name="a" type="const unsigned char *" accessMode="read" n
 expect odd_id_copy.xml 'name="dst" type="unsigned char *" accessMode="readwrite" numElements="4"' \
 	'name="src" type="const unsigned char *" accessMode="read" numElements="4"'
 expect odd_first.xml 'name="r" type="const double *" accessMode="read" numElements="n,3"'
+expect odd_trace.xml "'m' is declared as 2 rows of 3 elements: a row-major matrix" \
+	'name="m" type="const double *" accessMode="read" numElements="2,3"'
 # GSL's strided vectors (a pointer, then its stride), as BLAS's
 expect odd_wmean.xml 'name="w" type="const double *" accessMode="read" numElements="1 + (n - 1) * abs(wstride)"' \
 	'name="data" type="const double *" accessMode="read" numElements="1 + (n - 1) * abs(stride)"'
@@ -277,7 +279,7 @@ expect odd_swap.xml 'name="data1" type="double *" accessMode="readwrite" numElem
 in_tree=
 compute_as_called odd odd_types.c odd_types_calls.c odd_rows odd_scale odd_blocks odd_sum_blocks odd_each odd_bind odd_set \
 	odd_exit_with odd_visit odd_event_length odd_names_length odd_push odd_typeof_sum odd_id_cmp odd_id_copy odd_first \
-	odd_set_report odd_say odd_wmean odd_swap
+	odd_set_report odd_say odd_wmean odd_swap odd_trace
 # described as data, a function pointer gets a word, not "declare it const"
 sed -i 's|type="odd_visit_fn \*" accessMode="read" byValue="true"|type="odd_visit_fn *" accessMode="read"|' odd/odd_visit.xml
 "$COMPOSE" -I "$data" odd/main.xml -o odd-gen2 --platforms=CPU > /dev/null 2> odd-fn.err || fail "odd: compose without byValue"

@@ -185,3 +185,8 @@ void odd_swap(double *data1, size_t stride1, double *data2, size_t stride2, size
 		data2[i * stride2] = t;
 	}
 }
+
+double odd_trace(const odd_mat m)
+{
+	return m[0][0] + m[1][1] + m[1][2] * 10;
+}

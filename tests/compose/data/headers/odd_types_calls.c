@@ -97,6 +97,7 @@ int main(void)
 		odd_id_copy(id, key);
 		printf("id %d %d %d\n", id[3], odd_id_cmp(id, key), odd_id_cmp(key, (odd_id){ 1, 2, 3, 5 }) < 0);
 		printf("first %g\n", odd_first(2, rows));
+		printf("trace %g\n", odd_trace(rows));
 	}
 	printf("set_report %d\n", odd_set_report(report) == NULL);
 	printf("say %d\n", odd_say(7));
