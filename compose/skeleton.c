@@ -520,9 +520,11 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 	 * column-major matrix's (lda >= rows) may be smaller than its
 	 * columns, which a row-major view cannot have */
 	stride = spacing_after(ps, n, k, "inc");
-	if (stride < 0) /* GSL's "data, stride, n" */
-		stride = spacing_after(ps, n, k, "stride");
 	p->num_elements = stride < 0 && !count_follows(ps, n, k) ? guess_matrix(ps, n, k) : NULL;
+	/* GSL's "data, stride, n"; an image's "pixels, stride, width,
+	 * height" stays the matrix its rows and columns guess */
+	if (stride < 0 && !p->num_elements)
+		stride = spacing_after(ps, n, k, "stride");
 	if ((ld = leading_dimension_after(ps, n, k)) >= 0)
 		/* which of rows and columns is the leading one depends on the
 		 * call's layout and transpose arguments: a device variant needs

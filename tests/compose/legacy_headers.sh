@@ -276,10 +276,11 @@ expect odd_wmean.xml 'name="w" type="const double *" accessMode="read" numElemen
 	'name="data" type="const double *" accessMode="read" numElements="1 + (n - 1) * abs(stride)"'
 expect odd_swap.xml 'name="data1" type="double *" accessMode="readwrite" numElements="1 + (n - 1) * abs(stride1)"' \
 	'name="data2" type="double *" accessMode="readwrite" numElements="1 + (n - 1) * abs(stride2)"'
+expect odd_fill.xml 'name="pixels" type="unsigned char *" accessMode="readwrite" numElements="height,width"'
 in_tree=
 compute_as_called odd odd_types.c odd_types_calls.c odd_rows odd_scale odd_blocks odd_sum_blocks odd_each odd_bind odd_set \
 	odd_exit_with odd_visit odd_event_length odd_names_length odd_push odd_typeof_sum odd_id_cmp odd_id_copy odd_first \
-	odd_set_report odd_say odd_wmean odd_swap odd_trace
+	odd_set_report odd_say odd_wmean odd_swap odd_trace odd_fill
 # described as data, a function pointer gets a word, not "declare it const"
 sed -i 's|type="odd_visit_fn \*" accessMode="read" byValue="true"|type="odd_visit_fn *" accessMode="read"|' odd/odd_visit.xml
 "$COMPOSE" -I "$data" odd/main.xml -o odd-gen2 --platforms=CPU > /dev/null 2> odd-fn.err || fail "odd: compose without byValue"

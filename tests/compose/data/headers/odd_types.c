@@ -190,3 +190,10 @@ double odd_trace(const odd_mat m)
 {
 	return m[0][0] + m[1][1] + m[1][2] * 10;
 }
+
+void odd_fill(unsigned char *pixels, int stride, int width, int height)
+{
+	for (int y = 0; y < height; y++)
+		for (int x = 0; x < width; x++)
+			pixels[y * stride + x] = (unsigned char)(x + 10 * y);
+}

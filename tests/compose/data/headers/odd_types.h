@@ -70,6 +70,8 @@ int odd_vcount(const char *fmt, va_list ap);
 #include <stddef.h>
 double odd_wmean(const double *w, size_t wstride, const double *data, size_t stride, size_t n);
 void odd_swap(double *data1, size_t stride1, double *data2, size_t stride2, size_t n);
+/* an image's rows, "stride" apart: the matrix its height and width guess */
+void odd_fill(unsigned char *pixels, int stride, int width, int height);
 /* rows a typedef declares: a matrix of 2 x 3 (it was one row, "no parameter
  * says how many") */
 typedef double odd_mat[2][3];

@@ -109,6 +109,10 @@ int main(void)
 			w[i] = 1 + i % 4;
 		}
 		printf("wmean %g %g\n", odd_wmean(w, 3, v, 2, 4), odd_wmean(w, 1, v, 5, 0));
+		unsigned char px[3][4] = { { 0 } };
+
+		odd_fill(&px[0][0], 4, 4, 3);
+		printf("fill %d %d\n", px[1][2], px[2][3]);
 		odd_swap(v, 3, v + 1, 2, 4);
 		for (int i = 0; i < 12; i++)
 			printf(" %g", v[i]);
