@@ -437,15 +437,40 @@ static char *first_dimension(const char *spelling)
 }
 
 /*
+ * The spelling of elem, an element of an array whose own type is const
+ * where konst is: a const array typedef ("const uuid_t uu", libuuid's
+ * uuid_compare) is an array of const elements, but libclang keeps the
+ * const on the array type, and its element type has none ("unsigned
+ * char": the parameter was "unsigned char *", readwrite).
+ */
+static char *element_spelling(CXType elem, bool konst)
+{
+	char *s = type_spelling(elem), *q;
+
+	if (!konst || is_const_data(elem))
+		return s;
+	/* const applies to a pointer element itself ("char *const") */
+	if (clang.getCanonicalType(elem).kind == CXType_Pointer)
+		q = xasprintf("%s const", s);
+	else
+		q = xasprintf("const %s", s);
+	free(s);
+	return q;
+}
+
+/*
  * A parameter declared as rows of a one-dimensional array ("double
  * a[n][m]", "const double a[][3]"): its data is a row-major matrix of the
  * row's elements, which a pointer to them ("double *") describes.  Not
- * deeper arrays.  Returns false for other parameters.
+ * deeper arrays.  konst: the array of rows is const (a const typedef of
+ * it, whose rows then are).  Returns false for other parameters.
  */
-static bool describe_rows(CXType t, CXType row, struct cparam *p)
+static bool describe_rows(CXType t, CXType row, bool konst, struct cparam *p)
 {
 	CXType crow = clang.getCanonicalType(row), elem, celem;
 	char *s;
+
+	konst = konst || clang.isConstQualifiedType(row);
 
 	if (crow.kind != CXType_ConstantArray && crow.kind != CXType_VariableArray)
 		return false;
@@ -458,14 +483,16 @@ static bool describe_rows(CXType t, CXType row, struct cparam *p)
 	free(s);
 	if (!p->cols)
 		return false;
-	s = type_spelling(t);
-	p->rows = is_array(t.kind) ? first_dimension(s) : NULL;
+	/* the rows as declared: written ("a[n][m]"), or by a typedef ("const
+	 * odd_mat m", typedef double odd_mat[2][3]), whose spelling has none */
+	s = type_spelling(is_array(t.kind) ? t : clang.getCanonicalType(t));
+	p->rows = is_array(clang.getCanonicalType(t).kind) ? first_dimension(s) : NULL;
 	free(s);
-	s = type_spelling(elem);
+	s = element_spelling(elem, konst);
 	p->flat = xasprintf("%s *", s);
 	free(s);
 	/* pointee stays the row ("double [3]"): prototype checks compare it */
-	p->pointee_const = is_const_data(crow);
+	p->pointee_const = konst || is_const_data(crow);
 	p->pointee_array = true;
 	p->pointee_integer = is_integer(celem.kind);
 	p->pointee_char = false;
@@ -481,6 +508,7 @@ static bool describe_rows(CXType t, CXType row, struct cparam *p)
 static bool describe_decayed(CXType t, struct cparam *p)
 {
 	CXType canon = clang.getCanonicalType(t), elem, celem;
+	bool konst;
 	char *s;
 
 	if (canon.kind == CXType_FunctionProto || canon.kind == CXType_FunctionNoProto) {
@@ -499,13 +527,14 @@ static bool describe_decayed(CXType t, struct cparam *p)
 	 * its typedef names it (jmp_buf: "struct __jmp_buf_tag") */
 	elem = is_array(t.kind) ? clang.getArrayElementType(t) : clang.getArrayElementType(canon);
 	celem = clang.getCanonicalType(elem);
-	s = type_spelling(elem);
+	konst = clang.isConstQualifiedType(canon) != 0;
+	s = element_spelling(elem, konst);
 	p->type = pointer_to(s);
 	free(s);
 	p->pointee = unqualified(celem);
 	p->plain = pointer_to(p->pointee);
-	p->pointee_const = is_const_data(celem);
-	if (describe_rows(t, elem, p))
+	p->pointee_const = konst || is_const_data(celem);
+	if (describe_rows(t, elem, konst, p))
 		return true;
 	p->shape = celem.kind == CXType_Pointer ? CSHAPE_PTRPTR : CSHAPE_POINTER;
 	p->pointee_array = is_array(elem.kind);
@@ -692,9 +721,12 @@ static void read_function(CXCursor c, struct cfunc *fn)
 			describe_more(clang.getCursorType(a), p);
 			/* "double (*a)[3]", written as the pointer it is */
 			if (canon.kind == CXType_Pointer)
-				describe_rows(canon, clang.getPointeeType(canon), p);
+				describe_rows(canon, clang.getPointeeType(canon), false, p);
 		}
-		fn->va_list |= strstr(p->type, "va_list") || strstr(p->plain, "__va_list");
+		/* a callback taking a va_list (libtiff's TIFFErrorHandler) is
+		 * a function pointer like any other, passed by value */
+		if (p->shape != CSHAPE_FUNCPTR)
+			fn->va_list |= strstr(p->type, "va_list") || strstr(p->plain, "__va_list");
 	}
 }
 

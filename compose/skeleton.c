@@ -254,15 +254,19 @@ static char *guess_matrix(const struct sparam *ps, size_t n, size_t k)
 }
 
 /* The by-value integer right after the pointer at index k, if its name
- * (in any case) is prefix and at most two more characters: BLAS's "incX"
- * after a vector; else -1. */
+ * (in any case) is prefix and at most two more characters (BLAS's "incX"
+ * after a vector, GSL's "stride1"), or the pointer's name and prefix
+ * (GSL's "wstride" after "w"); else -1. */
 static int spacing_after(const struct sparam *ps, size_t n, size_t k, const char *prefix)
 {
 	const struct sparam *next = k + 1 < n ? &ps[k + 1] : NULL;
+	size_t own = strlen(ps[k].name);
 
-	return next && next->c->integer && next->c->shape == CSHAPE_VALUE &&
-			       strncasecmp(next->name, prefix, strlen(prefix)) == 0 &&
-			       strlen(next->name) <= strlen(prefix) + 2 ?
+	if (!next || !next->c->integer || next->c->shape != CSHAPE_VALUE)
+		return -1;
+	if (strncasecmp(next->name, prefix, strlen(prefix)) == 0 && strlen(next->name) <= strlen(prefix) + 2)
+		return (int)(k + 1);
+	return strncasecmp(next->name, ps[k].name, own) == 0 && strcasecmp(next->name + own, prefix) == 0 ?
 		       (int)(k + 1) :
 		       -1;
 }
@@ -517,6 +521,10 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 	 * columns, which a row-major view cannot have */
 	stride = spacing_after(ps, n, k, "inc");
 	p->num_elements = stride < 0 && !count_follows(ps, n, k) ? guess_matrix(ps, n, k) : NULL;
+	/* GSL's "data, stride, n"; an image's "pixels, stride, width,
+	 * height" stays the matrix its rows and columns guess */
+	if (stride < 0 && !p->num_elements)
+		stride = spacing_after(ps, n, k, "stride");
 	if ((ld = leading_dimension_after(ps, n, k)) >= 0)
 		/* which of rows and columns is the leading one depends on the
 		 * call's layout and transpose arguments: a device variant needs

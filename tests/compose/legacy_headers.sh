@@ -238,6 +238,15 @@ grep -qx "odd_types.h:19: warning: parameter 'b' of 'odd_blocks' points to array
 grep -qx "odd_types.h:51: warning: 'odd_atomic_add': its parameter 'c' ('_Atomic(int) \*') is _Atomic, which a task's data cannot be: main.xml leaves it out" odd.msg ||
 	{ cat odd.msg; fail "odd_types.h: no word on the _Atomic parameter"; }
 grep -q "odd_typeof_sum\|'c' of 'odd_atomic_add'" odd.msg && { cat odd.msg; fail "odd_types.h: a false word on typeof or _Atomic"; }
+# a callback taking a va_list is a function pointer (its function was left
+# out, "takes a va_list"); a va_list itself is left out
+grep -qx "odd_types.h:65: warning: parameter 'r' of 'odd_set_report' is a function pointer: passed by value, so only CPU variants can call it" odd.msg ||
+	{ cat odd.msg; fail "odd_types.h: no word on the callback taking a va_list"; }
+grep -qx "odd_types.h:67: warning: 'odd_vcount' takes a va_list, which a task cannot carry: main.xml leaves it out" odd.msg ||
+	{ cat odd.msg; fail "odd_types.h: no word on the va_list"; }
+grep -q "'odd_set_report' takes a va_list" odd.msg && { cat odd.msg; fail "odd_types.h: a callback taking a va_list said to be one"; }
+grep -q '^ *<peppher:requiredInterface name="odd_set_report" xmlFile="odd_set_report.xml"/>$' odd/main.xml ||
+	fail "odd_types.h: odd_set_report is left out of main.xml"
 grep -q '^ *<peppher:requiredInterface name="odd_atomic_add" xmlFile="odd_atomic_add.xml"/> -->$' odd/main.xml ||
 	fail "odd_types.h: odd_atomic_add is not left out of main.xml"
 in_tree=odd
@@ -253,9 +262,25 @@ expect odd_blocks.xml 'name="b" type="const double (*)[2][2]" accessMode="read"/
 expect odd_push.xml 'name="p" type="double *" accessMode="readwrite" numElements="n"'
 expect odd_push.xml 'name="u" type="const double *" accessMode="read" numElements="rows,cols"'
 expect odd_typeof_sum.xml 'returnType="int"' 'name="x" type="const float *" accessMode="read" numElements="n"'
+# a const array typedef is an array of const elements, read; rows of one
+# too (were "unsigned char *" readwrite, "double *" read)
+expect odd_id_cmp.xml 'name="a" type="const unsigned char *" accessMode="read" numElements="4"' \
+	'name="b" type="const unsigned char *" accessMode="read" numElements="4"'
+expect odd_id_copy.xml 'name="dst" type="unsigned char *" accessMode="readwrite" numElements="4"' \
+	'name="src" type="const unsigned char *" accessMode="read" numElements="4"'
+expect odd_first.xml 'name="r" type="const double *" accessMode="read" numElements="n,3"'
+expect odd_trace.xml "'m' is declared as 2 rows of 3 elements: a row-major matrix" \
+	'name="m" type="const double *" accessMode="read" numElements="2,3"'
+# GSL's strided vectors (a pointer, then its stride), as BLAS's
+expect odd_wmean.xml 'name="w" type="const double *" accessMode="read" numElements="1 + (n - 1) * abs(wstride)"' \
+	'name="data" type="const double *" accessMode="read" numElements="1 + (n - 1) * abs(stride)"'
+expect odd_swap.xml 'name="data1" type="double *" accessMode="readwrite" numElements="1 + (n - 1) * abs(stride1)"' \
+	'name="data2" type="double *" accessMode="readwrite" numElements="1 + (n - 1) * abs(stride2)"'
+expect odd_fill.xml 'name="pixels" type="unsigned char *" accessMode="readwrite" numElements="height,width"'
 in_tree=
 compute_as_called odd odd_types.c odd_types_calls.c odd_rows odd_scale odd_blocks odd_sum_blocks odd_each odd_bind odd_set \
-	odd_exit_with odd_visit odd_event_length odd_names_length odd_push odd_typeof_sum
+	odd_exit_with odd_visit odd_event_length odd_names_length odd_push odd_typeof_sum odd_id_cmp odd_id_copy odd_first \
+	odd_set_report odd_say odd_wmean odd_swap odd_trace odd_fill
 # described as data, a function pointer gets a word, not "declare it const"
 sed -i 's|type="odd_visit_fn \*" accessMode="read" byValue="true"|type="odd_visit_fn *" accessMode="read"|' odd/odd_visit.xml
 "$COMPOSE" -I "$data" odd/main.xml -o odd-gen2 --platforms=CPU > /dev/null 2> odd-fn.err || fail "odd: compose without byValue"

@@ -109,3 +109,91 @@ void odd_atomic_add(_Atomic int *c, int n)
 {
 	*c += n;
 }
+
+int odd_id_cmp(const odd_id a, const odd_id b)
+{
+	return memcmp(a, b, sizeof(odd_id));
+}
+
+void odd_id_copy(odd_id dst, const odd_id src)
+{
+	memcpy(dst, src, sizeof(odd_id));
+}
+
+double odd_first(int n, const odd_row *r)
+{
+	double s = 0;
+
+	for (int i = 0; i < n; i++)
+		s += r[i][0];
+	return s;
+}
+
+static odd_report report;
+
+odd_report odd_set_report(odd_report r)
+{
+	odd_report old = report;
+
+	report = r;
+	return old;
+}
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(fmt, ap);
+	va_end(ap);
+}
+
+int odd_say(int n)
+{
+	if (report)
+		say("%d and %s", n, "more");
+	return report != NULL;
+}
+
+int odd_vcount(const char *fmt, va_list ap)
+{
+	int n = 0;
+
+	(void)ap;
+	for (; *fmt; fmt++)
+		n += *fmt == '%';
+	return n;
+}
+
+double odd_wmean(const double *w, size_t wstride, const double *data, size_t stride, size_t n)
+{
+	double s = 0, ws = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		s += w[i * wstride] * data[i * stride];
+		ws += w[i * wstride];
+	}
+	return n ? s / ws : 0;
+}
+
+void odd_swap(double *data1, size_t stride1, double *data2, size_t stride2, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		double t = data1[i * stride1];
+
+		data1[i * stride1] = data2[i * stride2];
+		data2[i * stride2] = t;
+	}
+}
+
+double odd_trace(const odd_mat m)
+{
+	return m[0][0] + m[1][1] + m[1][2] * 10;
+}
+
+void odd_fill(unsigned char *pixels, int stride, int width, int height)
+{
+	for (int y = 0; y < height; y++)
+		for (int x = 0; x < width; x++)
+			pixels[y * stride + x] = (unsigned char)(x + 10 * y);
+}

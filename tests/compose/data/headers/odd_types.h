@@ -49,4 +49,31 @@ void odd_push(double *p, int n, const double *u, int rows, int cols);
 __typeof__(int) odd_typeof_sum(const __typeof__(float) *x, int n);
 /* atomic data, which no task's data can be: left out of main.xml */
 void odd_atomic_add(_Atomic int *c, int n);
+/* a const array typedef (libuuid's "const uuid_t uu"): const elements,
+ * which the function reads (clang qualifies the array, not its element:
+ * they were "unsigned char *", readwrite) */
+typedef unsigned char odd_id[4];
+int odd_id_cmp(const odd_id a, const odd_id b);
+void odd_id_copy(odd_id dst, const odd_id src);
+typedef double odd_row[3];
+double odd_first(int n, const odd_row *r);
+/* a callback taking a va_list (libtiff's TIFFErrorHandler) is a function
+ * pointer, passed by value: its function was left out as taking a
+ * va_list, which odd_vcount does */
+#include <stdarg.h>
+typedef void (*odd_report)(const char *fmt, va_list ap);
+odd_report odd_set_report(odd_report r);
+int odd_say(int n);
+int odd_vcount(const char *fmt, va_list ap);
+/* GSL's strided vectors: "data, stride, n", "w, wstride", "data1,
+ * stride1" span 1 + (n - 1) * stride elements (they were guessed n) */
+#include <stddef.h>
+double odd_wmean(const double *w, size_t wstride, const double *data, size_t stride, size_t n);
+void odd_swap(double *data1, size_t stride1, double *data2, size_t stride2, size_t n);
+/* an image's rows, "stride" apart: the matrix its height and width guess */
+void odd_fill(unsigned char *pixels, int stride, int width, int height);
+/* rows a typedef declares: a matrix of 2 x 3 (it was one row, "no parameter
+ * says how many") */
+typedef double odd_mat[2][3];
+double odd_trace(const odd_mat m);
 #endif

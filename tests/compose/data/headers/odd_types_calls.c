@@ -12,6 +12,13 @@ static int sum_row(const unsigned char (*rows)[4], int x)
 	return rows[x][0] + rows[x][1] + rows[x][2] + rows[x][3];
 }
 
+static void report(const char *fmt, va_list ap)
+{
+	printf("report: ");
+	vprintf(fmt, ap);
+	printf("\n");
+}
+
 static int square(int x)
 {
 	return x * x;
@@ -80,6 +87,36 @@ int main(void)
 		printf("typeof_sum %d\n", odd_typeof_sum(x, 4));
 		odd_atomic_add(&c, 2); /* the library's own: left out */
 		printf("atomic_add %d\n", (int)c);
+	}
+	{
+		/* const data in read-only memory: read, never written back */
+		static const odd_id key = { 1, 2, 3, 4 };
+		static const odd_row rows[2] = { { 1, 2, 3 }, { 4, 5, 6 } };
+		odd_id id;
+
+		odd_id_copy(id, key);
+		printf("id %d %d %d\n", id[3], odd_id_cmp(id, key), odd_id_cmp(key, (odd_id){ 1, 2, 3, 5 }) < 0);
+		printf("first %g\n", odd_first(2, rows));
+		printf("trace %g\n", odd_trace(rows));
+	}
+	printf("set_report %d\n", odd_set_report(report) == NULL);
+	printf("say %d\n", odd_say(7));
+	{
+		double v[12], w[12];
+
+		for (int i = 0; i < 12; i++) {
+			v[i] = i * 1.5;
+			w[i] = 1 + i % 4;
+		}
+		printf("wmean %g %g\n", odd_wmean(w, 3, v, 2, 4), odd_wmean(w, 1, v, 5, 0));
+		unsigned char px[3][4] = { { 0 } };
+
+		odd_fill(&px[0][0], 4, 4, 3);
+		printf("fill %d %d\n", px[1][2], px[2][3]);
+		odd_swap(v, 3, v + 1, 2, 4);
+		for (int i = 0; i < 12; i++)
+			printf(" %g", v[i]);
+		printf("\n");
 	}
 #ifndef DIRECT
 	PEPPHER_SHUTDOWN();
