@@ -96,12 +96,18 @@ static void free_data(void *data, int owned)
 
 /* Unregister c and free its data; 0 where the variant running here holds
  * it (its own task: destroying it waited for that task for good), which
- * is said and nothing freed. */
+ * is said and nothing freed.  Memory of c's own is freed as it is: a
+ * device's copy is not brought home first (a CG's temporaries, last
+ * written on the device, were each copied home only to be freed);
+ * wrapped memory is the caller's again, up to date. */
 static int release(struct pph_container *c, const char *what)
 {
 	if (pph__data_held_here(c->handle, what))
 		return 0;
-	pph_data_unregister(c->handle);
+	if (c->owned)
+		pph__data_discard(c->handle);
+	else
+		pph_data_unregister(c->handle);
 	free_data(c->data, c->owned);
 	return 1;
 }

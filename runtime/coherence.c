@@ -295,7 +295,7 @@ void pph__coherence_release(struct pph_data *d, unsigned node)
 	pthread_mutex_unlock(&d->coh_lock);
 }
 
-void pph__coherence_drop_devices(struct pph_data *d)
+void pph__coherence_drop_devices(struct pph_data *d, int fetch)
 {
 	unsigned n;
 
@@ -303,7 +303,7 @@ void pph__coherence_drop_devices(struct pph_data *d)
 		return; /* host memory only: no device replica (pph_shutdown dropped
 			 * those of an earlier run) */
 	pthread_mutex_lock(&d->coh_lock);
-	if (fetch_to_host(d) != 0)
+	if (fetch && fetch_to_host(d) != 0)
 		fprintf(stderr, "peppher: warning: could not copy data back to the host\n");
 	for (n = 1; n < PPH_MAX_NODES && d->devices; n++) {
 		struct pph_replica *r = pph__device_replica(d, n);

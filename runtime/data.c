@@ -545,7 +545,7 @@ void pph__data_flush_all(void)
 	}
 	pthread_mutex_unlock(&registry_lock);
 	for (i = 0; i < n; i++)
-		pph__coherence_drop_devices(all[i]);
+		pph__coherence_drop_devices(all[i], 1);
 	free(all);
 }
 
@@ -619,7 +619,8 @@ int pph__data_held_here(pph_data_handle handle, const char *what)
 	return pph__running.task && pph__waits_for_running(handle, PPH_RW, what) != 0;
 }
 
-void pph_data_unregister(pph_data_handle handle)
+/* pph_data_unregister, with the host copy made valid first where fetch. */
+static void unregister(pph_data_handle handle, int fetch)
 {
 	struct pph_replica *devices;
 	int entered;
@@ -645,7 +646,7 @@ void pph_data_unregister(pph_data_handle handle)
 	 * as pph_shutdown cleared them */
 	entered = pph__enter_finishing();
 	pph__deps_data_wait(handle);
-	pph__coherence_drop_devices(handle);
+	pph__coherence_drop_devices(handle, fetch);
 	devices = atomic_load_explicit(&handle->devices, memory_order_relaxed);
 	if (devices) {
 		pthread_mutex_lock(&registry_lock);
@@ -666,6 +667,16 @@ void pph_data_unregister(pph_data_handle handle)
 	handle->next = free_slots;
 	free_slots = handle;
 	pph__spin_unlock(&slab_lock);
+}
+
+void pph_data_unregister(pph_data_handle handle)
+{
+	unregister(handle, 1);
+}
+
+void pph__data_discard(pph_data_handle handle)
+{
+	unregister(handle, 0);
 }
 
 void pph__data_registry_add(struct pph_data *d)

@@ -257,8 +257,10 @@ int pph__task_acquire_data(struct pph_task *t, unsigned node, void *buffers[],
  * saved before (the node it ran on invalid unless it was valid). */
 void pph__task_restore_data(struct pph_task *t, const struct pph_replica_states *saved);
 void pph__task_release_data(struct pph_task *t, unsigned node);
-/* Make the host replica valid and free every device replica. */
-void pph__coherence_drop_devices(struct pph_data *d);
+/* Make the host replica valid (unless fetch is 0: the data is about to be
+ * freed, and a copy home would be for nothing) and free every device
+ * replica. */
+void pph__coherence_drop_devices(struct pph_data *d, int fetch);
 /* Count one transfer of bytes to the host (to_host) or to a device. */
 void pph__count_transfer(int to_host, uint64_t bytes);
 /* Copy from one interface to another between the host and device node
@@ -854,6 +856,10 @@ int pph__waits_for_running(const struct pph_data *d, enum pph_access mode, const
  * Then what (unregistering it, destroying its container) would wait for
  * that task for good: said, and refused. */
 int pph__data_held_here(pph_data_handle handle, const char *what);
+/* pph_data_unregister, but the host copy is not made valid: for a
+ * container that owns its memory and frees it next (a copy home of what a
+ * device wrote last would be thrown away). */
+void pph__data_discard(pph_data_handle handle);
 /* Smart containers (containers/containers.c, built into both runtimes):
  * handle is container c's; a call on c with these modes was submitted
  * (the calls' wrappers tell each container of theirs). */

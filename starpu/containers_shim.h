@@ -12,6 +12,7 @@ void *pph__host_alloc(size_t bytes, int *pinned);
 void pph__host_free(void *p, int pinned);
 struct pph_data;
 int pph__data_held_here(struct pph_data *handle, const char *what);
+void pph__data_discard(struct pph_data *handle);
 struct pph_container;
 void pph__data_set_container(struct pph_data *handle, struct pph_container *c);
 

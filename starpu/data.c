@@ -619,7 +619,9 @@ int pph__data_held_here(pph_data_handle handle, const char *what)
 	return 0;
 }
 
-void pph_data_unregister(pph_data_handle handle)
+/* pph_data_unregister, with the host copy made valid first where fetch
+ * (or where the data is distributed: every rank unregisters it alike). */
+static void unregister(pph_data_handle handle, int fetch)
 {
 	if (!handle || pph__data_held_here(handle, "pph_data_unregister"))
 		return;
@@ -635,9 +637,23 @@ void pph_data_unregister(pph_data_handle handle)
 		live_remove(handle);
 	/* else StarPU stopped (or is stopping: waited for) */
 	if (!host_data(handle) && sp__enter(NULL, 1) == 0) {
-		sp__gather_everywhere(handle); /* wrapped memory current on every rank */
-		starpu_data_unregister(handle->h);
+		if (fetch || !sp__may_discard(handle)) {
+			sp__gather_everywhere(handle); /* wrapped memory current on every rank */
+			starpu_data_unregister(handle->h);
+		} else {
+			starpu_data_unregister_no_coherency(handle->h);
+		}
 		sp__leave();
 	}
 	data_unused(handle);
+}
+
+void pph_data_unregister(pph_data_handle handle)
+{
+	unregister(handle, 1);
+}
+
+void pph__data_discard(pph_data_handle handle)
+{
+	unregister(handle, 0);
 }

@@ -123,6 +123,8 @@ int sp__task_run_here(struct pph_task *p);
 int sp__waits_in_variant(const char *what);
 /* the variant running here holds handle: what is refused, said */
 int pph__data_held_here(pph_data_handle handle, const char *what);
+/* pph_data_unregister without making the host copy valid (data.c) */
+void pph__data_discard(pph_data_handle handle);
 /* Smart containers (containers/containers.c, built into both runtimes):
  * handle is container c's; a call on c with these modes was submitted
  * (the calls' wrappers tell each container of theirs). */
@@ -165,6 +167,10 @@ void sp__partitioned(struct pph_data *parent, unsigned nr, unsigned nc);
 /* before partitioning, unpartitioning, a host access, unregistering: the
  * current value of d (of its children) on every rank */
 void sp__gather_everywhere(struct pph_data *d);
+/* May d be unregistered without a valid copy home (its container frees
+ * the memory next)?  Not distributed data: every rank unregisters it in
+ * one order, gathering it (libpeppher-starpu-mpi). */
+int sp__may_discard(struct pph_data *d);
 void sp__children_everywhere(struct pph_data *parent);
 /* after the unpartition (parent valid everywhere), after a host write */
 void sp__unpartitioned(struct pph_data *parent);

@@ -464,6 +464,11 @@ void sp__gather_everywhere(struct pph_data *d)
 	}
 }
 
+int sp__may_discard(struct pph_data *d)
+{
+	return !distributed(d);
+}
+
 void sp__children_everywhere(struct pph_data *parent)
 {
 	unsigned k;

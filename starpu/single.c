@@ -57,6 +57,12 @@ void sp__gather_everywhere(struct pph_data *d)
 	(void)d;
 }
 
+int sp__may_discard(struct pph_data *d)
+{
+	(void)d;
+	return 1;
+}
+
 void sp__children_everywhere(struct pph_data *parent)
 {
 	(void)parent;

@@ -59,8 +59,9 @@ typedef struct pph_scalar {
 pph_vector *pph_vector_create(size_t n, size_t elemsize);
 /** A vector over existing memory, which the caller keeps owning. */
 pph_vector *pph_vector_wrap(void *data, size_t n, size_t elemsize);
-/** Wait for the tasks using it, bring the data home, free the container
- *  (and the memory when created by pph_vector_create). */
+/** Wait for the tasks using it, free the container; wrapped memory is
+ *  brought home, up to date, and memory created by pph_vector_create is
+ *  freed without a copy home. */
 void pph_vector_destroy(pph_vector *v);
 size_t pph_vector_size(const pph_vector *v);
 

@@ -442,6 +442,36 @@ static void test_matrix_tile_views(void)
 	expect_transfers(3, 28 * sizeof(int), 3, 28 * sizeof(int), __LINE__);
 }
 
+/* A container freeing its own memory does not copy home what a device
+ * wrote there last (a CG's temporaries, last written on the device, were
+ * each copied home at their destroy only to be freed); a wrapped array
+ * comes home, up to date. */
+static void test_destroy_own_memory(void)
+{
+	static int wrapped[N];
+	pph_vector *own = pph_vector_create(N, sizeof(int));
+	pph_vector *wrap = pph_vector_wrap(wrapped, N, sizeof(int));
+	pph_matrix *m = pph_matrix_create(6, 8, sizeof(int));
+	int i, ok = 1;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(own);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(wrap);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	PPH_MATRIX_SET(m, int, 0, 0, 1);
+	pph_transfer_stats_reset();
+	call(&fill_cl, GPU, pph_container_use(&own->c, PPH_W), PPH_W, NULL, 3);
+	call(&fill_cl, GPU, pph_container_use(&wrap->c, PPH_W), PPH_W, NULL, 4);
+	call(&add_matrix_cl, GPU, pph_container_use(&m->c, PPH_RW), PPH_RW, NULL, 5);
+	pph_vector_destroy(own); /* waits for its task: nothing comes home */
+	pph_matrix_destroy(m);
+	expect_transfers(1, 48 * sizeof(int), 0, 0, __LINE__);
+	pph_vector_destroy(wrap);
+	expect_transfers(1, 48 * sizeof(int), 1, BYTES, __LINE__);
+	for (i = 0; i < N; i++)
+		ok &= wrapped[i] == 4 + i;
+	CU_ASSERT_TRUE(ok);
+}
+
 /* Block lengths the last hybrid call gave each kind of worker. */
 static atomic_size_t hybrid_cpu_max, hybrid_ocl_min, hybrid_cpu_min, hybrid_ocl_max;
 
@@ -1967,6 +1997,8 @@ int main(void)
 	CU_add_test(s, "matrix column blocks gathered", test_matrix_columns);
 	CU_add_test(s, "vector blocks on different nodes gathered", test_vector_blocks);
 	CU_add_test(s, "matrix tile views of a container", test_matrix_tile_views);
+	CU_add_test(s, "a container's own memory is freed without a copy home",
+		    test_destroy_own_memory);
 	CU_add_test(s, "partitioned calls split by predicted throughput", test_hybrid_split);
 	CU_add_test(s, "a device with slow copies gets a short block, or none", test_hybrid_split_slow_link);
 	CU_add_test(s, "a kind whose blocks end late gets fewer rows", test_hybrid_split_late);

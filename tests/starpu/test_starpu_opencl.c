@@ -10,8 +10,8 @@
  * for good).  A kernel that cannot be built, found or read is said naming
  * the variant, as libpeppher says it.  Empty vectors and matrices run
  * there (StarPU aborted allocating 0 bytes).  Data written there call
- * after call is copied home once.  Skipped (77) without an
- * OpenCL device.
+ * after call is copied home once, and not at all where its container frees
+ * it.  Skipped (77) without an OpenCL device.
  */
 #include <errno.h>
 #include <sched.h>
@@ -550,6 +550,42 @@ static void test_copies_home(void)
 		pph_data_unregister(h[k]);
 }
 
+/* A container freeing its own memory does not copy home what the device
+ * wrote there last (starpu_data_unregister did: a CG's temporaries were
+ * each copied home at their destroy only to be freed); a wrapped array
+ * comes home, up to date. */
+static void test_destroy_own_memory(void)
+{
+	enum { M = 1000 };
+	static int wrapped[M];
+	pph_vector *own = pph_vector_create(M, sizeof(int));
+	pph_vector *wrap = pph_vector_wrap(wrapped, M, sizeof(int));
+	enum pph_access rw = PPH_RW;
+	struct pph_transfer_stats st;
+	pph_data_handle h;
+	int i, ok = 1;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(own);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(wrap);
+	pph_task_wait_all();
+	pph_transfer_stats_reset();
+	h = pph_container_use(&own->c, PPH_RW);
+	CU_ASSERT_EQUAL(pph_call_async(&inc_cl, PPH_ALL_IMPLS, 1, &h, &rw, NULL, 0), 0);
+	h = pph_container_use(&wrap->c, PPH_RW);
+	CU_ASSERT_EQUAL(pph_call_async(&inc_cl, PPH_ALL_IMPLS, 1, &h, &rw, NULL, 0), 0);
+	pph_vector_destroy(own); /* waits for its task: nothing comes home */
+	pph_transfer_stats_get(&st);
+	CU_ASSERT_EQUAL(st.to_host, 0);
+	pph_vector_destroy(wrap);
+	pph_transfer_stats_get(&st);
+	CU_ASSERT_EQUAL(st.to_device, 2);
+	CU_ASSERT_EQUAL(st.to_host, 1);
+	CU_ASSERT_EQUAL(st.bytes_to_host, M * sizeof(int));
+	for (i = 0; i < M; i++)
+		ok &= wrapped[i] == 1;
+	CU_ASSERT_TRUE(ok);
+}
+
 /* A result left on the device at pph_shutdown comes home (it was lost:
  * StarPU stopped with the only valid copy on the device, and the host
  * memory, registered still or unregistered after, held the old values).
@@ -624,6 +660,8 @@ int main(void)
 	CU_add_test(s, "results on the device come home at pph_shutdown", test_home_at_shutdown);
 	CU_add_test(s, "empty vectors and matrices on the device", test_empty_data);
 	CU_add_test(s, "data written on the device is copied home once", test_copies_home);
+	CU_add_test(s, "a container's own memory is freed without a copy home",
+		    test_destroy_own_memory);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures();
