@@ -155,7 +155,11 @@ static void test_wait_yields_for_short_chain(void)
 		r += (b.tv_sec - a.tv_sec) * 1e6 + (b.tv_nsec - a.tv_nsec) / 1e3 < 300;
 		pph_task_destroy(t[0]);
 	}
+#if !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+	/* a time, which a sanitizer's build multiplies (1 of 3 under
+	 * ThreadSanitizer on 2 loaded cores) */
 	CU_ASSERT_TRUE(r >= 2);
+#endif
 	pph_data_unregister(hl);
 }
 
