@@ -997,34 +997,51 @@ static int count_substr(const char *s, const char *sub)
 	return n;
 }
 
-/* Transfers are slices of the trace, with their bytes: the workers' on
- * their tracks, the application's (an unregister's) on a track of its own. */
-static void test_trace_transfers(void)
+/* The runtime started again with PEPPHER_TRACE at path (a template
+ * ending XXXXXX, made a file). */
+static void trace_begin(char *path)
 {
-	char path[] = "/tmp/peppher-trace-XXXXXX", buf[65536], bytes[64];
-	int fd = mkstemp(path), v[N] = { 0 };
-	pph_data_handle h;
-	size_t len;
-	FILE *fp;
+	int fd = mkstemp(path);
 
 	CU_ASSERT_FATAL(fd >= 0);
 	close(fd);
 	pph_shutdown();
 	setenv("PEPPHER_TRACE", path, 1);
 	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+}
+
+/* The runtime stopped, the trace it wrote at path read into buf (size
+ * bytes at most, NUL-terminated) and removed. */
+static void trace_end(const char *path, char *buf, size_t size)
+{
+	size_t len;
+	FILE *fp;
+
+	pph_shutdown();
+	unsetenv("PEPPHER_TRACE");
+	fp = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	len = fread(buf, 1, size - 1, fp);
+	buf[len] = '\0';
+	fclose(fp);
+	unlink(path);
+}
+
+/* Transfers are slices of the trace, with their bytes: the workers' on
+ * their tracks, the application's (an unregister's) on a track of its own. */
+static void test_trace_transfers(void)
+{
+	char path[] = "/tmp/peppher-trace-XXXXXX", buf[65536], bytes[64];
+	int v[N] = { 0 };
+	pph_data_handle h;
+
+	trace_begin(path);
 	pph_vector_register(&h, v, N, sizeof(int));
 	call(&fill_cl, GPU, h, PPH_W, NULL, 1);		/* no transfer */
 	call(&add_cl, CPU, h, PPH_RW, NULL, 1);		/* the CPU worker fetches it */
 	call(&add_cl, GPU, h, PPH_RW, NULL, 1);		/* the OpenCL worker sends it */
 	pph_data_unregister(h);				/* the application thread's */
-	pph_shutdown();
-	unsetenv("PEPPHER_TRACE");
-	fp = fopen(path, "r");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-	len = fread(buf, 1, sizeof(buf) - 1, fp);
-	buf[len] = '\0';
-	fclose(fp);
-	unlink(path);
+	trace_end(path, buf, sizeof(buf));
 	snprintf(bytes, sizeof(bytes), "\"args\":{\"bytes\":%zu}", BYTES);
 	CU_ASSERT_EQUAL(count_substr(buf, "\"name\":\"transfer to host\""), 2);
 	CU_ASSERT_EQUAL(count_substr(buf, "\"name\":\"transfer to device\""), 1);
@@ -1080,19 +1097,13 @@ static void test_trace_says_why(void)
 	static int v[N];
 	char path[] = "/tmp/peppher-trace-XXXXXX", buf[1 << 16], other[64];
 	const char *slice, *last = NULL;
-	int fd = mkstemp(path), i, x = 1;
+	int i, x = 1;
 	enum pph_access mode = PPH_R, fill_mode = PPH_W;
 	struct pph_task *probe;
 	double copies;
 	pph_data_handle h;
-	size_t len;
-	FILE *fp;
 
-	CU_ASSERT_FATAL(fd >= 0);
-	close(fd);
-	pph_shutdown();
-	setenv("PEPPHER_TRACE", path, 1);
-	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	trace_begin(path);
 	pph_vector_register(&h, v, N, sizeof(int));
 	for (i = 0; i < 4; i++) { /* calibrated, each way */
 		CU_ASSERT_EQUAL(pph_call_sync(&why_cl, 1u << CPU, 1, &h, &mode, NULL, 0), 0);
@@ -1109,14 +1120,7 @@ static void test_trace_says_why(void)
 		 pph_worker_count() - 1); /* the last worker */
 	CU_ASSERT_EQUAL(pph_call_sync(&why_cl, PPH_ALL_IMPLS, 1, &h, &mode, NULL, 0), 0);
 	pph_data_unregister(h);
-	pph_shutdown();
-	unsetenv("PEPPHER_TRACE");
-	fp = fopen(path, "r");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-	len = fread(buf, 1, sizeof(buf) - 1, fp);
-	buf[len] = '\0';
-	fclose(fp);
-	unlink(path);
+	trace_end(path, buf, sizeof(buf));
 	for (slice = buf; (slice = strstr(slice, "\"name\":\"data_why/")); slice++)
 		if (!last || arg_in(slice, "ts") > arg_in(last, "ts"))
 			last = slice;
