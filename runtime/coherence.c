@@ -173,12 +173,16 @@ static void new_version(struct pph_data *d, unsigned node)
 	uint8_t by = atomic_load_explicit(&d->written_on, memory_order_relaxed);
 	uint16_t to = atomic_load_explicit(&d->copied_to, memory_order_relaxed);
 	uint8_t nodes = (uint8_t)(to & ~PPH_VERSION_READ);
+	uint16_t version;
 
 	if ((to & PPH_VERSION_READ) &&
 	    atomic_load_explicit(&d->copied_after[by], memory_order_relaxed) != nodes)
 		atomic_store_explicit(&d->copied_after[by], nodes, memory_order_relaxed);
 	if (by != node)
 		atomic_store_explicit(&d->written_on, (uint8_t)node, memory_order_relaxed);
+	version = (uint16_t)(atomic_load_explicit(&d->versions, memory_order_relaxed) + 1);
+	atomic_store_explicit(&d->versions, version, memory_order_relaxed);
+	atomic_store_explicit(&d->wrote_at[node], version, memory_order_relaxed);
 	if (to)
 		atomic_store_explicit(&d->copied_to, 0, memory_order_relaxed);
 	if (atomic_load_explicit(&d->version_started, memory_order_relaxed))

@@ -228,17 +228,29 @@ void pph_data_set_host_reads(pph_data_handle handle, int yes)
  * a step's copy task (the ODE solver's y = ynew between CUDA tasks on the
  * H100) ran on the CPU, charged its copy in and not the copy back to the
  * GPU's next reader.
+ * What node's last version needed is forgotten once PPH_READERS_STALE
+ * versions were written elsewhere since: the readers have moved since, or
+ * the node would have written again.  Kept, it decided for good: the ODE
+ * solver's k0 = k6, written on the GPU once at the start and read on the
+ * CPU there, was charged that copy home on the GPU at every step, 100
+ * steps on, and ran on the CPU, copying k6 home and k0 back each step.
  */
 static double copies_to_readers(const struct pph_data *d, unsigned node, uint64_t bytes)
 {
 	/* the version there now, if written on node and read: its readers
 	 * are done (a writer waits for them), its copies known */
-	unsigned now = atomic_load_explicit(&d->copied_to, memory_order_relaxed), n;
-	unsigned mask = atomic_load_explicit(&d->written_on, memory_order_relaxed) == node &&
-					(now & PPH_VERSION_READ) ?
-				now & ~PPH_VERSION_READ :
-				atomic_load_explicit(&d->copied_after[node], memory_order_relaxed);
+	unsigned now = atomic_load_explicit(&d->copied_to, memory_order_relaxed), n, mask;
+	uint16_t age = (uint16_t)(atomic_load_explicit(&d->versions, memory_order_relaxed) -
+				  atomic_load_explicit(&d->wrote_at[node], memory_order_relaxed));
 	double us = 0;
+
+	if (atomic_load_explicit(&d->written_on, memory_order_relaxed) == node &&
+	    (now & PPH_VERSION_READ))
+		mask = now & ~PPH_VERSION_READ;
+	else if (age <= PPH_READERS_STALE)
+		mask = atomic_load_explicit(&d->copied_after[node], memory_order_relaxed);
+	else
+		mask = 0; /* not known: a try there tells */
 
 	if (d->host_reads)
 		mask |= 1u;

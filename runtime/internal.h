@@ -13,6 +13,7 @@
 
 #define PPH_MAX_NODES 8	  /* memory nodes: 0 is host memory */
 #define PPH_VERSION_READ (1u << PPH_MAX_NODES) /* pph_data's copied_to */
+#define PPH_READERS_STALE 32 /* pph_data's wrote_at, versions ago */
 #define PPH_MAX_WORKERS 256
 #define PPH_MAX_TEAM_SIZES 9 /* fork-join team sizes: see pph__team_sizes */
 #define PPH_CACHE_LINE 64
@@ -136,6 +137,11 @@ struct pph_data {
 	_Atomic uint8_t written_on;
 	_Atomic uint16_t copied_to;
 	_Atomic uint8_t copied_after[PPH_MAX_NODES];
+	/* the versions written so far (wrapping), and per node the count
+	 * when it last wrote one: a node's copied_after older than
+	 * PPH_READERS_STALE versions is not charged */
+	_Atomic uint16_t versions;
+	_Atomic uint16_t wrote_at[PPH_MAX_NODES];
 	/* deps.c, written under lock: the tasks listed to read the version
 	 * the last writer made, and their mean over the versions before (0:
 	 * none yet); pph__transfer_estimate shares a copy among a version's

@@ -1602,6 +1602,53 @@ static void test_estimate_copies_to_readers(void)
 }
 
 /*
+ * What a node's last version needed is forgotten once PPH_READERS_STALE
+ * versions were written elsewhere since: the device wrote a version the
+ * CPU read, then the CPU wrote every version and the device read each.
+ * Kept, the device's copy home was charged for good (the ODE solver's
+ * k0 = k6 on the H100, written on the GPU once at the start).
+ */
+static void test_estimate_forgets_stale_readers(void)
+{
+	enum { M = 1 << 15 }; /* its sums fit an int */
+	static int v[M], out;
+	const uint64_t bytes = M * sizeof(int);
+	const unsigned node = opencl_node();
+	const double in = pph__transfer_time(node, 0, bytes);
+	const double home = pph__transfer_time(node, 1, bytes);
+	pph_data_handle h, o;
+	struct pph_task *w;
+	int i;
+
+	pph_vector_register(&h, v, M, sizeof(int));
+	pph_vector_register(&o, &out, 1, sizeof(int));
+	w = pph_task_create(&add_cl);
+	CU_ASSERT_FATAL(w && pph_task_add_buffer(w, h, PPH_W) == 0);
+	call_sync(&fill_cl, GPU, h, PPH_W, NULL, 1);
+	call_sync(&sum_cl, CPU, h, PPH_R, o, 0);
+	for (i = 0; i < PPH_READERS_STALE; i++) {
+		call_sync(&fill_cl, CPU, h, PPH_W, NULL, i);
+		call_sync(&sum_cl, GPU, h, PPH_R, o, 0);
+		CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), home, 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 0, 1), in, 1e-9);
+	}
+	call_sync(&fill_cl, CPU, h, PPH_W, NULL, 7);
+	call_sync(&sum_cl, GPU, h, PPH_R, o, 0);
+	CU_ASSERT_EQUAL(pph_data_acquire(o, PPH_R), 0);
+	CU_ASSERT_EQUAL(out, M * 7 + M * (M - 1) / 2);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), 0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 0, 1), in, 1e-9);
+	/* written there again and read home: known again */
+	call_sync(&fill_cl, GPU, h, PPH_W, NULL, 8);
+	call_sync(&sum_cl, CPU, h, PPH_R, o, 0);
+	call_sync(&fill_cl, CPU, h, PPH_W, NULL, 9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), home, 1e-9);
+	pph_task_destroy(w);
+	pph_data_unregister(h);
+	pph_data_unregister(o);
+}
+
+/*
  * A step's copy between device tasks (the ODE solver's y = ynew): x made
  * on the device, copied into y, y read on the device.  Copies cost 100 ms
  * each way (this process's model); the device's copy variant takes 120 ms.
@@ -2048,6 +2095,8 @@ int main(void)
 	CU_add_test(s, "a result the host reads costs its copy home", test_transfer_estimate);
 	CU_add_test(s, "a writer pays the copies to its version's readers",
 		    test_estimate_copies_to_readers);
+	CU_add_test(s, "a writer's readers long gone are not charged",
+		    test_estimate_forgets_stale_readers);
 	CU_add_test(s, "a copy between device tasks stays on the device",
 		    test_copy_between_device_tasks);
 	CU_add_test(s, "transfers in traces", test_trace_transfers);
