@@ -64,7 +64,8 @@ int pph__node_copy(unsigned node, enum pph_layout layout, const union pph_iface 
 		   union pph_iface *to, int to_host, uint64_t bytes)
 {
 	const struct pph_node_ops *ops = ops_of(node);
-	double t0 = pph__trace_enabled() ? pph__now_us() : 0;
+	/* a copy home is waited for: its time teaches the transfer model */
+	double t0 = pph__trace_enabled() || to_host ? pph__now_us() : 0, us;
 	int rc = to_host ? ops->to_host(node, layout, from, to) :
 			   ops->to_device(node, layout, from, to);
 
@@ -73,8 +74,13 @@ int pph__node_copy(unsigned node, enum pph_layout layout, const union pph_iface 
 	if (!to_host)
 		atomic_fetch_add(&pph__rt.nodes[node].copies_in, 1);
 	pph__count_transfer(to_host, bytes);
-	if (t0)
-		pph__trace_transfer(to_host, bytes, t0, pph__now_us() - t0);
+	if (t0) {
+		us = pph__now_us() - t0;
+		if (to_host)
+			pph__transfer_observed(node, bytes, us);
+		if (pph__trace_enabled())
+			pph__trace_transfer(to_host, bytes, t0, us);
+	}
 	return 0;
 }
 

@@ -419,6 +419,7 @@ static void shutdown_locked(void)
 	pph__trace_shutdown();
 	pph__stats_free();
 	pph__perfmodel_shutdown();
+	pph__transfer_model_shutdown();
 	pph__impl_enable_all();
 	pph__task_cache_free();
 	pph__rt.nnodes = 1; /* the devices are gone */

@@ -280,6 +280,12 @@ int pph__node_copy(unsigned node, enum pph_layout layout, const union pph_iface 
 void pph__transfer_model_init(void);
 /* Predicted microseconds to copy bytes to node (to_host 0) or from it (1). */
 double pph__transfer_time(unsigned node, int to_host, uint64_t bytes);
+/* A copy of bytes home from node took us: the node's copies' slowdown
+ * over its link's bandwidth learns from it (both directions) */
+void pph__transfer_observed(unsigned node, uint64_t bytes, double us);
+double pph__transfer_slowdown(unsigned node);
+/* at pph_shutdown: the slowdowns learned, stored */
+void pph__transfer_model_shutdown(void);
 void pph__transfer_model_get(unsigned node, double latency_us[2], double bytes_per_us[2]);
 /* for tests: another link for node, this process only (nothing is stored) */
 void pph__transfer_model_set(unsigned node, const double latency_us[2],

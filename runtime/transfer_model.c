@@ -9,9 +9,22 @@
  *
  * INDEX counts the nodes of one architecture in the order the drivers
  * found them.  PEPPHER_CALIBRATE=2 measures again.
+ *
+ * A program's copies are slower than the calibration's: on an H100, lud's
+ * 2.3 MB matrix took 330-440 us each way where the link's 8 MB copy of a
+ * buffer copied just before predicted 230, and dmda sent it to the GPU and
+ * back each step for a kernel that saved 600 us on the CPU's 950.  So each
+ * node's copies home (waited for, hence timed; a copy to the device is
+ * only enqueued) teach it how much slower the copies' bandwidth part is
+ * (pph__transfer_observed), for both directions, kept as
+ *
+ *     slowdown ARCH INDEX FACTOR
+ *
+ * and written at pph_shutdown.
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,13 +35,37 @@
 
 #define SMALL (4u << 10)
 #define LARGE (8u << 20)
+/* a copy home teaches the slowdown from this size on, and where the
+ * link's bandwidth time is the latency's at least: below, its time is
+ * mostly the latency, and noise (PoCL's copies of 64-180 KiB here, 26 us
+ * of latency and 4 of bandwidth: 22 to 200 us) */
+#define LEARN_MIN (64u << 10)
+#define MIN_SLOWDOWN 0.25
+#define MAX_SLOWDOWN 16
+/* the slowdown is a mean of the copies seen, the stored factor counting
+ * as PRIOR of them, then a moving mean over the last WINDOW */
+#define PRIOR 4
+#define WINDOW 32
 
 struct link {
 	double latency_us[2];	/* [0] to the device, [1] to the host */
 	double bytes_per_us[2];
 };
 
-static struct link links[PPH_MAX_NODES];
+/* the links estimates use, and those measured or stored (what is
+ * written: pph__transfer_model_set changes the first only) */
+static struct link links[PPH_MAX_NODES], stored[PPH_MAX_NODES];
+
+/* Per node: the copies' slowdown over the link's bandwidth (read racily
+ * by estimates), how many copies taught it (PRIOR for a stored factor),
+ * whether it was learned since stored, and whether the link was set by
+ * hand (then what it learns is not stored). */
+static struct {
+	_Atomic double factor;
+	unsigned seen;
+	int dirty, by_hand;
+} slow[PPH_MAX_NODES];
+static pthread_mutex_t slow_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The index of node among the nodes of its architecture. */
 static unsigned arch_index(unsigned node)
@@ -122,7 +159,32 @@ static int sane_link(const struct link *l)
 	return 1;
 }
 
-/* Read the stored links; returns a bit per node found. */
+/* A node's slowdown learned again from none. */
+static void forget_slowdown(unsigned node)
+{
+	atomic_store_explicit(&slow[node].factor, 1.0, memory_order_relaxed);
+	slow[node].seen = 0;
+}
+
+/* The node of the stored link ARCH INDEX, or 0: none here. */
+static unsigned node_of(const char *arch, unsigned index)
+{
+	unsigned n;
+
+	for (n = 1; n < pph__rt.nnodes; n++)
+		if (strcmp(arch, pph_arch_name(pph__rt.nodes[n].arch)) == 0 &&
+		    arch_index(n) == index)
+			return n;
+	return 0;
+}
+
+/* A slowdown a program's copies can have: neither NaN nor absurd. */
+static int sane_factor(double f)
+{
+	return f >= MIN_SLOWDOWN && f <= MAX_SLOWDOWN;
+}
+
+/* Read the stored links and slowdowns; returns a bit per link found. */
 static unsigned long load(const char *path)
 {
 	FILE *fp = fopen(path, "r");
@@ -138,17 +200,25 @@ static unsigned long load(const char *path)
 		fclose(fp);
 		return 0;
 	}
-	while (fgets(line, sizeof(line), fp))
+	while (fgets(line, sizeof(line), fp)) {
+		double factor;
+
 		if (sscanf(line, "link %15s %u %lf %lf %lf %lf", arch, &index, &l.latency_us[0],
 			   &l.bytes_per_us[0], &l.latency_us[1], &l.bytes_per_us[1]) == 6 &&
-		    sane_link(&l))
-			for (n = 1; n < pph__rt.nnodes; n++)
-				if (strcmp(arch, pph_arch_name(pph__rt.nodes[n].arch)) == 0 &&
-				    arch_index(n) == index) {
-					links[n] = l;
-					found |= 1ul << n;
-				}
+		    sane_link(&l) && (n = node_of(arch, index)) != 0) {
+			links[n] = l;
+			found |= 1ul << n;
+		} else if (sscanf(line, "slowdown %15s %u %lf", arch, &index, &factor) == 3 &&
+			   sane_factor(factor) && (n = node_of(arch, index)) != 0) {
+			slow[n].factor = factor;
+			slow[n].seen = PRIOR;
+		}
+	}
 	fclose(fp);
+	/* a slowdown over a link measured again is not kept */
+	for (n = 1; n < pph__rt.nnodes; n++)
+		if (!(found >> n & 1ul))
+			forget_slowdown(n);
 	return found;
 }
 
@@ -158,11 +228,15 @@ static void write_links(FILE *fp, const void *unused)
 
 	(void)unused;
 	fprintf(fp, "peppher-transfers 1\n");
-	for (n = 1; n < pph__rt.nnodes; n++)
+	for (n = 1; n < pph__rt.nnodes; n++) {
 		fprintf(fp, "link %s %u %.3f %.3f %.3f %.3f\n",
 			pph_arch_name(pph__rt.nodes[n].arch), arch_index(n),
-			links[n].latency_us[0], links[n].bytes_per_us[0],
-			links[n].latency_us[1], links[n].bytes_per_us[1]);
+			stored[n].latency_us[0], stored[n].bytes_per_us[0],
+			stored[n].latency_us[1], stored[n].bytes_per_us[1]);
+		if (slow[n].seen && !slow[n].by_hand)
+			fprintf(fp, "slowdown %s %u %.4f\n", pph_arch_name(pph__rt.nodes[n].arch),
+				arch_index(n), (double)slow[n].factor);
+	}
 }
 
 /* Said as the performance models' writes are (a full disk kept it
@@ -184,6 +258,10 @@ void pph__transfer_model_init(void)
 	unsigned n;
 	int measured = 0;
 
+	for (n = 1; n < pph__rt.nnodes; n++) {
+		forget_slowdown(n);
+		slow[n].dirty = slow[n].by_hand = 0;
+	}
 	if (path && !(cal && strcmp(cal, "2") == 0))
 		found = load(path);
 	for (n = 1; n < pph__rt.nnodes; n++) {
@@ -194,6 +272,7 @@ void pph__transfer_model_init(void)
 		if (measure(n, &links[n]) == 0)
 			measured = 1;
 	}
+	memcpy(stored, links, sizeof(stored));
 	if (measured && path)
 		store(path);
 	free(path);
@@ -202,8 +281,50 @@ void pph__transfer_model_init(void)
 double pph__transfer_time(unsigned node, int to_host, uint64_t bytes)
 {
 	const struct link *l = &links[node];
+	double factor = atomic_load_explicit(&slow[node].factor, memory_order_relaxed);
 
-	return l->latency_us[to_host] + (double)bytes / l->bytes_per_us[to_host];
+	return l->latency_us[to_host] + (double)bytes / l->bytes_per_us[to_host] * factor;
+}
+
+void pph__transfer_observed(unsigned node, uint64_t bytes, double us)
+{
+	const struct link *l = &links[node];
+	double f = atomic_load_explicit(&slow[node].factor, memory_order_relaxed), r;
+	double bandwidth_us = (double)bytes / l->bytes_per_us[1];
+
+	if (bytes < LEARN_MIN || bandwidth_us < l->latency_us[1])
+		return;
+	/* a copy into pages not touched yet (page faults: 100 times the
+	 * time, here) moves it 4 times its value at most */
+	r = fmin(fmax((us - l->latency_us[1]) / bandwidth_us, fmax(f / 4, MIN_SLOWDOWN)),
+		 fmin(f * 4, MAX_SLOWDOWN));
+	pthread_mutex_lock(&slow_lock);
+	if (slow[node].seen < WINDOW)
+		slow[node].seen++;
+	atomic_store_explicit(&slow[node].factor,
+			      slow[node].factor + (r - slow[node].factor) / slow[node].seen,
+			      memory_order_relaxed);
+	slow[node].dirty = 1;
+	pthread_mutex_unlock(&slow_lock);
+}
+
+double pph__transfer_slowdown(unsigned node)
+{
+	return atomic_load_explicit(&slow[node].factor, memory_order_relaxed);
+}
+
+void pph__transfer_model_shutdown(void)
+{
+	char *path;
+	unsigned n;
+	int dirty = 0;
+
+	for (n = 1; n < pph__rt.nnodes; n++)
+		dirty |= slow[n].dirty, slow[n].dirty = 0;
+	if (dirty && (path = file_path())) {
+		store(path);
+		free(path);
+	}
 }
 
 void pph__transfer_model_get(unsigned node, double latency_us[2], double bytes_per_us[2])
@@ -217,4 +338,6 @@ void pph__transfer_model_set(unsigned node, const double latency_us[2],
 {
 	memcpy(links[node].latency_us, latency_us, sizeof(links[node].latency_us));
 	memcpy(links[node].bytes_per_us, bytes_per_us, sizeof(links[node].bytes_per_us));
+	forget_slowdown(node); /* learned again over this link */
+	slow[node].by_hand = 1;
 }

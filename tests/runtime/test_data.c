@@ -135,6 +135,10 @@ static const struct pph_codelet add_matrix2_cl = { "data_add_matrix2", 2, add_ma
 enum { CPU = 0, GPU = 1 };
 #define N 1000
 #define BYTES (N * sizeof(int))
+/* A copy in and home of bytes to node, as estimated now: copies home of
+ * 64 KiB and more teach the link's slowdown (pph__transfer_observed). */
+#define IN pph__transfer_time(node, 0, bytes)
+#define HOME pph__transfer_time(node, 1, bytes)
 
 /* Submit cl on a's variant with (h, mode) [+ (out, PPH_W)], value x. */
 static void call(const struct pph_codelet *cl, int variant, pph_data_handle h,
@@ -1522,6 +1526,52 @@ static void test_transfer_model(void)
 	CU_ASSERT_TRUE(pph__transfer_time(1, 0, 1) > 0);
 }
 
+/*
+ * A program's copies home teach the link's slowdown, for both directions:
+ * copies of 64 KiB and more (below, the latency is most of their time),
+ * each counted as 4 times the slowdown so far at most.  What was learned is stored at pph_shutdown
+ * and read back at pph_init; a link set by hand learns again from none.
+ */
+static void test_transfer_slowdown(void)
+{
+	enum { M = 1 << 20 }; /* 4 MiB: the bandwidth's time, not the latency's */
+	static int v[M];
+	const unsigned node = opencl_node();
+	const uint64_t bytes = M * sizeof(int);
+	double lat[2], bw[2], learned;
+	pph_data_handle h;
+	int i;
+
+	pph__transfer_model_get(node, lat, bw);
+	pph__transfer_model_set(node, lat, bw);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_slowdown(node), 1, 1e-12);
+	pph__transfer_observed(node, 32 << 10, lat[1] + 9.0 * (32 << 10) / bw[1]);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_slowdown(node), 1, 1e-12);
+	pph__transfer_observed(node, bytes, lat[1] + 3.0 * (double)bytes / bw[1]);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_slowdown(node), 3, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(IN, lat[0] + 3.0 * (double)bytes / bw[0], 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(HOME, lat[1] + 3.0 * (double)bytes / bw[1], 1e-6);
+	pph__transfer_observed(node, bytes, lat[1] + 100.0 * (double)bytes / bw[1]);
+	/* 4 times the slowdown at most (a copy into pages not touched yet) */
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_slowdown(node), (3.0 + 12) / 2, 1e-9);
+	/* learned from real copies, stored, read back */
+	pph_shutdown();
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	pph_vector_register(&h, v, M, sizeof(int));
+	for (i = 0; i < 3; i++) {
+		call_sync(&fill_cl, GPU, h, PPH_W, NULL, i);
+		CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
+		CU_ASSERT_EQUAL(v[M - 1], i + M - 1);
+	}
+	pph_data_unregister(h);
+	learned = pph__transfer_slowdown(node);
+	fprintf(stderr, "copies home of 4 MiB: %.2f times the link's bandwidth time\n", learned);
+	CU_ASSERT(learned >= 0.25 && learned <= 16);
+	pph_shutdown();
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_slowdown(node), learned, 1e-4);
+}
+
 /* dmda's cost of placing a task on the device: the copies in, and the copy
  * home of a result the host reads next (pph_data_set_host_reads). */
 static void test_transfer_estimate(void)
@@ -1553,8 +1603,6 @@ static void test_transfer_estimate(void)
 	pph_data_unregister(h);
 }
 
-/* Run cl on variant (CPU or GPU) with (h, mode) [+ (out, PPH_W)], value x,
- * and wait. */
 /* A writer on a node is charged the copies the last version written there
  * needed to be read: to the device after the host wrote a version the
  * device read, home after the device wrote one the CPU read, none once a
@@ -1565,8 +1613,6 @@ static void test_estimate_copies_to_readers(void)
 	static int v[M], out;
 	const uint64_t bytes = M * sizeof(int);
 	const unsigned node = opencl_node();
-	const double in = pph__transfer_time(node, 0, bytes);
-	const double home = pph__transfer_time(node, 1, bytes);
 	pph_data_handle h, o;
 	struct pph_task *w;
 
@@ -1576,18 +1622,18 @@ static void test_estimate_copies_to_readers(void)
 	CU_ASSERT_FATAL(w && pph_task_add_buffer(w, h, PPH_W) == 0);
 	call_sync(&fill_cl, CPU, h, PPH_W, NULL, 1);
 	call_sync(&sum_cl, GPU, h, PPH_R, o, 0);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 0, 1), in, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 0, 1), IN, 1e-9);
 	call_sync(&fill_cl, CPU, h, PPH_W, NULL, 2); /* unread: the version before counts */
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 0, 1), in, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 0, 1), IN, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), 0, 1e-9);
 	call_sync(&sum_cl, GPU, h, PPH_R, o, 0);
 	call_sync(&fill_cl, GPU, h, PPH_W, NULL, 3);
 	call_sync(&sum_cl, CPU, h, PPH_R, o, 0);
 	call_sync(&fill_cl, GPU, h, PPH_W, NULL, 4);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), home, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 0, 1), in, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), HOME, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 0, 1), IN, 1e-9);
 	pph_data_set_host_reads(h, 1); /* home once, whatever else reads it */
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), home, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), HOME, 1e-9);
 	pph_data_set_host_reads(h, 0);
 	call_sync(&sum_cl, GPU, h, PPH_R, o, 0);
 	call_sync(&fill_cl, GPU, h, PPH_W, NULL, 5);
@@ -1595,7 +1641,7 @@ static void test_estimate_copies_to_readers(void)
 	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0); /* the host's read counts too */
 	CU_ASSERT_EQUAL(v[M - 1], 5 + M - 1);
 	call_sync(&fill_cl, GPU, h, PPH_W, NULL, 6);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), home, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), HOME, 1e-9);
 	pph_task_destroy(w);
 	pph_data_unregister(h);
 	pph_data_unregister(o);
@@ -1614,8 +1660,6 @@ static void test_estimate_forgets_stale_readers(void)
 	static int v[M], out;
 	const uint64_t bytes = M * sizeof(int);
 	const unsigned node = opencl_node();
-	const double in = pph__transfer_time(node, 0, bytes);
-	const double home = pph__transfer_time(node, 1, bytes);
 	pph_data_handle h, o;
 	struct pph_task *w;
 	int i;
@@ -1629,20 +1673,20 @@ static void test_estimate_forgets_stale_readers(void)
 	for (i = 0; i < PPH_READERS_STALE; i++) {
 		call_sync(&fill_cl, CPU, h, PPH_W, NULL, i);
 		call_sync(&sum_cl, GPU, h, PPH_R, o, 0);
-		CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), home, 1e-9);
-		CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 0, 1), in, 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), HOME, 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 0, 1), IN, 1e-9);
 	}
 	call_sync(&fill_cl, CPU, h, PPH_W, NULL, 7);
 	call_sync(&sum_cl, GPU, h, PPH_R, o, 0);
 	CU_ASSERT_EQUAL(pph_data_acquire(o, PPH_R), 0);
 	CU_ASSERT_EQUAL(out, M * 7 + M * (M - 1) / 2);
 	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), 0, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 0, 1), in, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 0, 1), IN, 1e-9);
 	/* written there again and read home: known again */
 	call_sync(&fill_cl, GPU, h, PPH_W, NULL, 8);
 	call_sync(&sum_cl, CPU, h, PPH_R, o, 0);
 	call_sync(&fill_cl, CPU, h, PPH_W, NULL, 9);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), home, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), HOME, 1e-9);
 	pph_task_destroy(w);
 	pph_data_unregister(h);
 	pph_data_unregister(o);
@@ -2095,6 +2139,8 @@ int main(void)
 	CU_add_test(s, "a result the host reads costs its copy home", test_transfer_estimate);
 	CU_add_test(s, "a writer pays the copies to its version's readers",
 		    test_estimate_copies_to_readers);
+	CU_add_test(s, "a program's copies home teach the link's slowdown",
+		    test_transfer_slowdown);
 	CU_add_test(s, "a writer's readers long gone are not charged",
 		    test_estimate_forgets_stale_readers);
 	CU_add_test(s, "a copy between device tasks stays on the device",
