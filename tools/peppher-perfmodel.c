@@ -80,6 +80,37 @@ static struct pph_pm_model *load(const char *dir, const char *codelet)
 	return m;
 }
 
+/* A models folder that cannot be opened, said: one not made yet is no
+ * model yet, and where the folder's home holds StarPU's models (programs
+ * on libpeppher-starpu), where they are and how to list them. */
+static void say_unopened(const char *dir, int err)
+{
+	char *home = strdup(dir), *slash, *starpu = NULL;
+	int up = 0;
+	DIR *s;
+
+	if (err != ENOENT) {
+		fprintf(stderr, "peppher-perfmodel: %s: %s\n", dir, strerror(err));
+		free(home);
+		return;
+	}
+	fprintf(stderr, "peppher-perfmodel: %s: no models yet (libpeppher writes them at pph_shutdown)\n",
+		dir);
+	/* DIR is HOME/perfmodels/HOST: StarPU's are in HOME/starpu */
+	while (home && up < 2 && (slash = strrchr(home, '/'))) {
+		*slash = '\0';
+		up++;
+	}
+	if (up == 2 && asprintf(&starpu, "%s/starpu", home) >= 0 && (s = opendir(starpu))) {
+		closedir(s);
+		fprintf(stderr,
+			"peppher-perfmodel: programs on libpeppher-starpu keep StarPU's models in %s: STARPU_HOME=%s starpu_perfmodel_display -l\n",
+			starpu, starpu);
+	}
+	free(home);
+	free(starpu);
+}
+
 /* 1 where a model could not be read (said), else 0. */
 static int cmd_list(const char *dir)
 {
@@ -88,7 +119,7 @@ static int cmd_list(const char *dir)
 	int rc = 0;
 
 	if (!d) {
-		fprintf(stderr, "peppher-perfmodel: %s: %s\n", dir, strerror(errno));
+		say_unopened(dir, errno);
 		return 1;
 	}
 	printf("%-32s %8s %8s %10s\n", "codelet", "variants", "sizes", "samples");

@@ -90,6 +90,13 @@ done
 out=$(env -u PEPPHER_HOME HOME=/no/such/home "$tool" list 2>&1) && fail "list without a models folder"
 echo "$out" | grep -q "will not be saved" && { echo "$out"; fail "list: the runtime's warning"; }
 echo "$out" | grep -q "^peppher-perfmodel: no models folder" || { echo "$out"; fail "list: no models folder"; }
+# a home with StarPU's models only (libpeppher-starpu): where they are
+mkdir -p "$dir/home/starpu"
+out=$("$tool" -d "$dir/home/perfmodels/host" list 2>&1) && fail "list of a folder not made"
+echo "$out" | grep -q "^peppher-perfmodel: $dir/home/perfmodels/host: no models yet" ||
+	{ echo "$out"; fail "list: no models yet"; }
+echo "$out" | grep -q "StarPU's models in $dir/home/starpu: STARPU_HOME=$dir/home/starpu starpu_perfmodel_display -l" ||
+	{ echo "$out"; fail "list: StarPU's models"; }
 [ "$("$tool" --version)" = "peppher-perfmodel (PEPPHER-C) $(sed -n 's/^Version: //p' "$top_builddir/peppher.pc")" ] ||
 	fail "--version"
 echo "PASS: peppher-perfmodel"
