@@ -776,6 +776,7 @@ struct header_walk {
 	size_t nown;
 	struct cfunc *funcs;
 	size_t n;
+	size_t nstatic; /* static functions there: left out */
 };
 
 static bool has_path(char *const *paths, size_t n, const char *path)
@@ -817,9 +818,12 @@ static enum CXChildVisitResult visit_header(CXCursor c, CXCursor parent, void *d
 	(void)parent;
 	if (is_linkage_spec(c))
 		return CXChildVisit_Recurse; /* extern "C" { ... } */
-	if (c.kind != CXCursor_FunctionDecl || !expanded_in(c, w) ||
-	    clang.Cursor_getStorageClass(c) == CX_SC_Static)
+	if (c.kind != CXCursor_FunctionDecl || !expanded_in(c, w))
 		return CXChildVisit_Continue;
+	if (clang.Cursor_getStorageClass(c) == CX_SC_Static) {
+		w->nstatic++; /* bodies are skipped: not told from a declaration */
+		return CXChildVisit_Continue;
+	}
 	name = take(clang.getCursorSpelling(c));
 	for (i = 0; i < w->n && strcmp(cfunc_symbol(&w->funcs[i]), name) != 0; i++)
 		;
@@ -1329,7 +1333,7 @@ int cparse_header(const char *path, char *const *args, size_t nargs, const char 
 		  const char **std_read)
 {
 	const char *lang[] = { "-x", "c", NULL, NULL };
-	struct header_walk w = { NULL, 0, NULL, 0 };
+	struct header_walk w = { NULL, 0, NULL, 0, 0 };
 	CXIndex index;
 	CXTranslationUnit tu;
 	const char **all, *why;
@@ -1390,6 +1394,12 @@ int cparse_header(const char *path, char *const *args, size_t nargs, const char 
 		}
 		if (!w.n)
 			declares_none(tu, path, real, &included);
+		if (w.nstatic) {
+			struct loc loc = { path, 0 };
+
+			diag_note(&loc, "%zu static function%s left out: each file that includes the header compiles its own copy, which no wrapper can reach",
+				  w.nstatic, w.nstatic == 1 ? "" : "s");
+		}
 		free_inclusions(&included);
 		free(real);
 	}

@@ -534,6 +534,9 @@ extern const struct pph_codelet pph__redux_combine_cl;
  * mode, combines the handle's accumulators (submits a combine task).
  * Returns 0, -EINVAL or -ENOMEM. */
 int pph__redux_submit(struct pph_task *task);
+/* A task refused after pph__redux_submit gave it accumulators (no worker
+ * can run it): they are freed, the task stays as made. */
+void pph__redux_unsubmit(struct pph_task *task);
 /* The handle is about to be accessed from the host (acquire, partition,
  * unregister): combine its accumulators first. */
 void pph__redux_close(struct pph_data *d);

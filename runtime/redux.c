@@ -299,6 +299,11 @@ static void free_accumulators(struct pph_task *task, unsigned n)
 		}
 }
 
+void pph__redux_unsubmit(struct pph_task *task)
+{
+	free_accumulators(task, task->nbuffers);
+}
+
 int pph__redux_submit(struct pph_task *task)
 {
 	const struct pph_reduction *op;

@@ -777,6 +777,8 @@ int pph_task_submit(struct pph_task *task)
 
 static int submit_checked(struct pph_task *task)
 {
+	int rc = 0, redux = 0;
+
 	if (!task)
 		return -EINVAL;
 	if (atomic_load_explicit(&task->state, memory_order_relaxed) != PPH_TASK_MADE)
@@ -784,7 +786,6 @@ static int submit_checked(struct pph_task *task)
 	if (!pph__rt.initialized)
 		return pph__not_running("pph_task_submit");
 	if (task->nbuffers) {
-		int rc = 0;
 		unsigned i;
 
 		/* not a partitioned handle (its blocks are used meanwhile) nor
@@ -792,12 +793,14 @@ static int submit_checked(struct pph_task *task)
 		for (i = 0; i < task->nbuffers && rc == 0; i++)
 			rc = pph__data_usable(task->handles[i], "pph_task_submit");
 		/* reductions (redux.c): accumulators, combines before other modes */
-		if (rc == 0 && atomic_load_explicit(&pph__redux_used, memory_order_relaxed))
+		if (rc == 0 && atomic_load_explicit(&pph__redux_used, memory_order_relaxed)) {
 			rc = pph__redux_submit(task);
+			redux = rc == 0;
+		}
 		if (rc)
 			return rc;
 		if ((rc = host_data_only(task)) != 0)
-			return rc;
+			goto refused;
 		task->footprint = pph__task_footprint(task, &task->size);
 	} else if (task->work > 0) {
 		/* a call's work keys its history even without data */
@@ -806,5 +809,10 @@ static int submit_checked(struct pph_task *task)
 		task->footprint = PPH_FOOTPRINT_NO_DATA;
 		task->size = 0;
 	}
-	return submit(task);
+	if ((rc = submit(task)) == 0)
+		return 0;
+refused:
+	if (redux) /* the task stays the caller's, to destroy or submit again */
+		pph__redux_unsubmit(task);
+	return rc;
 }
