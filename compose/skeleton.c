@@ -295,8 +295,30 @@ static bool count_follows(const struct sparam *ps, size_t n, size_t k)
 	       is_size_name(ps[k + 1].name);
 }
 
+/* Is the parameter at index i named after a pointer parameter other than
+ * the one at index k ("mlen" after "m")? */
+static bool sizes_another(const struct sparam *ps, size_t n, size_t i, size_t k)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		if (j != k && ps[j].c->shape != CSHAPE_VALUE && sizes_by_name(ps[i].name, ps[j].name))
+			return true;
+	return false;
+}
+
+/* Is the parameter at index i a size-like by-value integer that another
+ * pointer than the one at index k does not own by its name? */
+static bool free_size(const struct sparam *ps, size_t n, size_t i, size_t k)
+{
+	return ps[i].c->integer && ps[i].c->shape == CSHAPE_VALUE && is_size_name(ps[i].name) &&
+	       !sizes_another(ps, n, i, k);
+}
+
 /* The size parameter of the pointer at index k: named for it, else the
- * nearest size-like name after it, else before it. */
+ * nearest size-like name after it, else before it, but for one named for
+ * another pointer (libsodium's crypto_secretbox_easy(c, m, mlen, n, k):
+ * mlen is m's, and neither the nonce n's nor the key k's). */
 static int guess_vector(const struct sparam *ps, size_t n, size_t k, const char **why)
 {
 	size_t i;
@@ -309,10 +331,10 @@ static int guess_vector(const struct sparam *ps, size_t n, size_t k, const char 
 		}
 	*why = "the nearest size-like name";
 	for (i = k + 1; i < n; i++)
-		if (ps[i].c->integer && ps[i].c->shape == CSHAPE_VALUE && is_size_name(ps[i].name))
+		if (free_size(ps, n, i, k))
 			return (int)i;
 	for (i = k; i-- > 0;)
-		if (ps[i].c->integer && ps[i].c->shape == CSHAPE_VALUE && is_size_name(ps[i].name))
+		if (free_size(ps, n, i, k))
 			return (int)i;
 	return -1;
 }
