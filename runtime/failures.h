@@ -17,4 +17,10 @@ int pph__failure_said(void);
  * except where it would mislead (-E2BIG is "Argument list too long"). */
 const char *pph__failure_reason(int rc);
 
+struct pph_codelet;
+
+/* 0 if cl can be submitted (a name, variants each with a function, a name
+ * and a known architecture), else -EINVAL, said on stderr. */
+int pph__codelet_check(const struct pph_codelet *cl);
+
 #endif

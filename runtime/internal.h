@@ -948,9 +948,7 @@ static inline void pph__here_left(const void *frame)
 	if (pph__running_here)
 		pph__here_left_slow(frame);
 }
-/* task.c: 0 if cl can be submitted (a name, variants each with a function,
- * a name and a known architecture), else -EINVAL with a message. */
-int pph__codelet_check(const struct pph_codelet *cl);
+#include "failures.h" /* pph__codelet_check */
 /* init.c: why the last pph_init failed, or NULL. */
 const char *pph__init_error(void);
 

@@ -318,29 +318,6 @@ void pph_task_set_detached(struct pph_task *task, int detached)
 		task->detached = detached;
 }
 
-int pph__codelet_check(const struct pph_codelet *cl)
-{
-	const char *why = NULL;
-	unsigned i;
-
-	if (!cl->name || !*cl->name)
-		why = "has no name";
-	else if (!cl->nimpls || !cl->impls)
-		why = "has no variant";
-	for (i = 0; !why && i < cl->nimpls; i++)
-		if (!cl->impls[i].fn)
-			why = "has a variant without a function";
-		else if (!cl->impls[i].name)
-			why = "has a variant without a name";
-		else if ((unsigned)cl->impls[i].arch >= PPH_ARCH_COUNT)
-			why = "has a variant of an unknown architecture";
-	if (!why)
-		return 0;
-	fprintf(stderr, "peppher: codelet %s %s (variant %u): task not submitted\n",
-		cl->name ? cl->name : "(no name)", why, i ? i - 1 : 0);
-	return -EINVAL;
-}
-
 int pph__task_runnable(const struct pph_task *task)
 {
 	unsigned a;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "../runtime/failures.h"
 
 #ifdef SP_USE_OPENCL
 #include <peppher/opencl.h>
@@ -662,17 +663,6 @@ void sp__stats_print(FILE *fp)
 	pthread_mutex_unlock(&codelets_lock);
 }
 
-static int codelet_check(const struct pph_codelet *cl)
-{
-	unsigned i;
-
-	if (!cl->name || !cl->nimpls || !cl->impls)
-		return -EINVAL;
-	for (i = 0; i < cl->nimpls; i++)
-		if (!cl->impls[i].fn || !cl->impls[i].name || cl->impls[i].arch >= PPH_ARCH_COUNT)
-			return -EINVAL;
-	return 0;
-}
 
 struct pph_task *pph_task_create(const struct pph_codelet *cl)
 {
@@ -685,7 +675,7 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 	p->impl_ran = p->worker_ran = -1;
 	/* pph_shutdown frees the codelets: none got as it stops StarPU
 	 * (the task is refused at its submission) */
-	if (codelet_check(cl) == 0 && sp__enter(NULL, 0) == 0) {
+	if (pph__codelet_check(cl) == 0 && sp__enter(NULL, 0) == 0) {
 		p->w = sp__codelet_get(cl);
 		sp__leave();
 	}
