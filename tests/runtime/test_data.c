@@ -1603,23 +1603,40 @@ static void test_transfer_estimate(void)
 	pph_data_unregister(h);
 }
 
+/* A vector of M ints (its sums fit an int) and a sum's output, both
+ * registered, and a task writing the vector, whose estimates are asked. */
+#define M (1 << 15)
+static int estimate_v[M], estimate_out;
+
+static struct pph_task *estimate_begin(pph_data_handle *h, pph_data_handle *o)
+{
+	struct pph_task *w;
+
+	pph_vector_register(h, estimate_v, M, sizeof(int));
+	pph_vector_register(o, &estimate_out, 1, sizeof(int));
+	w = pph_task_create(&add_cl);
+	CU_ASSERT_FATAL(w && pph_task_add_buffer(w, *h, PPH_W) == 0);
+	return w;
+}
+
+static void estimate_end(struct pph_task *w, pph_data_handle h, pph_data_handle o)
+{
+	pph_task_destroy(w);
+	pph_data_unregister(h);
+	pph_data_unregister(o);
+}
+
 /* A writer on a node is charged the copies the last version written there
  * needed to be read: to the device after the host wrote a version the
  * device read, home after the device wrote one the CPU read, none once a
  * version written on the device was read there. */
 static void test_estimate_copies_to_readers(void)
 {
-	enum { M = 1 << 15 }; /* its sums fit an int */
-	static int v[M], out;
 	const uint64_t bytes = M * sizeof(int);
 	const unsigned node = opencl_node();
 	pph_data_handle h, o;
-	struct pph_task *w;
-
-	pph_vector_register(&h, v, M, sizeof(int));
-	pph_vector_register(&o, &out, 1, sizeof(int));
-	w = pph_task_create(&add_cl);
-	CU_ASSERT_FATAL(w && pph_task_add_buffer(w, h, PPH_W) == 0);
+	struct pph_task *w = estimate_begin(&h, &o);
+	int *v = estimate_v;
 	call_sync(&fill_cl, CPU, h, PPH_W, NULL, 1);
 	call_sync(&sum_cl, GPU, h, PPH_R, o, 0);
 	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 0, 1), IN, 1e-9);
@@ -1642,9 +1659,7 @@ static void test_estimate_copies_to_readers(void)
 	CU_ASSERT_EQUAL(v[M - 1], 5 + M - 1);
 	call_sync(&fill_cl, GPU, h, PPH_W, NULL, 6);
 	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), HOME, 1e-9);
-	pph_task_destroy(w);
-	pph_data_unregister(h);
-	pph_data_unregister(o);
+	estimate_end(w, h, o);
 }
 
 /*
@@ -1656,18 +1671,11 @@ static void test_estimate_copies_to_readers(void)
  */
 static void test_estimate_forgets_stale_readers(void)
 {
-	enum { M = 1 << 15 }; /* its sums fit an int */
-	static int v[M], out;
 	const uint64_t bytes = M * sizeof(int);
 	const unsigned node = opencl_node();
 	pph_data_handle h, o;
-	struct pph_task *w;
+	struct pph_task *w = estimate_begin(&h, &o);
 	int i;
-
-	pph_vector_register(&h, v, M, sizeof(int));
-	pph_vector_register(&o, &out, 1, sizeof(int));
-	w = pph_task_create(&add_cl);
-	CU_ASSERT_FATAL(w && pph_task_add_buffer(w, h, PPH_W) == 0);
 	call_sync(&fill_cl, GPU, h, PPH_W, NULL, 1);
 	call_sync(&sum_cl, CPU, h, PPH_R, o, 0);
 	for (i = 0; i < PPH_READERS_STALE; i++) {
@@ -1679,7 +1687,7 @@ static void test_estimate_forgets_stale_readers(void)
 	call_sync(&fill_cl, CPU, h, PPH_W, NULL, 7);
 	call_sync(&sum_cl, GPU, h, PPH_R, o, 0);
 	CU_ASSERT_EQUAL(pph_data_acquire(o, PPH_R), 0);
-	CU_ASSERT_EQUAL(out, M * 7 + M * (M - 1) / 2);
+	CU_ASSERT_EQUAL(estimate_out, M * 7 + M * (M - 1) / 2);
 	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), 0, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, 0, 1), IN, 1e-9);
 	/* written there again and read home: known again */
@@ -1687,10 +1695,9 @@ static void test_estimate_forgets_stale_readers(void)
 	call_sync(&sum_cl, CPU, h, PPH_R, o, 0);
 	call_sync(&fill_cl, CPU, h, PPH_W, NULL, 9);
 	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(w, node, 1), HOME, 1e-9);
-	pph_task_destroy(w);
-	pph_data_unregister(h);
-	pph_data_unregister(o);
+	estimate_end(w, h, o);
 }
+#undef M
 
 /*
  * A step's copy between device tasks (the ODE solver's y = ynew): x made
