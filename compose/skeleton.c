@@ -307,12 +307,32 @@ static bool sizes_another(const struct sparam *ps, size_t n, size_t i, size_t k)
 	return false;
 }
 
+/* Does c point to bytes (void, or any char: zlib's Bytef, uint8_t)? */
+static bool is_byte_buffer(const struct cparam *c)
+{
+	return c->shape == CSHAPE_VOIDPTR ||
+	       (c->shape == CSHAPE_POINTER && c->pointee &&
+		(strcmp(c->pointee, "char") == 0 || strcmp(c->pointee, "unsigned char") == 0 ||
+		 strcmp(c->pointee, "signed char") == 0));
+}
+
+/* Is the parameter at index i right after a buffer of bytes, the pointer
+ * at index k pointing to something else ("json_t *json, char *buf, size_t
+ * size")?  Not where k points to bytes too: memcmp's and strncpy's two
+ * buffers share their size. */
+static bool follows_another_buffer(const struct sparam *ps, size_t i, size_t k)
+{
+	return i > 0 && i - 1 != k && is_byte_buffer(ps[i - 1].c) && !is_byte_buffer(ps[k].c);
+}
+
 /* Is the parameter at index i a size-like by-value integer that another
- * pointer than the one at index k does not own by its name? */
+ * pointer than the one at index k does not own, by its name or by coming
+ * right after a buffer of bytes (jansson's json_dumpb(json, buffer, size,
+ * flags): size is the buffer's, not the JSON value's)? */
 static bool free_size(const struct sparam *ps, size_t n, size_t i, size_t k)
 {
 	return ps[i].c->integer && ps[i].c->shape == CSHAPE_VALUE && is_size_name(ps[i].name) &&
-	       !sizes_another(ps, n, i, k);
+	       !sizes_another(ps, n, i, k) && !follows_another_buffer(ps, i, k);
 }
 
 /* The size parameter of the pointer at index k: named for it, else the

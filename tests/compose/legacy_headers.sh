@@ -277,10 +277,17 @@ expect odd_wmean.xml 'name="w" type="const double *" accessMode="read" numElemen
 expect odd_swap.xml 'name="data1" type="double *" accessMode="readwrite" numElements="1 + (n - 1) * abs(stride1)"' \
 	'name="data2" type="double *" accessMode="readwrite" numElements="1 + (n - 1) * abs(stride2)"'
 expect odd_fill.xml 'name="pixels" type="unsigned char *" accessMode="readwrite" numElements="height,width"'
+# a size named after one pointer, or right after a buffer of bytes, is not
+# guessed for another pointer
+expect odd_seal.xml 'name="m" type="const unsigned char *" accessMode="read" numElements="mlen"' \
+	'name="n" type="const unsigned char *" accessMode="read"/>' \
+	'name="k" type="const unsigned char *" accessMode="read"/>'
+expect odd_dump.xml 'name="r" type="const odd_record *" accessMode="read"/>' \
+	'name="buffer" type="char *" accessMode="readwrite" numElements="size"'
 in_tree=
 compute_as_called odd odd_types.c odd_types_calls.c odd_rows odd_scale odd_blocks odd_sum_blocks odd_each odd_bind odd_set \
 	odd_exit_with odd_visit odd_event_length odd_names_length odd_push odd_typeof_sum odd_id_cmp odd_id_copy odd_first \
-	odd_set_report odd_say odd_wmean odd_swap odd_trace odd_fill
+	odd_set_report odd_say odd_wmean odd_swap odd_trace odd_fill odd_seal odd_dump
 # described as data, a function pointer gets a word, not "declare it const"
 sed -i 's|type="odd_visit_fn \*" accessMode="read" byValue="true"|type="odd_visit_fn *" accessMode="read"|' odd/odd_visit.xml
 "$COMPOSE" -I "$data" odd/main.xml -o odd-gen2 --platforms=CPU > /dev/null 2> odd-fn.err || fail "odd: compose without byValue"

@@ -1,4 +1,5 @@
 /* The library behind odd_types.h. */
+#include <stdio.h>
 #include <string.h>
 
 #include "odd_types.h"
@@ -196,4 +197,17 @@ void odd_fill(unsigned char *pixels, int stride, int width, int height)
 	for (int y = 0; y < height; y++)
 		for (int x = 0; x < width; x++)
 			pixels[y * stride + x] = (unsigned char)(x + 10 * y);
+}
+
+int odd_seal(unsigned char *c, const unsigned char *m, unsigned long long mlen,
+	     const unsigned char *n, const unsigned char *k)
+{
+	for (unsigned long long i = 0; i < mlen; i++)
+		c[i] = (unsigned char)(m[i] ^ n[i % 4] ^ k[i % 2]);
+	return 0;
+}
+
+size_t odd_dump(const odd_record *r, char *buffer, size_t size)
+{
+	return (size_t)snprintf(buffer, size, "%d:%g", r->id, r->value);
 }

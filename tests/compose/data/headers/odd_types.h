@@ -76,4 +76,15 @@ void odd_fill(unsigned char *pixels, int stride, int width, int height);
  * says how many") */
 typedef double odd_mat[2][3];
 double odd_trace(const odd_mat m);
+/* a size named after one pointer is not another's (libsodium's
+ * crypto_secretbox_easy(c, m, mlen, n, k): the nonce held mlen elements),
+ * nor is one right after a buffer of bytes a record's (jansson's
+ * json_dumpb(json, buffer, size, flags): json held size elements) */
+int odd_seal(unsigned char *c, const unsigned char *m, unsigned long long mlen,
+	     const unsigned char *n, const unsigned char *k);
+typedef struct {
+	int id;
+	double value;
+} odd_record;
+size_t odd_dump(const odd_record *r, char *buffer, size_t size);
 #endif

@@ -118,6 +118,17 @@ int main(void)
 			printf(" %g", v[i]);
 		printf("\n");
 	}
+	{
+		const unsigned char m[6] = { 1, 2, 3, 4, 5, 6 }, n[4] = { 9, 8, 7, 6 }, k[2] = { 3, 5 };
+		unsigned char c[6] = { 0 };
+		const odd_record r = { 42, 2.5 };
+		char buffer[16] = "";
+
+		printf("seal %d", odd_seal(c, m, 6, n, k));
+		for (int i = 0; i < 6; i++)
+			printf(" %d", c[i]);
+		printf("\ndump %zu %s\n", odd_dump(&r, buffer, sizeof(buffer)), buffer);
+	}
 #ifndef DIRECT
 	PEPPHER_SHUTDOWN();
 #endif
