@@ -55,6 +55,10 @@
 struct cache_slot {
 	const struct pph_codelet *cl;
 	struct pph_pm_variant **variants; /* [impl * CACHE_ROWS + row] */
+	/* each one's changes (struct pph_pm_ask's version), kept with the
+	 * slot rather than the variant: one not made yet changes too, when
+	 * its first sample makes it */
+	_Atomic unsigned *versions;
 };
 
 static struct {
@@ -479,14 +483,12 @@ static struct pph_pm_model *model_get(const char *codelet)
 	return m;
 }
 
-/* The model of (cl, impl, arch, threads), created if create; pm.lock held. */
-static struct pph_pm_variant *lookup(const struct pph_codelet *cl, unsigned impl,
-				     enum pph_arch arch, unsigned threads, int create)
+/* cl's slot, made at its first lookup, or NULL: the table is full (look
+ * up by name every time); pm.lock held. */
+static struct cache_slot *slot_of(const struct pph_codelet *cl)
 {
 	size_t h = ((uintptr_t)cl >> 4) % CACHE_SLOTS, probe;
 	struct cache_slot *slot = NULL;
-	struct pph_pm_variant **pv;
-	struct pph_pm_model *m;
 
 	for (probe = 0; probe < CACHE_SLOTS; probe++) {
 		slot = &pm.cache[(h + probe) % CACHE_SLOTS];
@@ -494,20 +496,63 @@ static struct pph_pm_variant *lookup(const struct pph_codelet *cl, unsigned impl
 			break;
 	}
 	if (probe == CACHE_SLOTS)
-		slot = NULL; /* table full: look up by name every time */
-	else if (!slot->cl) {
+		return NULL;
+	if (!slot->cl) {
 		slot->variants = calloc((size_t)cl->nimpls * CACHE_ROWS,
 					sizeof(*slot->variants));
-		slot->cl = slot->variants ? cl : NULL;
-		if (!slot->cl)
-			slot = NULL;
+		slot->versions = calloc((size_t)cl->nimpls * CACHE_ROWS,
+					sizeof(*slot->versions));
+		if (!slot->variants || !slot->versions) {
+			free(slot->variants);
+			free((void *)slot->versions);
+			slot->variants = NULL;
+			slot->versions = NULL;
+			return NULL;
+		}
+		slot->cl = cl;
 	}
-	if (slot && threads == 1)
-		pv = &slot->variants[impl * CACHE_ROWS + arch];
-	else if (slot && arch == PPH_ARCH_CPU && threads - 2 < CACHE_TEAMS)
-		pv = &slot->variants[impl * CACHE_ROWS + PPH_ARCH_COUNT + threads - 2];
-	else
-		pv = NULL;
+	return slot;
+}
+
+/* The index of (impl, arch, threads) in a slot, or -1: a team too large. */
+static long slot_index(unsigned impl, enum pph_arch arch, unsigned threads)
+{
+	if (threads == 1)
+		return (long)(impl * CACHE_ROWS + arch);
+	if (arch == PPH_ARCH_CPU && threads - 2 < CACHE_TEAMS)
+		return (long)(impl * CACHE_ROWS + PPH_ARCH_COUNT + threads - 2);
+	return -1;
+}
+
+/* The count of changes of (cl, impl, arch, threads), or NULL; pm.lock held. */
+static _Atomic unsigned *version_of(const struct pph_codelet *cl, unsigned impl,
+				    enum pph_arch arch, unsigned threads)
+{
+	struct cache_slot *slot = slot_of(cl);
+	long k = slot_index(impl, arch, threads);
+
+	return slot && k >= 0 ? &slot->versions[k] : NULL;
+}
+
+/* (cl, impl, arch, threads) changed: answers given before are stale. */
+static void changed(const struct pph_codelet *cl, unsigned impl, enum pph_arch arch,
+		    unsigned threads)
+{
+	_Atomic unsigned *v = version_of(cl, impl, arch, threads);
+
+	if (v)
+		atomic_fetch_add_explicit(v, 1, memory_order_relaxed);
+}
+
+/* The model of (cl, impl, arch, threads), created if create; pm.lock held. */
+static struct pph_pm_variant *lookup(const struct pph_codelet *cl, unsigned impl,
+				     enum pph_arch arch, unsigned threads, int create)
+{
+	struct cache_slot *slot = slot_of(cl);
+	long k = slot ? slot_index(impl, arch, threads) : -1;
+	struct pph_pm_variant **pv = k >= 0 ? &slot->variants[k] : NULL;
+	struct pph_pm_model *m;
+
 	if (pv && *pv)
 		return *pv;
 	m = model_get(cl->name);
@@ -524,7 +569,9 @@ static void cache_clear(void)
 
 	for (i = 0; i < CACHE_SLOTS; i++) {
 		free(pm.cache[i].variants);
+		free((void *)pm.cache[i].versions);
 		pm.cache[i].variants = NULL;
+		pm.cache[i].versions = NULL;
 		pm.cache[i].cl = NULL;
 	}
 }
@@ -622,6 +669,7 @@ static void record(const struct pph_codelet *cl, unsigned impl, enum pph_arch ar
 			if (drop_slowest(e) > 0 || e->count == 1 || e->count == PPH_CALIBRATION_MIN)
 				v->reg_dirty = 1;
 		}
+		changed(cl, impl, arch, threads);
 	}
 	pthread_mutex_unlock(&pm.lock);
 }
@@ -666,6 +714,7 @@ void pph__perfmodel_record_setup(const struct pph_codelet *cl, unsigned impl,
 		v->ran_nodes |= 1u << node;
 		v->setup_us = fmin(fmax(one_time_us, 0), PPH_PM_MAX_US);
 		v->setup_measured = 1;
+		changed(cl, impl, arch, threads);
 	}
 	pthread_mutex_unlock(&pm.lock);
 }
@@ -850,8 +899,13 @@ void pph__perfmodel_predict_all(const struct pph_codelet *cl, uint32_t footprint
 	pthread_mutex_lock(&pm.lock);
 	for (i = 0; i < n; i++) {
 		struct pph_pm_ask *a = &asks[i];
-		struct pph_pm_variant *v = lookup(cl, a->impl, a->arch, a->threads, 0);
+		struct pph_pm_variant *v;
 
+		if (pph__perfmodel_ask_fresh(a))
+			continue;
+		v = lookup(cl, a->impl, a->arch, a->threads, 0);
+		a->version = version_of(cl, a->impl, a->arch, a->threads);
+		a->seen = a->version ? atomic_load_explicit(a->version, memory_order_relaxed) : 0;
 		a->us = predict_locked(cl, v, footprint, size, &a->samples);
 		a->setup_us = v ? v->setup_us : 0;
 		a->ran_nodes = v ? v->ran_nodes : 0;

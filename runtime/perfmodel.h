@@ -203,9 +203,25 @@ struct pph_pm_ask {
 	unsigned long samples;
 	double setup_us;	/* the setup a node not in ran_nodes pays */
 	unsigned ran_nodes;
+	/* the variant's count of changes, and its value when answered (NULL:
+	 * none kept, asked each time) */
+	const _Atomic unsigned *version;
+	unsigned seen;
 };
+/* An ask answered before whose variant has not changed since
+ * (pph__perfmodel_ask_fresh) is left as it is: a chain of calls runs one
+ * variant, whose samples change its prediction alone. */
 void pph__perfmodel_predict_all(const struct pph_codelet *cl, uint32_t footprint, double size,
 				struct pph_pm_ask *asks, unsigned n);
+
+/* Does an answered ask still hold: its variant recorded nothing since.
+ * Without the models' lock: a change under way is seen at the next ask,
+ * as if this one had been asked just before it. */
+static inline int pph__perfmodel_ask_fresh(const struct pph_pm_ask *a)
+{
+	return a->version &&
+	       atomic_load_explicit(a->version, memory_order_relaxed) == a->seen;
+}
 
 /* The variant's regression over the sizes it ran at, at size, wherever
  * size lies; negative without one (too few sizes measured, or a codelet

@@ -25,6 +25,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 #include "perfmodel.h"
@@ -56,6 +57,10 @@ static struct {
 	_Atomic double choose_us, wait_us;
 } cost;
 
+/* Counts the runtime's starts: what a thread kept from a runtime shut down
+ * since points at its freed models. */
+static atomic_uint kept_epoch;
+
 static void accumulate(_Atomic double *sum, double us)
 {
 	double old = atomic_load_explicit(sum, memory_order_relaxed);
@@ -72,6 +77,7 @@ static int dmda_init(void)
 	atomic_store(&cost.waits, 0);
 	atomic_store(&cost.choose_us, 0.0);
 	atomic_store(&cost.wait_us, 0.0);
+	atomic_fetch_add(&kept_epoch, 1);
 
 	for (i = 0; i < PPH_MAX_WORKERS; i++) {
 		pph__readyq_init(&q[i].ready);
@@ -297,6 +303,29 @@ static int worth_its_setup(const struct choice *best, double setup, double now)
 }
 
 /*
+ * The predictions a thread asked for a codelet at a footprint, kept until
+ * a variant among them records a sample (pph__perfmodel_ask_fresh): a
+ * chain of calls runs one variant, and asking each other variant and team
+ * size again under the models' lock at every push was most of the cost of
+ * a choice among several (the ODE solver on 16 CPU workers, a CPU and an
+ * OpenMP variant a component: asking 0.74 us a push, 0.23 with the CPU
+ * variant alone).  Direct-mapped by codelet and footprint.
+ */
+#define PRED_KEPT 16	     /* (codelet, footprint) pairs a thread keeps */
+#define PRED_KEPT_ASKS 16 /* a choice asking more is asked afresh each time */
+
+struct pred_kept {
+	const struct pph_codelet *cl; /* NULL: empty */
+	uint32_t footprint;
+	double size;
+	unsigned epoch;	  /* the runtime's start it was asked in (kept_epoch) */
+	uint32_t allowed; /* the variants allowed to the task, a bit each */
+	unsigned n;
+	struct pph_pm_ask asks[PRED_KEPT_ASKS];
+	unsigned char row_of[PRED_KEPT_ASKS];
+};
+
+/*
  * What one choice works in: 18.7 KiB of tables, too much for the stack of
  * the thread that submits (an application thread made with a 32 KiB stack
  * faulted in choose).  Each thread that pushes gets its own, allocated at
@@ -319,6 +348,7 @@ struct pph_dmda_scratch {
 	unsigned char row_of[ROWS * PPH_CHOICE_IMPLS];
 	/* while tracing: each memory node's earliest end (note_why) */
 	struct choice node_best[PPH_MAX_NODES];
+	struct pred_kept kept[PRED_KEPT];
 };
 
 /* for a thread whose own could not be allocated: one at a time */
@@ -339,8 +369,10 @@ static __attribute__((noinline)) struct pph_dmda_scratch *new_scratch(void)
 {
 	struct pph_thread *th = pph__thread_get();
 
-	if (th && (th->scratch = malloc(sizeof(*th->scratch))))
+	if (th && (th->scratch = malloc(sizeof(*th->scratch)))) {
+		memset(th->scratch->kept, 0, sizeof(th->scratch->kept));
 		return th->scratch;
+	}
 	pthread_mutex_lock(&spare_lock);
 	return &spare_scratch;
 }
@@ -379,10 +411,26 @@ static void ask_all(const struct pph_task *t, const unsigned *sizes, unsigned ns
 	const struct pph_codelet *cl = t->cl;
 	struct pph_pm_ask *asks = s->asks;
 	unsigned char *row_of = s->row_of;
-	unsigned n = 0, i, a, k, r;
+	unsigned n = 0, i, a, k, r, epoch = atomic_load_explicit(&kept_epoch, memory_order_relaxed);
+	uint32_t allowed = 0;
+	struct pred_kept *kept = &s->kept[(((uintptr_t)cl >> 4) ^ t->footprint) % PRED_KEPT];
 
+	for (i = 0; i < cl->nimpls && i < PPH_CHOICE_IMPLS; i++)
+		if (pph__impl_allowed(t, i))
+			allowed |= 1u << i;
+	if (kept->cl == cl && kept->footprint == t->footprint && kept->size == t->size &&
+	    kept->epoch == epoch && kept->allowed == allowed) {
+		asks = kept->asks;
+		row_of = kept->row_of;
+		n = kept->n;
+		for (k = 0; k < n && pph__perfmodel_ask_fresh(&asks[k]); k++)
+			;
+		if (k < n) /* one or more changed: those are asked again */
+			pph__perfmodel_predict_all(cl, t->footprint, t->size, asks, n);
+		goto answered;
+	}
 	for (i = 0; i < cl->nimpls && i < PPH_CHOICE_IMPLS; i++) {
-		if (!pph__impl_allowed(t, i))
+		if (!(allowed >> i & 1u))
 			continue;
 		for (a = 0; a < PPH_ARCH_COUNT; a++) {
 			int team = a == PPH_ARCH_CPU && cl->impls[i].arch == PPH_ARCH_OPENMP;
@@ -392,12 +440,20 @@ static void ask_all(const struct pph_task *t, const unsigned *sizes, unsigned ns
 				continue;
 			for (k = 0; k < (team ? nsizes : 1); k++) {
 				asks[n] = (struct pph_pm_ask){ i, (enum pph_arch)a,
-							       team ? sizes[k] : 1, 0, 0, 0, 0 };
+							       team ? sizes[k] : 1, 0, 0, 0, 0,
+							       NULL, 0 };
 				row_of[n++] = (unsigned char)(team ? PPH_ARCH_COUNT + k : a);
 			}
 		}
 	}
 	pph__perfmodel_predict_all(cl, t->footprint, t->size, asks, n);
+	if (n <= PRED_KEPT_ASKS) {
+		*kept = (struct pred_kept){ cl, t->footprint, t->size, epoch, allowed, n, { { 0 } },
+					    { 0 } };
+		memcpy(kept->asks, asks, n * sizeof(*asks));
+		memcpy(kept->row_of, row_of, n);
+	}
+answered:
 	for (k = 0; k < n; k++) {
 		const struct pph_pm_ask *q = &asks[k];
 
@@ -468,6 +524,37 @@ static void note_why(struct pph_task *t, const struct choice *c, const struct ch
 }
 
 /*
+ * The CPU worker on which a one-thread variant would end first: the one
+ * free first, counting the hand-over to a worker that is not idle (see
+ * choose_in); among equals the pushing worker.  Its run time and copies
+ * are the same on every CPU worker, so a predicted one-thread choice is
+ * weighed there alone: weighing it on each of 16 CPU workers, with each
+ * other variant and team size, was most of what a choice among a CPU and
+ * an OpenMP variant costs over one with a CPU variant alone.  -1: no CPU
+ * worker.
+ */
+static int first_free_cpu(double handover, const double *avail_of)
+{
+	unsigned w;
+	int first = -1;
+	double first_end = INFINITY;
+
+	for (w = 0; w < pph__rt.nworkers; w++) {
+		double end;
+
+		if (pph__rt.workers[w].arch != PPH_ARCH_CPU)
+			continue;
+		end = avail_of[w] + (handover > 0 && !idle(w) ? handover : 0);
+		if (first < 0 || end < first_end ||
+		    (end == first_end && &pph__rt.workers[w] == pph__current_worker)) {
+			first = (int)w;
+			first_end = end;
+		}
+	}
+	return first;
+}
+
+/*
  * Try every (worker, variant) pair, and for a fork-join (OPENMP) variant
  * on a CPU worker every team size; an uncalibrated one wins outright: one
  * warmed up in this process first, then the least tried.
@@ -491,6 +578,7 @@ static struct choice choose_in(struct pph_task *t, struct pph_dmda_scratch *s)
 	struct choice *node_best = pph__trace_enabled() ? s->node_best : NULL, *pick;
 	unsigned w, i, a, k, sizes[PPH_MAX_TEAM_SIZES], nsizes = pph__team_sizes(sizes);
 	unsigned ntied = 0;
+	int first_cpu;
 	unsigned long tries = 0, tries_all = 0;
 	int explore_warm = 0;
 	/* a synchronous call's caller waits for a hand-over, not for a run
@@ -514,6 +602,7 @@ static struct choice choose_in(struct pph_task *t, struct pph_dmda_scratch *s)
 		avail_of[w] = available_at(w, now);
 	for (a = 0; node_best && a < pph__rt.nnodes; a++)
 		node_best[a].worker = -1;
+	first_cpu = first_free_cpu(handover, avail_of);
 	for (w = 0; w < pph__rt.nworkers; w++) {
 		const struct pph_worker *wk = &pph__rt.workers[w];
 		/* read once: the variants on w are weighed alike, even should
@@ -543,6 +632,11 @@ static struct choice choose_in(struct pph_task *t, struct pph_dmda_scratch *s)
 				 * every worker and team size was 496 reads a call
 				 * with 16 CPU workers, the scheduler's main cost */
 				if (threads > 1 && !(wk->leads >> k & 1u))
+					continue;
+				/* a predicted one-thread choice ends first on
+				 * the CPU worker free first (first_free_cpu) */
+				if (threads == 1 && wk->arch == PPH_ARCH_CPU && (int)w != first_cpu &&
+				    i < PPH_CHOICE_IMPLS && pred[row][i] >= 0)
 					continue;
 				avail = team ? team_available_at(pph__team_base(w, threads), threads,
 								 avail_of) :
