@@ -406,8 +406,6 @@ struct pph_task {
 	unsigned sched_team; /* CPU workers a fork-join variant gets; 0: all */
 	double sched_pred;  /* its predicted microseconds (dmda) */
 	double sched_pushed_us; /* when dmda queued it, where timed (else 0) */
-	double sched_woken_us;	/* when dmda queued it for a worker running
-				 * nothing, to learn its wake-up (else 0) */
 	int sched_refresh;  /* dmda runs it to refresh a stale history */
 	uint64_t seq; /* queue number, given when the task may be queued */
 	unsigned nbuffers;

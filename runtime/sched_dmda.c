@@ -38,7 +38,6 @@ struct queue {
 	_Atomic double queued_us;   /* predicted work waiting in the queue */
 	_Atomic double running_end; /* expected end of the task running now */
 	atomic_int busy;	    /* a task taken from a queue runs there */
-	_Atomic double wake_us;	    /* see woken */
 };
 
 static struct queue q[PPH_MAX_WORKERS];
@@ -85,7 +84,6 @@ static int dmda_init(void)
 		atomic_store(&q[i].queued_us, 0);
 		atomic_store(&q[i].running_end, 0);
 		atomic_store(&q[i].busy, 0);
-		atomic_store(&q[i].wake_us, 0);
 	}
 	return 0;
 }
@@ -120,41 +118,6 @@ static inline double later(double a, double b)
 static double available_at(unsigned w, double now)
 {
 	return later(now, atomic_load(&q[w].running_end)) + atomic_load(&q[w].queued_us);
-}
-
-/*
- * A worker running no task sleeps, or soon will: a task queued for it
- * starts once it is woken, what the push-to-start times of such tasks
- * teach (a moving mean, each worker its own).  Not a task pushed by the
- * worker itself, which takes it when it returns to its queue.  On the H100
- * machine the ODE solver's dynamic program at 64 sent each step's second
- * copy to an idle CPU worker rather than queue it behind the first on the
- * GPU (23 us predicted against 43), and the worker started 18 us late.
- */
-static int woken_by_push(unsigned w)
-{
-	return !atomic_load_explicit(&q[w].busy, memory_order_relaxed) &&
-	       &pph__rt.workers[w] != pph__current_worker;
-}
-
-/* A task queued for worker w when woken_by_push(w) started us later. */
-static void learn_wake(unsigned w, double us)
-{
-	double old = atomic_load_explicit(&q[w].wake_us, memory_order_relaxed);
-
-	us = fmin(fmax(us, 0), 10000);
-	atomic_store_explicit(&q[w].wake_us, old + (us - old) / 8, memory_order_relaxed);
-}
-
-/* When worker w could start a task pushed now (handover: see choose_in,
- * which has the waits of a synchronous call's caller already). */
-static double startable_at(unsigned w, double now, double handover)
-{
-	double at = available_at(w, now);
-
-	if (handover <= 0 && woken_by_push(w))
-		at += atomic_load_explicit(&q[w].wake_us, memory_order_relaxed);
-	return at;
 }
 
 /* When every worker of the fork-join team of threads led by base is free,
@@ -636,7 +599,7 @@ static struct choice choose_in(struct pph_task *t, struct pph_dmda_scratch *s)
 	for (a = 0; a < PPH_MAX_NODES; a++)
 		xfer[a] = NOT_ASKED;
 	for (w = 0; w < pph__rt.nworkers; w++)
-		avail_of[w] = startable_at(w, now, handover);
+		avail_of[w] = available_at(w, now);
 	for (a = 0; node_best && a < pph__rt.nnodes; a++)
 		node_best[a].worker = -1;
 	first_cpu = first_free_cpu(handover, avail_of);
@@ -823,9 +786,6 @@ static void started(unsigned runner, unsigned owner, struct pph_task *t)
 	/* a team starts when its last member is free */
 	n = team_of(runner, t, &base);
 	start = pph__now_us();
-	if (t->sched_woken_us > 0 && runner == owner)
-		learn_wake(runner, start - t->sched_woken_us);
-	t->sched_woken_us = 0;
 	if (t->sched_pushed_us > 0) {
 		accumulate(&cost.wait_us, start - t->sched_pushed_us);
 		atomic_fetch_add_explicit(&cost.waits, 1, memory_order_relaxed);
@@ -983,9 +943,6 @@ static void dmda_push(struct pph_task *t)
 	if (!pph__wakes_held())
 		pph__task_prefetch(t, pph__rt.workers[c.worker].node);
 	t->sched_pushed_us = timed ? pph__now_us() : 0;
-	t->sched_woken_us = woken_by_push((unsigned)c.worker) ?
-				    (timed ? t->sched_pushed_us : pph__now_us()) :
-				    0;
 	pph__readyq_push(&q[c.worker].ready, t);
 	nudge_idle((unsigned)c.worker);
 	/* A variant disabled after the choice, whose sweep of the queues
@@ -1074,29 +1031,6 @@ static void dmda_wake_all(void)
 		pph__readyq_stop(&q[i].ready);
 }
 
-/* The wake-ups learned (woken_by_push), each kind of worker's mean. */
-static void print_wakes(FILE *fp)
-{
-	unsigned w, a, n;
-	double sum;
-	const char *sep = "scheduler dmda: a worker running nothing starts a task queued for it";
-
-	for (a = 0; a < PPH_ARCH_COUNT; a++) {
-		for (w = 0, n = 0, sum = 0; w < pph__rt.nworkers; w++)
-			if (pph__rt.workers[w].arch == a && atomic_load(&q[w].wake_us) > 0) {
-				sum += atomic_load(&q[w].wake_us);
-				n++;
-			}
-		if (!n)
-			continue;
-		fprintf(fp, "%s %.1f us after its push on %s (%u worker%s)", sep, sum / n,
-			pph_arch_name((enum pph_arch)a), n, n > 1 ? "s" : "");
-		sep = ",";
-	}
-	if (sep[0] == ',')
-		fputc('\n', fp);
-}
-
 static void dmda_print_stats(FILE *fp)
 {
 	unsigned long timed = atomic_load(&cost.timed), waits = atomic_load(&cost.waits);
@@ -1108,7 +1042,6 @@ static void dmda_print_stats(FILE *fp)
 		fprintf(fp, "; a queued task started %.1f us after its push",
 			atomic_load(&cost.wait_us) / (double)waits);
 	fprintf(fp, " (%lu pushes timed, one in %d)\n", timed, PPH_TIMED_EVERY);
-	print_wakes(fp);
 }
 
 const struct pph_sched_policy pph__sched_dmda = {

@@ -194,7 +194,6 @@ void pph__task_share(struct pph_task *t)
 	t->next = NULL;
 	t->sched_team = 0;
 	t->sched_pushed_us = 0;
-	t->sched_woken_us = 0;
 	t->sched_pred = 0;
 	t->sched_refresh = 0;
 	t->sched_why.reason = NULL;
