@@ -1212,6 +1212,88 @@ static void spin_us(double us)
 		;
 }
 
+/*
+ * A thread keeps the predictions it asked until their variant records
+ * (struct pph_pm_ask's version): a sample or a setup recorded makes that
+ * variant's answer stale and no other's, and dmda's next push sees it.
+ * kept_a takes 50 us, kept_b 100; once kept_b's history says 10 us, the
+ * next call runs kept_b: with the prediction kept it would run kept_a.
+ */
+static atomic_int kept_runs[2];
+
+static void k_kept_a(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&kept_runs[0], 1);
+	spin_us(50);
+}
+
+static void k_kept_b(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	atomic_fetch_add(&kept_runs[1], 1);
+	spin_us(100);
+}
+
+static const struct pph_impl kept_impls[] = {
+	{ PPH_ARCH_CPU, k_kept_a, "kept_a" },
+	{ PPH_ARCH_CPU, k_kept_b, "kept_b" },
+};
+static const struct pph_codelet kept_cl = { "pm_kept", 2, kept_impls, PPH_MODEL_HISTORY };
+
+static void test_kept_predictions(void)
+{
+	struct pph_pm_ask asks[2] = { { 0, PPH_ARCH_CPU, 1, 0, 0, 0, 0, NULL, 0 },
+				      { 1, PPH_ARCH_CPU, 1, 0, 0, 0, 0, NULL, 0 } };
+	const uint32_t fp = PPH_FOOTPRINT_NO_DATA;
+	char *path = model_file("pm_kept");
+	double b_before;
+	int i, a_runs;
+
+	unlink(path);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	/* the mechanism: answers kept until their own variant changes */
+	for (i = 0; i < 3; i++) {
+		pph__perfmodel_record(&kept_cl, 0, PPH_ARCH_CPU, 1, fp, 0, 50);
+		pph__perfmodel_record(&kept_cl, 1, PPH_ARCH_CPU, 1, fp, 0, 100);
+	}
+	pph__perfmodel_predict_all(&kept_cl, fp, 0, asks, 2);
+	CU_ASSERT_TRUE(pph__perfmodel_ask_fresh(&asks[0]) && pph__perfmodel_ask_fresh(&asks[1]));
+	CU_ASSERT_DOUBLE_EQUAL(asks[0].us, 50, 1e-9);
+	pph__perfmodel_record(&kept_cl, 0, PPH_ARCH_CPU, 1, fp, 0, 56);
+	CU_ASSERT_FALSE(pph__perfmodel_ask_fresh(&asks[0]));
+	CU_ASSERT_TRUE(pph__perfmodel_ask_fresh(&asks[1]));
+	b_before = asks[1].us;
+	pph__perfmodel_predict_all(&kept_cl, fp, 0, asks, 2);
+	CU_ASSERT_DOUBLE_EQUAL(asks[0].us, 51.5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(asks[1].us, b_before, 1e-9);
+	pph__perfmodel_record_setup(&kept_cl, 1, PPH_ARCH_CPU, 1, 0, 10);
+	CU_ASSERT_FALSE(pph__perfmodel_ask_fresh(&asks[1]));
+	CU_ASSERT_TRUE(pph__perfmodel_ask_fresh(&asks[0]));
+	pph_shutdown();
+
+	/* dmda: calibrated by runs, then one variant's history changes */
+	unlink(path);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	for (i = 0; i < 20; i++)
+		CU_ASSERT_EQUAL(pph_call_sync(&kept_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+	a_runs = atomic_load(&kept_runs[0]);
+	for (i = 0; i < 5; i++)
+		CU_ASSERT_EQUAL(pph_call_sync(&kept_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(atomic_load(&kept_runs[0]) - a_runs, 5);
+	for (i = 0; i < 200; i++)
+		pph__perfmodel_record(&kept_cl, 1, PPH_ARCH_CPU, 1, fp, 0, 1);
+	CU_ASSERT_TRUE(pph__perfmodel_predict(&kept_cl, 1, PPH_ARCH_CPU, 1, fp, 0) < 25);
+	a_runs = atomic_load(&kept_runs[1]);
+	CU_ASSERT_EQUAL(pph_call_sync(&kept_cl, PPH_ALL_IMPLS, 0, NULL, NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(atomic_load(&kept_runs[1]) - a_runs, 1);
+	pph_shutdown();
+	unlink(path);
+	free(path);
+}
+
 static void k_setup_cpu(void *buffers[], void *arg)
 {
 	(void)buffers;
@@ -1589,6 +1671,7 @@ int main(void)
 	CU_add_test(s, "PEPPHER_CALIBRATE=2 keeps what others store meanwhile",
 		    test_reset_keeps_others);
 	CU_add_test(s, "footprint of a task without data", test_footprint_no_data);
+	CU_add_test(s, "predictions kept until their variant records", test_kept_predictions);
 	CU_add_test(s, "a corrupt model is reported once", test_corrupt_warned_once);
 	CU_add_test(s, "a corrupt model is kept aside", test_corrupt_kept_aside);
 	CU_add_test(s, "a model that is a directory or holds a NUL says so",
