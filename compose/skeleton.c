@@ -271,6 +271,25 @@ static int spacing_after(const struct sparam *ps, size_t n, size_t k, const char
 		       -1;
 }
 
+/* The by-value integer right after the count at index s of the void
+ * pointer at k if it is the size of each element (qsort's "base, nmemb,
+ * size", bsearch's, fwrite's "ptr, size, nmemb" read the other way: the
+ * size first), named so; else -1. */
+static int element_size_after(const struct sparam *ps, size_t n, size_t k, size_t s)
+{
+	static const char *const names[] = { "size", "elsize", "elemsize", "elem_size",
+					     "element_size", "width", "membsize" };
+	const struct sparam *next = s + 1 < n ? &ps[s + 1] : NULL;
+	size_t i;
+
+	if (!next || s + 1 == k || !next->c->integer || next->c->shape != CSHAPE_VALUE)
+		return -1;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcasecmp(next->name, names[i]) == 0 && strcasecmp(ps[s].name, names[i]) != 0)
+			return (int)(s + 1);
+	return -1;
+}
+
 /* The by-value integer right after the pointer at index k if it is its
  * leading dimension, named as BLAS and LAPACK name them: "ld" and the
  * pointer's name ("lda" after "a", "LDVT" after "VT"); else -1. */
@@ -509,7 +528,7 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 {
 	struct sparam *p = &ps[k];
 	const char *why;
-	int s, stride, ld;
+	int s, stride, ld, size;
 
 	p->access = p->c->pointee_const ? "read" : "readwrite";
 	if (p->c->flat && plan_rows(fn, ps, n, k))
@@ -536,6 +555,14 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 		prepend_note(p, xstrdup("FIXME: a pointer to pointers; the runtime moves only the pointer value"));
 		return;
 	case CSHAPE_VOIDPTR:
+		if (k > 0 && ps[k - 1].c->shape == CSHAPE_FUNCPTR) {
+			/* pthread_create's arg, qsort_r's, sqlite3_exec's,
+			 * zlib's inflateBack in_desc: what the function is
+			 * called with, which it alone knows */
+			pass_address(p, xasprintf("guess: '%s' is what the function '%s' is called with: the variant gets the pointer itself (host memory: CPU variants only)",
+						  p->name, ps[k - 1].name));
+			return;
+		}
 		if (guess_vector(ps, n, k, &why) < 0) {
 			pass_address(p, xasprintf("'%s' points to void and no size goes with it: the variant gets the pointer itself (host memory: CPU variants only)",
 						  p->name));
@@ -585,6 +612,19 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 					  ps[s].name, why, ps[stride].name));
 		p->num_elements = xasprintf("1 + (%s - 1) * abs(%s)", ps[s].name, ps[stride].name);
 		p->count = xstrdup(ps[s].name);
+	} else if (s >= 0 && p->c->shape == CSHAPE_VOIDPTR && (size_t)s == k + 1 &&
+		   (size = element_size_after(ps, n, k, (size_t)s)) >= 0) {
+		/* bytes, which the placeholder elemType counts */
+		prepend_note(p, xasprintf("guess: '%s' holds '%s' elements (%s) of '%s' bytes each",
+					  p->name, ps[s].name, why, ps[size].name));
+		p->num_elements = xasprintf("%s * %s", ps[s].name, ps[size].name);
+	} else if (s >= 0 && p->c->shape == CSHAPE_VOIDPTR && s > 0 && (size_t)s - 1 != k &&
+		   ps[s - 1].c->shape == CSHAPE_VOIDPTR &&
+		   (size = element_size_after(ps, n, s - 1, (size_t)s)) >= 0) {
+		/* bsearch's key: one element of those another pointer holds */
+		prepend_note(p, xasprintf("guess: '%s' is one element of '%s' bytes, as '%s' holds",
+					  p->name, ps[size].name, ps[s - 1].name));
+		p->num_elements = xstrdup(ps[size].name);
 	} else if (s >= 0) {
 		prepend_note(p, xasprintf("guess: '%s' holds '%s' elements (%s)", p->name,
 					  ps[s].name, why));

@@ -211,3 +211,29 @@ size_t odd_dump(const odd_record *r, char *buffer, size_t size)
 {
 	return (size_t)snprintf(buffer, size, "%d:%g", r->id, r->value);
 }
+
+void odd_apply(double *x, int n, odd_each_fn fn, void *user)
+{
+	for (int i = 0; i < n; i++)
+		fn(&x[i], user);
+}
+
+void odd_reverse(void *base, size_t nmemb, size_t size)
+{
+	unsigned char *b = base, t;
+
+	for (size_t i = 0; i < nmemb / 2; i++)
+		for (size_t j = 0; j < size; j++) {
+			t = b[i * size + j];
+			b[i * size + j] = b[(nmemb - 1 - i) * size + j];
+			b[(nmemb - 1 - i) * size + j] = t;
+		}
+}
+
+const void *odd_find(const void *key, const void *base, size_t nmemb, size_t size)
+{
+	for (size_t i = 0; i < nmemb; i++)
+		if (memcmp((const unsigned char *)base + i * size, key, size) == 0)
+			return (const unsigned char *)base + i * size;
+	return NULL;
+}

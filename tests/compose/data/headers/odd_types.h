@@ -87,4 +87,14 @@ typedef struct {
 	double value;
 } odd_record;
 size_t odd_dump(const odd_record *r, char *buffer, size_t size);
+/* what a function pointer is called with (pthread_create's arg, qsort_r's,
+ * sqlite3_exec's): the pointer itself, not data (user held n bytes); and
+ * qsort's "base, nmemb, size": nmemb elements of size bytes (base held
+ * nmemb bytes) */
+typedef void (*odd_each_fn)(double *x, void *user);
+void odd_apply(double *x, int n, odd_each_fn fn, void *user);
+void odd_reverse(void *base, size_t nmemb, size_t size);
+/* bsearch's key: one element of the size base's elements have (it held
+ * nmemb elements) */
+const void *odd_find(const void *key, const void *base, size_t nmemb, size_t size);
 #endif

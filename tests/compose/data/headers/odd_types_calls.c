@@ -35,6 +35,11 @@ static __attribute__((noreturn)) void never(void)
 	exit(2);
 }
 
+static void odd_add_user(double *x, void *user)
+{
+	*x += *(const double *)user;
+}
+
 int main(void)
 {
 #ifndef DIRECT
@@ -128,6 +133,17 @@ int main(void)
 		for (int i = 0; i < 6; i++)
 			printf(" %d", c[i]);
 		printf("\ndump %zu %s\n", odd_dump(&r, buffer, sizeof(buffer)), buffer);
+	}
+	{
+		double x[4] = { 1, 2, 3, 4 }, add = 0.5;
+		int r[5] = { 1, 2, 3, 4, 5 };
+
+		odd_apply(x, 4, odd_add_user, &add);
+		odd_reverse(r, 5, sizeof(int));
+		printf("apply %g %g reverse %d %d %d\n", x[0], x[3], r[0], r[2], r[4]);
+		const int key = 2, *at = odd_find(&key, r, 5, sizeof(int));
+
+		printf("find %td\n", at ? at - r : -1);
 	}
 #ifndef DIRECT
 	PEPPHER_SHUTDOWN();
