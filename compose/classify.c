@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <peppher/runtime.h> /* PPH_MAX_BUFFERS */
 
@@ -440,6 +441,81 @@ static void check_reduction(const struct iface *ifc, const struct param *p)
 			   p->name);
 }
 
+/* Is name one a count of elements goes by ("n", "len", "count"...)? */
+static bool count_name(const char *name)
+{
+	static const char *const names[] = { "n", "len", "length", "size", "count", "num",
+					     "nelem", "nelems", "nelements", "nitems", "nmemb" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcasecmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Does type point to numbers ("const double *"), not to a handle or a
+ * pointer ("Z3_sort const *", "EVP_PKEY **"), which a skeleton makes one
+ * element with a word of its own? */
+static bool points_to_numbers(const char *type)
+{
+	static const char *const words[] = { "const", "volatile", "unsigned", "signed",
+					     "char", "short", "int", "long", "float", "double",
+					     "size_t", "ssize_t", "int8_t", "int16_t", "int32_t",
+					     "int64_t", "uint8_t", "uint16_t", "uint32_t",
+					     "uint64_t", "_Bool", "bool" };
+	const char *star = strchr(type, '*'), *w = type;
+	size_t len, i;
+
+	if (!star || strchr(star + 1, '*'))
+		return false;
+	while (w < star) {
+		while (w < star && (*w == ' ' || *w == '\t'))
+			w++;
+		for (len = 0; w + len < star && w[len] != ' ' && w[len] != '\t'; len++)
+			;
+		if (!len)
+			break;
+		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+			if (strlen(words[i]) == len && strncmp(w, words[i], len) == 0)
+				break;
+		if (i == sizeof(words) / sizeof(words[0]))
+			return false;
+		w += len;
+	}
+	return true;
+}
+
+/*
+ * A pointer without numElements is one element: beside a count that sizes
+ * nothing ("void fill(int *out, int n)"), its numElements was likely
+ * forgotten, and the call would register one element, which a device
+ * variant gets alone and a CPU variant reads past unseen.  Numbers only,
+ * and a warning: one result beside an unrelated count is what some
+ * interfaces mean.
+ */
+static void warn_forgotten_size(const struct iface *ifc)
+{
+	const struct param *one = NULL, *count = NULL;
+	size_t i;
+
+	if (diag_error_count())
+		return; /* a size named in a numElements in error is not marked */
+	for (i = 0; i < ifc->nparams; i++) {
+		const struct param *p = &ifc->params[i];
+
+		if (!one && p->kind == PARAM_VARIABLE && p->buffer >= 0 && points_to_numbers(p->type))
+			one = p;
+		if (!count && p->kind == PARAM_VALUE && !p->in_size_expr && p->type &&
+		    !is_pointer(p->type) && classify_integral_name((void *)ifc, p->name) &&
+		    count_name(p->name))
+			count = p;
+	}
+	if (one && count)
+		diag_warning(&one->loc, "'%s' has no numElements, so a call registers one element of it, and '%s' sizes nothing: if '%s' holds '%s' elements, give it numElements=\"%s\"",
+			     one->name, count->name, one->name, count->name, count->name);
+}
+
 /*
  * What each parameter is for the runtime: a by-value argument, a size, or
  * a buffer (vector, matrix, one element, container), and the sizes and
@@ -490,6 +566,7 @@ static void classify_params(struct iface *ifc)
 		    ifc->params[i].kind != PARAM_CSCALAR)
 			check_num_elements(ifc, &ifc->params[i]);
 	sizes_by_value(ifc);
+	warn_forgotten_size(ifc);
 	for (i = 0; i < ifc->nparams; i++)
 		check_partition(ifc, &ifc->params[i]);
 	for (i = 0; i < ifc->nparams; i++)
