@@ -24,6 +24,7 @@ printf '%s\n' "vector_scale.xml:6: warning: 'x' has no numElements, so a call re
 # one result beside a count an expression uses: nothing to say
 sed -i 's|type="float \*" accessMode="readwrite"/>|type="float *" accessMode="readwrite"/>\n      <peppher:parameter name="y" type="float *" accessMode="read" numElements="2 * n"/>|' vector_scale.xml
 grep -q 'numElements="2 \* n"' vector_scale.xml || fail "the tree was not edited"
-"$COMPOSE" --platforms=CPU main.xml -o ../result 2> ../result.err || { cat ../result.err; fail "a count an expression uses: compose"; }
+# the variants now lack y: their prototypes are not checked
+"$COMPOSE" --no-check-sources --platforms=CPU main.xml -o ../result 2> ../result.err || { cat ../result.err; fail "a count an expression uses: compose"; }
 grep "sizes nothing" ../result.err && fail "a count an expression uses: warned"
 echo "PASS: warnings"
