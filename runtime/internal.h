@@ -281,15 +281,19 @@ void pph__transfer_model_init(void);
 /* Predicted microseconds to copy bytes to node (to_host 0) or from it (1). */
 double pph__transfer_time(unsigned node, int to_host, uint64_t bytes);
 /* A copy of bytes home from node took us: the node's copies' slowdown
- * over its link's bandwidth learns from it (both directions) */
+ * over its link's bandwidth learns from it, or where the bandwidth time
+ * is under the latency, their latency over the link's (both directions) */
 void pph__transfer_observed(unsigned node, uint64_t bytes, double us);
 double pph__transfer_slowdown(unsigned node);
-/* at pph_shutdown: the slowdowns learned, stored */
+double pph__transfer_latency_factor(unsigned node);
+/* at pph_shutdown: the slowdowns and latencies learned, stored */
 void pph__transfer_model_shutdown(void);
 void pph__transfer_model_get(unsigned node, double latency_us[2], double bytes_per_us[2]);
-/* for tests: another link for node, this process only (nothing is stored) */
+/* for tests: another link for node, this process only (nothing is
+ * stored), learning from the copies seen or not (learns 0: the link's
+ * times stay as set) */
 void pph__transfer_model_set(unsigned node, const double latency_us[2],
-			     const double bytes_per_us[2]);
+			     const double bytes_per_us[2], int learns);
 
 /* wrappers.c: how late the blocks of cl's split calls on workers of arch
  * ended, in microseconds (see split_seen); for tests, set it. */

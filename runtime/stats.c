@@ -88,9 +88,9 @@ static void print_transfers(FILE *fp)
 		double lat[2], bw[2];
 
 		pph__transfer_model_get(n, lat, bw);
-		fprintf(fp, "link to node %u (%s): to device %.1f us + %.2f GB/s, to host %.1f us + %.2f GB/s, a program's copies %.2f times slower\n",
+		fprintf(fp, "link to node %u (%s): to device %.1f us + %.2f GB/s, to host %.1f us + %.2f GB/s, a program's copies %.2f times slower, their latency %.2f times\n",
 			n, pph_arch_name(pph__rt.nodes[n].arch), lat[0], bw[0] / 1e3, lat[1],
-			bw[1] / 1e3, pph__transfer_slowdown(n));
+			bw[1] / 1e3, pph__transfer_slowdown(n), pph__transfer_latency_factor(n));
 	}
 }
 

@@ -20,7 +20,16 @@
  *
  *     slowdown ARCH INDEX FACTOR
  *
- * and written at pph_shutdown.
+ * and written at pph_shutdown.  The latency too: on an H200 the ODE
+ * solver's 64 KiB copies home took 33-35 us where the link predicted 17,
+ * their bandwidth time a few us of it, and dmda ran half the solver's
+ * copies on a CPU worker between two GPU tasks.  So a copy home whose
+ * bandwidth time is under the link's latency teaches how much longer the
+ * program's latency is (both directions), a median over the last copies:
+ * their times are noisy (PoCL's 64-180 KiB copies here: 22 to 200 us for
+ * a latency of 26), kept as
+ *
+ *     latency ARCH INDEX FACTOR
  */
 #include <errno.h>
 #include <math.h>
@@ -46,6 +55,9 @@
  * as PRIOR of them, then a moving mean over the last WINDOW */
 #define PRIOR 4
 #define WINDOW 32
+/* the latency's factor is the median of the last LAT_WINDOW copies that
+ * taught it, a stored factor counting as PRIOR of them */
+#define LAT_WINDOW 31
 
 struct link {
 	double latency_us[2];	/* [0] to the device, [1] to the host */
@@ -56,14 +68,19 @@ struct link {
  * written: pph__transfer_model_set changes the first only) */
 static struct link links[PPH_MAX_NODES], stored[PPH_MAX_NODES];
 
-/* Per node: the copies' slowdown over the link's bandwidth (read racily
- * by estimates), how many copies taught it (PRIOR for a stored factor),
- * whether it was learned since stored, and whether the link was set by
- * hand (then what it learns is not stored). */
+/* Per node: the copies' slowdown over the link's bandwidth and their
+ * latency's over the link's (read racily by estimates), how many copies
+ * taught the first (PRIOR for a stored factor), the last factors the
+ * latency-bound copies showed (a ring of lat_seen, next at lat_next),
+ * whether either was learned since stored, whether the link was set by
+ * hand (then what it learns is not stored) and whether it learns. */
 static struct {
-	_Atomic double factor;
+	_Atomic double factor, lat_factor;
 	unsigned seen;
+	double lat_ring[LAT_WINDOW];
+	unsigned lat_seen, lat_next;
 	int dirty, by_hand;
+	_Atomic int fixed;
 } slow[PPH_MAX_NODES];
 static pthread_mutex_t slow_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -159,11 +176,38 @@ static int sane_link(const struct link *l)
 	return 1;
 }
 
-/* A node's slowdown learned again from none. */
+/* A node's slowdown and latency learned again from none. */
 static void forget_slowdown(unsigned node)
 {
 	atomic_store_explicit(&slow[node].factor, 1.0, memory_order_relaxed);
-	slow[node].seen = 0;
+	atomic_store_explicit(&slow[node].lat_factor, 1.0, memory_order_relaxed);
+	slow[node].seen = slow[node].lat_seen = slow[node].lat_next = 0;
+}
+
+/* The median of the node's latency factors seen (slow_lock held). */
+static double latency_median(unsigned node)
+{
+	double v[LAT_WINDOW], x;
+	unsigned n = slow[node].lat_seen, i, j;
+
+	for (i = 0; i < n; i++) { /* insertion sort: 31 values at most */
+		x = slow[node].lat_ring[i];
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One latency factor seen on node (slow_lock held). */
+static void latency_seen(unsigned node, double r)
+{
+	slow[node].lat_ring[slow[node].lat_next] = r;
+	slow[node].lat_next = (slow[node].lat_next + 1) % LAT_WINDOW;
+	if (slow[node].lat_seen < LAT_WINDOW)
+		slow[node].lat_seen++;
+	atomic_store_explicit(&slow[node].lat_factor, latency_median(node),
+			      memory_order_relaxed);
 }
 
 /* The node of the stored link ARCH INDEX, or 0: none here. */
@@ -212,6 +256,11 @@ static unsigned long load(const char *path)
 			   sane_factor(factor) && (n = node_of(arch, index)) != 0) {
 			slow[n].factor = factor;
 			slow[n].seen = PRIOR;
+		} else if (sscanf(line, "latency %15s %u %lf", arch, &index, &factor) == 3 &&
+			   sane_factor(factor) && (n = node_of(arch, index)) != 0) {
+			slow[n].lat_seen = slow[n].lat_next = 0;
+			for (int i = 0; i < PRIOR; i++)
+				latency_seen(n, factor);
 		}
 	}
 	fclose(fp);
@@ -233,9 +282,14 @@ static void write_links(FILE *fp, const void *unused)
 			pph_arch_name(pph__rt.nodes[n].arch), arch_index(n),
 			stored[n].latency_us[0], stored[n].bytes_per_us[0],
 			stored[n].latency_us[1], stored[n].bytes_per_us[1]);
-		if (slow[n].seen && !slow[n].by_hand)
+		if (slow[n].by_hand)
+			continue;
+		if (slow[n].seen)
 			fprintf(fp, "slowdown %s %u %.4f\n", pph_arch_name(pph__rt.nodes[n].arch),
 				arch_index(n), (double)slow[n].factor);
+		if (slow[n].lat_seen)
+			fprintf(fp, "latency %s %u %.4f\n", pph_arch_name(pph__rt.nodes[n].arch),
+				arch_index(n), (double)slow[n].lat_factor);
 	}
 }
 
@@ -260,7 +314,7 @@ void pph__transfer_model_init(void)
 
 	for (n = 1; n < pph__rt.nnodes; n++) {
 		forget_slowdown(n);
-		slow[n].dirty = slow[n].by_hand = 0;
+		slow[n].dirty = slow[n].by_hand = slow[n].fixed = 0;
 	}
 	if (path && !(cal && strcmp(cal, "2") == 0))
 		found = load(path);
@@ -282,21 +336,39 @@ double pph__transfer_time(unsigned node, int to_host, uint64_t bytes)
 {
 	const struct link *l = &links[node];
 	double factor = atomic_load_explicit(&slow[node].factor, memory_order_relaxed);
+	double lat = atomic_load_explicit(&slow[node].lat_factor, memory_order_relaxed);
 
-	return l->latency_us[to_host] + (double)bytes / l->bytes_per_us[to_host] * factor;
+	return l->latency_us[to_host] * lat + (double)bytes / l->bytes_per_us[to_host] * factor;
 }
 
 void pph__transfer_observed(unsigned node, uint64_t bytes, double us)
 {
 	const struct link *l = &links[node];
 	double f = atomic_load_explicit(&slow[node].factor, memory_order_relaxed), r;
+	double lat = l->latency_us[1] * atomic_load_explicit(&slow[node].lat_factor,
+							     memory_order_relaxed);
 	double bandwidth_us = (double)bytes / l->bytes_per_us[1];
 
-	if (bytes < LEARN_MIN || bandwidth_us < l->latency_us[1])
+	if (atomic_load_explicit(&slow[node].fixed, memory_order_relaxed))
+		return;
+	if (bandwidth_us < l->latency_us[1]) {
+		/* latency-bound: what the bandwidth does not explain is the
+		 * latency (a link measured without one teaches nothing) */
+		if (l->latency_us[1] <= 0)
+			return;
+		r = fmin(fmax((us - bandwidth_us * f) / l->latency_us[1], MIN_SLOWDOWN),
+			 MAX_SLOWDOWN);
+		pthread_mutex_lock(&slow_lock);
+		latency_seen(node, r);
+		slow[node].dirty = 1;
+		pthread_mutex_unlock(&slow_lock);
+		return;
+	}
+	if (bytes < LEARN_MIN)
 		return;
 	/* a copy into pages not touched yet (page faults: 100 times the
 	 * time, here) moves it 4 times its value at most */
-	r = fmin(fmax((us - l->latency_us[1]) / bandwidth_us, fmax(f / 4, MIN_SLOWDOWN)),
+	r = fmin(fmax((us - lat) / bandwidth_us, fmax(f / 4, MIN_SLOWDOWN)),
 		 fmin(f * 4, MAX_SLOWDOWN));
 	pthread_mutex_lock(&slow_lock);
 	if (slow[node].seen < WINDOW)
@@ -311,6 +383,11 @@ void pph__transfer_observed(unsigned node, uint64_t bytes, double us)
 double pph__transfer_slowdown(unsigned node)
 {
 	return atomic_load_explicit(&slow[node].factor, memory_order_relaxed);
+}
+
+double pph__transfer_latency_factor(unsigned node)
+{
+	return atomic_load_explicit(&slow[node].lat_factor, memory_order_relaxed);
 }
 
 void pph__transfer_model_shutdown(void)
@@ -334,10 +411,11 @@ void pph__transfer_model_get(unsigned node, double latency_us[2], double bytes_p
 }
 
 void pph__transfer_model_set(unsigned node, const double latency_us[2],
-			     const double bytes_per_us[2])
+			     const double bytes_per_us[2], int learns)
 {
 	memcpy(links[node].latency_us, latency_us, sizeof(links[node].latency_us));
 	memcpy(links[node].bytes_per_us, bytes_per_us, sizeof(links[node].bytes_per_us));
 	forget_slowdown(node); /* learned again over this link */
 	slow[node].by_hand = 1;
+	atomic_store_explicit(&slow[node].fixed, !learns, memory_order_relaxed);
 }

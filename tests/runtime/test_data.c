@@ -135,8 +135,8 @@ static const struct pph_codelet add_matrix2_cl = { "data_add_matrix2", 2, add_ma
 enum { CPU = 0, GPU = 1 };
 #define N 1000
 #define BYTES (N * sizeof(int))
-/* A copy in and home of bytes to node, as estimated now: copies home of
- * 64 KiB and more teach the link's slowdown (pph__transfer_observed). */
+/* A copy in and home of bytes to node, as estimated now: copies home
+ * teach the link's slowdown and latency (pph__transfer_observed). */
 #define IN pph__transfer_time(node, 0, bytes)
 #define HOME pph__transfer_time(node, 1, bytes)
 
@@ -668,7 +668,7 @@ static size_t hybrid_call_slow_link(double lat_us)
 
 	pph__transfer_model_get(node, lat, bw);
 	if (lat_us > 0)
-		pph__transfer_model_set(node, slow_lat, bw);
+		pph__transfer_model_set(node, slow_lat, bw, 0);
 	for (i = 0; i < LEN; i++)
 		v[i] = i;
 	pph_vector_register(&h, v, LEN, sizeof(int));
@@ -678,7 +678,7 @@ static size_t hybrid_call_slow_link(double lat_us)
 	atomic_store(&hybrid_ocl_min, (size_t)-1);
 	CU_ASSERT_EQUAL(pph_call_partitioned(&hybrid_cl, PPH_ALL_IMPLS, 1, &h, &mode, &parts, &x,
 					     sizeof(x)), 0);
-	pph__transfer_model_set(node, lat, bw);
+	pph__transfer_model_set(node, lat, bw, 1);
 	fprintf(stderr, "hybrid, copies of %.0f us: CPU blocks %zu-%zu, OpenCL blocks %zu-%zu elements\n",
 		lat_us, atomic_load(&hybrid_cpu_min), atomic_load(&hybrid_cpu_max),
 		atomic_load(&hybrid_ocl_min), atomic_load(&hybrid_ocl_max));
@@ -832,7 +832,7 @@ static void test_copy_shared_by_readers(void)
 	int r, j, x, late;
 
 	pph__transfer_model_get(node, lat, bw);
-	pph__transfer_model_set(node, slow_lat, bw);
+	pph__transfer_model_set(node, slow_lat, bw, 0);
 	pph_vector_register(&hy, y, N, sizeof(int));
 	for (j = 0; j < READERS; j++)
 		pph_vector_register(&hout[j], &out[j], 1, sizeof(int));
@@ -855,7 +855,7 @@ static void test_copy_shared_by_readers(void)
 		}
 	}
 	late = atomic_load(&share_on_device);
-	pph__transfer_model_set(node, lat, bw);
+	pph__transfer_model_set(node, lat, bw, 1);
 	fprintf(stderr, "shared copy: %d of the last %d readers on the device\n", late,
 		LAST * READERS);
 	CU_ASSERT(late >= LAST * READERS * 3 / 4);
@@ -911,7 +911,7 @@ static void test_copy_share_leaves_out_readers_done(void)
 {
 	static int v[N], out;
 	const unsigned node = opencl_node();
-	const double home = pph__transfer_time(node, 1, BYTES);
+	const uint64_t bytes = BYTES; /* HOME: as estimated at each check */
 	pph_data_handle h, o;
 	struct pph_task *reader;
 	int r;
@@ -927,10 +927,10 @@ static void test_copy_share_leaves_out_readers_done(void)
 	reader = pph_task_create(&sum_cl);
 	CU_ASSERT_FATAL(reader && pph_task_add_buffer(reader, h, PPH_R) == 0);
 	call_sync(&fill_cl, GPU, h, PPH_W, NULL, 3);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(reader, 0, 1), home / 2, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(reader, 0, 1), HOME / 2, 1e-9);
 	call_sync(&sum_cl, GPU, h, PPH_R, o, 0);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(reader, 0, 1), home, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(reader, 0, 0), home, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(reader, 0, 1), HOME, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_estimate(reader, 0, 0), HOME, 1e-9);
 	pph_task_destroy(reader);
 	pph_data_unregister(h);
 	pph_data_unregister(o);
@@ -1528,25 +1528,57 @@ static void test_transfer_model(void)
 
 /*
  * A program's copies home teach the link's slowdown, for both directions:
- * copies of 64 KiB and more (below, the latency is most of their time),
- * each counted as 4 times the slowdown so far at most.  What was learned is stored at pph_shutdown
- * and read back at pph_init; a link set by hand learns again from none.
+ * copies of 64 KiB and more whose bandwidth time is the latency's at
+ * least, each counted as 4 times the slowdown so far at most.  Copies
+ * whose bandwidth time is under the latency teach the latency's factor
+ * instead, the median of the last 31.  What was learned is stored at
+ * pph_shutdown and read back at pph_init; a link set by hand learns again
+ * from none.
  */
 static void test_transfer_slowdown(void)
 {
-	enum { M = 1 << 20 }; /* 4 MiB: the bandwidth's time, not the latency's */
-	static int v[M];
+	enum { M = 1 << 20, S = 16 }; /* 4 MiB: the bandwidth's time, not the latency's */
+	static int v[M], w[S];
 	const unsigned node = opencl_node();
-	const uint64_t bytes = M * sizeof(int);
-	double lat[2], bw[2], learned;
-	pph_data_handle h;
+	const uint64_t bytes = M * sizeof(int), small = 64;
+	double lat[2], bw[2], learned, learned_lat;
+	pph_data_handle h, hw;
 	int i;
 
-	pph__transfer_model_get(node, lat, bw);
-	pph__transfer_model_set(node, lat, bw);
+	/* a link of 100 us and 1 byte/us: 64 bytes are latency-bound */
+	lat[0] = lat[1] = 100;
+	bw[0] = bw[1] = 1;
+	pph__transfer_model_set(node, lat, bw, 1);
 	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_slowdown(node), 1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_latency_factor(node), 1, 1e-12);
+	/* copies of 264, 164 and 2064 us (one caught by noise) teach the
+	 * latency's factor, their median 2, and not the slowdown */
+	pph__transfer_observed(node, small, 200 + small);
+	pph__transfer_observed(node, small, 100 + small);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_latency_factor(node), 1.5, 1e-12);
+	pph__transfer_observed(node, small, 2000 + small);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_latency_factor(node), 2, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_slowdown(node), 1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_time(node, 0, small), 2 * 100 + small, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_time(node, 1, small), 2 * 100 + small, 1e-9);
+	/* the slowdown learns from the time the learned latency leaves */
+	pph__transfer_observed(node, 1 << 20, 2 * 100 + 3.0 * (1 << 20));
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_slowdown(node), 3, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_latency_factor(node), 2, 1e-12);
+	/* and the latency from what the slowed bandwidth leaves; the median
+	 * of the last 31: 31 copies of factor 4 replace the three before */
+	for (i = 0; i < 31; i++)
+		pph__transfer_observed(node, small, 4 * 100 + 3.0 * small);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_latency_factor(node), 4, 1e-12);
+
+	/* 1 us and 1000 bytes/us: under 64 KiB nothing is learned */
+	lat[0] = lat[1] = 1;
+	bw[0] = bw[1] = 1000;
+	pph__transfer_model_set(node, lat, bw, 1);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_latency_factor(node), 1, 1e-12);
 	pph__transfer_observed(node, 32 << 10, lat[1] + 9.0 * (32 << 10) / bw[1]);
 	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_slowdown(node), 1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_latency_factor(node), 1, 1e-12);
 	pph__transfer_observed(node, bytes, lat[1] + 3.0 * (double)bytes / bw[1]);
 	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_slowdown(node), 3, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(IN, lat[0] + 3.0 * (double)bytes / bw[0], 1e-6);
@@ -1554,22 +1586,33 @@ static void test_transfer_slowdown(void)
 	pph__transfer_observed(node, bytes, lat[1] + 100.0 * (double)bytes / bw[1]);
 	/* 4 times the slowdown at most (a copy into pages not touched yet) */
 	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_slowdown(node), (3.0 + 12) / 2, 1e-9);
-	/* learned from real copies, stored, read back */
+
+	/* learned from real copies (the link measured here), stored, read back */
 	pph_shutdown();
 	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
 	pph_vector_register(&h, v, M, sizeof(int));
+	pph_vector_register(&hw, w, S, sizeof(int));
 	for (i = 0; i < 3; i++) {
 		call_sync(&fill_cl, GPU, h, PPH_W, NULL, i);
 		CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
 		CU_ASSERT_EQUAL(v[M - 1], i + M - 1);
+		call_sync(&fill_cl, GPU, hw, PPH_W, NULL, i);
+		CU_ASSERT_EQUAL(pph_data_acquire(hw, PPH_R), 0);
+		CU_ASSERT_EQUAL(w[S - 1], i + S - 1);
 	}
 	pph_data_unregister(h);
+	pph_data_unregister(hw);
 	learned = pph__transfer_slowdown(node);
-	fprintf(stderr, "copies home of 4 MiB: %.2f times the link's bandwidth time\n", learned);
+	learned_lat = pph__transfer_latency_factor(node);
+	pph__transfer_model_get(node, lat, bw);
+	fprintf(stderr, "copies home of 4 MiB: %.2f times the link's bandwidth time; of 64 bytes: %.2f times its latency (%.1f us)\n",
+		learned, learned_lat, lat[1]);
 	CU_ASSERT(learned >= 0.25 && learned <= 16);
+	CU_ASSERT(learned_lat >= 0.25 && learned_lat <= 16);
 	pph_shutdown();
 	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
 	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_slowdown(node), learned, 1e-4);
+	CU_ASSERT_DOUBLE_EQUAL(pph__transfer_latency_factor(node), learned_lat, 1e-4);
 }
 
 /* dmda's cost of placing a task on the device: the copies in, and the copy
@@ -1745,7 +1788,7 @@ static void test_copy_between_device_tasks(void)
 	pph_vector_register(&hy, y, N, sizeof(int));
 	pph_vector_register(&ho, &out, 1, sizeof(int));
 	pph__transfer_model_get(node, lat, bw);
-	pph__transfer_model_set(node, slow_lat, bw);
+	pph__transfer_model_set(node, slow_lat, bw, 0);
 	/* once on the device first, as in test_copy_shared_by_readers: its
 	 * program's build is charged until it has run in the process */
 	hs[0] = hy;
@@ -1761,7 +1804,7 @@ static void test_copy_between_device_tasks(void)
 		call_sync(&sum_cl, GPU, hy, PPH_R, ho, 0);
 	}
 	late = atomic_load(&copies_on_device);
-	pph__transfer_model_set(node, lat, bw);
+	pph__transfer_model_set(node, lat, bw, 1);
 	fprintf(stderr, "copy between device tasks: %d of the last %d on the device\n", late, LAST);
 	CU_ASSERT(late >= LAST - 2);
 	pph_data_unregister(hx);
