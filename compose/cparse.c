@@ -935,6 +935,115 @@ static const char *included_name(const char *line, size_t *len, char *quote)
 	return s + 1;
 }
 
+static void free_paths(char **paths, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+/* The folders args searches for included files (-I, -iquote, -isystem,
+ * -idirafter, each with its folder in the same word or the next). */
+static char **search_folders(char *const *args, size_t nargs, size_t *n)
+{
+	static const char *const opts[] = { "-I", "-iquote", "-isystem", "-idirafter" };
+	char **dirs = NULL;
+	size_t i, k;
+
+	*n = 0;
+	for (i = 0; i < nargs; i++)
+		for (k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
+			size_t len = strlen(opts[k]);
+			const char *dir = NULL;
+
+			if (strncmp(args[i], opts[k], len) != 0)
+				continue;
+			if (args[i][len])
+				dir = args[i] + len;
+			else if (i + 1 < nargs)
+				dir = args[++i];
+			if (dir)
+				*(char **)array_push(&dirs, n, sizeof(char *)) = xstrdup(dir);
+			break;
+		}
+	return dirs;
+}
+
+/*
+ * Why clang would never finish reading the file at path: an include line
+ * of it, or of a file it includes, names what is not a regular file
+ * (/dev/zero, /dev/stdin, a FIFO: clang reads it for ever, and keeps all
+ * it read).  Names are found as the preprocessor finds them: an absolute
+ * one as it is, a quoted one beside its includer first, then in the
+ * folders of args; the system's folders are trusted.  NULL if none, else
+ * what is wrong, in the file *where (its real path) at line *line_of
+ * (caller frees both).
+ */
+static char *special_include(const char *path, char *const *args, size_t nargs, char **where,
+			     int *line_of)
+{
+	char **seen = NULL, **dirs, *why = NULL, *real = realpath(path, NULL);
+	size_t nseen = 0, ndirs, i, d;
+
+	if (!real)
+		return NULL;
+	dirs = search_folders(args, nargs, &ndirs);
+	*(char **)array_push(&seen, &nseen, sizeof(char *)) = real;
+	for (i = 0; i < nseen && !why; i++) {
+		char *text = read_text(seen[i]), *line, *dir = xstrdup(seen[i]);
+		int lineno = 1;
+
+		*strrchr(dir, '/') = '\0';
+		for (line = text; line && !why;
+		     line = (line = strchr(line, '\n')) ? line + 1 : NULL, lineno++) {
+			const char *s;
+			char *file = NULL, quote;
+			struct stat st;
+			size_t len;
+
+			if (!(s = included_name(line, &len, &quote)))
+				continue;
+			for (d = 0; d <= ndirs && !file; d++) {
+				if (*s == '/')
+					file = xasprintf("%.*s", (int)len, s);
+				else if (d == 0 && quote == '"')
+					file = xasprintf("%s/%.*s", dir, (int)len, s);
+				else if (d > 0)
+					file = xasprintf("%s/%.*s", dirs[d - 1], (int)len, s);
+				if (file && stat(file, &st) != 0) {
+					free(file);
+					file = NULL;
+				}
+				if (*s == '/')
+					break;
+			}
+			if (!file)
+				continue;
+			if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+				why = xasprintf("its #include names %s, which is not a regular file (a device or a pipe: it would be read for ever)",
+						file);
+				*where = xstrdup(seen[i]);
+				*line_of = lineno;
+			} else if (S_ISREG(st.st_mode)) {
+				char *found = realpath(file, NULL);
+
+				if (found && !has_path(seen, nseen, found))
+					*(char **)array_push(&seen, &nseen, sizeof(char *)) = found;
+				else
+					free(found);
+			}
+			free(file);
+		}
+		free(dir);
+		free(text);
+	}
+	free_paths(seen, nseen);
+	free_paths(dirs, ndirs);
+	return why;
+}
+
 static char **own_headers(const char *path, size_t *n)
 {
 	char **own = NULL, *real = realpath(path, NULL);
@@ -1079,15 +1188,6 @@ static void free_inclusions(struct inclusions *all)
 		free(all->v[i].from);
 	}
 	free(all->v);
-}
-
-static void free_paths(char **paths, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
 }
 
 /* How many functions each file declares that would have interfaces:
@@ -1263,6 +1363,8 @@ static const char *unreadable(const char *path)
 		return strerror(errno);
 	if (S_ISDIR(st.st_mode))
 		return "a directory";
+	if (!S_ISREG(st.st_mode)) /* /dev/zero would be read for ever */
+		return "not a regular file";
 	if (!(fp = fopen(path, "r")))
 		return strerror(errno);
 	fclose(fp);
@@ -1337,8 +1439,8 @@ int cparse_header(const char *path, char *const *args, size_t nargs, const char 
 	CXIndex index;
 	CXTranslationUnit tu;
 	const char **all, *why;
-	char *std_option = xasprintf("-std=%s", std ? std : "gnu11");
-	int nall, rc = 0;
+	char *std_option = xasprintf("-std=%s", std ? std : "gnu11"), *special, *where;
+	int nall, rc = 0, line;
 
 	*funcs = NULL;
 	*nfuncs = 0;
@@ -1349,6 +1451,15 @@ int cparse_header(const char *path, char *const *args, size_t nargs, const char 
 		struct loc loc = { path, 0 };
 
 		diag_error(&loc, "cannot read this header: %s", why);
+		free(std_option);
+		return -1;
+	}
+	if ((special = special_include(path, args, nargs, &where, &line))) {
+		struct loc loc = { where, line };
+
+		diag_error(&loc, "%s", special);
+		free(special);
+		free(where);
 		free(std_option);
 		return -1;
 	}
@@ -1815,8 +1926,8 @@ int cparse_function(struct cparser *p, const char *path, enum toolchain tool,
 	CXTranslationUnit tu;
 	struct pch *pch;
 	const char **all;
-	char *source, *includes;
-	int nall, rc = 1;
+	char *source, *includes, *special, *where;
+	int nall, rc = 1, line;
 	size_t i;
 
 	*why = NULL;
@@ -1824,6 +1935,13 @@ int cparse_function(struct cparser *p, const char *path, enum toolchain tool,
 	w.file = realpath(path, NULL);
 	if (!w.file) {
 		*why = xasprintf("'%s' not found", path);
+		return -1;
+	}
+	if ((special = special_include(w.file, args, nargs, &where, &line))) {
+		*why = xasprintf("%s:%d: %s", where, line, special);
+		free(special);
+		free(where);
+		free((char *)w.file);
 		return -1;
 	}
 	/* the interface's types, resolved where the implementation sees them;

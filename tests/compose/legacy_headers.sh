@@ -92,6 +92,34 @@ grep -qx "$data/missing.h: error: cannot read this header: No such file or direc
 "$COMPOSE" --generate-comp-files="$data" -o folder > /dev/null 2> folder.err && fail "a folder generated"
 grep -qx "$data: error: cannot read this header: a directory" folder.err ||
 	{ cat folder.err; fail "a folder: not said to be one"; }
+# a device or a pipe, named or included, is refused before clang reads it
+# for ever: /dev/zero named, included with its path, a FIFO included by a
+# header beside it, and one found through -I; compose ends with the line of
+# the include
+"$COMPOSE" --generate-comp-files=/dev/zero -o zero > /dev/null 2> zero.err && fail "/dev/zero generated"
+grep -qx "/dev/zero: error: cannot read this header: not a regular file" zero.err ||
+	{ cat zero.err; fail "/dev/zero: not said to be no header"; }
+mkdir -p special/inc
+here=$(pwd -P)
+mkfifo special/pipe.h special/inc/deep.h
+printf '#include <stddef.h>\n#include "/dev/zero"\nint sz(int *x, int n);\n' > special/zero.h
+printf '/* beside */\n#include "part.h"\nint sp(int *x, int n);\n' > special/top.h
+printf '#include <stdio.h>\n\n#include "pipe.h"\n' > special/part.h
+printf '#include <deep.h>\nint sd(int *x, int n);\n' > special/deep_top.h
+for h in zero top deep_top; do
+	case $h in
+	zero) want="$here/special/zero.h:2: error: its #include names /dev/zero" flags= ;;
+	top) want="$here/special/part.h:3: error: its #include names $here/special/pipe.h" flags= ;;
+	deep_top) want="$here/special/deep_top.h:1: error: its #include names special/inc/deep.h" flags="-I special/inc" ;;
+	esac
+	# shellcheck disable=SC2086 # flags: words
+	timeout 60 "$COMPOSE" $flags --generate-comp-files="special/$h.h" -o "special/$h" > /dev/null 2> "special/$h.err"
+	rc=$?
+	[ $rc -ne 0 ] && [ $rc -ne 124 ] || { cat "special/$h.err"; fail "$h.h: exit $rc"; }
+	printf '%s\n' "$want, which is not a regular file (a device or a pipe: it would be read for ever)" \
+		"compose: 1 error, nothing written" | diff -u - "special/$h.err" || fail "$h.h: not said which include"
+	[ ! -e "special/$h" ] || fail "$h.h wrote files"
+done
 # a header read with -D (pcre2.h's PCRE2_CODE_UNIT_WIDTH): the sources'
 # compiler flags in the descriptors have it, so the tree composes and builds
 # with no option
