@@ -69,6 +69,10 @@ void spmv_cusparse(int m, int n, int nnz, const int *rowptr, const int *colind,
 	cudaStream_t s = pph_cuda_stream();
 	int *offsets = NULL, ok;
 
+	/* no rows: no y to write, as in the CPU variants (and a launch of
+	 * spmv_rows with no blocks would be an error) */
+	if (m <= 0)
+		return;
 	ok = h && cudaMalloc((void **)&offsets, sizeof(int) * ((size_t)m + 1)) == cudaSuccess &&
 	     cudaMemcpyAsync(offsets, rowptr, sizeof(int) * (size_t)m, cudaMemcpyDeviceToDevice,
 			     s) == cudaSuccess &&
