@@ -263,6 +263,8 @@ static void stage(struct gen *g)
 		if (!f->staged) {
 			diag_error(NULL, "cannot write '%s': %s", f->path, strerror(errno));
 			g->errors++;
+		} else {
+			f->old = file_keep_old(f->path, &f->had);
 		}
 	}
 }
@@ -289,8 +291,9 @@ int gen_is_output(const struct gen *g, const char *path)
  * Rename the staged files into place, in order, or remove them all after
  * an error; the graph last.  Nothing here allocates or writes to a stream:
  * out of memory ends compose (util.c), and it must not end it with some
- * files renamed and others not.  A rename that fails stops the others
- * (the one failure that can leave a mix); which did is reported after.
+ * files renamed and others not.  A rename that fails stops the others, and
+ * those renamed before it are undone (what their places held put back);
+ * what happened is reported after.
  */
 static void rename_staged(struct gen *g)
 {
@@ -314,12 +317,26 @@ static void rename_staged(struct gen *g)
 	} else if (g->graph_staged) {
 		g->graph_written = file_commit(g->graph_staged, g->graph_path) == 0 ? 1 : -1;
 		g->graph_err = errno;
+		failed = g->graph_written < 0;
 	}
 	g->graph_staged = NULL;
+	for (i = g->nfiles; i-- > 0;) {
+		struct gen_file *f = g->files[i];
+
+		if (failed && f->renamed > 0) {
+			f->renamed = 0;
+			if (file_restore_old(f->old, f->had, f->path) != 0)
+				f->undo_err = errno;
+		} else {
+			file_drop_old(f->old);
+		}
+		f->old = NULL;
+	}
 }
 
 int gen_commit(struct gen *g, int dry_run)
 {
+	unsigned errors_before;
 	size_t i;
 
 	for (i = 0; i < g->nfiles; i++)
@@ -328,10 +345,11 @@ int gen_commit(struct gen *g, int dry_run)
 		stage(g);
 	file_commit_begin(); /* a signal now ends compose after the renames */
 	rename_staged(g);
+	errors_before = g->errors;
 	for (i = 0; i < g->nfiles; i++) {
 		struct gen_file *f = g->files[i];
 
-		if (g->errors) {
+		if (errors_before) {
 			/* reported; nothing staged was renamed */
 		} else if (dry_run) {
 			printf("%s\n", f->path);
@@ -341,9 +359,14 @@ int gen_commit(struct gen *g, int dry_run)
 			diag_verbose(1, "wrote %s", f->path);
 			g->written++;
 		} else if (f->renamed < 0) {
-			diag_error(NULL, "cannot move '%s' into place: %s", f->path,
-				   strerror(f->err));
+			diag_error(NULL, "cannot move '%s' into place: %s (the files moved before it are put back)",
+				   f->path, strerror(f->err));
 			g->errors++;
+		} else if (f->undo_err) {
+			diag_error(NULL, "cannot put back what '%s' held: %s; it holds the new file",
+				   f->path, strerror(f->undo_err));
+			g->errors++;
+			g->written++;
 		}
 		free(f->path);
 		free(f->text);
@@ -351,7 +374,8 @@ int gen_commit(struct gen *g, int dry_run)
 		free(f);
 	}
 	if (g->graph_written < 0) {
-		diag_error(NULL, "cannot write '%s': %s", g->graph_path, strerror(g->graph_err));
+		diag_error(NULL, "cannot write '%s': %s (the files moved before it are put back)",
+			   g->graph_path, strerror(g->graph_err));
 		g->errors++;
 		g->graph_written = 0;
 	}

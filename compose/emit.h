@@ -28,8 +28,11 @@ struct gen_file {
 	size_t len;
 	int changed; /* differs from what the output folder holds */
 	char *staged; /* written beside its place, not yet renamed into it */
-	int renamed; /* 1: moved into place; -1: the rename failed, with errno err */
-	int err;
+	char *old; /* what its place held, under a second name (file_keep_old) */
+	int had; /* its place held a file: 1, kept as old; 0: none; -1: not kept */
+	int renamed; /* 1: moved into place; -1: the rename failed, with errno err;
+		      * 0 again when put back (undo_err: errno if that failed) */
+	int err, undo_err;
 };
 
 struct gen {

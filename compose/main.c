@@ -597,8 +597,6 @@ static int load_facts(struct model *m, const struct options *opt)
 	return rc;
 }
 
-/* Generate the files, and the graph if asked: all of them or none (but
- * for a rename that fails half way).  *written: how many were written. */
 /* The stages between loading and emitting: each reports its own errors,
  * and all of them run, so that one run reports every error. */
 static unsigned analyse(struct model *m, const struct narrowing *nw)
@@ -610,6 +608,9 @@ static unsigned analyse(struct model *m, const struct narrowing *nw)
 	return errors + order_model(m);
 }
 
+/* Generate the files, and the graph if asked: all of them or none (a
+ * rename that fails half way puts back those renamed before it).
+ * *written: how many were written. */
 static int generate(const struct model *m, const struct options *opt, size_t *written)
 {
 	struct gen g;

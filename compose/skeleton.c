@@ -34,8 +34,11 @@ struct file {
 	size_t len;
 	char *staged; /* its temporary, until renamed into place */
 	char *to; /* outdir/path, made before the renames, which allocate nothing */
-	int renamed; /* 1: moved into place; -1: the rename failed, with errno err */
-	int err;
+	char *old; /* what to held (--force), under a second name (file_keep_old) */
+	int had; /* to held a file: 1, kept as old; 0: none; -1: not kept */
+	int renamed; /* 1: moved into place; -1: the rename failed, with errno err;
+		      * 0 again when put back (undo_err: errno if that failed) */
+	int err, undo_err;
 };
 
 struct skeleton {
@@ -60,6 +63,9 @@ struct skeleton {
 			    parses them), or NULL: the C sources' flags have it */
 	char *link_flags; /* "-L... -l...", XML-escaped, or NULL */
 	unsigned errors; /* files that could not be made */
+	char **made; /* the folders made for the files, outermost first: a failed
+			commit removes them */
+	size_t nmade;
 };
 
 /* A parameter as the interface will declare it. */
@@ -1819,7 +1825,9 @@ static void write_main(struct skeleton *s)
 
 /* ---- committing ----------------------------------------------------------- */
 
-static int make_dirs(const char *path)
+/* The folders above the file at path, made where missing (listed in
+ * s->made). */
+static int make_dirs(struct skeleton *s, const char *path)
 {
 	char *copy = xstrdup(path), *p;
 	int rc = 0;
@@ -1827,7 +1835,10 @@ static int make_dirs(const char *path)
 	for (p = copy + 1; *p && rc == 0; p++)
 		if (*p == '/') {
 			*p = '\0';
-			if (mkdir(copy, 0777) != 0 && errno != EEXIST)
+			if (mkdir(copy, 0777) == 0)
+				*(char **)array_push(&s->made, &s->nmade, sizeof(char *)) =
+					xstrdup(copy);
+			else if (errno != EEXIST)
 				rc = -1;
 			*p = '/';
 		}
@@ -1835,22 +1846,25 @@ static int make_dirs(const char *path)
 	return rc;
 }
 
-static int stage_file(const char *path, struct file *f)
+static int stage_file(struct skeleton *s, const char *path, struct file *f)
 {
-	int rc = make_dirs(path);
+	int rc = make_dirs(s, path);
 
 	if (rc == 0 && !(f->staged = file_stage(path, f->text, f->len)))
 		rc = -1;
 	if (rc != 0)
 		diag_error(NULL, "cannot write '%s': %s", path, strerror(errno));
+	else
+		f->old = file_keep_old(path, &f->had);
 	return rc;
 }
 
 /* Every file staged first, then renamed into place: a failure, or a
- * signal, before the renames leaves the files there were.  From the first
- * rename to the last nothing allocates or prints (out of memory, or a
- * failed write to a closed stdout, would stop them half way): what they
- * did is said after. */
+ * signal, before the renames leaves the files there were, and a rename
+ * that fails puts back those renamed before it.  From the first rename to
+ * the last nothing allocates or prints (out of memory, or a failed write
+ * to a closed stdout, would stop them half way): what they did is said
+ * after. */
 static int commit(struct skeleton *s)
 {
 	struct stat st;
@@ -1870,7 +1884,7 @@ static int commit(struct skeleton *s)
 		if (s->r->dry_run)
 			printf("%s\n", s->files[i]->to);
 		else
-			rc = stage_file(s->files[i]->to, s->files[i]);
+			rc = stage_file(s, s->files[i]->to, s->files[i]);
 	}
 	file_commit_begin();
 	for (i = 0; i < s->nfiles; i++) {
@@ -1885,17 +1899,41 @@ static int commit(struct skeleton *s)
 		}
 		f->staged = NULL;
 	}
+	for (i = s->nfiles; i-- > 0;) {
+		struct file *f = s->files[i];
+
+		if (rc != 0 && f->renamed > 0) {
+			f->renamed = 0;
+			if (file_restore_old(f->old, f->had, f->to) != 0)
+				f->undo_err = errno;
+		} else {
+			file_drop_old(f->old);
+		}
+		f->old = NULL;
+	}
+	/* innermost first; one still holding a file stays */
+	for (i = s->nmade; rc != 0 && i-- > 0;)
+		rmdir(s->made[i]);
 	for (i = 0; i < s->nfiles; i++) {
 		struct file *f = s->files[i];
 
 		if (f->renamed > 0)
 			printf("wrote %s\n", f->to);
 		else if (f->renamed < 0)
-			diag_error(NULL, "cannot write '%s': %s", f->to, strerror(f->err));
+			diag_error(NULL, "cannot write '%s': %s (the files moved before it are put back)",
+				   f->to, strerror(f->err));
+		else if (f->undo_err)
+			diag_error(NULL, "cannot put back what '%s' held: %s; it holds the new file",
+				   f->to, strerror(f->undo_err));
 		free(f->to);
 		f->to = NULL;
 	}
 	file_commit_end();
+	for (i = 0; i < s->nmade; i++)
+		free(s->made[i]);
+	free(s->made);
+	s->made = NULL;
+	s->nmade = 0;
 	return rc;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "util.h"
 
@@ -849,6 +850,64 @@ void file_discard(char *tmp)
 		staged_remove(tmp);
 	}
 	free(tmp);
+}
+
+char *file_keep_old(const char *path, int *had)
+{
+	static unsigned serial;
+	char *dir, *old = NULL;
+	struct stat st;
+
+	*had = lstat(path, &st) == 0;
+	if (!*had)
+		return NULL;
+	dir = path_dirname(path);
+	for (;;) {
+		free(old);
+		old = xasprintf("%s/.%s.old-%ld-%u", dir, path_basename(path), (long)getpid(),
+				__atomic_fetch_add(&serial, 1, __ATOMIC_RELAXED));
+		staged_add(old); /* a fatal end removes the second name */
+		if (link(path, old) == 0)
+			break;
+		staged_remove(old);
+		if (errno != EEXIST) {
+			free(old);
+			old = NULL;
+			*had = -1;
+			break;
+		}
+	}
+	free(dir);
+	return old;
+}
+
+int file_restore_old(char *old, int had, const char *path)
+{
+	int rc = 0;
+
+	if (had > 0) {
+		rc = rename(old, path);
+		if (rc != 0)
+			unlink(old);
+	} else if (had == 0) {
+		rc = unlink(path);
+	} else {
+		errno = ENOTSUP; /* no second name could be made: the new file stays */
+		rc = -1;
+	}
+	if (old)
+		staged_remove(old);
+	free(old);
+	return rc;
+}
+
+void file_drop_old(char *old)
+{
+	if (old) {
+		unlink(old);
+		staged_remove(old);
+	}
+	free(old);
 }
 
 int file_write_atomic(const char *path, const char *text, size_t len)

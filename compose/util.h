@@ -100,6 +100,17 @@ char *file_stage(const char *path, const char *text, size_t len);
 int file_commit(char *tmp, const char *path);
 void file_discard(char *tmp);
 int file_write_atomic(const char *path, const char *text, size_t len);
+/* So that a commit of many files can be undone when one rename fails:
+ * before the renames, file_keep_old() gives what path holds a second name
+ * beside it (a hard link; *had 1), or says path holds nothing (*had 0,
+ * NULL) or could not be linked (*had -1, NULL, errno set).  After them,
+ * file_drop_old() removes the second name, or file_restore_old() puts
+ * the old file back (had 1) or removes the new one (had 0): 0, or -1 with
+ * errno set (ENOTSUP for had -1: the new file stays).  Both free old and
+ * allocate nothing. */
+char *file_keep_old(const char *path, int *had);
+int file_restore_old(char *old, int had, const char *path);
+void file_drop_old(char *old);
 /* A signal that ends compose (SIGINT, SIGTERM, SIGHUP), or running out of
  * memory, removes the files staged and not yet renamed; between these two it waits, so that the
  * renames of one commit are done all or none.  They nest. */

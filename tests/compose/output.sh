@@ -74,4 +74,51 @@ fi
 	fail "g: -o below missing folders"
 "$COMPOSE" --graph=/nonexistent/g.dot "$main" -o "$out/j/k" > /dev/null 2>&1 && fail "j: unwritable graph accepted"
 [ -e "$out/j" ] && fail "j: a failed run made folders"
+# a rename that fails half way through the commit (the third, by a
+# preloaded rename()): those renamed before it are put back, the files new
+# to the folder removed, nothing left beside them; and where putting one
+# back fails too, compose says which file holds the new text
+shim="$out/fail_rename.so"
+${CC:-cc} -shared -fPIC -o "$shim" "$top_srcdir/tests/compose/data/shims/fail_rename.c" -ldl ||
+	fail "m: build the rename shim"
+vs="$top_srcdir/examples/vector_scale/main.xml"
+"$COMPOSE" --no-check-sources --platforms=CPU "$vs" -o "$out/m" > /dev/null 2>&1 || fail "m: compose"
+cp -R "$out/m" "$out/m-before"
+# the whole program now: new backend wrappers, and peppher.h, the entry
+# wrapper and the Makefile changed
+LD_PRELOAD="$shim" PPH_FAIL_RENAME=3 "$COMPOSE" --no-check-sources "$vs" -o "$out/m" 2> "$out/m.err" &&
+	fail "m: a failed rename not said"
+grep -q "^compose: error: cannot move '$out/m/.*' into place: Input/output error (the files moved before it are put back)$" "$out/m.err" ||
+	{ cat "$out/m.err"; fail "m: diagnostic"; }
+[ "$(last_line "$out/m.err")" = "compose: 1 error, nothing written" ] || { cat "$out/m.err"; fail "m: summary"; }
+diff -r "$out/m-before" "$out/m" > "$out/m.diff" || { cat "$out/m.diff"; fail "m: the folder changed"; }
+LD_PRELOAD="$shim" PPH_FAIL_RENAME=3,4 "$COMPOSE" --no-check-sources "$vs" -o "$out/m" 2> "$out/m2.err" &&
+	fail "m: failed renames not said"
+grep -q "^compose: error: cannot put back what '$out/m/.*' held: Input/output error; it holds the new file$" "$out/m2.err" ||
+	{ cat "$out/m2.err"; fail "m: a file not put back not said"; }
+[ "$(last_line "$out/m2.err")" = "compose: 2 errors, 1 file written all the same" ] ||
+	{ cat "$out/m2.err"; fail "m: summary of a file not put back"; }
+[ -z "$(find "$out/m" -name '.*')" ] || fail "m: temporaries left: $(find "$out/m" -name '.*')"
+"$COMPOSE" --no-check-sources "$vs" -o "$out/m" > /dev/null 2>&1 || fail "m: compose again"
+# utility mode, --force over a tree generated before from a header with one
+# function less: the folders made for the new one removed too
+printf 'void m_one(int *x, int n);\n' > "$out/m1.h"
+"$COMPOSE" --generate-comp-files="$out/m1.h" -o "$out/u" > /dev/null 2>&1 || fail "u: skeleton"
+printf 'void m_one(int *x, int n);\nvoid m_two(int *x, int n);\n' > "$out/m1.h"
+(cd "$out/u" && find . | sort | xargs md5sum 2>&1) > "$out/u.sums"
+LD_PRELOAD="$shim" PPH_FAIL_RENAME=4 "$COMPOSE" --force --generate-comp-files="$out/m1.h" -o "$out/u" \
+	> /dev/null 2> "$out/u.err" && fail "u: a failed rename not said"
+grep -q "^compose: error: cannot write '$out/u/.*': Input/output error (the files moved before it are put back)$" "$out/u.err" ||
+	{ cat "$out/u.err"; fail "u: diagnostic"; }
+(cd "$out/u" && find . | sort | xargs md5sum 2>&1) | diff -u "$out/u.sums" - || fail "u: the tree changed"
+# nor a staging that fails (a file where a folder goes): the folders made
+# for the files before it are removed
+mkdir -p "$out/u-fold"
+echo mine > "$out/u-fold/m_two"
+"$COMPOSE" --generate-comp-files="$out/m1.h" -o "$out/u-fold" > /dev/null 2> "$out/u-fold.err" &&
+	fail "u: a file where a folder goes not said"
+grep -q "^compose: error: cannot write '$out/u-fold/m_two/.*': Not a directory$" "$out/u-fold.err" ||
+	{ cat "$out/u-fold.err"; fail "u: staging diagnostic"; }
+[ "$(cd "$out/u-fold" && find . | sort | tr '\n' ' ')" = ". ./m_two " ] ||
+	fail "u: a failed staging left files or folders: $(cd "$out/u-fold" && find .)"
 echo "PASS: output"
