@@ -327,10 +327,12 @@ static void rename_staged(struct gen *g)
 			f->renamed = 0;
 			if (file_restore_old(f->old, f->had, f->path) != 0)
 				f->undo_err = errno;
+			else
+				f->old = NULL;
 		} else {
 			file_drop_old(f->old);
+			f->old = NULL;
 		}
-		f->old = NULL;
 	}
 }
 
@@ -363,11 +365,13 @@ int gen_commit(struct gen *g, int dry_run)
 				   f->path, strerror(f->err));
 			g->errors++;
 		} else if (f->undo_err) {
-			diag_error(NULL, "cannot put back what '%s' held: %s; it holds the new file",
-				   f->path, strerror(f->undo_err));
+			diag_error(NULL, "cannot put back what '%s' held: %s; it holds the new file%s%s%s",
+				   f->path, strerror(f->undo_err), f->old ? ", the old one is '" : "",
+				   f->old ? f->old : "", f->old ? "'" : "");
 			g->errors++;
 			g->written++;
 		}
+		free(f->old); /* a file not put back: its old one kept, named above */
 		free(f->path);
 		free(f->text);
 		free(f->name);

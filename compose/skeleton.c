@@ -1906,10 +1906,12 @@ static int commit(struct skeleton *s)
 			f->renamed = 0;
 			if (file_restore_old(f->old, f->had, f->to) != 0)
 				f->undo_err = errno;
+			else
+				f->old = NULL;
 		} else {
 			file_drop_old(f->old);
+			f->old = NULL;
 		}
-		f->old = NULL;
 	}
 	/* innermost first; one still holding a file stays */
 	for (i = s->nmade; rc != 0 && i-- > 0;)
@@ -1923,8 +1925,11 @@ static int commit(struct skeleton *s)
 			diag_error(NULL, "cannot write '%s': %s (the files moved before it are put back)",
 				   f->to, strerror(f->err));
 		else if (f->undo_err)
-			diag_error(NULL, "cannot put back what '%s' held: %s; it holds the new file",
-				   f->to, strerror(f->undo_err));
+			diag_error(NULL, "cannot put back what '%s' held: %s; it holds the new file%s%s%s",
+				   f->to, strerror(f->undo_err), f->old ? ", the old one is '" : "",
+				   f->old ? f->old : "", f->old ? "'" : "");
+		free(f->old); /* a file not put back: its old one kept, named above */
+		f->old = NULL;
 		free(f->to);
 		f->to = NULL;
 	}

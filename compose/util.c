@@ -883,21 +883,25 @@ char *file_keep_old(const char *path, int *had)
 
 int file_restore_old(char *old, int had, const char *path)
 {
-	int rc = 0;
+	int rc;
 
 	if (had > 0) {
 		rc = rename(old, path);
-		if (rc != 0)
-			unlink(old);
 	} else if (had == 0) {
 		rc = unlink(path);
 	} else {
 		errno = ENOTSUP; /* no second name could be made: the new file stays */
 		rc = -1;
 	}
-	if (old)
+	if (old) {
+		int err = errno;
+
+		/* kept by a fatal end too: it is all there is of the old file */
 		staged_remove(old);
-	free(old);
+		errno = err;
+	}
+	if (rc == 0)
+		free(old);
 	return rc;
 }
 

@@ -104,10 +104,11 @@ int file_write_atomic(const char *path, const char *text, size_t len);
  * before the renames, file_keep_old() gives what path holds a second name
  * beside it (a hard link; *had 1), or says path holds nothing (*had 0,
  * NULL) or could not be linked (*had -1, NULL, errno set).  After them,
- * file_drop_old() removes the second name, or file_restore_old() puts
- * the old file back (had 1) or removes the new one (had 0): 0, or -1 with
- * errno set (ENOTSUP for had -1: the new file stays).  Both free old and
- * allocate nothing. */
+ * file_drop_old() removes the second name and frees old, or
+ * file_restore_old() puts the old file back (had 1) or removes the new one
+ * (had 0): 0, old freed; or -1 with errno set (ENOTSUP for had -1: the
+ * new file stays), old left as it is, file and name, for the caller to
+ * name and free.  Neither allocates. */
 char *file_keep_old(const char *path, int *had);
 int file_restore_old(char *old, int had, const char *path);
 void file_drop_old(char *old);

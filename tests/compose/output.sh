@@ -94,11 +94,16 @@ grep -q "^compose: error: cannot move '$out/m/.*' into place: Input/output error
 diff -r "$out/m-before" "$out/m" > "$out/m.diff" || { cat "$out/m.diff"; fail "m: the folder changed"; }
 LD_PRELOAD="$shim" PPH_FAIL_RENAME=3,4 "$COMPOSE" --no-check-sources "$vs" -o "$out/m" 2> "$out/m2.err" &&
 	fail "m: failed renames not said"
-grep -q "^compose: error: cannot put back what '$out/m/.*' held: Input/output error; it holds the new file$" "$out/m2.err" ||
+grep -q "^compose: error: cannot put back what '$out/m/\(.*\)' held: Input/output error; it holds the new file, the old one is '$out/m/\.\1\.old-[0-9]*-[0-9]*'$" "$out/m2.err" ||
 	{ cat "$out/m2.err"; fail "m: a file not put back not said"; }
 [ "$(last_line "$out/m2.err")" = "compose: 2 errors, 1 file written all the same" ] ||
 	{ cat "$out/m2.err"; fail "m: summary of a file not put back"; }
-[ -z "$(find "$out/m" -name '.*')" ] || fail "m: temporaries left: $(find "$out/m" -name '.*')"
+# the old file kept under its second name, and nothing else left beside
+kept=$(sed -n "s/^compose: error: cannot put back .*, the old one is '\(.*\)'$/\1/p" "$out/m2.err")
+[ "$(find "$out/m" -name '.*')" = "$kept" ] || fail "m: left beside: $(find "$out/m" -name '.*')"
+cmp -s "$kept" "$out/m-before/$(basename "$kept" | sed 's/^\.\(.*\)\.old-[0-9]*-[0-9]*$/\1/')" ||
+	fail "m: the kept file is not the old one"
+rm "$kept"
 "$COMPOSE" --no-check-sources "$vs" -o "$out/m" > /dev/null 2>&1 || fail "m: compose again"
 # utility mode, --force over a tree generated before from a header with one
 # function less: the folders made for the new one removed too
