@@ -7,6 +7,12 @@
 # (peppher.h, PEPPHER_INITIALIZE, PEPPHER_SHUTDOWN) and nothing else
 # changed.  Each prints, exits and writes what it does built directly, and
 # its library calls ran as components; composed for StarPU too.
+#
+# make check runs five of them, one per kind of program (stdin to stdout
+# over zlib.h, names a header renames with #define, a file written, the
+# program called back from inside a component); LEGACY_APPS=all (make
+# check-long) runs them all: each tree builds every function of its header
+# twice, 30 minutes for all of them on two cores.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
 work="$top_builddir/tests/out/legacy_apps"
@@ -54,9 +60,14 @@ three_lines() {
 # common.h); $app_files: files the program writes, which must be the same
 # bytes both ways.
 app_cppflags= app_files=
+quick="zpipe sha_example idn2_decode make_sine cvode_robertson"
 app() {
 	name=$1 h=$2 src=$3 libs=$4 fn=$5 input=$6
 	shift 6
+	case " $quick " in
+	*" $name "*) ;;
+	*) [ "${LEGACY_APPS:-}" = all ] || return 0 ;;
+	esac
 	[ -e "${h%%,*}" ] && [ -e "$src" ] || { echo "SKIP: $name: no $h or $src"; return; }
 	# shellcheck disable=SC2086
 	"$COMPOSE" $libs --generate-comp-files="$h" -o "$name" > /dev/null 2> "$name.gen.err" ||
@@ -102,12 +113,12 @@ lzma=$doc/liblzma-dev/examples
 cat "$top_srcdir"/compose/*.c > text
 app lzma_compress /usr/include/lzma.h "$lzma/01_compress_easy.c" -llzma lzma_code text 6
 app lzma_decompress /usr/include/lzma.h "$lzma/02_decompress.c" -llzma lzma_code /dev/null lzma_compress.out
-cmp -s text lzma_decompress.out || fail "lzma: the round trip lost data"
+[ ! -e lzma_decompress.out ] || cmp -s text lzma_decompress.out || fail "lzma: the round trip lost data"
 app lzma_compress_mt /usr/include/lzma.h "$lzma/04_compress_easy_mt.c" -llzma lzma_code text
 xml="$top_srcdir/tests/compose/data/golden/basic/main.xml"
 app expat_outline /usr/include/expat.h "$doc/libexpat1-dev/examples/outline.c" -lexpat XML_ParseBuffer "$xml"
 app expat_elements /usr/include/expat.h "$doc/libexpat1-dev/examples/elements.c" -lexpat XML_ParseBuffer "$xml"
-if [ -e "$doc/libpng-dev/examples/pngtest.png" ]; then
+if [ "${LEGACY_APPS:-}" = all ] && [ -e "$doc/libpng-dev/examples/pngtest.png" ]; then
 	cp "$doc/libpng-dev/examples/pngtest.png" .
 	app pngtest /usr/include/png.h "$doc/libpng-dev/examples/pngtest.c" "-lpng16 -lz -lm" \
 		png_read_info /dev/null pngtest.png pngout.png
@@ -147,13 +158,13 @@ app_files=text.zst
 app zstd_stream /usr/include/zstd.h "$zstd/streaming_compression.c" -lzstd ZSTD_compressStream2 /dev/null text
 app_files=
 app zstd_unstream /usr/include/zstd.h "$zstd/streaming_decompression.c" -lzstd ZSTD_decompressStream /dev/null text.zst
-cmp -s text zstd_unstream.out || fail "zstd: the streamed round trip lost data"
+[ ! -e zstd_unstream.out ] || cmp -s text zstd_unstream.out || fail "zstd: the streamed round trip lost data"
 app_cppflags= app_files=
 # libsndfile's examples: a sine written, processed, and printed as text
 sndfile=$doc/libsndfile1-dev/examples
 app_files=sine.wav
 app make_sine /usr/include/sndfile.h "$sndfile/make_sine.c" "-lsndfile -lm" sf_write_int /dev/null
-cp sine.wav input.wav
+[ ! -e sine.wav ] || cp sine.wav input.wav
 app_files=output.wav
 app sfprocess /usr/include/sndfile.h "$sndfile/sfprocess.c" -lsndfile sf_read_double /dev/null
 app_files=output.txt
@@ -197,10 +208,13 @@ app nlopt_box /usr/include/nlopt.h "$doc/libnlopt-dev/examples/box.c" "-lnlopt -
 	nlopt_minimize_constrained /dev/null
 # libarchive's untar.c: a tar listed, then extracted (archive_entry.h's
 # functions stay direct calls: only archive.h's tree is composed)
-mkdir -p tree && cp text tree/text && cp output.txt tree/sine.txt && tar cf tree.tar tree && rm -r tree
+if [ -e output.txt ]; then
+	mkdir -p tree && cp text tree/text && cp output.txt tree/sine.txt && tar cf tree.tar tree && rm -r tree
+fi
 untar=$doc/libarchive-dev/examples/untar.c
 app untar_list /usr/include/archive.h "$untar" -larchive archive_read_next_header /dev/null -tf tree.tar
 app_files="tree/text tree/sine.txt"
 app untar /usr/include/archive.h "$untar" -larchive archive_read_data_block /dev/null -xf tree.tar
-cmp -s text tree/text || fail "untar: the extracted file differs from the one archived"
+[ ! -e untar.out ] || cmp -s text tree/text || fail "untar: the extracted file differs from the one archived"
 app_files=
+[ "${LEGACY_APPS:-}" = all ] || echo "(make check-long runs the other programs: LEGACY_APPS=all)"
