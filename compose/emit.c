@@ -194,49 +194,6 @@ static void check_targets(struct gen *g)
 	}
 }
 
-/* Remove the n folders make_folders made for dir (dir itself first where
- * self, else from its parent up), each empty. */
-static void remove_folders(const char *dir, int n, int self)
-{
-	char *path = xstrdup(dir), *slash;
-
-	if (self && n-- > 0)
-		rmdir(path);
-	while (n-- > 0 && (slash = strrchr(path, '/')) && slash > path) {
-		*slash = '\0';
-		rmdir(path);
-	}
-	free(path);
-}
-
-/* Make folder dir and the folders above it that are missing, as mkdir -p;
- * returns how many it made (those a failed run removes), or -1. */
-static int make_folders(const char *dir)
-{
-	char *parent = xstrdup(dir), *slash = strrchr(parent, '/');
-	struct stat st;
-	int made = 0;
-
-	while (slash > parent && slash[-1] == '/')
-		slash--;
-	if (slash && slash > parent) {
-		*slash = '\0';
-		if (stat(parent, &st) != 0 && (made = make_folders(parent)) < 0) {
-			free(parent);
-			return -1;
-		}
-	}
-	free(parent);
-	if (mkdir(dir, 0777) != 0) {
-		int err = errno;
-
-		remove_folders(dir, made, 0);
-		errno = err;
-		return -1;
-	}
-	return made + 1;
-}
-
 /* Stage the changed files beside their place in outdir (made if needed). */
 static void stage(struct gen *g)
 {
@@ -244,15 +201,12 @@ static void stage(struct gen *g)
 	size_t i;
 
 	check_targets(g);
-	if (!g->errors && stat(g->outdir, &st) != 0) {
-		g->created = make_folders(g->outdir);
-		if (g->created < 0) {
-			diag_error(NULL, "cannot create output folder '%s': %s", g->outdir,
-				   strerror(errno));
-			g->errors++;
-			g->created = 0;
-		}
-		file_made_folders(g->outdir, g->created); /* a fatal end removes them */
+	/* the folders made are removed by a fatal end, and by a run that
+	 * writes nothing */
+	if (!g->errors && stat(g->outdir, &st) != 0 && file_make_folders(g->outdir) != 0) {
+		diag_error(NULL, "cannot create output folder '%s': %s", g->outdir,
+			   strerror(errno));
+		g->errors++;
 	}
 	for (i = 0; !g->errors && i < g->nfiles; i++) {
 		struct gen_file *f = g->files[i];
@@ -383,9 +337,7 @@ int gen_commit(struct gen *g, int dry_run)
 		g->errors++;
 		g->graph_written = 0;
 	}
-	if (g->created && !g->written)
-		remove_folders(g->outdir, g->created, 1);
-	file_made_folders(NULL, 0); /* removed, or they hold the output now */
+	file_made_folders_done(g->written != 0);
 	file_commit_end();
 	free(g->files);
 	g->files = NULL;

@@ -44,7 +44,6 @@ struct gen {
 	const char *entry_ext; /* ".c", or ".cpp", ".cc", ".cxx": entry wrappers in C++ */
 	int force;	   /* overwrite files compose did not write */
 	const char *runtime_pc; /* the runtime's pkg-config package: NULL, "peppher" */
-	int created;	   /* folders made by this run: outdir and those above it */
 	size_t written;	   /* files moved into outdir */
 	char *graph_staged; /* --graph's file, from emit_graph_stage(): renamed with the rest */
 	const char *graph_path;

@@ -63,9 +63,6 @@ struct skeleton {
 			    parses them), or NULL: the C sources' flags have it */
 	char *link_flags; /* "-L... -l...", XML-escaped, or NULL */
 	unsigned errors; /* files that could not be made */
-	char **made; /* the folders made for the files, outermost first: a failed
-			commit removes them */
-	size_t nmade;
 };
 
 /* A parameter as the interface will declare it. */
@@ -1825,31 +1822,14 @@ static void write_main(struct skeleton *s)
 
 /* ---- committing ----------------------------------------------------------- */
 
-/* The folders above the file at path, made where missing (listed in
- * s->made). */
-static int make_dirs(struct skeleton *s, const char *path)
+/* The folders above path made where missing (a failed commit, or a fatal
+ * end, removes them), then the file staged beside its place. */
+static int stage_file(const char *path, struct file *f)
 {
-	char *copy = xstrdup(path), *p;
-	int rc = 0;
+	char *dir = path_dirname(path);
+	int rc = file_make_folders(dir);
 
-	for (p = copy + 1; *p && rc == 0; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(copy, 0777) == 0)
-				*(char **)array_push(&s->made, &s->nmade, sizeof(char *)) =
-					xstrdup(copy);
-			else if (errno != EEXIST)
-				rc = -1;
-			*p = '/';
-		}
-	free(copy);
-	return rc;
-}
-
-static int stage_file(struct skeleton *s, const char *path, struct file *f)
-{
-	int rc = make_dirs(s, path);
-
+	free(dir);
 	if (rc == 0 && !(f->staged = file_stage(path, f->text, f->len)))
 		rc = -1;
 	if (rc != 0)
@@ -1884,7 +1864,7 @@ static int commit(struct skeleton *s)
 		if (s->r->dry_run)
 			printf("%s\n", s->files[i]->to);
 		else
-			rc = stage_file(s, s->files[i]->to, s->files[i]);
+			rc = stage_file(s->files[i]->to, s->files[i]);
 	}
 	file_commit_begin();
 	for (i = 0; i < s->nfiles; i++) {
@@ -1913,9 +1893,7 @@ static int commit(struct skeleton *s)
 			f->old = NULL;
 		}
 	}
-	/* innermost first; one still holding a file stays */
-	for (i = s->nmade; rc != 0 && i-- > 0;)
-		rmdir(s->made[i]);
+	file_made_folders_done(rc == 0); /* one still holding a file stays */
 	for (i = 0; i < s->nfiles; i++) {
 		struct file *f = s->files[i];
 
@@ -1934,11 +1912,6 @@ static int commit(struct skeleton *s)
 		f->to = NULL;
 	}
 	file_commit_end();
-	for (i = 0; i < s->nmade; i++)
-		free(s->made[i]);
-	free(s->made);
-	s->made = NULL;
-	s->nmade = 0;
 	return rc;
 }
 

@@ -15,6 +15,7 @@
 #include "util.h"
 
 static void remove_staged(void);
+static void catch_fatal_signals(void);
 
 /* Out of memory ends compose; what it staged in the output folder goes
  * first, as after a signal (the renames themselves allocate nothing). */
@@ -662,10 +663,9 @@ unsigned edit_distance(const char *a, const char *b)
 static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP };
 static char **staged;	 /* the temporaries not yet renamed or removed */
 static size_t nstaged;
-/* the folders made for them (file_made_folders()): a copy, as the handler
- * cannot allocate */
-static char made_dir[PATH_MAX];
-static int nmade;
+/* the folders made for them (file_make_folders()), outermost first */
+static char **made;
+static size_t nmade;
 static unsigned commit_depth;
 static sigset_t commit_saved; /* the mask file_commit_begin() found */
 
@@ -681,26 +681,19 @@ static void block_fatal_signals(sigset_t *old)
 }
 
 /* Remove the staged temporaries, then the folders made for them (each
- * when empty: rmdir), on the way to a fatal end.  Async-signal-safe. */
+ * when empty: rmdir, innermost first), on the way to a fatal end.
+ * Async-signal-safe: frees nothing. */
 static void remove_staged(void)
 {
 	sigset_t old;
-	char *slash;
 	size_t i;
-	int n;
 
 	block_fatal_signals(&old); /* a handler would do it a second time */
 	for (i = 0; i < nstaged; i++)
 		unlink(staged[i]);
 	nstaged = 0;
-	n = nmade; /* the innermost, then those above it */
-	if (n-- > 0)
-		rmdir(made_dir);
-	while (n-- > 0 && (slash = strrchr(made_dir, '/')) && slash > made_dir) {
-		*slash = '\0';
-		rmdir(made_dir);
-	}
-	nmade = 0;
+	while (nmade > 0)
+		rmdir(made[--nmade]);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
@@ -712,17 +705,56 @@ static void on_fatal_signal(int sig)
 	raise(sig);
 }
 
-void file_made_folders(const char *dir, int n)
+int file_make_folders(const char *dir)
 {
+	char *copy = xstrdup(dir), *p = copy, *folder, c;
+	sigset_t old;
+	int rc = 0, err = 0;
+
+	catch_fatal_signals();
+	while (rc == 0 && *(p += strspn(p, "/"))) {
+		p += strcspn(p, "/");
+		c = *p;
+		*p = '\0';
+		/* made and listed with the signals blocked: one between the
+		 * two would leave the folder */
+		folder = xstrdup(copy);
+		block_fatal_signals(&old);
+		made = xrealloc(made, nmade + 1, sizeof(char *));
+		if (mkdir(copy, 0777) == 0) {
+			made[nmade++] = folder;
+			folder = NULL;
+		} else if (errno != EEXIST) {
+			err = errno;
+			rc = -1;
+		}
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		free(folder);
+		*p = c;
+	}
+	free(copy);
+	errno = err;
+	return rc;
+}
+
+void file_made_folders_done(int keep)
+{
+	char **list;
+	size_t n, i;
 	sigset_t old;
 
 	block_fatal_signals(&old);
+	list = made;
+	n = nmade;
+	made = NULL;
 	nmade = 0;
-	if (n > 0 && strlen(dir) < sizeof(made_dir)) {
-		strcpy(made_dir, dir);
-		nmade = n;
-	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	for (i = n; i-- > 0;) {
+		if (!keep)
+			rmdir(list[i]);
+		free(list[i]);
+	}
+	free(list);
 }
 
 /* Catch the fatal signals, once, but for those ignored (nohup). */

@@ -117,11 +117,14 @@ void file_drop_old(char *old);
  * renames of one commit are done all or none.  They nest. */
 void file_commit_begin(void);
 void file_commit_end(void);
-/* The n folders made for the staged files: dir and n - 1 above it.  A
- * signal, or running out of memory, removes them after the temporaries
- * (when empty); file_made_folders(NULL, 0) once they hold what was
- * renamed into them, or were removed. */
-void file_made_folders(const char *dir, int n);
+/* Make folder dir and those above it that are missing (mkdir -p): 0, or
+ * -1 with errno set.  The folders it makes are listed: a signal, or
+ * running out of memory, removes them after the temporaries (each when
+ * empty); file_made_folders_done() keeps them (keep: they hold what was
+ * renamed into them) or removes them (each when empty), and empties the
+ * list. */
+int file_make_folders(const char *dir);
+void file_made_folders_done(int keep);
 /* dir/name, or name itself when absolute. */
 char *path_join(const char *dir, const char *name);
 /* Path of target relative to the folder base_real, which realpath()

@@ -124,3 +124,51 @@ if (ulimit -f 1) 2> /dev/null; then
 else
 	echo "SKIP: ulimit -f cannot be set here"
 fi
+
+# Utility mode: a signal while its files are staged leaves no temporary and
+# none of the folders it made for them (the new functions' folders, the
+# output folder itself); a complete tree otherwise.
+i=0
+{
+	echo "#ifndef MANY_H"
+	echo "#define MANY_H"
+	while [ $i -lt $n ]; do
+		echo "void g$i(float *x, int n);"
+		i=$((i + 1))
+	done
+	echo "#endif"
+} > many.h
+# the whole trees, as written at fresh/tree (paths to many.h are relative) and at over
+"$COMPOSE" --generate-comp-files=many.h -o fresh/tree > /dev/null 2>&1 || fail "utility mode"
+mv fresh/tree whole-fresh && rm -r fresh
+"$COMPOSE" --generate-comp-files=many.h -o whole-over > /dev/null 2>&1 || fail "utility mode"
+sed '/^void g0(/d' many.h > fewer.h
+"$COMPOSE" --generate-comp-files=fewer.h -o fewer > /dev/null 2>&1 || fail "utility mode, one function less"
+sed -i 's|fewer\.h|many.h|' $(grep -rl 'fewer\.h' fewer)
+util_old=no util_new=no
+for delay in 0.05 0.2 0.5 3; do
+	for to in fresh/tree over; do
+		rm -rf fresh over
+		[ $to = over ] && cp -R fewer over
+		env --default-signal=INT "$COMPOSE" --force --generate-comp-files=many.h -o $to > /dev/null 2>&1 &
+		pid=$!
+		sleep "$delay"
+		kill -INT "$pid" 2> /dev/null
+		wait "$pid"
+		rc=$?
+		[ -z "$(stray_tmp .)" ] || fail "utility mode, SIGINT at $delay s: temporary files left: $(stray_tmp .)"
+		[ $rc -eq 0 ] || [ $rc -eq 130 ] || fail "utility mode, SIGINT at $delay s, -o $to: exit status $rc"
+		if [ $rc -eq 0 ] || [ -e $to/g0 ]; then
+			diff -r "whole-${to%%/*}" $to > /dev/null || fail "utility mode, SIGINT at $delay s, -o $to: not the whole tree (exit status $rc)"
+			util_new=yes
+		elif [ $to = over ]; then
+			diff -r fewer over > /dev/null || { diff -rq fewer over | head -n 3; fail "utility mode, SIGINT at $delay s: the tree changed"; }
+			util_old=yes
+		else
+			[ ! -e fresh ] || fail "utility mode, SIGINT at $delay s: folders it made are left: $(find fresh | head -n 3)"
+			util_old=yes
+		fi
+	done
+done
+[ $util_old = yes ] || fail "utility mode: no run was interrupted"
+echo "PASS: utility mode: SIGINT while staging leaves no temporary and no folder it made (the whole tree: $util_new)"
