@@ -313,7 +313,7 @@ static int init_locked(const struct pph_conf *conf)
 		return init_failed(-EPERM,
 				   "pph_init: refused in a forked child: the runtime ran in the parent when it forked, and cannot start again in this process (its locks and queues were the parent's threads'); fork before pph_init() or after pph_shutdown(), or exec a program");
 	pthread_once(&atfork_once, register_atfork);
-	pph__say_not_distributed();
+	pph__say_not_distributed(0);
 	if (!conf) {
 		pph_conf_init(&defaults);
 		conf = &defaults;
@@ -400,6 +400,7 @@ void pph_shutdown(void)
 
 static void shutdown_locked(void)
 {
+	pph__say_not_distributed(1);
 	/* from now on, application threads' submissions and calls are
 	 * refused, and their data calls wait for the end of this (they go on
 	 * with the runtime stopped); those under way go in, and are waited

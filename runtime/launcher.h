@@ -4,11 +4,14 @@
  * would say.  libpeppher and libpeppher-starpu (one process) warn at
  * pph_init; libpeppher-starpu-mpi is the runtime that distributes.
  *
- * A program that started MPI itself before pph_init is a hybrid one: its
- * ranks share the work through their own MPI calls, each calling
- * components on its own data, and the warning would be wrong on every
- * rank, with no way to silence it.  The runtime does not link MPI: it
- * looks MPI_Initialized up in the program (as workers.c finds libgomp).
+ * A program that starts MPI itself is a hybrid one: its ranks share the
+ * work through their own MPI calls, each calling components on its own
+ * data, and the warning would be wrong on every rank, with no way to
+ * silence it.  Such a program may start MPI after pph_init (a legacy MPI
+ * program PEPPHER-ized has PEPPHER_INITIALIZE() first in main, before its
+ * MPI_Init): one that links MPI without having started it at pph_init is
+ * warned at pph_shutdown if it never did.  The runtime does not link MPI:
+ * it looks MPI_Initialized up in the program (as workers.c finds libgomp).
  */
 #ifndef PPH_LAUNCHER_H
 #define PPH_LAUNCHER_H
@@ -36,23 +39,30 @@ static inline int pph__launcher_size(int *rank)
 	return 1;
 }
 
-/* The program links MPI and has initialised it. */
-static inline int pph__mpi_initialized(void)
+/* 1: the program has started MPI (MPI_Initialized stays true after
+ * MPI_Finalize); 0: it links MPI, not started yet; -1: it does not link MPI. */
+static inline int pph__mpi_started(void)
 {
 	typedef int (*initialized_fn)(int *);
 	initialized_fn initialized = (initialized_fn)dlsym(RTLD_DEFAULT, "MPI_Initialized");
 	int flag = 0;
 
-	return initialized && initialized(&flag) == 0 && flag;
+	if (!initialized)
+		return -1;
+	return initialized(&flag) == 0 && flag;
 }
 
-static inline void pph__say_not_distributed(void)
+/* At pph_init (at_end 0) and at pph_shutdown (at_end 1). */
+static inline void pph__say_not_distributed(int at_end)
 {
 	static int said;
-	int rank, n = pph__launcher_size(&rank);
+	int rank, n = pph__launcher_size(&rank), started;
 
-	if (n > 1 && !said && !pph__mpi_initialized()) {
-		fprintf(stderr, "peppher: warning: started as one of %d MPI ranks, but this program is not built for MPI: each rank runs all of it alone (compose --runtime=starpu-mpi distributes it; a program that calls MPI_Init itself before pph_init is not warned)\n",
+	if (n <= 1 || said)
+		return;
+	started = pph__mpi_started();
+	if (started < 0 || (started == 0 && at_end)) {
+		fprintf(stderr, "peppher: warning: started as one of %d MPI ranks, but this program is not built for MPI: each rank runs all of it alone (compose --runtime=starpu-mpi distributes it; a program that starts MPI itself is not warned)\n",
 			n);
 		said = 1;
 	}

@@ -9,7 +9,7 @@ const char sp__library[] = "libpeppher-starpu";
 
 int sp__engine_start(struct starpu_conf *conf)
 {
-	pph__say_not_distributed();
+	pph__say_not_distributed(0);
 	sp__memory_defaults();
 	return sp__starpu_init(conf, 0);
 }
@@ -26,6 +26,7 @@ void sp__tasks_wait_all(void)
 
 void sp__engine_stop(void)
 {
+	pph__say_not_distributed(1);
 	starpu_shutdown();
 }
 

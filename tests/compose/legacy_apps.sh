@@ -217,4 +217,27 @@ app_files="tree/text tree/sine.txt"
 app untar /usr/include/archive.h "$untar" -larchive archive_read_data_block /dev/null -xf tree.tar
 [ ! -e untar.out ] || cmp -s text tree/text || fail "untar: the extracted file differs from the one archived"
 app_files=
+# An MPI program: CVODE's parallel advection-diffusion example on 2 ranks
+# (mpicc, mpirun), each rank's library calls components of its own, the
+# output the one SUNDIALS ships; PEPPHER_INITIALIZE() comes before the
+# program's MPI_Init, and no rank is warned that the program is not built
+# for MPI
+mpi_ex=$sun/cvode/parallel/cvAdvDiff_non_p
+if [ "${LEGACY_APPS:-}" = all ] && [ -e "$mpi_ex.c" ] && command -v mpicc > /dev/null &&
+	command -v mpirun > /dev/null; then
+	mpirun="mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2"
+	"$COMPOSE" -lsundials_cvode -lsundials_nvecparallel -lm --generate-comp-files=/usr/include/cvode/cvode.h \
+		-o cv_mpi > /dev/null 2> cv_mpi.gen.err || { cat cv_mpi.gen.err; fail "cv_mpi: skeleton"; }
+	three_lines "$mpi_ex.c" > cv_mpi/main.c
+	"$COMPOSE" cv_mpi/main.xml -o cv_mpi-gen --platforms=CPU > /dev/null 2> cv_mpi.compose.err ||
+		{ cat cv_mpi.compose.err; fail "cv_mpi: compose"; }
+	make_quiet -C cv_mpi-gen -j2 CC=mpicc > cv_mpi.build.log 2>&1 ||
+		{ grep -m5 error cv_mpi.build.log; fail "cv_mpi: build with mpicc"; }
+	PEPPHER_STATS=1 timeout 120 $mpirun ./cv_mpi-gen/cvode_app > cv_mpi.out 2> cv_mpi.err ||
+		{ tail cv_mpi.err; fail "cv_mpi: the composed program on 2 ranks failed"; }
+	cmp -s cv_mpi.out "$mpi_ex.out" || fail "cv_mpi: output differs from the one SUNDIALS ships ($mpi_ex.out)"
+	[ "$(grep -c '^    CVode/CVode_cpu: ' cv_mpi.err)" -eq 2 ] || fail "cv_mpi: CVode did not run as a component on both ranks"
+	! grep -q "not built for MPI" cv_mpi.err || fail "cv_mpi: warned that it is not built for MPI"
+	echo "PASS: cv_mpi (cvAdvDiff_non_p.c) on 2 MPI ranks: the output SUNDIALS ships, CVode a component on each rank"
+fi
 [ "${LEGACY_APPS:-}" = all ] || echo "(make check-long runs the other programs: LEGACY_APPS=all)"

@@ -1,8 +1,8 @@
 #!/bin/sh
 # libpeppher (not built for MPI) under mpirun on 2 ranks: a program that
-# starts MPI itself before pph_init (a hybrid one) is not warned that each
-# rank runs all of it alone (every rank said so, with no way to silence
-# it); one that does not is.  PEPPHER_TRACE=FILE.json writes a file per
+# starts MPI itself, before pph_init or after it (a hybrid one), is not
+# warned that each rank runs all of it alone (every rank said so, with no
+# way to silence it); one that does not is.  PEPPHER_TRACE=FILE.json writes a file per
 # rank, FILE.R.json: every rank wrote FILE.json, their traces one after
 # the other, no JSON.
 set -u
@@ -32,6 +32,8 @@ run() {
 
 run hybrid mpi
 ! grep -q "$warning" "$out"/hybrid.?.log || { cat "$out"/hybrid.?.log; fail "MPI started by the program: warned"; }
+run late late
+! grep -q "$warning" "$out"/late.?.log || { cat "$out"/late.?.log; fail "MPI started by the program after pph_init: warned"; }
 run plain plain
 for r in 0 1; do
 	grep -q "$warning" "$out/plain.$r.log" || { cat "$out/plain.$r.log"; fail "MPI not started: rank $r not warned"; }

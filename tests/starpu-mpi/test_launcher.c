@@ -1,8 +1,9 @@
 /*
  * libpeppher (not built for MPI) under mpirun (launcher.sh): test_launcher
  * mpi starts MPI itself before pph_init, as a hybrid program whose ranks
- * each call components on their own data does; test_launcher plain does
- * not.  Each rank makes a few calls and prints "rank R of N: done" (R, N
+ * each call components on their own data does; test_launcher late after
+ * it, as a legacy MPI program PEPPHER-ized does (PEPPHER_INITIALIZE() first
+ * in main); test_launcher plain does not.  Each rank makes a few calls and prints "rank R of N: done" (R, N
  * from MPI, or from the launcher's environment for plain).
  */
 #include <stdio.h>
@@ -28,10 +29,13 @@ static const struct pph_codelet twice_cl = { "twice", 1, twice_impls, PPH_MODEL_
 int main(int argc, char **argv)
 {
 	const enum pph_access rw[1] = { PPH_RW };
-	int mpi = argc > 1 && strcmp(argv[1], "mpi") == 0, rank = 0, size = 1, k;
+	int late = argc > 1 && strcmp(argv[1], "late") == 0;
+	int mpi = late || (argc > 1 && strcmp(argv[1], "mpi") == 0), rank = 0, size = 1, k;
 	double x[16];
 	pph_data_handle h;
 
+	if (late && pph_init() != 0)
+		return 2;
 	if (mpi) {
 		MPI_Init(&argc, &argv);
 		MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -40,7 +44,7 @@ int main(int argc, char **argv)
 		rank = atoi(getenv("OMPI_COMM_WORLD_RANK"));
 		size = atoi(getenv("OMPI_COMM_WORLD_SIZE"));
 	}
-	if (pph_init() != 0)
+	if (!late && pph_init() != 0)
 		return 2;
 	for (k = 0; k < 16; k++)
 		x[k] = 1;
