@@ -91,6 +91,27 @@ library unistd -lcrypt
 library X11/Intrinsic "-lXt -lX11"
 library X11/Xresource -lX11
 library openssl/modes -lcrypto
+# scientific data, sparse solvers and other libraries HPC programs call:
+# HDF5 (from its serial folder), NetCDF, SuiteSparse's CHOLMOD and UMFPACK,
+# and libyaml, jansson, libsodium, libtiff, FLAC, libwebp.  Generated with
+# their -L and -l options, as doc/legacy.md says: utility mode leaves out
+# what the headers declare and the libraries lack (HDF5's H5Treclaim,
+# libsodium's internal _sodium_* functions, libtiff's LogLuv ones)
+with_libs() {
+	lib_flags=$2
+	library "$@"
+	lib_flags=
+}
+with_libs hdf5/serial/hdf5 "-L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5"
+with_libs netcdf -lnetcdf
+with_libs suitesparse/cholmod "-lcholmod -lsuitesparseconfig"
+with_libs suitesparse/umfpack "-lumfpack -lamd -lsuitesparseconfig"
+with_libs yaml -lyaml
+with_libs jansson -ljansson
+with_libs sodium -lsodium
+with_libs tiffio -ltiff
+with_libs FLAC/stream_encoder -lFLAC
+with_libs webp/encode -lwebp
 # MPI: callbacks typed as pointers to typedef'd function types
 # (MPI_Comm_errhandler_function *), which read as data
 library openmpi/mpi -lmpi
