@@ -8,6 +8,7 @@ out="$top_builddir/tests/out/starpu/repository"
 rm -rf "$out"
 mkdir -p "$out"
 . "$top_srcdir/tests/starpu/common.sh"
+cuda_opt= # the CUDA variants compiled for both runtimes, GPU or not
 cp "$top_srcdir/tests/repository/main.xml" "$top_srcdir/tests/repository/check.c" "$out/"
 chmod u+w "$out"/*
 
