@@ -10,10 +10,8 @@ rm -rf "$out"
 mkdir -p "$out"
 fail() { echo "FAIL: $*"; exit 1; }
 
-# without a GPU the CUDA variants cannot run: left out (tests/repository
-# compiles them)
-cuda_opt=
-nvidia-smi -L 2> /dev/null | grep -q "^GPU" || cuda_opt=--disable-cuda
+. "$top_srcdir/tests/platforms.sh"
+cuda_opt=$(no_gpu_cuda) # CUDA variants left out where no GPU is
 # shellcheck disable=SC2086
 "$COMPOSE" -R "$top_srcdir/repository" $cuda_opt "$top_srcdir/examples/cholesky/main.xml" -o "$out" 2> /dev/null ||
 	fail "compose"

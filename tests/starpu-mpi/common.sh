@@ -12,11 +12,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 STARPU_SILENT=1 PEPPHER_NCPU=1 PEPPHER_NOPENCL=0 PEPPHER_STATS=1 STARPU_COMM_STATS=1
 export STARPU_SILENT PEPPHER_NCPU PEPPHER_NOPENCL PEPPHER_STATS STARPU_COMM_STATS
 
-# Without a GPU, CUDA variants cannot run on the ranks: these builds leave
-# them out (nvcc took most of their time); tests/repository and
-# tests/starpu/repository.sh compile them for both runtimes.
-cuda_opt=
-nvidia-smi -L 2> /dev/null | grep -q "^GPU" || cuda_opt=--disable-cuda
+. "$top_srcdir/tests/platforms.sh"
+cuda_opt=$(no_gpu_cuda) # CUDA variants left out where no GPU is
 
 # build RUNTIME DIR MAIN.xml [compose options]: compose into DIR/RUNTIME and build
 build() {

@@ -9,11 +9,9 @@ fail() { echo "FAIL: $*"; exit 1; }
 STARPU_SILENT=1
 export STARPU_SILENT
 
-# Without a GPU, CUDA variants cannot run: these builds leave them out (nvcc
-# took most of their time) but repository.sh's, which compiles the
-# repository's CUDA variants for both runtimes (it sets cuda_opt empty)
-cuda_opt=
-nvidia-smi -L 2> /dev/null | grep -q "^GPU" || cuda_opt=--disable-cuda
+. "$top_srcdir/tests/platforms.sh"
+# CUDA variants left out where no GPU is; repository.sh sets cuda_opt empty
+cuda_opt=$(no_gpu_cuda)
 
 # build RUNTIME DIR MAIN.xml [compose options]: compose into DIR/RUNTIME and build
 build() {
