@@ -1055,7 +1055,11 @@ static void test_trace_transfers(void)
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
-/* Variants that take 2 ms on the CPU and 6 ms on the device. */
+/* Variants that take 2 ms on the CPU and 20 ms on the device: apart enough
+ * that a loaded machine (CI's builds beside the tests on 2 cores), which
+ * stretches both as their threads wait for a core, does not make the
+ * device's history the shorter (at 6 ms it once did: dmda then ran the CPU
+ * variant as a refresh, its history measured at over 6 ms). */
 static void why_cpu(void *b[], void *arg)
 {
 	(void)b;
@@ -1067,7 +1071,7 @@ static void why_ocl(void *b[], void *arg)
 {
 	(void)b;
 	(void)arg;
-	spin_us(6000);
+	spin_us(20000);
 }
 
 static const struct pph_impl why_impls[] = { { PPH_ARCH_CPU, why_cpu, "why_cpu" },
@@ -1092,7 +1096,7 @@ static double arg_in(const char *s, const char *name)
  * A traced task's slice says why dmda put it where it ran: its expected
  * wait, run and copies there, and the earliest end on the other memory
  * node, which it was weighed against.  The CPU's 2 ms on a vector the
- * host wrote, against the device's 6 ms and the vector's copy there (a
+ * host wrote, against the device's 20 ms and the vector's copy there (a
  * trace showed the ODE solver's copies on the CPU between CUDA tasks, and
  * not why).
  */
@@ -1145,8 +1149,10 @@ static void test_trace_says_why(void)
 	CU_ASSERT_EQUAL(strncmp(last, "\"name\":\"data_why/why_cpu\",", 26), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(last, "\"args\":{\"placed\":\"fastest\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(last, other));
-	CU_ASSERT(arg_in(last, "run_us") >= 2000 && arg_in(last, "run_us") < 6000);
-	CU_ASSERT(arg_in(last, "other_run_us") >= 6000);
+	/* the CPU's history (2 ms, or more on a loaded machine), under the
+	 * device's */
+	CU_ASSERT(arg_in(last, "run_us") >= 1800);
+	CU_ASSERT(arg_in(last, "other_run_us") > arg_in(last, "run_us"));
 	CU_ASSERT_DOUBLE_EQUAL(arg_in(last, "copies_us"), 0, 1e-9);
 	CU_ASSERT(copies > 0);
 	CU_ASSERT_DOUBLE_EQUAL(arg_in(last, "other_copies_us"), copies, 1e-3 * copies);
