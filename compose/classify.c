@@ -573,8 +573,7 @@ static void classify_params(struct iface *ifc)
 		if (ifc->params[i].buffer == PPH_MAX_BUFFERS) /* the first one too many */
 			diag_error(&ifc->params[i].loc, "'%s' is the %dth pointer or container parameter of '%s': a call takes at most %d (the runtime's PPH_MAX_BUFFERS); pass the others in fewer arrays or a struct",
 				   ifc->params[i].name, PPH_MAX_BUFFERS + 1, ifc->name, PPH_MAX_BUFFERS);
-	/* a partitioned call waits to gather its blocks */
-	ifc->async = ifc->nbuffers > 0 && !ifc->partitioned;
+	ifc->async = ifc->nbuffers > 0;
 	for (i = 0; i < ifc->nparams; i++)
 		if ((ifc->params[i].buffer >= 0 && !PARAM_IS_CONTAINER(&ifc->params[i])) ||
 		    ifc->params[i].by_value)

@@ -524,8 +524,9 @@ static void emit_function(struct out *o, const struct iface *ifc, bool cxx)
 	/* containers only: return at once; raw pointers: wait, copy back */
 	out_line(o, "if (pph_rc == 0)");
 	if (ifc->partitioned)
-		out_line(o, "\tpph_rc = pph_call_partitioned(&%s_codelet, %s, %zu, pph_handles, pph_modes, pph_parts, %s, %s);",
-			 ifc->name, mask, ifc->nbuffers, ifc->has_args ? "&pph_args" : null,
+		out_line(o, "\tpph_rc = pph_call_partitioned%s(&%s_codelet, %s, %zu, pph_handles, pph_modes, pph_parts, %s, %s);",
+			 ifc->async ? "_async" : "", ifc->name, mask, ifc->nbuffers,
+			 ifc->has_args ? "&pph_args" : null,
 			 ifc->has_args ? "sizeof(pph_args)" : "0");
 	else
 		out_line(o, "\tpph_rc = pph_call_%s(&%s_codelet, %s, %zu, %s, %s, %s, %s);",

@@ -338,6 +338,23 @@ static int matrix_view(pph_data_handle parent, size_t r0, size_t c0, size_t rows
 				   rows, cols, p->ld, p->elemsize);
 }
 
+/* Elements of a vector, rows of a matrix: what a split call splits. */
+static size_t split_total(const struct pph_data *d)
+{
+	return d->layout == PPH_LAYOUT_VECTOR ? d->host.iface.vector.n : d->host.iface.matrix.rows;
+}
+
+/* The block of len elements or rows of parent from first on. */
+static int row_block(pph_data_handle parent, size_t first, size_t len, pph_data_handle *block)
+{
+	const union pph_iface *p = &parent->host.iface;
+
+	return parent->layout == PPH_LAYOUT_VECTOR ?
+		       pph_vector_register(block, block_at(p->vector.ptr, first * p->vector.elemsize),
+					   len, p->vector.elemsize) :
+		       matrix_view(parent, first, 0, len, p->matrix.cols, block);
+}
+
 /* Undo a partition of parent into n blocks: each block's data comes home
  * as it is unregistered, and the parent's host replica, the valid one
  * since partitioning, is whole again. */
@@ -440,31 +457,58 @@ int pph_data_partition_columns(pph_data_handle parent, unsigned nparts,
 int pph_data_partition_sizes(pph_data_handle parent, unsigned nparts, const size_t *sizes,
 			     pph_data_handle *children)
 {
-	const union pph_iface *p;
 	size_t total = 0, first = 0, i;
 	int rc;
 
 	if (!parent || !children || !sizes || !nparts || parent->layout == PPH_LAYOUT_VARIABLE)
 		return -EINVAL;
-	p = &parent->host.iface;
 	for (i = 0; i < nparts; i++)
 		if (!sizes[i] || __builtin_add_overflow(total, sizes[i], &total))
 			return -EINVAL;
-	if (total != (parent->layout == PPH_LAYOUT_VECTOR ? p->vector.n : p->matrix.rows))
+	if (total != split_total(parent))
 		return -EINVAL;
 	if ((rc = partition_enter(parent, "pph_data_partition_sizes")) != 0)
 		return rc;
 	for (i = 0; rc == 0 && i < nparts; first += sizes[i++])
-		rc = parent->layout == PPH_LAYOUT_VECTOR ?
-			     pph_vector_register(&children[i],
-						 block_at(p->vector.ptr, first * p->vector.elemsize),
-						 sizes[i], p->vector.elemsize) :
-			     matrix_view(parent, first, 0, sizes[i], p->matrix.cols, &children[i]);
+		rc = row_block(parent, first, sizes[i], &children[i]);
 	if (rc)
 		unpartition(parent, (unsigned)(i ? i - 1 : 0), children);
 	else
 		partitioned(parent, nparts, children);
 	return rc;
+}
+
+/*
+ * The blocks of an asynchronous split call (wrappers.c), made at once: the
+ * parent stays registered, its tasks ordered around the blocks' by the
+ * call's scatter and gather tasks, and nobody but the call sees the
+ * blocks.  Equal blocks where sizes is NULL.
+ */
+int pph__data_blocks(pph_data_handle parent, unsigned n, const size_t *sizes,
+		     pph_data_handle *blocks)
+{
+	size_t total = split_total(parent), first = 0, len;
+	unsigned i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < n; first += len, i++) {
+		len = sizes ? sizes[i] : total / n + (i < total % n);
+		if ((rc = row_block(parent, first, len, &blocks[i])) == 0)
+			blocks[i]->parent = parent;
+	}
+	if (rc)
+		pph__data_blocks_drop(i - 1, blocks);
+	return rc;
+}
+
+void pph__data_blocks_drop(unsigned n, pph_data_handle *blocks)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		blocks[i]->parent = NULL;
+		pph_data_unregister(blocks[i]);
+	}
 }
 
 int pph_data_partition_tiles(pph_data_handle parent, size_t tile_rows, size_t tile_cols,

@@ -13,8 +13,10 @@
 #include "internal.h"
 
 /* pred must finish before task starts; nothing to do if it already has.
- * Returns 0, or -1 if the edge could not be recorded (no memory). */
-static int add_dependency(struct pph_task *pred, struct pph_task *task)
+ * The edge in node, else malloc'ed.  Returns 0, or -1 if the edge could
+ * not be recorded (no memory). */
+static int add_dependency(struct pph_task *pred, struct pph_task *task,
+			  struct pph_successor *node)
 {
 	struct pph_successor *s;
 	int rc = 0;
@@ -23,10 +25,11 @@ static int add_dependency(struct pph_task *pred, struct pph_task *task)
 		return 0;
 	pthread_mutex_lock(&pred->lock);
 	if (atomic_load_explicit(&pred->state, memory_order_relaxed) < PPH_TASK_ENDED) {
-		s = malloc(sizeof(*s));
+		s = node ? node : malloc(sizeof(*s));
 		if (s) {
 			s->task = task;
 			s->next = pred->successors;
+			s->borrowed = node != NULL;
 			pred->successors = s;
 			atomic_fetch_add(&task->ndeps, 1);
 		} else {
@@ -35,6 +38,30 @@ static int add_dependency(struct pph_task *pred, struct pph_task *task)
 	}
 	pthread_mutex_unlock(&pred->lock);
 	return rc;
+}
+
+void pph__deps_add(struct pph_task *pred, struct pph_task *task, struct pph_successor *node)
+{
+	/* the fields an edge uses are set when a task is shared */
+	pph__task_share(pred);
+	pph__task_share(task);
+	add_dependency(pred, task, node);
+}
+
+void pph__deps_drop(struct pph_task *pred, struct pph_task *task)
+{
+	struct pph_successor **p, *s;
+
+	pthread_mutex_lock(&pred->lock);
+	for (p = &pred->successors; (s = *p); p = &s->next)
+		if (s->task == task) {
+			*p = s->next;
+			atomic_fetch_sub(&task->ndeps, 1);
+			if (!s->borrowed)
+				free(s);
+			break;
+		}
+	pthread_mutex_unlock(&pred->lock);
 }
 
 /* Handle i of the task, unless an earlier buffer names it too; *mode: the
@@ -115,11 +142,11 @@ static void access_handle(struct pph_task *task, unsigned i, struct pph_data *d,
 
 again:
 	pph__spin_lock(&d->lock);
-	if ((pred = d->last_writer) && add_dependency(pred, task) != 0)
+	if ((pred = d->last_writer) && add_dependency(pred, task, NULL) != 0)
 		goto wait;
 	if (mode & PPH_W) {
 		while ((reader = d->readers)) {
-			if (add_dependency((pred = reader->task), task) != 0)
+			if (add_dependency((pred = reader->task), task, NULL) != 0)
 				goto wait;
 			unlink_reader(d, reader);
 			pph__task_release(reader->task);
@@ -235,9 +262,29 @@ void pph__deps_list(struct pph_task *task)
 			access_handle(task, i, task->handles[i], mode);
 }
 
+/* The task ended: its successors, taken. */
+static struct pph_successor *ended(struct pph_task *task)
+{
+	struct pph_successor *s;
+
+	pthread_mutex_lock(&task->lock);
+	atomic_store_explicit(&task->state, PPH_TASK_ENDED, memory_order_relaxed);
+	s = task->successors;
+	task->successors = NULL;
+	pthread_mutex_unlock(&task->lock);
+	return s;
+}
+
+static void let_go(struct pph_successor *s);
+
+void pph__deps_release(struct pph_task *pred)
+{
+	let_go(ended(pred));
+}
+
 void pph__deps_leave(struct pph_task *task)
 {
-	struct pph_successor *s, *next, *rev;
+	struct pph_successor *s;
 	enum pph_access mode;
 	unsigned i;
 
@@ -246,14 +293,18 @@ void pph__deps_leave(struct pph_task *task)
 		atomic_store_explicit(&task->state, PPH_TASK_ENDED, memory_order_relaxed);
 		return;
 	}
-	pthread_mutex_lock(&task->lock);
-	atomic_store_explicit(&task->state, PPH_TASK_ENDED, memory_order_relaxed);
-	s = task->successors;
-	task->successors = NULL;
-	pthread_mutex_unlock(&task->lock);
+	s = ended(task);
 	for (i = 0; i < task->nbuffers; i++)
 		if (distinct_handle(task, i, &mode))
 			leave_handle(task, i, task->handles[i]);
+	let_go(s);
+}
+
+/* The successors of a task that ended: those it was the last one they
+ * waited for go to the scheduler. */
+static void let_go(struct pph_successor *s)
+{
+	struct pph_successor *next, *rev;
 	/* the list holds the last successor first: the ready ones go to the
 	 * scheduler in the order they were submitted, which among equal
 	 * priorities is the program's (a tiled Cholesky's panel: its first
@@ -265,10 +316,14 @@ void pph__deps_leave(struct pph_task *task)
 		rev = s;
 	}
 	for (s = rev; s; s = next) {
+		/* a borrowed node may be gone once its task has run */
+		int borrowed = s->borrowed;
+
 		next = s->next;
 		if (atomic_fetch_sub(&s->task->ndeps, 1) == 1)
 			pph__task_enqueue(s->task);
-		free(s);
+		if (!borrowed)
+			free(s);
 	}
 }
 

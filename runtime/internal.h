@@ -166,6 +166,16 @@ extern const struct pph_replica pph__no_replica;
  * instead) nor unregistered?  0, or -EBUSY / -EINVAL said for what. */
 int pph__data_usable(struct pph_data *d, const char *what);
 
+/* data.c: an asynchronous split call's n blocks of parent (rows or
+ * elements; equal where sizes is NULL), made without waiting: the parent
+ * stays registered, and blocks[i]->parent names it.  0 or an error, no
+ * block left made. */
+int pph__data_blocks(pph_data_handle parent, unsigned n, const size_t *sizes,
+		     pph_data_handle *blocks);
+/* data.c: those blocks unregistered, their data home (into the parent's
+ * memory) once their tasks are done. */
+void pph__data_blocks_drop(unsigned n, pph_data_handle *blocks);
+
 /* The replica of d on node, to read (racy without coh_lock). */
 static inline const struct pph_replica *pph__replica(const struct pph_data *d, unsigned node)
 {
@@ -352,6 +362,7 @@ static inline uint64_t pph__data_size(const struct pph_data *d)
 struct pph_successor {
 	struct pph_task *task;
 	struct pph_successor *next;
+	int borrowed; /* the caller's memory (pph__deps_add), not malloc'ed */
 };
 
 /*
@@ -495,6 +506,23 @@ int pph__refused_in_forked_child(const char *what);
 /* deps.c: share a submitted task and list it on its handles after the
  * tasks it must wait for (counted in its ndeps). */
 void pph__deps_list(struct pph_task *task);
+/*
+ * deps.c: edges no handle gives, for an asynchronous split call's blocks
+ * (wrappers.c).  pph__deps_add: task, not submitted yet, also waits for
+ * pred, a task with handles that its owner keeps alive, through node (the
+ * caller's memory, until task runs: nothing to allocate, nothing to fail).
+ * A task given a successor or a predecessor this way is never run in
+ * place, which would let neither go.  pph__deps_drop: that edge undone,
+ * where task was not submitted after all.  pph__deps_release: pred, never
+ * submitted, lets its successors go as if it had run.
+ */
+void pph__deps_add(struct pph_task *pred, struct pph_task *task, struct pph_successor *node);
+void pph__deps_drop(struct pph_task *pred, struct pph_task *task);
+void pph__deps_release(struct pph_task *pred);
+/* submit.c: pph_task_submit for a caller counted by pph__enter, whose
+ * tasks pph_shutdown waits for: not refused for stopping (a split call's
+ * gather, after its blocks). */
+int pph__task_submit_entered(struct pph_task *task);
 /* deps.c: the task ended (PPH_TASK_ENDED): let its successors go (the
  * ready ones are enqueued) and leave its handles. */
 void pph__deps_leave(struct pph_task *task);

@@ -670,7 +670,10 @@ static int submit(struct pph_task *t)
 	if (path == PPH_PATH_REFUSED)
 		return verdict.rc;
 	pph__list_held_task(); /* submitted by a task run in place: list that first */
-	if (path == PPH_PATH_IN_PLACE && run_in_place(t))
+	/* in place it would never be listed: not a task given edges by
+	 * pph__deps_add (shared before its submission), whose successors
+	 * only listing lets go */
+	if (path == PPH_PATH_IN_PLACE && !t->shared && run_in_place(t))
 		return 0; /* a detached task run there is gone */
 	pph__deps_list(t);
 	if (path != PPH_PATH_QUEUE && ready(t) && run_at_once(t, path == PPH_PATH_IN_PLACE))
@@ -773,6 +776,11 @@ int pph_task_submit(struct pph_task *task)
 	if (submissions > 0 && --submissions == 0)
 		atomic_fetch_sub(&pph__rt.submitting, 1);
 	return rc;
+}
+
+int pph__task_submit_entered(struct pph_task *task)
+{
+	return submit_checked(task);
 }
 
 static int submit_checked(struct pph_task *task)

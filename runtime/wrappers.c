@@ -15,7 +15,9 @@ struct block {
 	unsigned fallback_mask; /* the call's variants (pph_task.fallback_mask) */
 	void (*done)(void *);	/* run when the block ran, with done_data; or NULL */
 	void *done_data;
-	struct pph_task *task; /* out: the block, kept to be waited for */
+	struct pph_task *task;	/* out: the block, kept to be waited for */
+	struct pph_task *after; /* an asynchronous call's scatter, or NULL */
+	struct pph_successor after_edge, gather_edge; /* pph__deps_add's */
 };
 
 /*
@@ -77,10 +79,14 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		task->fallback_mask = b->fallback_mask;
 		if (b->done)
 			pph_task_set_callback(task, b->done, b->done_data);
+		if (b->after)
+			pph__deps_add(b->after, task, &b->after_edge);
 	}
 	/* a synchronous call's wait fails when no variant could run it */
 	if (rc == 0)
 		rc = sync ? pph__task_submit_and_wait(task) : pph_task_submit(task);
+	if (rc != 0 && b && b->after && task)
+		pph__deps_drop(b->after, task);
 	if (rc == 0)
 		containers_called(nbuffers, handles, modes);
 	if (rc == 0 && b)
@@ -736,10 +742,11 @@ static void block_ended(void *data)
 }
 
 /*
- * A split call's tables, per block: 44 KiB, on the heap rather than the
+ * A split call's tables, per block: 56 KiB, on the heap rather than the
  * stack of the calling thread (an application thread made with a small
  * stack).  One allocation a split call, which partitions its data and
- * submits a task a block anyway.
+ * submits a task a block anyway.  An asynchronous call's gather task
+ * frees it.
  */
 struct split_space {
 	pph_data_handle blocks[PPH_MAX_BUFFERS][PPH_MAX_WORKERS];
@@ -747,24 +754,155 @@ struct split_space {
 	size_t sizes[PPH_MAX_WORKERS];
 	unsigned masks[PPH_MAX_WORKERS];
 	unsigned char kind_of[PPH_MAX_WORKERS];
+	/* what the blocks' end needs: the call's partitioned buffers
+	 * (part[i] >= 0 where first[i] == i), blocks submitted, the error
+	 * their submission met, each kind's end (block_ended) against the
+	 * split's prediction */
+	const struct pph_codelet *cl;
+	unsigned nbuffers, first[PPH_MAX_BUFFERS];
+	int parts[PPH_MAX_BUFFERS];
+	enum pph_access modes[PPH_MAX_BUFFERS];
+	int n, submitted_blocks, submit_rc;
+	_Atomic double ended[3];
+	double t0, end_us;
 };
 
+/* Buffer i is partitioned, and not the same handle as an earlier one. */
+static int owns_blocks(const struct split_space *sp, unsigned i)
+{
+	return sp->parts[i] >= 0 && sp->first[i] == i;
+}
+
+/* The blocks have run (their data home): their errors, the first
+ * returned where rc is 0, and each kind's lateness learned. */
+static int blocks_done(struct split_space *sp, int rc)
+{
+	unsigned a;
+	int k;
+
+	/* a block no variant could run leaves the call short: its error */
+	for (k = 0; k < sp->submitted_blocks; k++) {
+		int block_rc = pph_task_wait(sp->block[k].task);
+
+		if (rc == 0)
+			rc = block_rc;
+		pph_task_destroy(sp->block[k].task);
+	}
+	for (a = 0; rc == 0 && sp->end_us > 0 && a < 3; a++)
+		if (atomic_load(&sp->ended[a]) > 0)
+			split_measured(sp->cl, a, atomic_load(&sp->ended[a]) - sp->t0, sp->end_us);
+	return rc;
+}
+
+/*
+ * An asynchronous split call (pph_call_partitioned_async) is three steps
+ * of tasks, none waited for by the caller: a scatter, with the partitioned
+ * handles in PPH_RW on a CPU worker, after their earlier tasks, their data
+ * home (the blocks are views of their host memory); the blocks, each after
+ * the scatter; a gather, with the same handles in PPH_RW, after every
+ * block, which brings the blocks home and unregisters them.  Edges from
+ * the scatter and to the gather are pph__deps_add's: a call has up to 256
+ * blocks, a task 16 handles.  The handles' later tasks wait for the gather.
+ */
+static void scatter_cpu(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+}
+
+static void gather_cpu(void *buffers[], void *arg)
+{
+	struct split_space *sp = *(struct split_space **)arg;
+	unsigned i;
+	int rc;
+
+	(void)buffers;
+	for (i = 0; i < sp->nbuffers; i++)
+		if (owns_blocks(sp, i))
+			pph__data_blocks_drop((unsigned)sp->n, sp->blocks[i]);
+	rc = blocks_done(sp, sp->submit_rc);
+	/* a failure at submission was the caller's to report */
+	if (rc != 0 && sp->submit_rc == 0)
+		pph_call_failed(sp->cl, rc);
+	free(sp);
+}
+
+static const struct pph_impl scatter_impls[] = { { PPH_ARCH_CPU, scatter_cpu, "cpu" } };
+static const struct pph_impl gather_impls[] = { { PPH_ARCH_CPU, gather_cpu, "cpu" } };
+static const struct pph_codelet scatter_cl = { .name = "pph_split_scatter",
+					       .nimpls = 1,
+					       .impls = scatter_impls };
+static const struct pph_codelet gather_cl = { .name = "pph_split_gather",
+					      .nimpls = 1,
+					      .impls = gather_impls };
+
+/* The scatter or the gather of sp's call, not submitted; NULL if none
+ * could be made. */
+static struct pph_task *split_step(const struct pph_codelet *step, const pph_data_handle *handles,
+				   struct split_space *sp)
+{
+	struct pph_task *t = pph_task_create(step);
+	unsigned i;
+	int rc = t ? 0 : -ENOMEM;
+
+	/* a handle the call only reads stays valid where it is */
+	for (i = 0; rc == 0 && i < sp->nbuffers; i++)
+		if (owns_blocks(sp, i))
+			rc = pph_task_add_buffer(t, handles[i], sp->modes[i] & PPH_W ? PPH_RW : PPH_R);
+	if (rc == 0)
+		rc = pph_task_set_arg(t, &sp, sizeof(sp));
+	if (rc != 0 && t) {
+		pph_task_destroy(t);
+		t = NULL;
+	}
+	return t;
+}
+
+/* Can the call be asynchronous: a CPU worker to scatter and gather, and
+ * its partitioned handles registered (else the synchronous call says why
+ * not)? */
+static int async_possible(const pph_data_handle *handles, const struct split_space *sp)
+{
+	unsigned i;
+
+	if (!pph__rt.arch_workers[PPH_ARCH_CPU])
+		return 0;
+	for (i = 0; i < sp->nbuffers; i++)
+		if (owns_blocks(sp, i) &&
+		    atomic_load(&handles[i]->state) != PPH_HANDLE_REGISTERED)
+			return 0;
+	return 1;
+}
+
+/*
+ * A split call: its blocks sized, its data partitioned, its blocks
+ * submitted; then, where *async stays set, the gather will end the call
+ * and free sp; else the call has ended (*async cleared: it could not be
+ * asynchronous).
+ */
 static int call_split(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		      const pph_data_handle *handles, const enum pph_access *modes,
 		      const int *parts, const void *arg, size_t arg_size, int n,
-		      const unsigned *first, struct split_space *sp)
+		      struct split_space *sp, int *async)
 {
 	pph_data_handle(*blocks)[PPH_MAX_WORKERS] = sp->blocks;
 	pph_data_handle sub[PPH_MAX_BUFFERS];
+	struct pph_task *scatter = NULL, *gather = NULL;
 	struct block *block = sp->block;
 	const unsigned call_mask = impl_mask;
+	const unsigned *first = sp->first;
 	size_t *sizes = sp->sizes, total = 0;
 	unsigned *masks = sp->masks;
 	unsigned char *kind_of = sp->kind_of;
-	_Atomic double ended[3] = { 0, 0, 0 };
 	double end_us = 0, t0, submit_end;
-	int rc = 0, k, submitted_blocks = 0, per_worker = 0, same_length;
-	unsigned i, done = 0, hybrid = 0, a;
+	int rc = 0, k, per_worker = 0, same_length;
+	unsigned i, done = 0, hybrid = 0;
+	int (*whole)(const struct pph_codelet *, unsigned, unsigned, const pph_data_handle *,
+		     const enum pph_access *, const void *, size_t) =
+		*async ? pph_call_async : pph_call_sync;
+	const int want_async = *async;
+
+	*async = 0; /* until its gather is made */
 
 	if (n > PPH_MAX_WORKERS)
 		n = PPH_MAX_WORKERS;
@@ -784,7 +922,7 @@ static int call_split(const struct pph_codelet *cl, unsigned impl_mask, unsigned
 	if (same_length && (size_t)n > total)
 		n = total ? (int)total : 1;
 	if (n <= 1)
-		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
+		return whole(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 	if (same_length && total >= (size_t)n && pph__rt.initialized &&
 	    !host_only(nbuffers, handles))
 		hybrid = hybrid_split(cl, impl_mask, nbuffers, handles, modes, parts,
@@ -793,7 +931,7 @@ static int call_split(const struct pph_codelet *cl, unsigned impl_mask, unsigned
 	if (hybrid == 1) { /* one kind, one worker: the call whole */
 		sizes[0] = total;
 		split_counted(cl, 1, sizes, kind_of);
-		return pph_call_sync(cl, masks[0], nbuffers, handles, modes, arg, arg_size);
+		return whole(cl, masks[0], nbuffers, handles, modes, arg, arg_size);
 	}
 	if (hybrid) {
 		split_counted(cl, hybrid, sizes, kind_of);
@@ -806,54 +944,92 @@ static int call_split(const struct pph_codelet *cl, unsigned impl_mask, unsigned
 			n = (int)total;
 	}
 	if (n <= 1)
-		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
+		return whole(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
+	sp->cl = cl;
+	sp->n = n;
+	sp->end_us = end_us;
+	sp->submitted_blocks = 0;
+	for (i = 0; i < 3; i++)
+		atomic_init(&sp->ended[i], 0);
+	if (want_async && async_possible(handles, sp) && (scatter = split_step(&scatter_cl, handles, sp)) &&
+	    !(gather = split_step(&gather_cl, handles, sp))) {
+		pph_task_destroy(scatter);
+		scatter = NULL;
+	}
 	for (i = 0; rc == 0 && i < nbuffers; i++) {
-		if (parts[i] >= 0 && first[i] == i)
-			rc = hybrid ? pph_data_partition_sizes(handles[i], (unsigned)n, sizes,
+		if (owns_blocks(sp, i))
+			rc = gather ? pph__data_blocks(handles[i], (unsigned)n, hybrid ? sizes : NULL,
+						       blocks[i]) :
+			     hybrid ? pph_data_partition_sizes(handles[i], (unsigned)n, sizes,
 							       blocks[i]) :
 				      pph_data_partition(handles[i], (unsigned)n, blocks[i]);
 		if (rc == 0) /* those partitioned, to unpartition */
 			done = i + 1;
 	}
-	t0 = pph__now_us();
+	if (gather && rc != 0) { /* nothing submitted: the blocks made go */
+		for (i = 0; i < done; i++)
+			if (owns_blocks(sp, i))
+				pph__data_blocks_drop((unsigned)n, blocks[i]);
+		pph_task_destroy(scatter);
+		pph_task_destroy(gather);
+		return rc;
+	}
+	t0 = sp->t0 = pph__now_us();
 	pph__wakes_hold();
 	for (k = 0; rc == 0 && k < n; k++) {
 		for (i = 0; i < nbuffers; i++)
 			sub[i] = parts[i] >= 0 ? blocks[first[i]][k] : handles[i];
-		block[k] = (struct block){ call_mask, hybrid ? block_ended : NULL,
-					   hybrid ? &ended[kind_of[k]] : NULL, NULL };
+		block[k] = (struct block){ .fallback_mask = call_mask,
+					   .done = hybrid ? block_ended : NULL,
+					   .done_data = hybrid ? &sp->ended[kind_of[k]] : NULL,
+					   .after = scatter };
 		rc = call(cl, hybrid ? masks[k] : impl_mask, nbuffers, sub, modes, arg, arg_size, 0,
 			  &block[k]);
-		if (rc == 0)
-			submitted_blocks = k + 1;
+		if (rc == 0) {
+			sp->submitted_blocks = k + 1;
+			if (gather)
+				pph__deps_add(block[k].task, gather, &block[k].gather_edge);
+		}
+	}
+	sp->submit_rc = rc;
+	if (gather) {
+		/* the blocks wait for the scatter, the gather for them: neither
+		 * refused (this call is one pph_shutdown waits for), but if so,
+		 * the blocks go, and the gather runs here once they have run */
+		pph_task_set_detached(scatter, 1);
+		if (pph__task_submit_entered(scatter) != 0) {
+			pph__deps_release(scatter);
+			pph__task_release(scatter);
+		}
+		pph_task_set_detached(gather, 1);
+		if (pph__task_submit_entered(gather) != 0) {
+			for (k = 0; k < sp->submitted_blocks; k++)
+				pph_task_wait(block[k].task);
+			gather->detached = 0;
+			pph_task_destroy(gather);
+			gather_cpu(NULL, &sp);
+		}
+		*async = 1;
 	}
 	pph__wakes_release();
 	submit_end = pph__now_us();
-	for (i = 0; i < done; i++) /* waits for the sub-tasks */
-		if (parts[i] >= 0 && first[i] == i)
-			pph_data_unpartition(handles[i], (unsigned)n, blocks[i]);
-	/* a block no variant could run leaves the call short: its error */
-	for (k = 0; k < submitted_blocks; k++) {
-		int block_rc = pph_task_wait(block[k].task);
-
-		if (rc == 0)
-			rc = block_rc;
-		pph_task_destroy(block[k].task);
-	}
 	if (rc == 0 && hybrid)
 		submitted((unsigned)n, submit_end - t0);
-	for (a = 0; rc == 0 && end_us > 0 && a < 3; a++)
-		if (atomic_load(&ended[a]) > 0)
-			split_measured(cl, a, atomic_load(&ended[a]) - t0, end_us);
-	return rc;
+	if (gather)
+		return rc;
+	for (i = 0; i < done; i++) /* waits for the sub-tasks */
+		if (owns_blocks(sp, i))
+			pph_data_unpartition(handles[i], (unsigned)n, blocks[i]);
+	return blocks_done(sp, rc);
 }
 
-int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
-			 const pph_data_handle *handles, const enum pph_access *modes,
-			 const int *parts, const void *arg, size_t arg_size)
+/* pph_call_partitioned, or its asynchronous form where async. */
+static int call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
+			    const pph_data_handle *handles, const enum pph_access *modes,
+			    const int *parts, const void *arg, size_t arg_size, int async)
 {
-	unsigned first[PPH_MAX_BUFFERS];
 	struct split_space *sp;
+	unsigned first[PPH_MAX_BUFFERS];
 	int n, rc, entered;
 
 	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
@@ -863,23 +1039,46 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	if ((n = part_count(nbuffers, parts)) < 0)
 		return -EINVAL;
 	if (n <= 1 || !pph__split_shared(nbuffers, handles, parts, first))
-		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
+		return async ? pph_call_async(cl, impl_mask, nbuffers, handles, modes, arg, arg_size) :
+			       pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 	if (!(sp = malloc(sizeof(*sp))))
 		return -ENOMEM;
-	/* its blocks' partition, calls and unpartition, all before
-	 * pph_shutdown tears down what they use, or none */
+	sp->nbuffers = nbuffers;
+	memcpy(sp->first, first, nbuffers * sizeof(*first));
+	memcpy(sp->parts, parts, nbuffers * sizeof(*parts));
+	memcpy(sp->modes, modes, nbuffers * sizeof(*modes));
+	/* its blocks' partition, calls and unpartition (or scatter, calls
+	 * and gather submitted), all before pph_shutdown tears down what
+	 * they use, or none */
 	if ((entered = pph__enter()) < 0) {
 		free(sp);
 		return pph__shutting_down();
 	}
-	rc = call_split(cl, impl_mask, nbuffers, handles, modes, parts, arg, arg_size, n, first, sp);
+	rc = call_split(cl, impl_mask, nbuffers, handles, modes, parts, arg, arg_size, n, sp,
+			&async);
 	/* the blocks' calls told none: the containers' handles are the parents */
 	if (rc == 0)
 		containers_called(nbuffers, handles, modes);
 	if (entered > 0)
 		pph__leave();
-	free(sp);
+	if (!async) /* else its gather's */
+		free(sp);
 	return rc;
+}
+
+int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
+			 const pph_data_handle *handles, const enum pph_access *modes,
+			 const int *parts, const void *arg, size_t arg_size)
+{
+	return call_partitioned(cl, impl_mask, nbuffers, handles, modes, parts, arg, arg_size, 0);
+}
+
+int pph_call_partitioned_async(const struct pph_codelet *cl, unsigned impl_mask,
+			       unsigned nbuffers, const pph_data_handle *handles,
+			       const enum pph_access *modes, const int *parts, const void *arg,
+			       size_t arg_size)
+{
+	return call_partitioned(cl, impl_mask, nbuffers, handles, modes, parts, arg, arg_size, 1);
 }
 
 /* -ENODEV for a codelet some of whose variants failed and were disabled:

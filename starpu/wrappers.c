@@ -132,6 +132,18 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	return rc;
 }
 
+/* Synchronous here: StarPU 1.3's asynchronous partitions
+ * (starpu_data_partition_plan and _submit) are not used yet, so the call
+ * waits for its blocks as pph_call_partitioned does.  Its results are the
+ * same; only the caller's overlap with them is lost. */
+int pph_call_partitioned_async(const struct pph_codelet *cl, unsigned impl_mask,
+			       unsigned nbuffers, const pph_data_handle *handles,
+			       const enum pph_access *modes, const int *parts, const void *arg,
+			       size_t arg_size)
+{
+	return pph_call_partitioned(cl, impl_mask, nbuffers, handles, modes, parts, arg, arg_size);
+}
+
 static int call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 			    const pph_data_handle *handles, const enum pph_access *modes,
 			    const int *parts, const void *arg, size_t arg_size)

@@ -55,6 +55,22 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 			 const int *parts, const void *arg, size_t arg_size);
 
 /**
+ * The same, without waiting (the call an entry wrapper makes when every
+ * pointer argument is a container): the blocks' tasks run after the
+ * handles' earlier tasks, and the handles' later tasks, pph_data_acquire()
+ * and pph_data_unregister() wait for the blocks, gathered home.  Returns 0
+ * once submitted, or the error that kept it or a block from being
+ * submitted (said then by the caller: the blocks submitted still run);
+ * a block that fails later is said and counted (pph_call_failed()) when
+ * the call ends.  With no CPU worker, or a handle partitioned by the
+ * program, it is pph_call_partitioned().
+ */
+int pph_call_partitioned_async(const struct pph_codelet *cl, unsigned impl_mask,
+			       unsigned nbuffers, const pph_data_handle *handles,
+			       const enum pph_access *modes, const int *parts, const void *arg,
+			       size_t arg_size);
+
+/**
  * Report on stderr that a component call failed with rc (a -errno; -EDOM:
  * no variant's constraints held), and count it (pph_failed_calls()): an
  * entry wrapper has the interface's C signature and so no way to return it.

@@ -219,6 +219,124 @@ static void test_variant_error(void)
 			2);
 }
 
+/*
+ * Asynchronous split calls (containers only): the caller goes on while the
+ * blocks wait behind a gate, and what it submits next on the same handle
+ * runs after their gather.  Blocks add one, a whole call doubles: three
+ * calls submitted before the gate opens leave 2 (v + 1) + 1.
+ */
+static atomic_int gate_open, gated_blocks;
+
+static void k_gated_inc(void *buffers[], void *arg)
+{
+	double waited = 0;
+
+	while (!atomic_load(&gate_open) && waited < 10) { /* s: a hung test ends */
+		usleep(1000);
+		waited += 1e-3;
+	}
+	k_block_inc(buffers, arg);
+	atomic_fetch_add(&gated_blocks, 1);
+}
+
+static void k_double(void *buffers[], void *arg)
+{
+	int *v = PPH_VECTOR_PTR(buffers[0]);
+	size_t i, n = PPH_VECTOR_N(buffers[0]);
+
+	(void)arg;
+	for (i = 0; i < n; i++)
+		v[i] *= 2;
+}
+
+static const struct pph_impl gated_impls[] = { { PPH_ARCH_CPU, k_gated_inc, "gated_cpu" } };
+static const struct pph_codelet gated_cl = { "gated_inc", 1, gated_impls, PPH_MODEL_DEFAULT };
+static const struct pph_impl double_impls[] = { { PPH_ARCH_CPU, k_double, "double_cpu" } };
+static const struct pph_codelet double_cl = { "double", 1, double_impls, PPH_MODEL_DEFAULT };
+
+static void test_async_split(void)
+{
+	enum { N = 1001 };
+	int *v = malloc(N * sizeof(int)), parts = 3, i, ok = 1;
+	pph_data_handle h;
+	enum pph_access mode = PPH_RW;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+	for (i = 0; i < N; i++)
+		v[i] = i;
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, v, N, sizeof(int)), 0);
+	atomic_store(&gate_open, 0);
+	atomic_store(&gated_blocks, 0);
+	CU_ASSERT_EQUAL(pph_call_partitioned_async(&gated_cl, PPH_ALL_IMPLS, 1, &h, &mode, &parts,
+						   NULL, 0),
+			0);
+	CU_ASSERT_EQUAL(pph_call_async(&double_cl, PPH_ALL_IMPLS, 1, &h, &mode, NULL, 0), 0);
+	CU_ASSERT_EQUAL(pph_call_partitioned_async(&gated_cl, PPH_ALL_IMPLS, 1, &h, &mode, &parts,
+						   NULL, 0),
+			0);
+	/* returned with no block run: the gate is shut */
+	CU_ASSERT_EQUAL(atomic_load(&gated_blocks), 0);
+	atomic_store(&gate_open, 1);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
+	for (i = 0; i < N; i++)
+		ok &= v[i] == 2 * (i + 1) + 1;
+	CU_ASSERT_TRUE(ok);
+	CU_ASSERT_EQUAL(atomic_load(&gated_blocks), 2 * parts);
+	/* unregistered at once after another call: it waits for the gather */
+	CU_ASSERT_EQUAL(pph_call_partitioned_async(&gated_cl, PPH_ALL_IMPLS, 1, &h, &mode, &parts,
+						   NULL, 0),
+			0);
+	pph_data_unregister(h);
+	for (i = 0, ok = 1; i < N; i++)
+		ok &= v[i] == 2 * (i + 1) + 2;
+	CU_ASSERT_TRUE(ok);
+	free(v);
+}
+
+/* A block that gives up in an asynchronous split: the call is said and
+ * counted once, when it ends; the other blocks' work stays. */
+static void give_up_first_block(void *b[], void *arg)
+{
+	int *v = PPH_VECTOR_PTR(b[0]);
+
+	(void)arg;
+	if (v[0] == 0) { /* the first block's first element */
+		pph_variant_error("block 0 gave up");
+		return;
+	}
+	k_block_inc(b, arg);
+}
+
+static const struct pph_impl give_up_block_impls[] = {
+	{ PPH_ARCH_CPU, give_up_first_block, "give_up_block_cpu" },
+};
+static const struct pph_codelet give_up_block_cl = { "give_up_block", 1, give_up_block_impls,
+						     PPH_MODEL_DEFAULT };
+static int async_failed_ok;
+
+static void async_split_fails(void)
+{
+	int v[6] = { 0, 1, 2, 3, 4, 5 }, parts = 3;
+	pph_data_handle h;
+	enum pph_access mode = PPH_RW;
+	unsigned long failed = pph_failed_calls();
+
+	pph_vector_register(&h, v, 6, sizeof(int));
+	async_failed_ok = pph_call_partitioned_async(&give_up_block_cl, PPH_ALL_IMPLS, 1, &h,
+						     &mode, &parts, NULL, 0) == 0;
+	pph_data_unregister(h);
+	async_failed_ok &= v[0] == 0 && v[1] == 1 && v[2] == 3 && v[5] == 6;
+	async_failed_ok &= pph_failed_calls() - failed == 1;
+}
+
+static void test_async_split_failure(void)
+{
+	CU_ASSERT_EQUAL(test_stderr_count(async_split_fails,
+					  "give_up_block: variant give_up_block_cpu failed: block 0 gave up; the call fails"),
+			1);
+	CU_ASSERT_TRUE(async_failed_ok);
+}
+
 /* See container_race.h. */
 static void test_container_race(void)
 {
@@ -232,6 +350,10 @@ void add_wrappers_tests(CU_pSuite s)
 	CU_add_test(s, "a variant that gives up fails its call",
 		    test_variant_error);
 	CU_add_test(s, "synchronous call", test_sync_call);
+	CU_add_test(s, "asynchronous split calls: the caller goes on, later calls wait for the gather",
+		    test_async_split);
+	CU_add_test(s, "a block failing in an asynchronous split: said and counted once",
+		    test_async_split_failure);
 	CU_add_test(s, "a split call from a thread with a 32 KiB stack", test_small_stack_split);
 	CU_add_test(s, "a split for the CPU workers alone: a block per worker, one thread each",
 		    test_cpu_only_split);

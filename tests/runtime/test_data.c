@@ -599,6 +599,44 @@ static void test_split_not_prefetched(void)
 	pph_data_unregister(h);
 }
 
+/*
+ * Asynchronous split calls across the CPU worker and the OpenCL device,
+ * each followed by a whole call on the device, none waited for: every
+ * split's scatter brings home the vector the device's call left there, its
+ * device blocks go home at its gather, and the device's next call reads
+ * what the gather left.
+ */
+static const struct pph_codelet async_hybrid_cl = { "data_async_hybrid_add", 2, hybrid_impls,
+						    PPH_MODEL_DEFAULT };
+
+static void test_async_split_coherent(void)
+{
+	enum { LEN = 2048, CALLS = 8 };
+	static int v[LEN];
+	pph_data_handle h;
+	enum pph_access mode = PPH_RW;
+	int parts = 8, x = 1, i, ok = 1;
+
+	for (i = 0; i < LEN; i++)
+		v[i] = i;
+	pph_vector_register(&h, v, LEN, sizeof(int));
+	atomic_store(&hybrid_ocl_max, 0);
+	for (i = 0; i < CALLS; i++) {
+		CU_ASSERT_EQUAL(pph_call_partitioned_async(&async_hybrid_cl, PPH_ALL_IMPLS, 1, &h,
+							   &mode, &parts, &x, sizeof(x)),
+				0);
+		CU_ASSERT_EQUAL(pph_call_async(&async_hybrid_cl, 1u << 1, 1, &h, &mode, &x,
+					       sizeof(x)),
+				0);
+	}
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
+	for (i = 0; i < LEN; i++)
+		ok &= v[i] == i + 2 * CALLS;
+	CU_ASSERT_TRUE(ok);
+	CU_ASSERT(atomic_load(&hybrid_ocl_max) > 0); /* the device ran */
+	pph_data_unregister(h);
+}
+
 /* A call partitioned `auto` with no device variant: one block per CPU
  * worker, not one per worker (the OpenCL worker's block went to a CPU
  * worker too, which then ran two). */
@@ -2171,6 +2209,8 @@ int main(void)
 		    test_auto_blocks_for_able_workers);
 	CU_add_test(s, "queued tasks' data moves at once", test_prefetch);
 	CU_add_test(s, "a split's device block is copied by its worker", test_split_not_prefetched);
+	CU_add_test(s, "asynchronous splits and device calls in turn, none waited for",
+		    test_async_split_coherent);
 	CU_add_test(s, "shutdown brings device data home", test_shutdown_flushes);
 	CU_add_test(s, "register/unregister per call reuses device buffers", test_allocation_cache);
 	CU_add_test(s, "the cache of unused device buffers stays within its bound",
