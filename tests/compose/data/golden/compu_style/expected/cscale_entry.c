@@ -42,7 +42,7 @@ void cscale(pph_matrix *m, int rows, int cols, float factor)
 		pph_rc = -EINVAL;
 	}
 	if (pph_rc == 0)
-		pph_rc = pph_call_partitioned(&cscale_codelet, PPH_ALL_IMPLS, 1, pph_handles, pph_modes, pph_parts, &pph_args, sizeof(pph_args));
+		pph_rc = pph_call_partitioned_async(&cscale_codelet, PPH_ALL_IMPLS, 1, pph_handles, pph_modes, pph_parts, &pph_args, sizeof(pph_args));
 	if (pph_rc != 0)
 		pph_call_failed(&cscale_codelet, pph_rc);
 }

@@ -33,7 +33,7 @@ void vinc(pph_vector *v, int n, float args)
 	}
 	pph_handles[0] = pph_container_use(&v->c, PPH_RW);
 	if (pph_rc == 0)
-		pph_rc = pph_call_partitioned(&vinc_codelet, PPH_ALL_IMPLS, 1, pph_handles, pph_modes, pph_parts, &pph_args, sizeof(pph_args));
+		pph_rc = pph_call_partitioned_async(&vinc_codelet, PPH_ALL_IMPLS, 1, pph_handles, pph_modes, pph_parts, &pph_args, sizeof(pph_args));
 	if (pph_rc != 0)
 		pph_call_failed(&vinc_codelet, pph_rc);
 }
