@@ -432,6 +432,66 @@ static int partition_lengths(pph_data_handle parent, unsigned nparts, const size
 	return rc;
 }
 
+/*
+ * An asynchronous split call's blocks (wrappers.c): StarPU's asynchronous
+ * partitioning, planned and submitted at once, the parent left usable
+ * (StarPU orders its tasks around the partition's).  n equal blocks of
+ * parent (elements or rows) into the wrappers blocks[] and StarPU's
+ * children hs[].  -EINVAL where the parent cannot be split so
+ * (sp__data_split_ok: partitioned by the program, a block, host or empty
+ * data; the synchronous call says why), -ENOMEM.
+ */
+int sp__data_split_ok(const struct pph_data *parent, unsigned n)
+{
+	return parent->layout != SP_VARIABLE && !host_data(parent) && !parent->spare &&
+	       !parent->nchildren && !parent->child && n >= 2 && n <= sp__split_length(parent);
+}
+
+int sp__data_split_submit(pph_data_handle parent, unsigned n, struct pph_data *blocks,
+			  starpu_data_handle_t *hs)
+{
+	struct starpu_data_filter f = { 0 };
+	struct rect *rects;
+	size_t at = 0, len, total = sp__split_length(parent);
+	unsigned k;
+
+	if (!sp__data_split_ok(parent, n))
+		return -EINVAL;
+	if (!(rects = calloc(n, sizeof(*rects))))
+		return -ENOMEM;
+	for (k = 0; k < n; k++, at += len) {
+		len = total / n + (k < total % n);
+		rects[k] = parent->layout == SP_VECTOR ? (struct rect){ 0, 1, at, len } :
+							 (struct rect){ at, len, 0, parent->cols };
+	}
+	f.filter_func = parent->layout == SP_VECTOR ? vector_filter : matrix_filter;
+	f.nchildren = n;
+	f.filter_arg_ptr = rects;
+	starpu_data_partition_plan(parent->h, &f, hs);
+	for (k = 0; k < n; k++)
+		blocks[k] = (struct pph_data){ .h = hs[k],
+					       .layout = parent->layout,
+					       .elemsize = parent->elemsize,
+					       .n = rects[k].nc,
+					       .rows = rects[k].nr,
+					       .cols = rects[k].nc,
+					       .ld = parent->ld,
+					       .child = 1 };
+	free(rects);
+	starpu_data_partition_submit(parent->h, n, hs);
+	return 0;
+}
+
+/* Their gather home submitted, and the plan's children unregistered once
+ * done: done(arg) runs when the gather has. */
+void sp__data_split_gather(pph_data_handle parent, unsigned n, starpu_data_handle_t *hs,
+			   void (*done)(void *), void *arg)
+{
+	starpu_data_unpartition_submit_sequential_consistency_cb(parent->h, n, hs, STARPU_MAIN_RAM,
+								 1, done, arg);
+	starpu_data_partition_clean(parent->h, n, hs);
+}
+
 /* Lengths of n split into nparts blocks as equal as can be. */
 static size_t *equal_lengths(size_t n, unsigned nparts)
 {

@@ -205,6 +205,18 @@ unsigned long sp__tasks_ran(void);
 
 /* Elements of a vector, rows of a matrix: what a partition splits. */
 size_t sp__split_length(const struct pph_data *d);
+/* data.c: an asynchronous split call's n equal blocks of parent, submitted
+ * as StarPU's asynchronous partition (wrappers in blocks, StarPU's
+ * children in hs), then gathered home and unregistered, done(arg) run
+ * once gathered.  Not for distributed data (sp__split_async). */
+int sp__data_split_ok(const struct pph_data *parent, unsigned n);
+int sp__data_split_submit(pph_data_handle parent, unsigned n, struct pph_data *blocks,
+			  starpu_data_handle_t *hs);
+void sp__data_split_gather(pph_data_handle parent, unsigned n, starpu_data_handle_t *hs,
+			   void (*done)(void *), void *arg);
+/* Does the engine split calls asynchronously (single.c: yes; mpi.c: no,
+ * its partitions are registered on every rank in one order)? */
+int sp__split_async(void);
 
 /* A call failed (pph_failed_calls): reported by an entry wrapper, or a
  * detached task that no variant could run. */

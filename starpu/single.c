@@ -105,3 +105,8 @@ int sp__not_runnable_here(const struct pph_task *p, int rc)
 void sp__thread_left(void)
 {
 }
+
+int sp__split_async(void)
+{
+	return 1;
+}

@@ -1,5 +1,7 @@
 /* The calls generated entry wrappers make (<peppher/wrappers.h>), over StarPU. */
 #include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -132,16 +134,115 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	return rc;
 }
 
-/* Synchronous here: StarPU 1.3's asynchronous partitions
- * (starpu_data_partition_plan and _submit) are not used yet, so the call
- * waits for its blocks as pph_call_partitioned does.  Its results are the
- * same; only the caller's overlap with them is lost. */
+/*
+ * An asynchronous split call (one process): StarPU's asynchronous
+ * partitioning of each partitioned handle, planned and submitted, the
+ * blocks' tasks detached, then the gathers submitted, none waited for;
+ * StarPU orders the handles' later tasks after the gathers.  The blocks'
+ * wrappers stay until every gather has run.
+ */
+struct async_split {
+	atomic_uint gathers; /* not run yet */
+	struct pph_data *blocks[PPH_MAX_BUFFERS];
+	starpu_data_handle_t *hs[PPH_MAX_BUFFERS];
+	unsigned nbuffers;
+};
+
+static void async_split_free(struct async_split *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nbuffers; i++) {
+		free(s->blocks[i]);
+		free(s->hs[i]);
+	}
+	free(s);
+}
+
+static void split_gathered(void *arg)
+{
+	struct async_split *s = arg;
+
+	if (atomic_fetch_sub(&s->gathers, 1) == 1)
+		async_split_free(s);
+}
+
+/* Made, each handle split once: 0, or the first error (the blocks
+ * submitted still run, and every partition is gathered). */
+static int split_async(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
+		       const pph_data_handle *handles, const enum pph_access *modes,
+		       const int *parts, const void *arg, size_t arg_size, unsigned n,
+		       const unsigned *first)
+{
+	pph_data_handle sub[PPH_MAX_BUFFERS];
+	struct async_split *s = calloc(1, sizeof(*s));
+	unsigned i, k, made = 0, gathers = 0;
+	int rc = s ? 0 : -ENOMEM;
+
+	if (s)
+		s->nbuffers = nbuffers;
+	for (i = 0; rc == 0 && i < nbuffers; i++)
+		if (parts[i] >= 0 && first[i] == i) {
+			s->blocks[i] = calloc(n, sizeof(*s->blocks[i]));
+			s->hs[i] = calloc(n, sizeof(*s->hs[i]));
+			rc = s->blocks[i] && s->hs[i] ?
+				     sp__data_split_submit(handles[i], n, s->blocks[i], s->hs[i]) :
+				     -ENOMEM;
+			if (rc == 0)
+				made = i + 1;
+		}
+	for (k = 0; rc == 0 && k < n; k++) {
+		for (i = 0; i < nbuffers; i++)
+			sub[i] = parts[i] >= 0 ? &s->blocks[first[i]][k] : handles[i];
+		rc = call(cl, impl_mask, nbuffers, sub, modes, arg, arg_size, 0, NULL);
+	}
+	/* every partition submitted is gathered, its blocks' tasks or not */
+	for (i = 0; i < made; i++)
+		gathers += parts[i] >= 0 && first[i] == i;
+	if (!gathers) {
+		if (s)
+			async_split_free(s);
+		return rc;
+	}
+	atomic_init(&s->gathers, gathers);
+	for (i = 0; i < made; i++)
+		if (parts[i] >= 0 && first[i] == i)
+			sp__data_split_gather(handles[i], n, s->hs[i], split_gathered, s);
+	return rc;
+}
+
 int pph_call_partitioned_async(const struct pph_codelet *cl, unsigned impl_mask,
 			       unsigned nbuffers, const pph_data_handle *handles,
 			       const enum pph_access *modes, const int *parts, const void *arg,
 			       size_t arg_size)
 {
-	return pph_call_partitioned(cl, impl_mask, nbuffers, handles, modes, parts, arg, arg_size);
+	unsigned first[PPH_MAX_BUFFERS], i;
+	int n, rc;
+
+	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
+		return -EINVAL;
+	if (nbuffers > PPH_MAX_BUFFERS)
+		return -E2BIG;
+	if ((n = part_count(nbuffers, handles, parts)) < 0)
+		return -EINVAL;
+	/* a handle StarPU cannot split so: the synchronous call says why */
+	for (i = 0; n > 1 && i < nbuffers; i++)
+		if (parts[i] >= 0 && (!handles[i] || !sp__data_split_ok(handles[i], (unsigned)n)))
+			n = 1;
+	if (!sp__split_async() || n <= 1 || starpu_task_get_current() ||
+	    !pph__split_shared(nbuffers, handles, parts, first))
+		return pph_call_partitioned(cl, impl_mask, nbuffers, handles, modes, parts, arg,
+					    arg_size);
+	/* its partitions, blocks and gathers submitted before pph_shutdown
+	 * stops StarPU, or none */
+	if ((rc = sp__enter(cl->name ? cl->name : "?", 0)) != 0)
+		return rc;
+	rc = split_async(cl, impl_mask, nbuffers, handles, modes, parts, arg, arg_size, (unsigned)n,
+			 first);
+	if (rc == 0)
+		containers_called(nbuffers, handles, modes);
+	sp__leave();
+	return rc;
 }
 
 static int call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,

@@ -258,6 +258,62 @@ static const struct pph_reduction amax_op = { amax_init, amax_combine };
  * 65536 x 65537 aborted the process in a StarPU assertion on an OpenCL
  * worker).  Refused before StarPU sees them: the pointer is never read.
  */
+/*
+ * Asynchronous split calls (StarPU's asynchronous partitioning): the
+ * blocks wait behind a gate, yet the caller goes on, and what it submits
+ * next on the vector runs after their gather: split, whole, split, all
+ * before the gate opens, leave ((v * 10 + 1) * 10 + 1) * 10 + 1.
+ */
+static atomic_int sp_gate_open, sp_gated_blocks;
+
+static void gated_scale(void *buffers[], void *arg)
+{
+	int waited_ms = 0;
+
+	while (!atomic_load(&sp_gate_open) && waited_ms++ < 10000) /* a hung test ends */
+		usleep(1000);
+	scale(buffers, arg, 1);
+	atomic_fetch_add(&sp_gated_blocks, 1);
+}
+
+static const struct pph_impl gated_impls[] = { { PPH_ARCH_CPU, gated_scale, "gated" } };
+static const struct pph_codelet gated_cl = { "sp_gated_scale", 1, gated_impls,
+					     PPH_MODEL_HISTORY };
+
+static void test_async_split(void)
+{
+	enum { N = 101 };
+	int v[N], i, ok = 1, parts[1] = { 3 };
+	struct args a = { 10 };
+	pph_data_handle hv;
+
+	for (i = 0; i < N; i++)
+		v[i] = i;
+	atomic_store(&sp_gate_open, 0);
+	atomic_store(&sp_gated_blocks, 0);
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&hv, v, N, sizeof(int)), 0);
+	CU_ASSERT_EQUAL(pph_call_partitioned_async(&gated_cl, 1u, 1, &hv, &rw, parts, &a,
+						   sizeof(a)),
+			0);
+	CU_ASSERT_EQUAL(pph_call_async(&scale_cl, 1u, 1, &hv, &rw, &a, sizeof(a)), 0);
+	CU_ASSERT_EQUAL(pph_call_partitioned_async(&gated_cl, 1u, 1, &hv, &rw, parts, &a,
+						   sizeof(a)),
+			0);
+	CU_ASSERT_EQUAL(atomic_load(&sp_gated_blocks), 0); /* none ran: the caller went on */
+	atomic_store(&sp_gate_open, 1);
+	CU_ASSERT_EQUAL(pph_data_acquire(hv, PPH_R), 0);
+	for (i = 0; i < N; i++)
+		ok &= v[i] == ((i * 10 + 1) * 10 + 1) * 10 + 1;
+	CU_ASSERT_TRUE(ok);
+	CU_ASSERT_EQUAL(atomic_load(&sp_gated_blocks), 6);
+	/* unregistered right after a call: its gather comes first */
+	CU_ASSERT_EQUAL(pph_call_partitioned_async(&gated_cl, 1u, 1, &hv, &rw, parts, &a,
+						   sizeof(a)),
+			0);
+	pph_data_unregister(hv);
+	CU_ASSERT_EQUAL(v[N - 1], (((N - 1) * 10 + 1) * 10 + 1) * 100 + 11);
+}
+
 static void test_32bit_sizes(void)
 {
 	pph_data_handle h = NULL;
@@ -1010,6 +1066,7 @@ int main(void)
 	CU_add_test(s, "variant masks and forced variants", test_masks);
 	CU_add_test(s, "a failed variant, then the next one", test_failed_variant);
 	CU_add_test(s, "partitions as filters", test_partitions);
+	CU_add_test(s, "asynchronous split calls: the caller goes on", test_async_split);
 	CU_add_test(s, "misuse refused where libpeppher refuses it, said",
 		    test_refused_as_libpeppher);
 	CU_add_test(s, "containers and asynchronous calls", test_containers);
