@@ -109,10 +109,13 @@ static int nested_reduction(const int *x, size_t n)
 }
 
 /* middle: two nested calls of inc on its data, a host access of a handle
- * a detached task writes (a wait on a task, not a call), and a reduction */
+ * a detached task and an asynchronous split call write (a wait on tasks,
+ * not a call: the split's scatter, blocks and gather run on a worker,
+ * maybe only on the one waiting here), and a reduction */
 static void middle_cpu(void *buffers[], void *arg)
 {
 	static const enum pph_access rw = PPH_RW;
+	static const int two = 2;
 	int *x = PPH_VECTOR_PTR(buffers[0]);
 	size_t n = PPH_VECTOR_N(buffers[0]);
 	pph_data_handle h;
@@ -122,6 +125,7 @@ static void middle_cpu(void *buffers[], void *arg)
 		__atomic_add_fetch(&nested_failures, 1, __ATOMIC_RELAXED);
 	if (pph_vector_register(&h, x, n, sizeof(int)) != 0 ||
 	    pph_call_async(&inc_cl, PPH_ALL_IMPLS, 1, &h, &rw, NULL, 0) != 0 ||
+	    pph_call_partitioned_async(&inc_cl, PPH_ALL_IMPLS, 1, &h, &rw, &two, NULL, 0) != 0 ||
 	    pph_data_acquire(h, PPH_R) != 0)
 		__atomic_add_fetch(&nested_failures, 1, __ATOMIC_RELAXED);
 	pph_data_unregister(h);
@@ -132,7 +136,7 @@ static void middle_cpu(void *buffers[], void *arg)
 static const struct pph_impl middle_impls[] = { { PPH_ARCH_CPU, middle_cpu, "nested_middle" } };
 static const struct pph_codelet middle_cl = { "nested_middle", 1, middle_impls, PPH_MODEL_DEFAULT };
 
-/* outer: INNER middle calls, each adding 3 */
+/* outer: INNER middle calls, each adding 4 */
 static void outer_cpu(void *buffers[], void *arg)
 {
 	int *x = PPH_VECTOR_PTR(buffers[0]), k;
@@ -173,7 +177,7 @@ static int run_nested(void)
 	pph_shutdown();
 	for (k = 0; k <= OUTER; k++)
 		for (i = 0; i < N; i++)
-			wrong += x[k][i] != i + 3 * INNER;
+			wrong += x[k][i] != i + 4 * INNER;
 	return wrong + nested_failures;
 }
 
