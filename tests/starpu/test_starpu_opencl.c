@@ -550,6 +550,43 @@ static void test_copies_home(void)
 		pph_data_unregister(h[k]);
 }
 
+/*
+ * Asynchronous split calls (StarPU's asynchronous partitioning) across the
+ * CPU and the device, each followed by a whole call on the device, none
+ * waited for: the blocks see what the device's call left, and it what
+ * their gather left.
+ */
+static const struct pph_impl split_inc_impls[] = {
+	{ PPH_ARCH_OPENCL, inc_ocl, "split_inc_ocl" },
+	{ PPH_ARCH_CPU, add_cpu, "split_inc_cpu" },
+};
+static const struct pph_codelet split_inc_cl = { "sp_split_inc", 2, split_inc_impls,
+						 PPH_MODEL_HISTORY };
+
+static void test_async_split(void)
+{
+	enum { ROUNDS = 6 };
+	static int v[N];
+	pph_data_handle h;
+	enum pph_access rw = PPH_RW;
+	int i, r, ok = 1, parts = 4, one = 1;
+
+	for (i = 0; i < N; i++)
+		v[i] = i;
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&h, v, N, sizeof(int)), 0);
+	for (r = 0; r < ROUNDS; r++) {
+		CU_ASSERT_EQUAL(pph_call_partitioned_async(&split_inc_cl, PPH_ALL_IMPLS, 1, &h, &rw,
+							   &parts, &one, sizeof(one)),
+				0);
+		CU_ASSERT_EQUAL(pph_call_async(&inc_cl, PPH_ALL_IMPLS, 1, &h, &rw, NULL, 0), 0);
+	}
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
+	for (i = 0; i < N; i++)
+		ok &= v[i] == i + 2 * ROUNDS;
+	CU_ASSERT_TRUE(ok);
+	pph_data_unregister(h);
+}
+
 /* A container freeing its own memory does not copy home what the device
  * wrote there last (starpu_data_unregister did: a CG's temporaries were
  * each copied home at their destroy only to be freed); a wrapped array
@@ -660,6 +697,7 @@ int main(void)
 	CU_add_test(s, "results on the device come home at pph_shutdown", test_home_at_shutdown);
 	CU_add_test(s, "empty vectors and matrices on the device", test_empty_data);
 	CU_add_test(s, "data written on the device is copied home once", test_copies_home);
+	CU_add_test(s, "asynchronous split calls and device calls in turn", test_async_split);
 	CU_add_test(s, "a container's own memory is freed without a copy home",
 		    test_destroy_own_memory);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
