@@ -836,6 +836,22 @@ static const struct pph_codelet gather_cl = { .name = "pph_split_gather",
 					      .nimpls = 1,
 					      .impls = gather_impls };
 
+/*
+ * How the scatter and the gather access buffer i's handle: as the call's
+ * blocks do, every buffer that names it together.  A handle the blocks
+ * only read stays valid where it is (PPH_R); one they only write is not
+ * brought home first (PPH_W: the blocks write all of it); else PPH_RW.
+ */
+static enum pph_access split_mode(const struct split_space *sp, unsigned i)
+{
+	unsigned mode = 0, j;
+
+	for (j = i; j < sp->nbuffers; j++)
+		if (sp->parts[j] >= 0 && sp->first[j] == i)
+			mode |= sp->modes[j];
+	return mode == PPH_R || mode == PPH_W ? (enum pph_access)mode : PPH_RW;
+}
+
 /* The scatter or the gather of sp's call, not submitted; NULL if none
  * could be made. */
 static struct pph_task *split_step(const struct pph_codelet *step, const pph_data_handle *handles,
@@ -845,10 +861,9 @@ static struct pph_task *split_step(const struct pph_codelet *step, const pph_dat
 	unsigned i;
 	int rc = t ? 0 : -ENOMEM;
 
-	/* a handle the call only reads stays valid where it is */
 	for (i = 0; rc == 0 && i < sp->nbuffers; i++)
 		if (owns_blocks(sp, i))
-			rc = pph_task_add_buffer(t, handles[i], sp->modes[i] & PPH_W ? PPH_RW : PPH_R);
+			rc = pph_task_add_buffer(t, handles[i], split_mode(sp, i));
 	if (rc == 0)
 		rc = pph_task_set_arg(t, &sp, sizeof(sp));
 	if (rc != 0 && t) {

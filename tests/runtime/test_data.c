@@ -637,6 +637,50 @@ static void test_async_split_coherent(void)
 	pph_data_unregister(h);
 }
 
+/*
+ * An asynchronous split that only writes its vector, the device's copy
+ * the only valid one: the scatter does not bring it home (PPH_W), and the
+ * host reads what the blocks wrote, nothing copied either way.
+ */
+static void set_cpu(void *b[], void *arg)
+{
+	int *v = PPH_VECTOR_PTR(b[0]);
+	size_t i;
+
+	for (i = 0; i < PPH_VECTOR_N(b[0]); i++)
+		v[i] = *(int *)arg;
+}
+
+static const struct pph_impl set_impls[] = { { PPH_ARCH_CPU, set_cpu, "set_cpu" } };
+static const struct pph_codelet set_cl = { "data_split_set", 1, set_impls, PPH_MODEL_DEFAULT };
+
+static void test_async_split_write_only(void)
+{
+	enum { LEN = 2048 };
+	static int v[LEN];
+	pph_data_handle h;
+	enum pph_access rw = PPH_RW, w = PPH_W;
+	int parts = 4, x = 1, seven = 7, i, ok = 1;
+	struct pph_transfer_stats st;
+
+	for (i = 0; i < LEN; i++)
+		v[i] = i;
+	pph_vector_register(&h, v, LEN, sizeof(int));
+	CU_ASSERT_EQUAL(pph_call_sync(&hybrid_cl, 1u << 1, 1, &h, &rw, &x, sizeof(x)), 0);
+	pph_transfer_stats_reset();
+	CU_ASSERT_EQUAL(pph_call_partitioned_async(&set_cl, PPH_ALL_IMPLS, 1, &h, &w, &parts,
+						   &seven, sizeof(seven)),
+			0);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
+	pph_transfer_stats_get(&st);
+	for (i = 0; i < LEN; i++)
+		ok &= v[i] == 7;
+	CU_ASSERT_TRUE(ok);
+	CU_ASSERT_EQUAL(st.to_host, 0);
+	CU_ASSERT_EQUAL(st.to_device, 0);
+	pph_data_unregister(h);
+}
+
 /* A call partitioned `auto` with no device variant: one block per CPU
  * worker, not one per worker (the OpenCL worker's block went to a CPU
  * worker too, which then ran two). */
@@ -2211,6 +2255,8 @@ int main(void)
 	CU_add_test(s, "a split's device block is copied by its worker", test_split_not_prefetched);
 	CU_add_test(s, "asynchronous splits and device calls in turn, none waited for",
 		    test_async_split_coherent);
+	CU_add_test(s, "an asynchronous split that only writes: nothing copied",
+		    test_async_split_write_only);
 	CU_add_test(s, "shutdown brings device data home", test_shutdown_flushes);
 	CU_add_test(s, "register/unregister per call reuses device buffers", test_allocation_cache);
 	CU_add_test(s, "the cache of unused device buffers stays within its bound",
