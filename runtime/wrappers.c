@@ -866,6 +866,8 @@ static struct pph_task *split_step(const struct pph_codelet *step, const pph_dat
 			rc = pph_task_add_buffer(t, handles[i], split_mode(sp, i));
 	if (rc == 0)
 		rc = pph_task_set_arg(t, &sp, sizeof(sp));
+	if (rc == 0) /* its edges' fields set: pph__deps_drop may look at them */
+		pph__task_share(t);
 	if (rc != 0 && t) {
 		pph_task_destroy(t);
 		t = NULL;
