@@ -282,6 +282,12 @@ static void test_async_split(void)
 		ok &= v[i] == 2 * (i + 1) + 1;
 	CU_ASSERT_TRUE(ok);
 	CU_ASSERT_EQUAL(atomic_load(&gated_blocks), 2 * parts);
+	/* a mask allowing no variant: refused at its first block, said by
+	 * the caller; its blocks gathered, the vector as it was */
+	CU_ASSERT_EQUAL(pph_call_partitioned_async(&gated_cl, 0, 1, &h, &mode, &parts, NULL, 0),
+			-ENODEV);
+	CU_ASSERT_EQUAL(pph_data_acquire(h, PPH_R), 0);
+	CU_ASSERT_EQUAL(v[N - 1], 2 * N + 1);
 	/* unregistered at once after another call: it waits for the gather */
 	CU_ASSERT_EQUAL(pph_call_partitioned_async(&gated_cl, PPH_ALL_IMPLS, 1, &h, &mode, &parts,
 						   NULL, 0),
