@@ -48,22 +48,6 @@ void pph__deps_add(struct pph_task *pred, struct pph_task *task, struct pph_succ
 	add_dependency(pred, task, node);
 }
 
-void pph__deps_drop(struct pph_task *pred, struct pph_task *task)
-{
-	struct pph_successor **p, *s;
-
-	pthread_mutex_lock(&pred->lock);
-	for (p = &pred->successors; (s = *p); p = &s->next)
-		if (s->task == task) {
-			*p = s->next;
-			atomic_fetch_sub(&task->ndeps, 1);
-			if (!s->borrowed)
-				free(s);
-			break;
-		}
-	pthread_mutex_unlock(&pred->lock);
-}
-
 /* Handle i of the task, unless an earlier buffer names it too; *mode: the
  * union of the modes the task accesses it with. */
 static inline int distinct_handle(const struct pph_task *task, unsigned i, enum pph_access *mode)
@@ -133,6 +117,29 @@ static void list_locked(struct pph_task *task, unsigned i, struct pph_data *d,
 	d->nreaders++;
 }
 
+/*
+ * A split call's gather, listed on d (locked) right after its scatter,
+ * in the same lock: no other thread's task comes between them, so that
+ * one submitted meanwhile waits for the gather, hence for the blocks.
+ * No edge to add: the gather waits for the scatter through the blocks
+ * (and an edge of its own), and the scatter for what came before.
+ */
+static void list_twin_locked(struct pph_task *twin, unsigned i, struct pph_data *d,
+			     enum pph_access mode)
+{
+	struct pph_reader *reader;
+
+	if (mode & PPH_W) {
+		while ((reader = d->readers)) {
+			unlink_reader(d, reader);
+			pph__task_release(reader->task);
+		}
+		if (d->last_writer)
+			pph__task_release(d->last_writer);
+	}
+	list_locked(twin, i, d, mode);
+}
+
 /* Buffer i of task accesses d with mode: wait for what came before. */
 static void access_handle(struct pph_task *task, unsigned i, struct pph_data *d,
 			  enum pph_access mode)
@@ -155,6 +162,8 @@ again:
 			pph__task_release(d->last_writer);
 	}
 	list_locked(task, i, d, mode);
+	if (task->twin) /* the same handles, in the same order and modes */
+		list_twin_locked(task->twin, i, d, mode);
 	pph__spin_unlock(&d->lock);
 	return;
 wait:
@@ -256,6 +265,10 @@ void pph__deps_list(struct pph_task *task)
 	unsigned i;
 
 	pph__task_share(task);
+	if (task->prelisted) /* listed with its scatter (list_twin_locked) */
+		return;
+	if (task->after)
+		add_dependency(task->after, task, task->after_node);
 	/* a handle listed twice is accessed once, with both modes */
 	for (i = 0; i < task->nbuffers; i++)
 		if (distinct_handle(task, i, &mode))
@@ -276,11 +289,6 @@ static struct pph_successor *ended(struct pph_task *task)
 }
 
 static void let_go(struct pph_successor *s);
-
-void pph__deps_release(struct pph_task *pred)
-{
-	let_go(ended(pred));
-}
 
 void pph__deps_leave(struct pph_task *task)
 {

@@ -462,6 +462,14 @@ struct pph_task {
 	 * the call allows, tried once its kind has none left (0: none) */
 	unsigned fallback_mask;
 	struct pph_successor *successors;
+	/* an asynchronous split call's (wrappers.c), set before submission:
+	 * the task listed with it on every handle, in the same handle lock
+	 * (its gather, prelisted then: its own listing is skipped); a task
+	 * it waits for beyond its handles, through after_node */
+	struct pph_task *twin;
+	int prelisted;
+	struct pph_task *after;
+	struct pph_successor *after_node;
 
 	/* Last: not cleared when a task is made (clearing them was a quarter
 	 * of submitting an empty task): nbuffers and arg_size say what is
@@ -507,18 +515,15 @@ int pph__refused_in_forked_child(const char *what);
  * tasks it must wait for (counted in its ndeps). */
 void pph__deps_list(struct pph_task *task);
 /*
- * deps.c: edges no handle gives, for an asynchronous split call's blocks
- * (wrappers.c).  pph__deps_add: task, not submitted yet, also waits for
- * pred, a task with handles that its owner keeps alive, through node (the
- * caller's memory, until task runs: nothing to allocate, nothing to fail).
- * A task given a successor or a predecessor this way is never run in
- * place, which would let neither go.  pph__deps_drop: that edge undone,
- * where task was not submitted after all.  pph__deps_release: pred, never
- * submitted, lets its successors go as if it had run.
+ * deps.c: an edge no handle gives, for an asynchronous split call
+ * (wrappers.c): task, not submitted yet, also waits for pred, a task with
+ * handles that its owner keeps alive, through node (the caller's memory,
+ * until task runs: nothing to allocate, nothing to fail).  Both are
+ * shared: a shared task is never run in place, where it would be listed
+ * nowhere and let no successor go.  A task's `after` is added so when it
+ * is listed, past every refusal of its submission.
  */
 void pph__deps_add(struct pph_task *pred, struct pph_task *task, struct pph_successor *node);
-void pph__deps_drop(struct pph_task *pred, struct pph_task *task);
-void pph__deps_release(struct pph_task *pred);
 /* submit.c: pph_task_submit for a caller counted by pph__enter, whose
  * tasks pph_shutdown waits for: not refused for stopping (a split call's
  * gather, after its blocks). */

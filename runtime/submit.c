@@ -801,7 +801,9 @@ static int submit_checked(struct pph_task *task)
 		for (i = 0; i < task->nbuffers && rc == 0; i++)
 			rc = pph__data_usable(task->handles[i], "pph_task_submit");
 		/* reductions (redux.c): accumulators, combines before other modes */
-		if (rc == 0 && atomic_load_explicit(&pph__redux_used, memory_order_relaxed)) {
+		/* (a prelisted gather keeps the place its scatter gave it) */
+		if (rc == 0 && !task->prelisted &&
+		    atomic_load_explicit(&pph__redux_used, memory_order_relaxed)) {
 			rc = pph__redux_submit(task);
 			redux = rc == 0;
 		}

@@ -175,6 +175,8 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 	t->detached = 0;
 	t->by_call = 0;
 	t->fallback_mask = 0;
+	t->twin = t->after = NULL;
+	t->prelisted = 0;
 	atomic_store_explicit(&t->state, PPH_TASK_MADE, memory_order_relaxed);
 	t->shared = 0;
 	t->arg = NULL;

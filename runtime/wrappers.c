@@ -79,14 +79,15 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		task->fallback_mask = b->fallback_mask;
 		if (b->done)
 			pph_task_set_callback(task, b->done, b->done_data);
-		if (b->after)
-			pph__deps_add(b->after, task, &b->after_edge);
+		if (b->after) { /* added when listed, past every refusal */
+			pph__task_share(task);
+			task->after = b->after;
+			task->after_node = &b->after_edge;
+		}
 	}
 	/* a synchronous call's wait fails when no variant could run it */
 	if (rc == 0)
 		rc = sync ? pph__task_submit_and_wait(task) : pph_task_submit(task);
-	if (rc != 0 && b && b->after && task)
-		pph__deps_drop(b->after, task);
 	if (rc == 0)
 		containers_called(nbuffers, handles, modes);
 	if (rc == 0 && b)
@@ -765,6 +766,7 @@ struct split_space {
 	int n, submitted_blocks, submit_rc;
 	_Atomic double ended[3];
 	double t0, end_us;
+	struct pph_successor gather_after_scatter; /* where no block was submitted */
 };
 
 /* Buffer i is partitioned, and not the same handle as an earlier one. */
@@ -797,12 +799,14 @@ static int blocks_done(struct split_space *sp, int rc)
 /*
  * An asynchronous split call (pph_call_partitioned_async) is three steps
  * of tasks, none waited for by the caller: a scatter, with the partitioned
- * handles in PPH_RW on a CPU worker, after their earlier tasks, their data
- * home (the blocks are views of their host memory); the blocks, each after
- * the scatter; a gather, with the same handles in PPH_RW, after every
- * block, which brings the blocks home and unregisters them.  Edges from
- * the scatter and to the gather are pph__deps_add's: a call has up to 256
- * blocks, a task 16 handles.  The handles' later tasks wait for the gather.
+ * handles (split_mode) on a CPU worker, after their earlier tasks, their
+ * data home (the blocks are views of their host memory); the blocks, each
+ * after the scatter; a gather, with the same handles, after every block,
+ * which brings the blocks home and unregisters them.  Edges from the
+ * scatter and to the gather are not the handles' (a call has up to 256
+ * blocks, a task 16 handles): pph__deps_add's.  The gather is listed on
+ * the handles with the scatter, in the same locks (deps.c): a task another
+ * thread submits on them meanwhile comes after the gather, not between.
  */
 static void scatter_cpu(void *buffers[], void *arg)
 {
@@ -973,23 +977,40 @@ static int call_split(const struct pph_codelet *cl, unsigned impl_mask, unsigned
 		pph_task_destroy(scatter);
 		scatter = NULL;
 	}
-	for (i = 0; rc == 0 && i < nbuffers; i++) {
-		if (owns_blocks(sp, i))
-			rc = gather ? pph__data_blocks(handles[i], (unsigned)n, hybrid ? sizes : NULL,
-						       blocks[i]) :
-			     hybrid ? pph_data_partition_sizes(handles[i], (unsigned)n, sizes,
-							       blocks[i]) :
-				      pph_data_partition(handles[i], (unsigned)n, blocks[i]);
-		if (rc == 0) /* those partitioned, to unpartition */
+	/* an asynchronous call's blocks are made first: once its scatter is
+	 * submitted, its gather is listed and must run */
+	for (i = 0; gather && rc == 0 && i < nbuffers; i++)
+		if (owns_blocks(sp, i) &&
+		    (rc = pph__data_blocks(handles[i], (unsigned)n, hybrid ? sizes : NULL,
+					   blocks[i])) == 0)
 			done = i + 1;
+	if (gather && rc == 0) {
+		scatter->twin = gather;
+		gather->prelisted = 1;
+		pph__deps_add(scatter, gather, &sp->gather_after_scatter);
+		atomic_fetch_add(&scatter->refs, 1); /* ours until the blocks have their edges */
+		pph_task_set_detached(scatter, 1);
+		rc = pph__task_submit_entered(scatter);
+		if (rc != 0) /* refused (its handles' state): the synchronous call says why */
+			atomic_fetch_sub(&scatter->refs, 1);
 	}
 	if (gather && rc != 0) { /* nothing submitted: the blocks made go */
 		for (i = 0; i < done; i++)
 			if (owns_blocks(sp, i))
 				pph__data_blocks_drop((unsigned)n, blocks[i]);
+		scatter->detached = 0;
 		pph_task_destroy(scatter);
 		pph_task_destroy(gather);
-		return rc;
+		scatter = gather = NULL;
+		rc = done = 0;
+	}
+	for (i = 0; !gather && rc == 0 && i < nbuffers; i++) {
+		if (owns_blocks(sp, i))
+			rc = hybrid ? pph_data_partition_sizes(handles[i], (unsigned)n, sizes,
+							       blocks[i]) :
+				      pph_data_partition(handles[i], (unsigned)n, blocks[i]);
+		if (rc == 0) /* those partitioned, to unpartition */
+			done = i + 1;
 	}
 	t0 = sp->t0 = pph__now_us();
 	pph__wakes_hold();
@@ -1010,21 +1031,16 @@ static int call_split(const struct pph_codelet *cl, unsigned impl_mask, unsigned
 	}
 	sp->submit_rc = rc;
 	if (gather) {
-		/* the blocks wait for the scatter, the gather for them: neither
-		 * refused (this call is one pph_shutdown waits for), but if so,
-		 * the blocks go, and the gather runs here once they have run */
-		pph_task_set_detached(scatter, 1);
-		if (pph__task_submit_entered(scatter) != 0) {
-			pph__deps_release(scatter);
-			pph__task_release(scatter);
-		}
+		pph__task_release(scatter); /* the blocks have their edges */
+		/* listed with the scatter: it must run.  Not refused (this
+		 * call is one pph_shutdown waits for) but if so, it runs here
+		 * once the blocks have, and ends as a task would */
 		pph_task_set_detached(gather, 1);
 		if (pph__task_submit_entered(gather) != 0) {
 			for (k = 0; k < sp->submitted_blocks; k++)
 				pph_task_wait(block[k].task);
-			gather->detached = 0;
-			pph_task_destroy(gather);
 			gather_cpu(NULL, &sp);
+			pph__task_finish(gather);
 		}
 		*async = 1;
 	}
