@@ -299,6 +299,54 @@ static void test_async_split(void)
 	free(v);
 }
 
+/*
+ * Asynchronous splits on one thread, whole calls doubling the same vector
+ * on another: each whole call comes before or after a split's blocks,
+ * never among them (its gather is listed with its scatter), so every
+ * element sees the same sequence of +1 and x2: v[i] - v[0] = i 2^DOUBLES.
+ */
+enum { TWO_N = 1000, TWO_SPLITS = 300, TWO_DOUBLES = 12 };
+static pph_data_handle two_h;
+
+static void *two_threads_splits(void *arg)
+{
+	static const enum pph_access rw = PPH_RW;
+	const int parts = 4;
+	int k, failed = 0;
+
+	(void)arg;
+	for (k = 0; k < TWO_SPLITS; k++)
+		failed |= pph_call_partitioned_async(&split_cl, 1u << 0, 1, &two_h, &rw, &parts,
+						     NULL, 0) != 0;
+	return failed ? NULL : arg;
+}
+
+static void test_async_split_two_threads(void)
+{
+	static int v[TWO_N];
+	static const enum pph_access rw = PPH_RW;
+	pthread_t th;
+	void *ok_splits = NULL;
+	int i, k, ok = 1;
+
+	for (i = 0; i < TWO_N; i++)
+		v[i] = i;
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&two_h, v, TWO_N, sizeof(int)), 0);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&th, NULL, two_threads_splits, &ok), 0);
+	for (k = 0; k < TWO_DOUBLES; k++) {
+		CU_ASSERT_EQUAL(pph_call_async(&double_cl, PPH_ALL_IMPLS, 1, &two_h, &rw, NULL, 0),
+				0);
+		usleep(500);
+	}
+	pthread_join(th, &ok_splits);
+	CU_ASSERT_PTR_NOT_NULL(ok_splits);
+	CU_ASSERT_EQUAL(pph_data_acquire(two_h, PPH_R), 0);
+	for (i = 0; i < TWO_N; i++)
+		ok &= v[i] - v[0] == i << TWO_DOUBLES;
+	CU_ASSERT_TRUE(ok);
+	pph_data_unregister(two_h);
+}
+
 /* A block that gives up in an asynchronous split: the call is said and
  * counted once, when it ends; the other blocks' work stays. */
 static void give_up_first_block(void *b[], void *arg)
@@ -360,6 +408,8 @@ void add_wrappers_tests(CU_pSuite s)
 		    test_async_split);
 	CU_add_test(s, "a block failing in an asynchronous split: said and counted once",
 		    test_async_split_failure);
+	CU_add_test(s, "asynchronous splits and whole calls from two threads on one vector",
+		    test_async_split_two_threads);
 	CU_add_test(s, "a split call from a thread with a 32 KiB stack", test_small_stack_split);
 	CU_add_test(s, "a split for the CPU workers alone: a block per worker, one thread each",
 		    test_cpu_only_split);
