@@ -74,6 +74,38 @@ static atomic_int gate = GATE_CLOSED;
 static atomic_int users;
 static __thread unsigned inside; /* entries of this thread, nested */
 static __thread int counted;	 /* its outermost is counted in users */
+
+/*
+ * An asynchronous split call's window (wrappers.c): between StarPU's
+ * partition of its handles and their unpartition, submitted one after
+ * the other, a task or host access another thread submitted on a handle
+ * found it invalid (StarPU asserted "is not initialized" and aborted the
+ * process).  So each outermost entry reads this lock, and a split call
+ * holds it for writing; readers first (glibc's default), so that a
+ * variant's own call is never held behind a waiting split while another
+ * thread's wait, holding the lock, waits for that variant.
+ */
+static pthread_rwlock_t split_window = PTHREAD_RWLOCK_INITIALIZER;
+static __thread int window_held, window_read;
+
+void sp__split_window(int open)
+{
+	if (open)
+		pthread_rwlock_wrlock(&split_window);
+	else
+		pthread_rwlock_unlock(&split_window);
+	window_held = open;
+}
+
+/* The thread's outermost entry: reads the window, unless it holds it. */
+static void entered(void)
+{
+	inside = 1;
+	if (!window_held) {
+		pthread_rwlock_rdlock(&split_window);
+		window_read = 1;
+	}
+}
 static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
 
@@ -117,13 +149,13 @@ int sp__enter(const char *what, int finishing)
 		if (!sp__forked_child &&
 		    (g == GATE_OPEN || (g == GATE_FINISHING && finishing))) {
 			counted = 1;
-			inside = 1;
+			entered();
 			return 0;
 		}
 		atomic_fetch_sub(&users, 1);
 		/* a variant's own calls: pph_shutdown waits for its task */
 		if (!sp__forked_child && g != GATE_CLOSED && sp__running_variant()) {
-			inside = 1;
+			entered();
 			return 0;
 		}
 		if (g == GATE_STOPPING && finishing && !sp__forked_child) {
@@ -145,6 +177,10 @@ void sp__leave(void)
 {
 	if (!inside || --inside)
 		return;
+	if (window_read) {
+		window_read = 0;
+		pthread_rwlock_unlock(&split_window);
+	}
 	sp__thread_left();
 	if (counted) {
 		counted = 0;

@@ -214,6 +214,9 @@ int sp__data_split_submit(pph_data_handle parent, unsigned n, struct pph_data *b
 			  starpu_data_handle_t *hs);
 void sp__data_split_gather(pph_data_handle parent, unsigned n, starpu_data_handle_t *hs,
 			   void (*done)(void *), void *arg);
+/* init.c: an asynchronous split call opens (1) and closes (0) its window,
+ * in which no other thread enters (sp__enter waits). */
+void sp__split_window(int open);
 /* Does the engine split calls asynchronously (single.c: yes; mpi.c: no,
  * its partitions are registered on every rank in one order)? */
 int sp__split_async(void);

@@ -229,19 +229,23 @@ int pph_call_partitioned_async(const struct pph_codelet *cl, unsigned impl_mask,
 	for (i = 0; n > 1 && i < nbuffers; i++)
 		if (parts[i] >= 0 && (!handles[i] || !sp__data_split_ok(handles[i], (unsigned)n)))
 			n = 1;
-	if (!sp__split_async() || n <= 1 || starpu_task_get_current() ||
+	if (!sp__split_async() || n <= 1 || starpu_task_get_current() || sp__inside() ||
 	    !pph__split_shared(nbuffers, handles, parts, first))
 		return pph_call_partitioned(cl, impl_mask, nbuffers, handles, modes, parts, arg,
 					    arg_size);
+	/* no other thread's task or host access between its partitions and
+	 * their gathers (init.c) */
+	sp__split_window(1);
 	/* its partitions, blocks and gathers submitted before pph_shutdown
 	 * stops StarPU, or none */
-	if ((rc = sp__enter(cl->name ? cl->name : "?", 0)) != 0)
-		return rc;
-	rc = split_async(cl, impl_mask, nbuffers, handles, modes, parts, arg, arg_size, (unsigned)n,
-			 first);
-	if (rc == 0)
-		containers_called(nbuffers, handles, modes);
-	sp__leave();
+	if ((rc = sp__enter(cl->name ? cl->name : "?", 0)) == 0) {
+		rc = split_async(cl, impl_mask, nbuffers, handles, modes, parts, arg, arg_size,
+				 (unsigned)n, first);
+		if (rc == 0)
+			containers_called(nbuffers, handles, modes);
+		sp__leave();
+	}
+	sp__split_window(0);
 	return rc;
 }
 

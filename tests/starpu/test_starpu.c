@@ -314,6 +314,49 @@ static void test_async_split(void)
 	CU_ASSERT_EQUAL(v[N - 1], (((N - 1) * 10 + 1) * 10 + 1) * 100 + 11);
 }
 
+/* Asynchronous splits on one thread, whole calls on another on the same
+ * vector: every element sees one sequence of x + 1 and 2x + 1, so
+ * v[i] - v[0] = i 2^DOUBLES (a whole call among a split's blocks breaks
+ * it). */
+enum { TWO_N = 1000, TWO_SPLITS = 200, TWO_DOUBLES = 10 };
+static pph_data_handle two_h;
+
+static void *two_threads_splits(void *arg)
+{
+	struct args one = { 1 };
+	int k, failed = 0, parts[1] = { 4 };
+
+	for (k = 0; k < TWO_SPLITS; k++)
+		failed |= pph_call_partitioned_async(&scale_cl, 1u, 1, &two_h, &rw, parts, &one,
+						     sizeof(one)) != 0;
+	return failed ? NULL : arg;
+}
+
+static void test_async_split_two_threads(void)
+{
+	static int v[TWO_N];
+	struct args two = { 2 };
+	pthread_t th;
+	void *ok_splits = NULL;
+	int i, k, ok = 1;
+
+	for (i = 0; i < TWO_N; i++)
+		v[i] = i;
+	CU_ASSERT_EQUAL_FATAL(pph_vector_register(&two_h, v, TWO_N, sizeof(int)), 0);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&th, NULL, two_threads_splits, &ok), 0);
+	for (k = 0; k < TWO_DOUBLES; k++) {
+		CU_ASSERT_EQUAL(pph_call_async(&scale_cl, 1u, 1, &two_h, &rw, &two, sizeof(two)), 0);
+		usleep(1000);
+	}
+	pthread_join(th, &ok_splits);
+	CU_ASSERT_PTR_NOT_NULL(ok_splits);
+	CU_ASSERT_EQUAL(pph_data_acquire(two_h, PPH_R), 0);
+	for (i = 0; i < TWO_N; i++)
+		ok &= v[i] - v[0] == i << TWO_DOUBLES;
+	CU_ASSERT_TRUE(ok);
+	pph_data_unregister(two_h);
+}
+
 static void test_32bit_sizes(void)
 {
 	pph_data_handle h = NULL;
@@ -1067,6 +1110,8 @@ int main(void)
 	CU_add_test(s, "a failed variant, then the next one", test_failed_variant);
 	CU_add_test(s, "partitions as filters", test_partitions);
 	CU_add_test(s, "asynchronous split calls: the caller goes on", test_async_split);
+	CU_add_test(s, "asynchronous splits and whole calls from two threads on one vector",
+		    test_async_split_two_threads);
 	CU_add_test(s, "misuse refused where libpeppher refuses it, said",
 		    test_refused_as_libpeppher);
 	CU_add_test(s, "containers and asynchronous calls", test_containers);
