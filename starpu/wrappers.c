@@ -134,6 +134,22 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	return rc;
 }
 
+/* A split call's arguments checked: its block count, or -errno. */
+static int split_count(const struct pph_codelet *cl, unsigned nbuffers,
+		       const pph_data_handle *handles, const enum pph_access *modes,
+		       const int *parts, const void *arg, size_t arg_size)
+{
+	int n;
+
+	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
+		return -EINVAL;
+	if (nbuffers > PPH_MAX_BUFFERS)
+		return -E2BIG;
+	if ((n = part_count(nbuffers, handles, parts)) < 0)
+		return -EINVAL;
+	return n;
+}
+
 /*
  * An asynchronous split call (one process): StarPU's asynchronous
  * partitioning of each partitioned handle, planned and submitted, the
@@ -219,12 +235,8 @@ int pph_call_partitioned_async(const struct pph_codelet *cl, unsigned impl_mask,
 	unsigned first[PPH_MAX_BUFFERS], i;
 	int n, rc;
 
-	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
-		return -EINVAL;
-	if (nbuffers > PPH_MAX_BUFFERS)
-		return -E2BIG;
-	if ((n = part_count(nbuffers, handles, parts)) < 0)
-		return -EINVAL;
+	if ((n = split_count(cl, nbuffers, handles, modes, parts, arg, arg_size)) < 0)
+		return n;
 	/* a handle StarPU cannot split so: the synchronous call says why */
 	for (i = 0; n > 1 && i < nbuffers; i++)
 		if (parts[i] >= 0 && (!handles[i] || !sp__data_split_ok(handles[i], (unsigned)n)))
@@ -260,12 +272,8 @@ static int call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, un
 	int n, rc = 0, k, submitted = 0;
 	unsigned i, done = 0;
 
-	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
-		return -EINVAL;
-	if (nbuffers > PPH_MAX_BUFFERS)
-		return -E2BIG;
-	if ((n = part_count(nbuffers, handles, parts)) < 0)
-		return -EINVAL;
+	if ((n = split_count(cl, nbuffers, handles, modes, parts, arg, arg_size)) < 0)
+		return n;
 	/* more blocks than elements (partition="8" over 3 rows): a block
 	 * each, the call whole where there is one */
 	for (i = 0; i < nbuffers; i++)
