@@ -3,7 +3,8 @@
  * waits for its blocks' gather) against asynchronous
  * (pph_call_partitioned_async, what entry wrappers make where every
  * pointer is a container): 400 steps, each a split call on each of two
- * independent 64 Ki-float pph_vectors, one block per CPU worker, under
+ * independent pph_vectors of N floats (the argument; 65536 by default:
+ * `split_async 1024` for tiny calls), one block per CPU worker, under
  * dmda with the CPU workers only.  Asynchronous, one vector's blocks run
  * while the other's are being gathered and the caller submits the next
  * step.  Prints microseconds per step of each and their ratio, each the
@@ -19,8 +20,9 @@
 #include <peppher/runtime.h>
 #include <peppher/wrappers.h>
 
-#define N (64 * 1024)
 #define STEPS 400
+
+static size_t N = 64 * 1024;
 
 static double now_s(void)
 {
@@ -88,12 +90,17 @@ static double run(int async)
 	return t / STEPS * 1e6;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	int quick = getenv("PEPPHER_QUICK") && atoi(getenv("PEPPHER_QUICK"));
 	int rounds = quick ? 1 : 5, r;
 	double sync_us = 1e30, async_us = 1e30, us;
 	unsigned ncpu;
+
+	if (argc > 1 && (N = strtoul(argv[1], NULL, 10)) < 2) {
+		fprintf(stderr, "usage: split_async [N >= 2]\n");
+		return 2;
+	}
 
 	setenv("PEPPHER_SCHED", "dmda", 0);
 	setenv("PEPPHER_NOPENCL", "0", 1);
@@ -109,7 +116,7 @@ int main(void)
 			async_us = us;
 	}
 	pph_shutdown();
-	printf("split calls on containers, 2 vectors x %d floats, %u CPU workers: synchronous %.1f us a step, asynchronous %.1f us; ratio %.2f (best of %d)\n",
+	printf("split calls on containers, 2 vectors x %zu floats, %u CPU workers: synchronous %.1f us a step, asynchronous %.1f us; ratio %.2f (best of %d)\n",
 	       N, ncpu, sync_us, async_us, async_us / sync_us, rounds);
 	if (!quick && async_us > 1.1 * sync_us) {
 		printf("split_async: asynchronous split calls slower than 1.1x synchronous ones\n");
