@@ -178,6 +178,32 @@ static bool ends_with_word(const char *s, size_t len, const char *word)
 	       (len == w || s[len - w - 1] == ' ' || s[len - w - 1] == '*');
 }
 
+/*
+ * A parameter of a pointer typedef qualified restrict (hwloc.h's
+ * "hwloc_topology_t __hwloc_restrict topology") is spelled "restrict
+ * hwloc_topology_t": the qualifier of the parameter itself, which a
+ * prototype ignores, and which descriptors take after a '*' only.  s less
+ * it, in place.
+ */
+static char *drop_leading_restrict(char *s)
+{
+	static const char *const quals[] = { "restrict ", "__restrict ", "__restrict__ " };
+	bool again = true;
+	size_t i, q;
+
+	while (again) {
+		again = false;
+		for (i = 0; i < 3; i++) {
+			q = strlen(quals[i]);
+			if (strncmp(s, quals[i], q) == 0) {
+				memmove(s, s + q, strlen(s + q) + 1);
+				again = true;
+			}
+		}
+	}
+	return s;
+}
+
 /* Spelling of t less its top-level qualifiers: "const int" -> "int",
  * "float *restrict" -> "float *". */
 static char *unqualified(CXType t)
@@ -715,7 +741,7 @@ static void read_function(CXCursor c, struct cfunc *fn)
 
 			CXType canon = clang.getCanonicalType(clang.getCursorType(a));
 
-			p->type = normalize_type(spelled);
+			p->type = normalize_type(drop_leading_restrict(spelled));
 			free(spelled);
 			describe(clang.getCursorType(a), p);
 			describe_more(clang.getCursorType(a), p);

@@ -316,13 +316,18 @@ expect odd_dump.xml 'name="r" type="const odd_record *" accessMode="read"/>' \
 # holds nmemb elements of size bytes
 expect odd_apply.xml "guess: 'user' is what the function 'fn' is called with" \
 	'name="user" type="void *" accessMode="read" byValue="true"'
+# a pointer typedef qualified restrict: the qualifier of the parameter
+# itself, which a prototype ignores, left out (was "restrict odd_ctx_t")
+expect odd_ctx_depth.xml 'name="ctx" type="odd_ctx_t" accessMode="read"/>'
+expect odd_ctx_free.xml 'name="ctx" type="odd_ctx_t" accessMode="read"/>'
 expect odd_reverse.xml 'name="base" type="void *" accessMode="readwrite" numElements="nmemb * size" elemType="unsigned char"'
 expect odd_find.xml 'name="key" type="const void *" accessMode="read" numElements="size" elemType="unsigned char"' \
 	'name="base" type="const void *" accessMode="read" numElements="nmemb * size" elemType="unsigned char"'
 in_tree=
 compute_as_called odd odd_types.c odd_types_calls.c odd_rows odd_scale odd_blocks odd_sum_blocks odd_each odd_bind odd_set \
 	odd_exit_with odd_visit odd_event_length odd_names_length odd_push odd_typeof_sum odd_id_cmp odd_id_copy odd_first \
-	odd_set_report odd_say odd_wmean odd_swap odd_trace odd_fill odd_seal odd_dump odd_apply odd_reverse odd_find
+	odd_set_report odd_say odd_wmean odd_swap odd_trace odd_fill odd_seal odd_dump odd_apply odd_reverse odd_find \
+	odd_ctx_new odd_ctx_depth odd_ctx_free
 # described as data, a function pointer gets a word, not "declare it const"
 sed -i 's|type="odd_visit_fn \*" accessMode="read" byValue="true"|type="odd_visit_fn *" accessMode="read"|' odd/odd_visit.xml
 "$COMPOSE" -I "$data" odd/main.xml -o odd-gen2 --platforms=CPU > /dev/null 2> odd-fn.err || fail "odd: compose without byValue"

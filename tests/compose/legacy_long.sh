@@ -112,6 +112,10 @@ with_libs sodium -lsodium
 with_libs tiffio -ltiff
 with_libs FLAC/stream_encoder -lFLAC
 with_libs webp/encode -lwebp
+# hwloc: a pointer typedef qualified restrict ("hwloc_topology_t
+# __hwloc_restrict topology"), written "restrict hwloc_topology_t" into
+# descriptors compose refused
+with_libs hwloc -lhwloc
 # MPI: callbacks typed as pointers to typedef'd function types
 # (MPI_Comm_errhandler_function *), which read as data
 library openmpi/mpi -lmpi

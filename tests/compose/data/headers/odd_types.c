@@ -1,6 +1,7 @@
 /* The library behind odd_types.h. */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 
 #include "odd_types.h"
 
@@ -236,4 +237,27 @@ const void *odd_find(const void *key, const void *base, size_t nmemb, size_t siz
 		if (memcmp((const unsigned char *)base + i * size, key, size) == 0)
 			return (const unsigned char *)base + i * size;
 	return NULL;
+}
+
+struct odd_ctx {
+	int depth;
+};
+
+odd_ctx_t odd_ctx_new(int depth)
+{
+	odd_ctx_t c = malloc(sizeof(*c));
+
+	if (c)
+		c->depth = depth;
+	return c;
+}
+
+int odd_ctx_depth(odd_ctx_t __restrict ctx)
+{
+	return ctx->depth;
+}
+
+void odd_ctx_free(odd_ctx_t restrict ctx)
+{
+	free(ctx);
 }

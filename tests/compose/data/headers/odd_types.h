@@ -97,4 +97,11 @@ void odd_reverse(void *base, size_t nmemb, size_t size);
 /* bsearch's key: one element of the size base's elements have (it held
  * nmemb elements) */
 const void *odd_find(const void *key, const void *base, size_t nmemb, size_t size);
+/* a pointer typedef qualified restrict (hwloc.h's "hwloc_topology_t
+ * __hwloc_restrict topology"): clang spells it "restrict odd_ctx_t", which
+ * was written into descriptors compose refuses */
+typedef struct odd_ctx *odd_ctx_t;
+odd_ctx_t odd_ctx_new(int depth);
+int odd_ctx_depth(odd_ctx_t __restrict ctx);
+void odd_ctx_free(odd_ctx_t restrict ctx);
 #endif

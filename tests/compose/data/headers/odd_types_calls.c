@@ -145,6 +145,12 @@ int main(void)
 
 		printf("find %td\n", at ? at - r : -1);
 	}
+	{
+		odd_ctx_t c = odd_ctx_new(7);
+
+		printf("ctx %d\n", c ? odd_ctx_depth(c) : -1);
+		odd_ctx_free(c);
+	}
 #ifndef DIRECT
 	PEPPHER_SHUTDOWN();
 #endif
