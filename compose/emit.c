@@ -213,12 +213,9 @@ static void stage(struct gen *g)
 
 		if (!f->changed)
 			continue;
-		f->staged = file_stage(f->path, f->text, f->len);
-		if (!f->staged) {
+		if (commit_stage(&f->c, f->text, f->len) != 0) {
 			diag_error(NULL, "cannot write '%s': %s", f->path, strerror(errno));
 			g->errors++;
-		} else {
-			f->old = file_keep_old(f->path, &f->had);
 		}
 	}
 }
@@ -241,66 +238,26 @@ int gen_is_output(const struct gen *g, const char *path)
 	return same;
 }
 
-/*
- * Rename the staged files into place, in order, or remove them all after
- * an error; the graph last.  Nothing here allocates or writes to a stream:
- * out of memory ends compose (util.c), and it must not end it with some
- * files renamed and others not.  A rename that fails stops the others, and
- * those renamed before it are undone (what their places held put back);
- * what happened is reported after.
- */
-static void rename_staged(struct gen *g)
-{
-	bool failed = g->errors != 0;
-	size_t i;
-
-	for (i = 0; i < g->nfiles; i++) {
-		struct gen_file *f = g->files[i];
-
-		if (failed) {
-			file_discard(f->staged);
-		} else if (f->staged) {
-			f->renamed = file_commit(f->staged, f->path) == 0 ? 1 : -1;
-			f->err = errno;
-			failed = f->renamed < 0;
-		}
-		f->staged = NULL;
-	}
-	if (failed) {
-		file_discard(g->graph_staged);
-	} else if (g->graph_staged) {
-		g->graph_written = file_commit(g->graph_staged, g->graph_path) == 0 ? 1 : -1;
-		g->graph_err = errno;
-		failed = g->graph_written < 0;
-	}
-	g->graph_staged = NULL;
-	for (i = g->nfiles; i-- > 0;) {
-		struct gen_file *f = g->files[i];
-
-		if (failed && f->renamed > 0) {
-			f->renamed = 0;
-			if (file_restore_old(f->old, f->had, f->path) != 0)
-				f->undo_err = errno;
-			else
-				f->old = NULL;
-		} else {
-			file_drop_old(f->old);
-			f->old = NULL;
-		}
-	}
-}
-
 int gen_commit(struct gen *g, int dry_run)
 {
+	struct commit_file **list = xcalloc(g->nfiles + 1, sizeof(*list));
 	unsigned errors_before;
 	size_t i;
 
-	for (i = 0; i < g->nfiles; i++)
+	for (i = 0; i < g->nfiles; i++) {
 		g->files[i]->path = xasprintf("%s/%s", g->outdir, g->files[i]->name);
+		g->files[i]->c.to = g->files[i]->path;
+		list[i] = &g->files[i]->c;
+	}
+	list[g->nfiles] = &g->graph; /* the graph last */
 	if (!dry_run && !g->errors)
 		stage(g);
-	file_commit_begin(); /* a signal now ends compose after the renames */
-	rename_staged(g);
+	/* a signal now ends compose after the renames; nothing allocates or
+	 * writes to a stream until they are done (out of memory ends compose,
+	 * util.c: it must not end it with some files renamed and others not) */
+	file_commit_begin();
+	commit_files(list, g->nfiles + 1, g->errors != 0);
+	free(list);
 	errors_before = g->errors;
 	for (i = 0; i < g->nfiles; i++) {
 		struct gen_file *f = g->files[i];
@@ -311,32 +268,20 @@ int gen_commit(struct gen *g, int dry_run)
 			printf("%s\n", f->path);
 		} else if (!f->changed) {
 			diag_verbose(1, "unchanged %s", f->path);
-		} else if (f->renamed > 0) {
+		} else if (f->c.renamed > 0) {
 			diag_verbose(1, "wrote %s", f->path);
 			g->written++;
-		} else if (f->renamed < 0) {
-			diag_error(NULL, "cannot move '%s' into place: %s (the files moved before it are put back)",
-				   f->path, strerror(f->err));
+		} else if (commit_said(&f->c)) {
 			g->errors++;
-		} else if (f->undo_err) {
-			diag_error(NULL, "cannot put back what '%s' held: %s; it holds the new file%s%s%s",
-				   f->path, strerror(f->undo_err), f->old ? ", the old one is '" : "",
-				   f->old ? f->old : "", f->old ? "'" : "");
-			g->errors++;
-			g->written++;
+			g->written += f->c.renamed == 0; /* not put back */
 		}
-		free(f->old); /* a file not put back: its old one kept, named above */
 		free(f->path);
 		free(f->text);
 		free(f->name);
 		free(f);
 	}
-	if (g->graph_written < 0) {
-		diag_error(NULL, "cannot write '%s': %s (the files moved before it are put back)",
-			   g->graph_path, strerror(g->graph_err));
+	if (commit_said(&g->graph))
 		g->errors++;
-		g->graph_written = 0;
-	}
 	file_made_folders_done(g->written != 0);
 	file_commit_end();
 	free(g->files);

@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "commit.h"
 #include "ir.h"
 
 /* Where generated text goes; lines are indented by indent units, a unit
@@ -27,12 +28,7 @@ struct gen_file {
 	char *text; /* open_memstream's buffer */
 	size_t len;
 	int changed; /* differs from what the output folder holds */
-	char *staged; /* written beside its place, not yet renamed into it */
-	char *old; /* what its place held, under a second name (file_keep_old) */
-	int had; /* its place held a file: 1, kept as old; 0: none; -1: not kept */
-	int renamed; /* 1: moved into place; -1: the rename failed, with errno err;
-		      * 0 again when put back (undo_err: errno if that failed) */
-	int err, undo_err;
+	struct commit_file c; /* to path */
 };
 
 struct gen {
@@ -45,10 +41,9 @@ struct gen {
 	int force;	   /* overwrite files compose did not write */
 	const char *runtime_pc; /* the runtime's pkg-config package: NULL, "peppher" */
 	size_t written;	   /* files moved into outdir */
-	char *graph_staged; /* --graph's file, from emit_graph_stage(): renamed with the rest */
-	const char *graph_path;
-	int graph_written; /* 1: renamed into place; -1: the rename failed, with graph_err */
-	int graph_err;
+	/* --graph's file (.to, .staged from emit_graph_stage()): renamed
+	 * after the rest */
+	struct commit_file graph;
 	struct gen_file **files; /* in the order they were opened */
 	size_t nfiles;
 	unsigned errors;
@@ -66,7 +61,7 @@ int gen_open(struct gen *g, struct out *o, const char *name, const char *lead);
 void gen_close(struct gen *g, struct out *o, const char *name);
 /* Move every file into outdir when nothing failed and none would replace
  * something compose did not write (a file without the stamp, unless
- * g->force; a folder), and g->graph_staged to g->graph_path; always remove
+ * g->force; a folder), and g->graph.staged to g->graph.to; always remove
  * the temporary files, and outdir when this run made it and wrote nothing.
  * Once the first file is renamed nothing allocates or prints until the
  * last one is: no failure but a rename's can stop them half way.
@@ -128,7 +123,7 @@ void emit_makefile(struct gen *g);
 int gen_may_replace(const char *path, int force);
 
 /* Write the composition graph next to path, for gen_commit() to rename
- * (struct gen's graph_staged), so that an unwritable path fails before
+ * (struct gen's graph), so that an unwritable path fails before
  * anything else is written.  Returns the temporary file's name, or NULL
  * (reported). */
 char *emit_graph_stage(const struct model *m, const char *path, int force);

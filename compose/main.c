@@ -627,8 +627,8 @@ static int generate(const struct model *m, const struct options *opt, size_t *wr
 		file_discard(graph_tmp);
 		return -1;
 	}
-	g.graph_staged = graph_tmp;
-	g.graph_path = opt->graph;
+	g.graph.staged = graph_tmp;
+	g.graph.to = opt->graph;
 	g.force = opt->skel.force;
 	g.runtime_pc = opt->runtime_pc;
 	emit_header(&g);
@@ -647,7 +647,7 @@ static int generate(const struct model *m, const struct options *opt, size_t *wr
 		g.errors++;
 	}
 	rc = gen_commit(&g, opt->dry_run);
-	*written = g.written + (size_t)g.graph_written;
+	*written = g.written + (g.graph.renamed > 0);
 	return rc;
 }
 

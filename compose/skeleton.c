@@ -25,6 +25,7 @@ int generate_skeletons(const struct skeleton_request *r)
 	return -1;
 }
 #else
+#include "commit.h"
 #include "cparse.h"
 
 /* One file to write: its text, made through struct out. */
@@ -32,13 +33,8 @@ struct file {
 	char *path; /* under outdir */
 	char *text;
 	size_t len;
-	char *staged; /* its temporary, until renamed into place */
-	char *to; /* outdir/path, made before the renames, which allocate nothing */
-	char *old; /* what to held (--force), under a second name (file_keep_old) */
-	int had; /* to held a file: 1, kept as old; 0: none; -1: not kept */
-	int renamed; /* 1: moved into place; -1: the rename failed, with errno err;
-		      * 0 again when put back (undo_err: errno if that failed) */
-	int err, undo_err;
+	char *to; /* outdir/path */
+	struct commit_file c; /* to to */
 };
 
 struct skeleton {
@@ -1830,12 +1826,10 @@ static int stage_file(const char *path, struct file *f)
 	int rc = file_make_folders(dir);
 
 	free(dir);
-	if (rc == 0 && !(f->staged = file_stage(path, f->text, f->len)))
-		rc = -1;
+	if (rc == 0)
+		rc = commit_stage(&f->c, f->text, f->len);
 	if (rc != 0)
 		diag_error(NULL, "cannot write '%s': %s", path, strerror(errno));
-	else
-		f->old = file_keep_old(path, &f->had);
 	return rc;
 }
 
@@ -1847,12 +1841,16 @@ static int stage_file(const char *path, struct file *f)
  * after. */
 static int commit(struct skeleton *s)
 {
+	struct commit_file **list = xcalloc(s->nfiles + 1, sizeof(*list));
 	struct stat st;
 	size_t i;
 	int rc = s->errors ? -1 : 0;
 
-	for (i = 0; i < s->nfiles; i++)
+	for (i = 0; i < s->nfiles; i++) {
 		s->files[i]->to = path_join(s->r->outdir, s->files[i]->path);
+		s->files[i]->c.to = s->files[i]->to;
+		list[i] = &s->files[i]->c;
+	}
 	if (rc == 0 && !s->r->force)
 		for (i = 0; i < s->nfiles; i++)
 			if (stat(s->files[i]->to, &st) == 0) {
@@ -1867,47 +1865,17 @@ static int commit(struct skeleton *s)
 			rc = stage_file(s->files[i]->to, s->files[i]);
 	}
 	file_commit_begin();
-	for (i = 0; i < s->nfiles; i++) {
-		struct file *f = s->files[i];
-
-		if (rc != 0) {
-			file_discard(f->staged);
-		} else if (f->staged) {
-			f->renamed = file_commit(f->staged, f->to) == 0 ? 1 : -1;
-			f->err = errno;
-			rc = f->renamed < 0 ? -1 : 0;
-		}
-		f->staged = NULL;
-	}
-	for (i = s->nfiles; i-- > 0;) {
-		struct file *f = s->files[i];
-
-		if (rc != 0 && f->renamed > 0) {
-			f->renamed = 0;
-			if (file_restore_old(f->old, f->had, f->to) != 0)
-				f->undo_err = errno;
-			else
-				f->old = NULL;
-		} else {
-			file_drop_old(f->old);
-			f->old = NULL;
-		}
-	}
+	if (commit_files(list, s->nfiles, rc != 0))
+		rc = -1;
+	free(list);
 	file_made_folders_done(rc == 0); /* one still holding a file stays */
 	for (i = 0; i < s->nfiles; i++) {
 		struct file *f = s->files[i];
 
-		if (f->renamed > 0)
+		if (f->c.renamed > 0)
 			printf("wrote %s\n", f->to);
-		else if (f->renamed < 0)
-			diag_error(NULL, "cannot write '%s': %s (the files moved before it are put back)",
-				   f->to, strerror(f->err));
-		else if (f->undo_err)
-			diag_error(NULL, "cannot put back what '%s' held: %s; it holds the new file%s%s%s",
-				   f->to, strerror(f->undo_err), f->old ? ", the old one is '" : "",
-				   f->old ? f->old : "", f->old ? "'" : "");
-		free(f->old); /* a file not put back: its old one kept, named above */
-		f->old = NULL;
+		else
+			commit_said(&f->c);
 		free(f->to);
 		f->to = NULL;
 	}

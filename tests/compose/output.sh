@@ -113,7 +113,7 @@ printf 'void m_one(int *x, int n);\nvoid m_two(int *x, int n);\n' > "$out/m1.h"
 (cd "$out/u" && find . | sort | xargs md5sum 2>&1) > "$out/u.sums"
 LD_PRELOAD="$shim" PPH_FAIL_RENAME=4 "$COMPOSE" --force --generate-comp-files="$out/m1.h" -o "$out/u" \
 	> /dev/null 2> "$out/u.err" && fail "u: a failed rename not said"
-grep -q "^compose: error: cannot write '$out/u/.*': Input/output error (the files moved before it are put back)$" "$out/u.err" ||
+grep -q "^compose: error: cannot move '$out/u/.*' into place: Input/output error (the files moved before it are put back)$" "$out/u.err" ||
 	{ cat "$out/u.err"; fail "u: diagnostic"; }
 (cd "$out/u" && find . | sort | xargs md5sum 2>&1) | diff -u "$out/u.sums" - || fail "u: the tree changed"
 # nor a staging that fails (a file where a folder goes): the folders made
