@@ -1,5 +1,7 @@
 /* dladdr: _GNU_SOURCE, which AM_CPPFLAGS defines */
 #include <dlfcn.h>
+#include <link.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -73,6 +75,125 @@ struct libsyms {
 	struct strbuf names;
 };
 
+/* A library file opened, with its real path; false if it cannot be. */
+static bool add_library(struct libsyms *l, const char *path, char *const *dirs, size_t ndirs,
+			int depth);
+
+/*
+ * The files a GNU ld script names in its INPUT and GROUP commands, as ld
+ * takes them: Debian's libm.so is "GROUP ( /lib/.../libm.so.6 AS_NEEDED (
+ * /lib/.../libmvec.so.1 ) )", libncurses.so "INPUT(libncurses.so.6
+ * -ltinfo)": a name without a folder beside the script, then in the
+ * search folders; -lNAME as the option.  Each is added; false if the text
+ * is no such script, or one of them cannot be added.
+ */
+static bool add_script(struct libsyms *l, const char *path, char *const *dirs, size_t ndirs,
+		       int depth)
+{
+	static const char *const space = " \t\n\r,";
+	char text[16384], word[4096], *p, *end, *dir;
+	size_t len, n;
+	bool usable = true, any = false;
+	int inside = 0; /* parentheses open inside INPUT or GROUP */
+	FILE *fp = fopen(path, "r");
+
+	if (!fp)
+		return false;
+	len = fread(text, 1, sizeof(text) - 1, fp);
+	fclose(fp);
+	text[len] = '\0';
+	if (memchr(text, '\0', len))
+		return false; /* binary: an ELF file dlopen refused, an archive */
+	for (p = strstr(text, "/*"); p; p = strstr(p, "/*")) { /* comments blanked */
+		end = strstr(p + 2, "*/");
+		len = end ? (size_t)(end + 2 - p) : strlen(p);
+		memset(p, ' ', len);
+		p += len;
+	}
+	dir = path_dirname(path);
+	for (p = text + strspn(text, space); *p; p += strspn(p, space)) {
+		/* a word, or a parenthesis alone */
+		n = *p == '(' || *p == ')' ? 1 : strcspn(p, " \t\n\r,()");
+		if (n >= sizeof(word))
+			n = sizeof(word) - 1;
+		memcpy(word, p, n);
+		word[n] = '\0';
+		p += n;
+		if (word[0] == '(' || word[0] == ')') {
+			inside += !inside ? 0 : word[0] == '(' ? 1 : -1;
+		} else if (!inside) {
+			/* INPUT ( and GROUP ( open the files */
+			if (strcmp(word, "INPUT") == 0 || strcmp(word, "GROUP") == 0) {
+				p += strspn(p, space);
+				if (*p == '(') {
+					p++;
+					inside = 1;
+				}
+			}
+		} else if (strcmp(word, "AS_NEEDED") != 0) {
+			char *member = NULL;
+			size_t i;
+
+			if (strncmp(word, "-l", 2) == 0)
+				member = library_find(word + 2, dirs, ndirs);
+			else if (word[0] == '/')
+				member = xstrdup(word);
+			else if (!(member = file_in(dir, word)))
+				for (i = 0; i < ndirs && !member; i++)
+					member = file_in(dirs[i], word);
+			usable = usable && member && add_library(l, member, dirs, ndirs, depth + 1);
+			any = true;
+			free(member);
+		}
+	}
+	free(dir);
+	return usable && any;
+}
+
+static bool add_library(struct libsyms *l, const char *path, char *const *dirs, size_t ndirs,
+			int depth)
+{
+	/* RTLD_LAZY: nothing resolved that is not looked up; left open (an
+	 * ICD's or OpenBLAS's threads may outlive a dlclose) */
+	void *h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+	char *real = realpath(path, NULL);
+	size_t n = l->n;
+
+	if (!real)
+		return false;
+	if (!h) {
+		free(real);
+		return depth < 4 && add_script(l, path, dirs, ndirs, depth);
+	}
+	*(void **)array_push(&l->handles, &n, sizeof(void *)) = h;
+	*(char **)array_push(&l->paths, &l->n, sizeof(char *)) = real;
+	return true;
+}
+
+/*
+ * The C library, which every program links: a function of a library's
+ * header that it defines links too (glibc's isinf and isnan, which math.h
+ * declares, are in libc.so.6, not in libm).  Found as compose itself
+ * loaded it; left out where that fails (another C library's name).
+ */
+static void add_libc(struct libsyms *l)
+{
+	void *h = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	struct link_map *map = NULL;
+	char *real;
+	size_t n = l->n;
+
+	if (!h)
+		return;
+	if (dlinfo(h, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name ||
+	    !(real = realpath(map->l_name, NULL))) {
+		dlclose(h);
+		return;
+	}
+	*(void **)array_push(&l->handles, &n, sizeof(void *)) = h;
+	*(char **)array_push(&l->paths, &l->n, sizeof(char *)) = real;
+}
+
 struct libsyms *libsyms_open(char *const *args, size_t nargs)
 {
 	struct libsyms *l = xcalloc(1, sizeof(*l));
@@ -86,26 +207,14 @@ struct libsyms *libsyms_open(char *const *args, size_t nargs)
 				xstrdup(args[i][2] ? args[i] + 2 : i + 1 < nargs ? args[i + 1] : "");
 	for (i = 0; i < nargs && usable; i++) {
 		const char *name = args[i][2] ? args[i] + 2 : i + 1 < nargs ? args[i + 1] : "";
-		char *path, *real;
-		void *h;
+		char *path;
 
 		if (strncmp(args[i], "-l", 2) != 0)
 			continue;
 		path = library_find(name, dirs, ndirs);
-		/* RTLD_LAZY: nothing resolved that is not looked up; left open
-		 * (an ICD's or OpenBLAS's threads may outlive a dlclose) */
-		h = path ? dlopen(path, RTLD_LAZY | RTLD_LOCAL) : NULL;
-		real = path ? realpath(path, NULL) : NULL;
-		usable = h && real;
-		if (usable) {
-			size_t n = l->n;
-
-			*(void **)array_push(&l->handles, &n, sizeof(void *)) = h;
-			*(char **)array_push(&l->paths, &l->n, sizeof(char *)) = real;
+		usable = path && add_library(l, path, dirs, ndirs, 0);
+		if (usable)
 			strbuf_join(&l->names, " ", "-l%s", name);
-		} else {
-			free(real);
-		}
 		free(path);
 	}
 	for (i = 0; i < ndirs; i++)
@@ -115,6 +224,7 @@ struct libsyms *libsyms_open(char *const *args, size_t nargs)
 		libsyms_close(l);
 		return NULL;
 	}
+	add_libc(l);
 	return l;
 }
 

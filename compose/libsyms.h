@@ -19,11 +19,13 @@ char *library_find(const char *name, char *const *dirs, size_t ndirs);
 struct libsyms;
 
 /* The libraries of args (-L DIR, -LDIR, -l NAME, -lNAME), opened to look
- * their symbols up; NULL when there is none, or when one cannot be opened
- * (a static library, a linker script): then no function is known missing. */
+ * their symbols up (a GNU ld script, as Debian's libm.so, by the files it
+ * names), and the C library; NULL when there is none, or when one cannot
+ * be opened (a static library): then no function is known missing. */
 struct libsyms *libsyms_open(char *const *args, size_t nargs);
 
-/* Does one of the libraries itself (not one it loads) define symbol? */
+/* Does one of the libraries itself (not one it loads), or the C library,
+ * define symbol? */
 bool libsyms_defines(const struct libsyms *l, const char *symbol);
 
 /* "-lblas -lm", as the options named them. */

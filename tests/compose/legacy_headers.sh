@@ -414,6 +414,24 @@ gcc -c -o partlib/part.o partlib/part.c && ar rcs partlib/libpart.a partlib/part
 "$COMPOSE" -L partlib -lpart --generate-comp-files=partlib/part.h -o part-static > /dev/null 2> part-static.err ||
 	fail "part.h, static"
 grep -q "is not in" part-static.err && fail "part.h: a static library's functions taken for missing"
+# a GNU ld script (Debian's libm.so, libncurses.so: "INPUT(libncurses.so.6
+# -ltinfo)") is looked into through the files it names, beside it or by
+# -l; a function of the C library links whatever -l says (glibc's isinf,
+# which math.h declares, is in libc.so.6): neither is said to be missing
+mkdir -p scriptlib
+printf 'int part_have(int x);\nint part_dep(int x);\nint part_lacks(int x);\nint atoi(const char *s);\n' > scriptlib/part.h
+printf 'int part_have(int x) { return x + 1; }\n' > scriptlib/part.c
+printf 'int part_dep(int x) { return x + 2; }\n' > scriptlib/dep.c
+gcc -shared -fPIC -o scriptlib/libpart_impl.so.1 scriptlib/part.c &&
+	gcc -shared -fPIC -o scriptlib/libpartdep.so scriptlib/dep.c || fail "the script's libraries"
+printf '/* GNU ld script\n */\nINPUT ( libpart_impl.so.1 AS_NEEDED ( -lpartdep ) )\n' > scriptlib/libpart.so
+"$COMPOSE" -L scriptlib -lpart --generate-comp-files=scriptlib/part.h -o script > /dev/null 2> script.err ||
+	{ cat script.err; fail "part.h through a linker script"; }
+grep "is not in" script.err | sed 's/ main.xml.*//' > script.msg
+echo "scriptlib/part.h:3: warning: 'part_lacks' is not in -lpart:" | diff -u - script.msg ||
+	fail "part.h through a linker script: the functions said to be missing"
+"$COMPOSE" script/main.xml -o script-gen --platforms=CPU > /dev/null 2>&1 || fail "part.h through a linker script: compose"
+make_quiet -C script-gen > script-build.log 2>&1 || { tail script-build.log; fail "part.h through a linker script: the tree does not link"; }
 # a function with more pointers than a call takes (17; a FILE * by value
 # not counted) is left out, the tree composes with the others
 mkdir -p many

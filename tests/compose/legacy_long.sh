@@ -116,6 +116,10 @@ with_libs webp/encode -lwebp
 # __hwloc_restrict topology"), written "restrict hwloc_topology_t" into
 # descriptors compose refused
 with_libs hwloc -lhwloc
+# ncurses: libncurses.so is a GNU ld script ("INPUT(libncurses.so.6
+# -ltinfo)"), which was not looked into: the functions only the wide
+# library has (slk_attr_off, alloc_pair) did not link
+with_libs ncurses -lncurses
 # MPI: callbacks typed as pointers to typedef'd function types
 # (MPI_Comm_errhandler_function *), which read as data
 library openmpi/mpi -lmpi
