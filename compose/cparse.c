@@ -1456,6 +1456,89 @@ static CXTranslationUnit parse_c2x(CXIndex index, const char *path, char *const 
 	return tu;
 }
 
+/* Does the header at path include one named as the file at other is (its
+ * last name, with quotes or brackets)? */
+static bool includes_named(const char *path, const char *other)
+{
+	const char *base = strrchr(other, '/') ? strrchr(other, '/') + 1 : other;
+	size_t blen = strlen(base), len;
+	char *text = read_text(path), *line, quote;
+	bool found = false;
+
+	for (line = text; line && !found; line = (line = strchr(line, '\n')) ? line + 1 : NULL) {
+		const char *name = included_name(line, &len, &quote);
+
+		found = name && len >= blen && memcmp(name + len - blen, base, blen) == 0 &&
+			(len == blen || name[len - blen - 1] == '/');
+	}
+	free(text);
+	return found;
+}
+
+static bool same_folder(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+
+	return sa && sb && sa - a == sb - b && memcmp(a, b, (size_t)(sa - a)) == 0;
+}
+
+/*
+ * A header's parts beside it: curl.h ends by including "easy.h",
+ * "multi.h", ..., which declare curl_easy_perform and the rest of its API
+ * (easy.h uses curl.h's types without including it, multi.h includes
+ * curl.h back), and tcl.h includes "tclDecls.h", its 633 functions; both
+ * were left out.  A header that one of own includes from its own folder
+ * is one of own where it includes that file back, or does not parse on
+ * its own (read as the header was: args, with its prelude); one that
+ * parses alone and does not (lapacke.h's "lapack.h", gsl_linalg.h's
+ * <gsl/gsl_matrix.h>) is a header of its own, to generate from.
+ */
+static void add_sibling_parts(CXIndex index, const char *const *args, int nargs,
+			      const char *const *prelude, const struct inclusions *all,
+			      char ***own, size_t *nown)
+{
+	const char **alone = xcalloc((size_t)nargs + 32, sizeof(char *));
+	char **checked = NULL; /* parsed alone, without errors */
+	size_t nchecked = 0, i;
+	bool grew = true;
+	int n = 0, k;
+
+	for (k = 0; k < nargs; k++)
+		alone[n++] = args[k];
+	for (k = 0; prelude && prelude[k]; k++) {
+		alone[n++] = "-include";
+		alone[n++] = prelude[k];
+	}
+	while (grew) {
+		grew = false;
+		for (i = 0; i < all->n; i++) {
+			const char *file = all->v[i].file, *from = all->v[i].from;
+			bool part;
+
+			if (!has_path(*own, *nown, from) || has_path(*own, *nown, file) ||
+			    !same_folder(file, from))
+				continue;
+			part = includes_named(file, from);
+			if (!part && !has_path(checked, nchecked, file)) {
+				CXTranslationUnit tu = parse(index, file, alone, n, NULL, 0);
+
+				part = !tu || errors_of(tu, false);
+				if (tu)
+					clang.disposeTranslationUnit(tu);
+				if (!part)
+					*(char **)array_push(&checked, &nchecked, sizeof(char *)) =
+						xstrdup(file);
+			}
+			if (part) {
+				*(char **)array_push(own, nown, sizeof(char *)) = xstrdup(file);
+				grew = true;
+			}
+		}
+	}
+	free_paths(checked, nchecked);
+	free(alone);
+}
+
 int cparse_header(const char *path, char *const *args, size_t nargs, const char *std,
 		  struct cfunc **funcs, size_t *nfuncs, const char *const **prelude,
 		  const char **std_read)
@@ -1516,6 +1599,10 @@ int cparse_header(const char *path, char *const *args, size_t nargs, const char 
 			real = xstrdup(path);
 		clang.getInclusions(tu, note_inclusion, &included);
 		*(char **)array_push(&w.own, &w.nown, sizeof(char *)) = xstrdup(real);
+		add_private_parts(&included, &w.own, &w.nown);
+		if (*std_read) /* as the header was read */
+			all[2] = "-std=gnu2x";
+		add_sibling_parts(index, all, nall, *prelude, &included, &w.own, &w.nown);
 		add_private_parts(&included, &w.own, &w.nown);
 		clang.visitChildren(clang.getTranslationUnitCursor(tu), visit_header, &w);
 		if (w.n && types_declared_too_late(tu, &w))

@@ -217,6 +217,17 @@ compute_as_called() {
 grep -v "^compose: note: the headers were read with -I" typed.err && fail "typed.h: more than the -I note"
 [ "$(ls typed/*.xml | sed 's|.*/||' | sort | tr '\n' ' ')" = "half.xml halff.xml main.xml twice.xml twicef.xml typed_code.xml typed_count.xml " ] ||
 	fail "typed.h: interfaces $(ls typed)"
+# a header's parts beside it (sib.h, as curl.h's "easy.h" and "multi.h",
+# tcl.h's "tclDecls.h"): one that uses its types without including it, one
+# that includes it back; not one that parses alone (as lapacke.h's
+# "lapack.h", a header of its own).  curl_easy_perform and Tcl's 633
+# functions were left out
+"$COMPOSE" -I "$data" --generate-comp-files="$data/sib.h" -o sib > /dev/null 2> sib.err ||
+	{ cat sib.err; fail "sib.h"; }
+ls sib/*.xml | sed 's|.*/||' | sort | tr '\n' ' ' > interfaces
+[ "$(cat interfaces)" = "main.xml sib_add.xml sib_twice.xml sib_version.xml " ] ||
+	fail "sib.h: interfaces: $(cat interfaces)"
+compute_as_called sib sib.c sib_calls.c sib_version sib_add sib_twice
 # the linker's name of a function declared with an asm label is wrapped
 grep -q 'wrap="true" symbol="typed_code_v2"' typed/typed_code.xml || fail "typed_code: no symbol from its asm label"
 compute_as_called typed typed.c typed_calls.c half halff twice twicef typed_count typed_code

@@ -120,6 +120,10 @@ with_libs hwloc -lhwloc
 # -ltinfo)"), which was not looked into: the functions only the wide
 # library has (slk_attr_off, alloc_pair) did not link
 with_libs ncurses -lncurses
+# parts beside the header: tcl.h's "tclDecls.h" (its 633 functions were
+# left out, as curl.h's "easy.h" and "multi.h" were; Tcl_InitStubs and the
+# like are for programs that link Tcl's stub library: left out, said)
+with_libs tcl/tcl -ltcl
 # MPI: callbacks typed as pointers to typedef'd function types
 # (MPI_Comm_errhandler_function *), which read as data
 library openmpi/mpi -lmpi
