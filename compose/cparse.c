@@ -1600,11 +1600,23 @@ int cparse_header(const char *path, char *const *args, size_t nargs, const char 
 		clang.getInclusions(tu, note_inclusion, &included);
 		*(char **)array_push(&w.own, &w.nown, sizeof(char *)) = xstrdup(real);
 		add_private_parts(&included, &w.own, &w.nown);
-		if (*std_read) /* as the header was read */
-			all[2] = "-std=gnu2x";
-		add_sibling_parts(index, all, nall, *prelude, &included, &w.own, &w.nown);
-		add_private_parts(&included, &w.own, &w.nown);
 		clang.visitChildren(clang.getTranslationUnitCursor(tu), visit_header, &w);
+		if (w.n) { /* a header of functions (else an umbrella, below): its parts beside it */
+			size_t had = w.nown, k;
+
+			if (*std_read) /* as the header was read */
+				all[2] = "-std=gnu2x";
+			add_sibling_parts(index, all, nall, *prelude, &included, &w.own, &w.nown);
+			add_private_parts(&included, &w.own, &w.nown);
+			if (w.nown > had) { /* walked again, in the order of declaration */
+				for (k = 0; k < w.n; k++)
+					cfunc_free(&w.funcs[k]);
+				free(w.funcs);
+				w.funcs = NULL;
+				w.n = w.nstatic = 0;
+				clang.visitChildren(clang.getTranslationUnitCursor(tu), visit_header, &w);
+			}
+		}
 		if (w.n && types_declared_too_late(tu, &w))
 			rc = -1;
 		free_paths(w.own, w.nown);

@@ -228,6 +228,12 @@ ls sib/*.xml | sed 's|.*/||' | sort | tr '\n' ' ' > interfaces
 [ "$(cat interfaces)" = "main.xml sib_add.xml sib_twice.xml sib_version.xml " ] ||
 	fail "sib.h: interfaces: $(cat interfaces)"
 compute_as_called sib sib.c sib_calls.c sib_version sib_add sib_twice
+# an umbrella header keeps all its headers, the one that parses alone too
+# (with parts looked for first, cholmod.h lost SuiteSparse_config.h's)
+"$COMPOSE" -I "$data" --generate-comp-files="$data/sibs.h" -o sibs > /dev/null 2> sibs.err ||
+	{ cat sibs.err; fail "sibs.h"; }
+ls sibs/*.xml | sed 's|.*/||' | sort | tr '\n' ' ' > interfaces
+[ "$(cat interfaces)" = "main.xml sibs_core.xml sibs_util.xml " ] || fail "sibs.h: interfaces: $(cat interfaces)"
 # the linker's name of a function declared with an asm label is wrapped
 grep -q 'wrap="true" symbol="typed_code_v2"' typed/typed_code.xml || fail "typed_code: no symbol from its asm label"
 compute_as_called typed typed.c typed_calls.c half halff twice twicef typed_count typed_code
