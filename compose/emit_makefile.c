@@ -13,6 +13,7 @@
 
 #include "diag.h"
 #include "emit.h"
+#include "libsyms.h"
 #include "util.h"
 
 struct tool {
@@ -397,6 +398,59 @@ static char *link_flags(const struct model *m, enum toolchain tool)
 	return strbuf_take(&b);
 }
 
+/* Is path a file right in one of dirs? */
+static bool in_dirs(const char *path, char *const *dirs, size_t ndirs)
+{
+	const char *slash = strrchr(path, '/');
+	size_t i;
+
+	for (i = 0; i < ndirs; i++)
+		if (slash && (size_t)(slash - path) == strlen(dirs[i]) &&
+		    !strncmp(path, dirs[i], strlen(dirs[i])))
+			return true;
+	return false;
+}
+
+/*
+ * The libraries of the application's own that flags link (-lNAME, -l NAME,
+ * -l:FILE), those the linker finds in the flags' absolute -L folders:
+ * " $(wildcard PATH)" each, the program's prerequisites, so that a library
+ * rebuilt (a static one above all, whose code the program holds) relinks
+ * it.  The system's are left to the package manager (and a Makefile the
+ * same on every machine).  GNU make's own -lNAME prerequisite cannot serve:
+ * its search skips Debian's multiarch folder.  $(wildcard): a library gone
+ * since is the linker's error to give, not make's "no rule".  A path make
+ * would read as a pattern is left out.
+ */
+static char *library_prerequisites(const char *flags)
+{
+	struct strbuf b = { 0 };
+	char *copy = xstrdup(flags), *save = NULL, *word, *path, *prerequisite;
+	char **dirs = NULL;
+	size_t ndirs = 0;
+
+	for (word = strtok_r(copy, " \t", &save); word; word = strtok_r(NULL, " \t", &save)) {
+		const char *arg = word + 2; /* -LDIR, -lNAME; or the next word */
+
+		if ((!strcmp(word, "-L") || !strcmp(word, "-l")) && !(arg = strtok_r(NULL, " \t", &save)))
+			break;
+		if (!strncmp(word, "-L", 2) && arg[0] == '/') {
+			dirs = xrealloc(dirs, ++ndirs, sizeof(*dirs));
+			dirs[ndirs - 1] = (char *)arg;
+		}
+		if (strncmp(word, "-l", 2) || !arg[0] || !(path = library_find(arg, dirs, ndirs)))
+			continue;
+		prerequisite = xasprintf(" $(wildcard %s)", path);
+		if (in_dirs(path, dirs, ndirs) && is_plain_path(path) && !(b.s && strstr(b.s, prerequisite)))
+			strbuf_append(&b, "%s", prerequisite);
+		free(prerequisite);
+		free(path);
+	}
+	free(dirs);
+	free(copy);
+	return b.s ? strbuf_take(&b) : xstrdup("");
+}
+
 /* The link step's toolchain, from the linker's name. */
 static enum toolchain link_toolchain(const struct compiler *link)
 {
@@ -413,11 +467,12 @@ static void emit_link(struct out *o, const struct model *m, const struct objs *o
 	const struct compiler *link = &m->main->link;
 	enum toolchain t = link_toolchain(link);
 	struct tool tool = tool_for(t, link->name);
-	char *flags = link_flags(m, t);
+	char *flags = link_flags(m, t), *libraries = library_prerequisites(flags);
 
 	/* descriptor link flags go after the objects: they are mostly -l options */
 	/* relinked when the Makefile changed: the link flags are in it */
-	out_line(o, "$(PROGRAM): $(OBJS) Makefile");
+	out_line(o, "$(PROGRAM): $(OBJS) Makefile%s", libraries);
+	free(libraries);
 	out_line(o, "\t%s %s $(LDFLAGS) -o $@ $(OBJS)%s%s%s%s $(PEPPHER_LIBS)%s%s%s $(LDLIBS) $(LIBS)",
 		 tool.command, tool.flags, flags[0] ? " " : "", flags,
 		 objs->openmp ? " $(OPENMP_FLAGS)" : "",

@@ -431,6 +431,30 @@ gcc -c -o partlib/part.o partlib/part.c && ar rcs partlib/libpart.a partlib/part
 "$COMPOSE" -L partlib -lpart --generate-comp-files=partlib/part.h -o part-static > /dev/null 2> part-static.err ||
 	fail "part.h, static"
 grep -q "is not in" part-static.err && fail "part.h: a static library's functions taken for missing"
+# the library is a prerequisite of the program, found where ld finds it:
+# rebuilt, it is linked again (a static library's code is in the program,
+# which printed 3 and prints 12); gone, it is ld's error, not make's
+mkdir -p relinklib
+printf 'int relink_value(int x);\n' > relinklib/relink.h
+printf 'int relink_value(int x) { return x + 1; }\n' > relinklib/relink.c
+gcc -c -o relinklib/relink.o relinklib/relink.c && ar rcs relinklib/librelink.a relinklib/relink.o ||
+	fail "librelink.a"
+"$COMPOSE" -L "$work/relinklib" -lrelink --generate-comp-files=relinklib/relink.h -o relink > /dev/null 2>&1 ||
+	fail "relink.h"
+printf '#include <stdio.h>\n#include "peppher.h"\nint main(void)\n{\n\tPEPPHER_INITIALIZE();\n\tprintf("%%d\\n", relink_value(2));\n\tPEPPHER_SHUTDOWN();\n\treturn 0;\n}\n' > relink/main.c
+"$COMPOSE" relink/main.xml -o relink-gen --platforms=CPU > /dev/null 2>&1 || fail "relink.h: compose"
+make_quiet -C relink-gen > relink-build.log 2>&1 || { tail relink-build.log; fail "relink.h: build"; }
+[ "$(./relink-gen/relink_app)" = 3 ] || fail "relink.h: the program does not print 3"
+make_quiet -q -C relink-gen relink_app || fail "relink.h: the program built is out of date"
+sleep 1
+printf 'int relink_value(int x) { return x + 10; }\n' > relinklib/relink.c
+gcc -c -o relinklib/relink.o relinklib/relink.c && ar rcs relinklib/librelink.a relinklib/relink.o ||
+	fail "librelink.a again"
+make_quiet -q -C relink-gen relink_app && fail "relink.h: a library rebuilt does not relink the program"
+make_quiet -C relink-gen > relink-build.log 2>&1 || { tail relink-build.log; fail "relink.h: build again"; }
+[ "$(./relink-gen/relink_app)" = 12 ] || fail "relink.h: relinked, the program does not print 12"
+rm relinklib/librelink.a
+make_quiet -q -C relink-gen relink_app || fail "relink.h: a library gone is a rule make lacks"
 # a GNU ld script (Debian's libm.so, libncurses.so: "INPUT(libncurses.so.6
 # -ltinfo)") is looked into through the files it names, beside it or by
 # -l; a function of the C library links whatever -l says (glibc's isinf,
