@@ -1,10 +1,14 @@
 #!/bin/sh
-# Programs nobody here wrote, the examples Debian ships
-# with liblzma-dev, libexpat1-dev, libpng-dev, zlib1g-dev, nettle-dev,
-# libidn2-dev, libzstd-dev, libsndfile1-dev, libsundials-dev, libnlopt-dev and libarchive-dev (libpng's pngtest.c and
-# zlib's example.c, their own tests, among them), PEPPHER-ized as doc/legacy.md says: the tree generated from
-# the library's header (its -l options given there: main.xml links them), the program as its main.c with the three lines
-# (peppher.h, PEPPHER_INITIALIZE, PEPPHER_SHUTDOWN) and nothing else
+# Programs nobody here wrote, the examples Debian ships with liblzma-dev,
+# libexpat1-dev, libpng-dev, zlib1g-dev, nettle-dev, libidn2-dev,
+# libzstd-dev, libsndfile1-dev, libsundials-dev, libnlopt-dev,
+# libarchive-dev, libvorbis-dev, libjpeg62-turbo-dev, libstemmer0d,
+# libjansson4 and libgit2-dev (libpng's pngtest.c and zlib's example.c,
+# their own tests, and libgit2's lg2, 30 sources, among them), and PETSc's
+# tutorials where PETSc is installed, PEPPHER-ized as doc/legacy.md says:
+# the tree generated from the library's header (its -l options given
+# there: main.xml links them), the program as its main.c with the three
+# lines (peppher.h, PEPPHER_INITIALIZE, PEPPHER_SHUTDOWN) and nothing else
 # changed.  Each prints, exits and writes what it does built directly, and
 # its library calls ran as components; composed for StarPU too.
 #
@@ -12,7 +16,8 @@
 # over zlib.h, names a header renames with #define, a file written, the
 # program called back from inside a component); LEGACY_APPS=all (make
 # check-long) runs them all: each tree builds every function of its header
-# twice, 30 minutes for all of them on two cores.
+# twice, 30 minutes for all of them on two cores; LEGACY_APPS="NAME..."
+# runs those named.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
 work="$top_builddir/tests/out/legacy_apps"
@@ -58,16 +63,33 @@ three_lines() {
 # as a component; INPUT is the program's standard input.  $app_cppflags:
 # options the program builds with (zstd's examples include their
 # common.h); $app_files: files the program writes, which must be the same
-# bytes both ways.
-app_cppflags= app_files=
+# bytes both ways; $app_compare: a command both outputs go through before
+# they are compared (a stream whose bytes hold a random number: decoded).
+app_cppflags= app_files= app_compare=
+# same_output A B: the outputs A and B are the same (through $app_compare)
+same_output() {
+	[ -n "$app_compare" ] || { cmp -s "$1" "$2"; return; }
+	$app_compare < "$1" > "$1.compared" 2> /dev/null && $app_compare < "$2" > "$2.compared" 2> /dev/null &&
+		cmp -s "$1.compared" "$2.compared"
+}
 quick="zpipe sha_example idn2_decode make_sine cvode_robertson"
+# wanted NAME: whether NAME runs (make check: the quick ones;
+# LEGACY_APPS=all: all of them; LEGACY_APPS="NAME...": those)
+wanted() {
+	case ${LEGACY_APPS:-} in
+	all) return 0 ;;
+	"") set -- "$1" "$quick" ;;
+	*) set -- "$1" "$LEGACY_APPS" ;;
+	esac
+	case " $2 " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
 app() {
 	name=$1 h=$2 src=$3 libs=$4 fn=$5 input=$6
 	shift 6
-	case " $quick " in
-	*" $name "*) ;;
-	*) [ "${LEGACY_APPS:-}" = all ] || return 0 ;;
-	esac
+	wanted "$name" || return 0
 	[ -e "${h%%,*}" ] && [ -e "$src" ] || { echo "SKIP: $name: no $h or $src"; return; }
 	# shellcheck disable=SC2086
 	"$COMPOSE" $libs --generate-comp-files="$h" -o "$name" > /dev/null 2> "$name.gen.err" ||
@@ -88,7 +110,7 @@ app() {
 	PEPPHER_STATS=1 "./$name-gen/"*_app "$@" < "$input" > "$name.out" 2> "$name.err"
 	prc=$?
 	[ $drc -eq $prc ] || fail "$name: exit status $prc, $drc built directly"
-	cmp -s "$name.direct.out" "$name.out" || fail "$name: output differs from the program built directly"
+	same_output "$name.direct.out" "$name.out" || fail "$name: output differs from the program built directly"
 	for f in $app_files; do
 		cmp -s "$f.direct" "$f" || fail "$name: $f differs from the one written built directly"
 	done
@@ -103,9 +125,34 @@ app() {
 			> "$name.starpu.out" 2> "$name.starpu.err"
 		src_rc=$?
 		[ $drc -eq $src_rc ] || { tail -3 "$name.starpu.err"; fail "$name: exit status $src_rc over StarPU, $drc built directly"; }
-		cmp -s "$name.direct.out" "$name.starpu.out" || fail "$name: output over StarPU differs"
+		same_output "$name.direct.out" "$name.starpu.out" || fail "$name: output over StarPU differs"
 	fi
 	echo "PASS: $name ($(basename "$src")): the same $(wc -c < "$name.out") bytes${app_files:+ and the same $app_files}, $(sed -n 's|^    \([^/]*\)/.*|\1|p' "$name.err" | sort -u | wc -l) library functions run as components$(pkg-config --exists peppher-starpu && echo '; over StarPU too')"
+}
+
+# tree NAME HEADER LIBS SOURCE [MAKE_ARGS...]: the tree of HEADER (LIBS:
+# its -I, -L and -l options), SOURCE its main.c and the files in
+# $tree_sources beside it (the .c ones named in main.xml, as a user names
+# a program's other sources), composed and built with MAKE_ARGS
+tree_sources=
+tree() {
+	name=$1 h=$2 libs=$3 src=$4
+	shift 4
+	# shellcheck disable=SC2086
+	"$COMPOSE" $libs --generate-comp-files="$h" -o "$name" > /dev/null 2> "$name.gen.err" ||
+		{ cat "$name.gen.err"; fail "$name: skeleton"; }
+	three_lines "$src" > "$name/main.c"
+	for f in $tree_sources; do
+		cp "$f" "$name/" || fail "$name: cannot copy $f"
+		case $f in
+		*.c) sed -i "s|^    </peppher:sourceFiles>|      <peppher:sourceFile name=\"${f##*/}\" language=\"C\"/>\n&|" \
+			"$name/main.xml" ;;
+		esac
+	done
+	"$COMPOSE" "$name/main.xml" -o "$name-gen" --platforms=CPU > /dev/null 2> "$name.compose.err" ||
+		{ cat "$name.compose.err"; fail "$name: compose"; }
+	make_quiet -C "$name-gen" -j2 "$@" > "$name.build.log" 2>&1 ||
+		{ grep -m5 error "$name.build.log"; fail "$name: build"; }
 }
 
 doc=/usr/share/doc
@@ -118,7 +165,7 @@ app lzma_compress_mt /usr/include/lzma.h "$lzma/04_compress_easy_mt.c" -llzma lz
 xml="$top_srcdir/tests/compose/data/golden/basic/main.xml"
 app expat_outline /usr/include/expat.h "$doc/libexpat1-dev/examples/outline.c" -lexpat XML_ParseBuffer "$xml"
 app expat_elements /usr/include/expat.h "$doc/libexpat1-dev/examples/elements.c" -lexpat XML_ParseBuffer "$xml"
-if [ "${LEGACY_APPS:-}" = all ] && [ -e "$doc/libpng-dev/examples/pngtest.png" ]; then
+if wanted pngtest && [ -e "$doc/libpng-dev/examples/pngtest.png" ]; then
 	cp "$doc/libpng-dev/examples/pngtest.png" .
 	app pngtest /usr/include/png.h "$doc/libpng-dev/examples/pngtest.c" "-lpng16 -lz -lm" \
 		png_read_info /dev/null pngtest.png pngout.png
@@ -217,22 +264,115 @@ app_files="tree/text tree/sine.txt"
 app untar /usr/include/archive.h "$untar" -larchive archive_read_data_block /dev/null -xf tree.tar
 [ ! -e untar.out ] || cmp -s text tree/text || fail "untar: the extracted file differs from the one archived"
 app_files=
+# libvorbis' examples: a WAV (16-bit stereo, its samples bytes of text)
+# encoded to Ogg Vorbis and decoded back, through libvorbis and libogg,
+# then read with vorbisfile.h's whole-file API: played, seeked at random
+# (checked by the program itself) and its chained streams listed.  The
+# encoder numbers its stream with rand() after srand(time(NULL)): its
+# outputs are compared decoded.
+vorbis=$doc/libvorbis-dev/examples
+if [ -n "${LEGACY_APPS:-}" ] && [ -e "$vorbis/encoder_example.c" ] && [ -e /usr/include/vorbis/vorbisenc.h ]; then
+	{ printf 'RIFF\064\261\002\000WAVEfmt \020\000\000\000\001\000\002\000\104\254\000\000'
+	  printf '\020\261\002\000\004\000\020\000data\020\261\002\000'
+	  head -c 176400 text; } > noise.wav
+	gcc -O2 -w -o vorbis-encoder "$vorbis/encoder_example.c" -lvorbisenc -lvorbis -logg -lm &&
+		./vorbis-encoder < noise.wav > noise.ogg 2> /dev/null || fail "vorbis: the encoder built directly failed"
+	app vorbis_decode /usr/include/vorbis/codec.h,/usr/include/ogg/ogg.h "$vorbis/decoder_example.c" \
+		"-lvorbis -logg -lm" vorbis_synthesis noise.ogg
+	app_compare=./vorbis_decode-direct
+	app vorbis_encode /usr/include/vorbis/vorbisenc.h,/usr/include/vorbis/codec.h,/usr/include/ogg/ogg.h \
+		"$vorbis/encoder_example.c" "-lvorbisenc -lvorbis -logg -lm" vorbis_analysis noise.wav
+	app_compare=
+	app vorbisfile /usr/include/vorbis/vorbisfile.h "$vorbis/vorbisfile_example.c" \
+		"-lvorbisfile -lvorbis -logg -lm" ov_read noise.ogg
+	[ ! -e vorbisfile.out ] || [ ! -e vorbis_decode.out ] || [ "$(wc -c < vorbisfile.out)" -eq "$(wc -c < vorbis_decode.out)" ] ||
+		fail "vorbisfile: not as many samples as decoder_example.c wrote"
+	app vorbis_seek /usr/include/vorbis/vorbisfile.h "$vorbis/seeking_example.c" \
+		"-lvorbisfile -lvorbis -logg -lm" ov_pcm_seek_page noise.ogg
+	app vorbis_chain /usr/include/vorbis/vorbisfile.h "$vorbis/chaining_example.c" \
+		"-lvorbisfile -lvorbis -logg -lm" ov_bitrate noise.ogg
+fi
+# libjpeg-turbo's tjexample.c: a PPM (its pixels bytes of text)
+# compressed to JPEG, then the JPEG decompressed at half size to BMP
+{ printf 'P6\n64 48\n255\n'; head -c 9216 text; } > image.ppm
+tj=$doc/libjpeg62-turbo-dev/examples/tjexample.c
+app_files=image.jpg
+app tjcompress /usr/include/turbojpeg.h "$tj" -lturbojpeg tjCompress2 /dev/null image.ppm image.jpg -q 85
+app_files=image.bmp
+app tjdecompress /usr/include/turbojpeg.h "$tj" -lturbojpeg tjDecompress2 /dev/null image.jpg image.bmp -scale 1/2
+app_files=
+# Snowball's stemwords.c: the words of text stemmed in English
+tr -cs 'A-Za-z' '\n' < text | head -n 20000 > words
+app stemwords /usr/include/libstemmer.h "$doc/libstemmer0d/examples/stemwords.c" -lstemmer sb_stemmer_stem \
+	words -l english
+# jansson's json_process.c: JSON read from stdin and written again, keys
+# sorted and indented as its environment says
+printf '{"name": "PEPPHER", "sizes": [1, 2.5e3, -7], "nested": {"z": null, "a": [true, false, "\\u00e9t\\u00e9"]}}\n' > in.json
+export JSON_INDENT=3 JSON_SORT_KEYS=1
+app json_process /usr/include/jansson.h "$doc/libjansson4/examples/json_process.c" -ljansson json_loadf in.json --env
+unset JSON_INDENT JSON_SORT_KEYS
+# libgit2's lg2: git's commands in 30 sources over git2.h's 837
+# functions, main.c from lg2.c and the 29 others named in main.xml; a
+# repository made, changed and read with it, built directly and composed
+lg2=$doc/libgit2-dev/examples
+if wanted lg2 && [ -e "$lg2/lg2.c" ] && [ -e /usr/include/git2.h ]; then
+	for f in "$lg2"/*.c "$lg2"/*.h; do
+		[ "$f" = "$lg2/lg2.c" ] || tree_sources="$tree_sources $f"
+	done
+	tree lg2 /usr/include/git2.h -lgit2 "$lg2/lg2.c"
+	tree_sources=
+	gcc -O2 -w -o lg2-direct "$lg2"/*.c -lgit2 || fail "lg2: direct build"
+	mkdir -p lg2-home
+	printf '[user]\n\tname = PEPPHER test\n\temail = test@example.org\n' > lg2-home/.gitconfig
+	for how in direct composed; do
+		prog=$work/lg2-direct
+		[ $how = direct ] || prog=$work/lg2-gen/git2_app
+		rm -rf "repo-$how"
+		mkdir "repo-$how"
+		(
+		cd "repo-$how" || exit 1
+		export HOME="$work/lg2-home" XDG_CONFIG_HOME="$work/lg2-home" PEPPHER_STATS=1
+		$prog init . | sed 's|/.*/repo-[a-z]*/|repo/|'
+		printf 'line one\nline two\n' > a
+		echo one > b
+		$prog add a b
+		$prog commit -m first > /dev/null
+		$prog status
+		$prog ls-files
+		$prog rev-parse 'HEAD^{tree}'
+		$prog cat-file -p 'HEAD^{tree}'
+		echo three >> a
+		$prog diff
+		$prog add a
+		$prog commit -m second > /dev/null
+		$prog rev-parse 'HEAD^{tree}'
+		# commit names and dates differ: the time differs
+		$prog log | grep -v '^commit\|^Date'
+		$prog blame a | cut -c10-
+		$prog rev-list HEAD | wc -l
+		echo change >> b
+		$prog stash > /dev/null
+		$prog status
+		) > "lg2.$how.out" 2> "lg2.$how.err" || fail "lg2: the $how program failed"
+	done
+	cmp -s lg2.direct.out lg2.composed.out || fail "lg2: output differs from the program built directly"
+	# its commits are made by git_commit_create_v, variadic: a direct call
+	grep -q "3) three" lg2.composed.out || fail "lg2: no blame of the third line"
+	for fn in git_repository_init git_index_add_all git_index_write_tree git_diff_print git_blame_file git_stash_save; do
+		grep -q "^    $fn/${fn}_cpu: " lg2.composed.err || fail "lg2: $fn did not run as a component"
+	done
+	echo "PASS: lg2 (libgit2's examples, 30 sources): the same $(wc -l < lg2.composed.out) lines, $(sed -n 's|^    \([^/]*\)/.*|\1|p' lg2.composed.err | sort -u | wc -l) library functions run as components"
+fi
 # An MPI program: CVODE's parallel advection-diffusion example on 2 ranks
 # (mpicc, mpirun), each rank's library calls components of its own, the
 # output the one SUNDIALS ships; PEPPHER_INITIALIZE() comes before the
 # program's MPI_Init, and no rank is warned that the program is not built
 # for MPI
 mpi_ex=$sun/cvode/parallel/cvAdvDiff_non_p
-if [ "${LEGACY_APPS:-}" = all ] && [ -e "$mpi_ex.c" ] && command -v mpicc > /dev/null &&
+mpirun="mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2"
+if wanted cv_mpi && [ -e "$mpi_ex.c" ] && command -v mpicc > /dev/null &&
 	command -v mpirun > /dev/null; then
-	mpirun="mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2"
-	"$COMPOSE" -lsundials_cvode -lsundials_nvecparallel -lm --generate-comp-files=/usr/include/cvode/cvode.h \
-		-o cv_mpi > /dev/null 2> cv_mpi.gen.err || { cat cv_mpi.gen.err; fail "cv_mpi: skeleton"; }
-	three_lines "$mpi_ex.c" > cv_mpi/main.c
-	"$COMPOSE" cv_mpi/main.xml -o cv_mpi-gen --platforms=CPU > /dev/null 2> cv_mpi.compose.err ||
-		{ cat cv_mpi.compose.err; fail "cv_mpi: compose"; }
-	make_quiet -C cv_mpi-gen -j2 CC=mpicc > cv_mpi.build.log 2>&1 ||
-		{ grep -m5 error cv_mpi.build.log; fail "cv_mpi: build with mpicc"; }
+	tree cv_mpi /usr/include/cvode/cvode.h "-lsundials_cvode -lsundials_nvecparallel -lm" "$mpi_ex.c" CC=mpicc
 	PEPPHER_STATS=1 timeout 120 $mpirun ./cv_mpi-gen/cvode_app > cv_mpi.out 2> cv_mpi.err ||
 		{ tail cv_mpi.err; fail "cv_mpi: the composed program on 2 ranks failed"; }
 	cmp -s cv_mpi.out "$mpi_ex.out" || fail "cv_mpi: output differs from the one SUNDIALS ships ($mpi_ex.out)"
@@ -240,4 +380,41 @@ if [ "${LEGACY_APPS:-}" = all ] && [ -e "$mpi_ex.c" ] && command -v mpicc > /dev
 	! grep -q "not built for MPI" cv_mpi.err || fail "cv_mpi: warned that it is not built for MPI"
 	echo "PASS: cv_mpi (cvAdvDiff_non_p.c) on 2 MPI ranks: the output SUNDIALS ships, CVode a component on each rank"
 fi
-[ "${LEGACY_APPS:-}" = all ] || echo "(make check-long runs the other programs: LEGACY_APPS=all)"
+# PETSc's tutorials (libpetsc-real-dev, 900 MB with what it needs: not
+# among scripts/install-deps' packages, skipped without it): a linear
+# system solved with KSP on 2 MPI ranks, and a nonlinear one with SNES,
+# whose solve calls the program's function, Jacobian and monitor back from
+# inside the component
+petsc=/usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real
+petsc_ex=$doc/libpetsc3.18-dev-examples/examples/src
+if [ -e "$petsc/include/petscksp.h" ] && [ -e "$petsc_ex" ] && command -v mpicc > /dev/null &&
+	command -v mpirun > /dev/null; then
+	# its headers include mpi.h: the header is read with mpicc's -I folders
+	petsc_flags="-I$petsc/include $(mpicc --showme:compile) -L$petsc/lib -lpetsc_real -lm"
+fi
+if [ -n "${petsc_flags:-}" ] && wanted ksp; then
+	tree ksp "$petsc/include/petscksp.h" "$petsc_flags" "$petsc_ex/ksp/ksp/tutorials/ex2.c" \
+		CC=mpicc CPPFLAGS="-I$petsc/include"
+	# shellcheck disable=SC2086
+	mpicc -O2 -w -o ksp-direct "$petsc_ex/ksp/ksp/tutorials/ex2.c" $petsc_flags || fail "ksp: direct build"
+	timeout 120 $mpirun ./ksp-direct -m 24 -n 24 -ksp_monitor > ksp.direct.out 2> /dev/null ||
+		fail "ksp: built directly, it failed on 2 ranks"
+	PEPPHER_STATS=1 timeout 120 $mpirun ./ksp-gen/petscksp_app -m 24 -n 24 -ksp_monitor > ksp.out 2> ksp.err ||
+		{ tail ksp.err; fail "ksp: the composed program on 2 ranks failed"; }
+	cmp -s ksp.direct.out ksp.out || fail "ksp: output differs from the program built directly"
+	[ "$(grep -c '^    KSPSolve/KSPSolve_cpu: ' ksp.err)" -eq 2 ] || fail "ksp: KSPSolve did not run as a component on both ranks"
+	echo "PASS: ksp (PETSc's ksp/ex2.c) on 2 MPI ranks: the same $(grep -c 'Residual norm' ksp.out) residuals and error norm"
+fi
+if [ -n "${petsc_flags:-}" ] && wanted snes; then
+	tree snes "$petsc/include/petscsnes.h" "$petsc_flags" "$petsc_ex/snes/tutorials/ex2.c" \
+		CC=mpicc CPPFLAGS="-I$petsc/include"
+	# shellcheck disable=SC2086
+	mpicc -O2 -w -o snes-direct "$petsc_ex/snes/tutorials/ex2.c" $petsc_flags || fail "snes: direct build"
+	./snes-direct -snes_monitor -n 40 > snes.direct.out 2> /dev/null || fail "snes: built directly, it failed"
+	PEPPHER_STATS=1 ./snes-gen/petscsnes_app -snes_monitor -n 40 > snes.out 2> snes.err ||
+		{ tail snes.err; fail "snes: the composed program failed"; }
+	cmp -s snes.direct.out snes.out || fail "snes: output differs from the program built directly"
+	grep -q '^    SNESSolve/SNESSolve_cpu: 1 tasks' snes.err || fail "snes: SNESSolve did not run as a component"
+	echo "PASS: snes (PETSc's snes/ex2.c): the same output, the program's function and monitor called back from SNESSolve's component"
+fi
+[ -n "${LEGACY_APPS:-}" ] || echo "(make check-long runs the other programs: LEGACY_APPS=all)"
