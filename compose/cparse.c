@@ -437,6 +437,8 @@ static void describe_more(CXType t, struct cparam *p)
 	p->pointee_integer = is_integer(pointee.kind);
 	p->pointee_char = pointee.kind == CXType_Char_S || pointee.kind == CXType_Char_U;
 	p->handle = is_handle(pointee);
+	p->handle_out = pointee.kind == CXType_Pointer &&
+			is_handle(clang.getCanonicalType(clang.getPointeeType(pointee)));
 }
 
 /* "T *" for an element spelled "T", "T (*)[3]" for "T[3]", "T (*)(int)"

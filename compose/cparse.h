@@ -44,6 +44,8 @@ struct cparam {
 	bool handle;	 /* points to a struct or union that is incomplete or holds
 			    pointers (gzFile, sqlite3 *, FILE *): only its address
 			    means something to the caller */
+	bool handle_out; /* points to a pointer to such a struct (sqlite3 **,
+			    PETSc's KSP *): where a handle is written or read */
 	enum cshape shape;
 	int line;
 };

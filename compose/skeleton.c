@@ -549,6 +549,11 @@ static void plan_pointer(const struct cfunc *fn, struct sparam *ps, size_t n, si
 						  p->name));
 			return;
 		}
+		if (p->c->handle_out) { /* the handle's pointer is all there is to move */
+			prepend_note(p, xasprintf("'%s' is where a handle is written (or read): the runtime moves the one pointer it holds",
+						  p->name));
+			return;
+		}
 		warn_at(fn, p->c->line, "parameter '%s' of '%s' is a pointer to pointers: passed as one pointer value; describe the data it reaches by hand",
 			p->name, fn->name);
 		prepend_note(p, xstrdup("FIXME: a pointer to pointers; the runtime moves only the pointer value"));
