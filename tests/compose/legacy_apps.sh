@@ -16,7 +16,7 @@
 # over zlib.h, names a header renames with #define, a file written, the
 # program called back from inside a component); LEGACY_APPS=all (make
 # check-long) runs them all: each tree builds every function of its header
-# twice, 30 minutes for all of them on two cores; LEGACY_APPS="NAME..."
+# twice, 40 minutes for all of them on two cores; LEGACY_APPS="NAME..."
 # runs those named.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${COMPOSE:?}"
