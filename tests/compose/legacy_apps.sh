@@ -91,15 +91,7 @@ app() {
 	shift 6
 	wanted "$name" || return 0
 	[ -e "${h%%,*}" ] && [ -e "$src" ] || { echo "SKIP: $name: no $h or $src"; return; }
-	# shellcheck disable=SC2086
-	"$COMPOSE" $libs --generate-comp-files="$h" -o "$name" > /dev/null 2> "$name.gen.err" ||
-		{ cat "$name.gen.err"; fail "$name: skeleton"; }
-	three_lines "$src" > "$name/main.c"
-	grep -q "PEPPHER_INITIALIZE" "$name/main.c" || fail "$name: no main found in $src"
-	"$COMPOSE" "$name/main.xml" -o "$name-gen" --platforms=CPU > /dev/null 2> "$name.compose.err" ||
-		{ cat "$name.compose.err"; fail "$name: compose"; }
-	make_quiet -C "$name-gen" -j2 CPPFLAGS="$app_cppflags" > "$name.build.log" 2>&1 ||
-		{ grep -m5 error "$name.build.log"; fail "$name: build"; }
+	tree "$name" "$h" "$libs" "$src" CPPFLAGS="$app_cppflags"
 	# shellcheck disable=SC2086
 	gcc -O2 -w $app_cppflags -o "$name-direct" "$src" $libs || fail "$name: direct build"
 	"./$name-direct" "$@" < "$input" > "$name.direct.out" 2> /dev/null
@@ -142,6 +134,7 @@ tree() {
 	"$COMPOSE" $libs --generate-comp-files="$h" -o "$name" > /dev/null 2> "$name.gen.err" ||
 		{ cat "$name.gen.err"; fail "$name: skeleton"; }
 	three_lines "$src" > "$name/main.c"
+	grep -q "PEPPHER_INITIALIZE" "$name/main.c" || fail "$name: no main found in $src"
 	for f in $tree_sources; do
 		cp "$f" "$name/" || fail "$name: cannot copy $f"
 		case $f in
