@@ -727,7 +727,12 @@ static void unregister(pph_data_handle handle, int fetch)
 
 void pph_data_unregister(pph_data_handle handle)
 {
+	/* an entry wrapper unregisters after its call: errno stays the
+	 * variant's */
+	int e = errno;
+
 	unregister(handle, 1);
+	errno = e;
 }
 
 void pph__data_discard(pph_data_handle handle)

@@ -443,6 +443,10 @@ struct pph_task {
 
 	/* set by the thread that runs it */
 	int impl_ran;
+	/* errno its variant starts with, and what the variant left: a
+	 * synchronous call's caller sees it on return (wrappers.c), as if
+	 * the function had run on its own thread */
+	int errno_value;
 	int worker_ran;
 	double ran_us; /* its variant's run on a worker, in microseconds */
 	/* dmda: queued for idle CPU workers, so that a synchronous call's

@@ -299,7 +299,9 @@ static inline __attribute__((always_inline)) int run_variant_here(struct pph_tas
 	pph__running_here++;
 	running = pph__running;
 	pph__running = (struct pph_running){ t, impl };
+	errno = t->errno_value;
 	t->cl->impls[impl].fn(buffers, t->arg);
+	t->errno_value = errno;
 	pph__running = running;
 	pph__running_here--;
 	if (timed)

@@ -185,6 +185,7 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 	t->callback_data = NULL;
 	t->impl_ran = -1;
 	t->worker_ran = -1;
+	t->errno_value = 0;
 	return t;
 }
 

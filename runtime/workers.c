@@ -467,7 +467,9 @@ static void run_task(struct pph_worker *w, struct pph_task *t, pthread_rwlock_t 
 	t0 = pph__now_us();
 	outer = pph__running;
 	pph__running = (struct pph_running){ t, (unsigned)impl };
+	errno = t->errno_value;
 	t->cl->impls[impl].fn(buffers, t->arg);
+	t->errno_value = errno;
 	pph__running = outer;
 	spent = pph__one_time_us - spent;
 	if (team)

@@ -43,6 +43,9 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 	struct pph_task *task = NULL;
 	unsigned i;
 	int rc, entered;
+	/* the caller's errno, which the variant starts with; a synchronous
+	 * call returns with the variant's, any other with this */
+	int caller_errno = errno, ran_errno = caller_errno;
 
 	if (!cl || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
 		return -EINVAL;
@@ -61,8 +64,10 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 	}
 	task = pph_task_create(cl);
 	rc = task ? 0 : -ENOMEM;
-	if (task)
+	if (task) {
 		task->by_call = 1;
+		task->errno_value = caller_errno;
+	}
 
 	/* a mask that allows none of a codelet's variants, or a codelet
 	 * without variants */
@@ -92,11 +97,15 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		containers_called(nbuffers, handles, modes);
 	if (rc == 0 && b)
 		b->task = task;
-	else if (sync || rc != 0)
+	else if (sync || rc != 0) {
+		if (rc == 0)
+			ran_errno = task->errno_value;
 		pph_task_destroy(task);
+	}
 out:
 	if (entered > 0)
 		pph__leave();
+	errno = ran_errno;
 	return rc;
 }
 
@@ -1063,7 +1072,9 @@ static int call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, un
 {
 	struct split_space *sp;
 	unsigned first[PPH_MAX_BUFFERS];
-	int n, rc, entered;
+	/* each block starts with the caller's errno, which the call leaves
+	 * as it was: the blocks' own cannot be told apart */
+	int n, rc, entered, caller_errno = errno;
 
 	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
 		return -EINVAL;
@@ -1071,9 +1082,12 @@ static int call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, un
 		return -E2BIG;
 	if ((n = part_count(nbuffers, parts)) < 0)
 		return -EINVAL;
-	if (n <= 1 || !pph__split_shared(nbuffers, handles, parts, first))
-		return async ? pph_call_async(cl, impl_mask, nbuffers, handles, modes, arg, arg_size) :
-			       pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
+	if (n <= 1 || !pph__split_shared(nbuffers, handles, parts, first)) {
+		rc = async ? pph_call_async(cl, impl_mask, nbuffers, handles, modes, arg, arg_size) :
+			     pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
+		errno = caller_errno;
+		return rc;
+	}
 	if (!(sp = malloc(sizeof(*sp))))
 		return -ENOMEM;
 	sp->nbuffers = nbuffers;
@@ -1096,6 +1110,7 @@ static int call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, un
 		pph__leave();
 	if (!async) /* else its gather's */
 		free(sp);
+	errno = caller_errno;
 	return rc;
 }
 

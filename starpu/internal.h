@@ -87,6 +87,9 @@ struct pph_task {
 	unsigned mask;
 	int forced; /* index, or -1 */
 	int impl_ran, worker_ran;
+	/* errno its variant starts with, and what the variant left: a
+	 * synchronous call's caller sees it on return (wrappers.c) */
+	int errno_value;
 	int rc;	    /* -EIO when no variant could run it */
 	int submitted, detached;
 	void (*callback)(void *);

@@ -287,7 +287,9 @@ static int run_variants(struct pph_task *p, enum sp_kind kind, int idx, void **b
 		variant_errored = 0;
 		running_task = p;
 		running_impl = idx;
+		errno = p->errno_value;
 		cl->impls[idx].fn(bufs, p->arg);
+		p->errno_value = errno;
 		running_task = outer_task;
 		running_impl = outer_impl;
 #ifdef SP_USE_OPENCL

@@ -8,8 +8,6 @@
 #include "../runtime/failures.h"
 #include "../runtime/split_args.h"
 
-/* A synchronous call (sync), or an asynchronous one: detached, or kept
- * into *keep (not NULL) to be waited for. */
 /*
  * Tell the smart containers among a call's handles that it was submitted
  * (containers.c): a host read that raced with pph_container_use, before
@@ -26,6 +24,8 @@ static inline void containers_called(unsigned n, const pph_data_handle *handles,
 			pph__container_called(handles[i]->container, modes[i]);
 }
 
+/* A synchronous call (sync), or an asynchronous one: detached, or kept
+ * into *keep (not NULL) to be waited for. */
 static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		const pph_data_handle *handles, const enum pph_access *modes, const void *arg,
 		size_t arg_size, int sync, struct pph_task **keep)
@@ -33,6 +33,9 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 	struct pph_task *task;
 	unsigned i;
 	int rc;
+	/* the caller's errno, which the variant starts with; a synchronous
+	 * call returns with the variant's, any other with this */
+	int caller_errno = errno, ran_errno = caller_errno;
 
 	if (!cl || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
 		return -EINVAL;
@@ -43,6 +46,8 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		return rc;
 	task = pph_task_create(cl);
 	rc = task ? 0 : -ENOMEM;
+	if (task)
+		task->errno_value = caller_errno;
 	if (rc == 0 && !task->w)
 		rc = -EINVAL; /* a malformed codelet */
 	if (rc == 0 && pph_task_set_impl_mask(task, impl_mask) != 0)
@@ -53,10 +58,13 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		rc = pph_task_set_arg(task, arg, arg_size);
 	if (rc == 0 && starpu_task_get_current()) { /* inside a variant: see data.c */
 		rc = sp__task_run_here(task);
+		if (rc == 0)
+			ran_errno = task->errno_value;
 		pph_task_destroy(task);
 		if (rc == 0)
 			containers_called(nbuffers, handles, modes);
 		sp__leave();
+		errno = ran_errno;
 		return rc;
 	}
 	if (rc == 0 && !sync && !keep)
@@ -69,9 +77,13 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		rc = pph_task_wait(task);
 	if (rc == 0 && keep)
 		*keep = task;
-	else if (sync || rc != 0)
+	else if (sync || rc != 0) {
+		if (sync && rc == 0)
+			ran_errno = task->errno_value;
 		pph_task_destroy(task);
+	}
 	sp__leave();
+	errno = ran_errno;
 	return rc;
 }
 
@@ -118,7 +130,9 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 			 const pph_data_handle *handles, const enum pph_access *modes,
 			 const int *parts, const void *arg, size_t arg_size)
 {
-	int rc;
+	/* each block starts with the caller's errno, which the call leaves
+	 * as it was: the blocks' own cannot be told apart */
+	int rc, caller_errno = errno;
 
 	if (!cl || !parts || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
 		return -EINVAL;
@@ -131,6 +145,7 @@ int pph_call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, unsig
 	if (rc == 0 && nbuffers <= PPH_MAX_BUFFERS && handles && modes)
 		containers_called(nbuffers, handles, modes);
 	sp__leave();
+	errno = caller_errno;
 	return rc;
 }
 
@@ -233,7 +248,7 @@ int pph_call_partitioned_async(const struct pph_codelet *cl, unsigned impl_mask,
 			       size_t arg_size)
 {
 	unsigned first[PPH_MAX_BUFFERS], i;
-	int n, rc;
+	int n, rc, caller_errno = errno; /* the call leaves it as it was */
 
 	if ((n = split_count(cl, nbuffers, handles, modes, parts, arg, arg_size)) < 0)
 		return n;
@@ -258,6 +273,7 @@ int pph_call_partitioned_async(const struct pph_codelet *cl, unsigned impl_mask,
 		sp__leave();
 	}
 	sp__split_window(0);
+	errno = caller_errno;
 	return rc;
 }
 

@@ -435,7 +435,9 @@ int pph_data_acquire(pph_data_handle handle, enum pph_access mode);
  * Wait for every submitted task that uses the handle, make the host copy
  * valid, and free the handle (not the memory it describes).  NULL is a no-op;
  * a handle unregistered already, or partitioned, is refused with a message
- * (a second unregister would let two later handles share one slot).
+ * (a second unregister would let two later handles share one slot).  errno
+ * stays as it was: an entry wrapper unregisters after its call, whose
+ * errno is the variant's (pph_call_sync).
  */
 void pph_data_unregister(pph_data_handle handle);
 

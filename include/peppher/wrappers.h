@@ -24,7 +24,11 @@ extern "C" {
  * (-ENODEV also when impl_mask allows no variant), or -ENOMEM / -EINVAL
  * from building the task, -EINVAL for a NULL cl, NULL handles or modes
  * with nbuffers > 0, or a NULL arg with arg_size > 0; and as pph_task_wait
- * when the task ran on no variant (sync only).
+ * when the task ran on no variant (sync only).  The variant starts with the
+ * caller's errno, and a successful synchronous call returns with the errno
+ * the variant left, on whichever thread it ran: a wrapped library function
+ * reports as it would called directly (gzopen's ENOENT).  The asynchronous
+ * and split calls leave the caller's errno as it was.
  */
 int pph_call_sync(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		  const pph_data_handle *handles, const enum pph_access *modes,

@@ -85,7 +85,7 @@ system_header() {
 zlib=$(system_header zlib.h)
 if [ -n "$zlib" ]; then
 	header "$zlib" zlib -lz zlib_calls.c
-	for f in crc32 adler32 compress2 uncompress; do
+	for f in crc32 adler32 compress2 uncompress gzopen; do
 		grep -q "\"$f/${f}_cpu\"" zlib.trace || fail "$f did not run as a component"
 	done
 else

@@ -15,6 +15,7 @@
 #include <peppher/wrappers.h>
 
 #include "internal.h"
+#include "../call_errno.h"
 #include "../container_race.h"
 #include "suites.h"
 #include "testutil.h"
@@ -401,6 +402,24 @@ static void test_container_race(void)
 	CU_ASSERT_EQUAL(container_race(), 0);
 }
 
+/* See call_errno.h: as the scheduler runs the calls (mostly on this
+ * thread, a worker idle), then with PEPPHER_UNDEFERRED=0, which sends
+ * every task to a worker. */
+static void test_call_errno(void)
+{
+	int elsewhere = 0;
+
+	CU_ASSERT_EQUAL(call_errno(&elsewhere), 0);
+	pph_shutdown();
+	setenv("PEPPHER_UNDEFERRED", "0", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(call_errno(&elsewhere), 0);
+	CU_ASSERT(elsewhere >= ERRNO_CALLS);
+	pph_shutdown();
+	unsetenv("PEPPHER_UNDEFERRED");
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+}
+
 void add_wrappers_tests(CU_pSuite s)
 {
 	CU_add_test(s, "a container read by two threads, one calling a component on it",
@@ -408,6 +427,8 @@ void add_wrappers_tests(CU_pSuite s)
 	CU_add_test(s, "a variant that gives up fails its call",
 		    test_variant_error);
 	CU_add_test(s, "synchronous call", test_sync_call);
+	CU_add_test(s, "errno: the variant's after a synchronous call, the caller's after others",
+		    test_call_errno);
 	CU_add_test(s, "asynchronous split calls: the caller goes on, later calls wait for the gather",
 		    test_async_split);
 	CU_add_test(s, "a block failing in an asynchronous split: said and counted once",

@@ -25,6 +25,7 @@
 
 #include <peppher/wrappers.h>
 
+#include "../call_errno.h"
 #include "../container_race.h"
 
 /* x[i] = x[i] * a + tag, tag telling which variant ran */
@@ -542,6 +543,15 @@ static void test_containers(void)
 static void test_container_race(void)
 {
 	CU_ASSERT_EQUAL(container_race(), 0);
+}
+
+/* See call_errno.h: StarPU's workers run every variant here. */
+static void test_call_errno(void)
+{
+	int elsewhere = 0;
+
+	CU_ASSERT_EQUAL(call_errno(&elsewhere), 0);
+	CU_ASSERT(elsewhere >= ERRNO_CALLS);
 }
 
 /*
@@ -1118,6 +1128,8 @@ int main(void)
 	CU_add_test(s, "a model per list of variants", test_models_per_variant_list);
 	CU_add_test(s, "a container read by two threads, one calling a component on it",
 		    test_container_race);
+	CU_add_test(s, "errno: the variant's after a synchronous call, the caller's after others",
+		    test_call_errno);
 	CU_add_test(s, "sizes past 32 bits refused", test_32bit_sizes);
 	CU_add_test(s, "reductions", test_reductions);
 	CU_add_test(s, "NULL data, and calls inside a variant", test_host_data);

@@ -1,5 +1,7 @@
 /* A program of <math.h> calls: prints each result's bits (%a), so that
- * PEPPHER's results can be compared exactly with direct calls. */
+ * PEPPHER's results can be compared exactly with direct calls, and errno
+ * as the calls leave it (a composed call may run on a worker thread). */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #ifndef DIRECT
@@ -21,6 +23,15 @@ int main(void)
 		sum += frexp(x * 1000, &e) + e + modf(x * 7, &whole) + whole;
 		printf("%d %a %a %a\n", i, sum, atan2(x, sum), sinf((float)x));
 	}
+	errno = 0;
+	x = log(-1.0);
+	printf("log(-1): %s, errno %s\n", isnan(x) ? "NaN" : "a number", errno == EDOM ? "EDOM" : "not EDOM");
+	errno = 0;
+	x = exp(1000.0);
+	printf("exp(1000): %a, errno %s\n", x, errno == ERANGE ? "ERANGE" : "not ERANGE");
+	errno = 0;
+	x = sqrt(2.0);
+	printf("sqrt(2): %a, errno %d\n", x, errno);
 #ifndef DIRECT
 	PEPPHER_SHUTDOWN();
 #endif

@@ -1,8 +1,11 @@
 /*
  * zlib's functions on real data: built once as a plain program (-DDIRECT)
  * and once in the tree compose --generate-comp-files made from zlib.h,
- * where every call goes through PEPPHER.  Both print the same lines.
+ * where every call goes through PEPPHER.  Both print the same lines, errno
+ * after a failed gzopen among them (a composed call may run on a worker
+ * thread).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +25,7 @@ int main(void)
 	unsigned char *data = malloc(SIZE), *packed, *back = malloc(SIZE);
 	uLong bound, seed = 12345;
 	int level, status = 0;
+	gzFile missing;
 
 	PEPPHER_INITIALIZE();
 	bound = compressBound(SIZE);
@@ -44,6 +48,10 @@ int main(void)
 		       blen == SIZE && memcmp(back, data, SIZE) == 0 ? "same" : "DIFFERENT");
 		status |= blen != SIZE || memcmp(back, data, SIZE) != 0;
 	}
+	errno = 0;
+	missing = gzopen("missing/file.gz", "rb");
+	printf("gzopen of a missing file: %s, errno %s\n", missing ? "opened" : "NULL",
+	       strerror(errno));
 	PEPPHER_SHUTDOWN();
 	free(back);
 	free(packed);
