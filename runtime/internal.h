@@ -11,6 +11,8 @@
 
 #include <peppher/runtime.h>
 
+#include "fpenv.h"
+
 #define PPH_MAX_NODES 8	  /* memory nodes: 0 is host memory */
 #define PPH_VERSION_READ (1u << PPH_MAX_NODES) /* pph_data's copied_to */
 #define PPH_READERS_STALE 32 /* pph_data's wrote_at, versions ago */
@@ -447,6 +449,10 @@ struct pph_task {
 	 * synchronous call's caller sees it on return (wrappers.c), as if
 	 * the function had run on its own thread */
 	int errno_value;
+	/* its submitter's rounding and traps, the flags its variant raised
+	 * (fpenv.h; set when shared: a task run in place runs on its
+	 * submitter's thread) */
+	struct pph_fpenv fpenv;
 	int worker_ran;
 	double ran_us; /* its variant's run on a worker, in microseconds */
 	/* dmda: queued for idle CPU workers, so that a synchronous call's

@@ -186,6 +186,7 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 	t->impl_ran = -1;
 	t->worker_ran = -1;
 	t->errno_value = 0;
+	t->fpenv.raised = 0;
 	return t;
 }
 
@@ -209,6 +210,8 @@ void pph__task_share(struct pph_task *t)
 	t->lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 	t->error = 0;
 	t->successors = NULL;
+	/* shared on its submitter's thread, whose environment it runs in */
+	pph_fpenv_get(&t->fpenv);
 }
 
 static int submitted(const struct pph_task *task)

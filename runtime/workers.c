@@ -432,6 +432,7 @@ static void run_task(struct pph_worker *w, struct pph_task *t, pthread_rwlock_t 
 	int team;
 	double spent;
 	struct pph_running outer;
+	struct pph_fpenv_saved fp;
 	int paid;
 
 	atomic_store_explicit(&t->state, PPH_TASK_RUNNING, memory_order_relaxed);
@@ -467,9 +468,11 @@ static void run_task(struct pph_worker *w, struct pph_task *t, pthread_rwlock_t 
 	t0 = pph__now_us();
 	outer = pph__running;
 	pph__running = (struct pph_running){ t, (unsigned)impl };
+	pph_fpenv_enter(&t->fpenv, &fp);
 	errno = t->errno_value;
 	t->cl->impls[impl].fn(buffers, t->arg);
 	t->errno_value = errno;
+	pph_fpenv_leave(&t->fpenv, &fp);
 	pph__running = outer;
 	spent = pph__one_time_us - spent;
 	if (team)

@@ -98,8 +98,10 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 	if (rc == 0 && b)
 		b->task = task;
 	else if (sync || rc != 0) {
-		if (rc == 0)
+		if (rc == 0) {
 			ran_errno = task->errno_value;
+			pph_fpenv_raise(&task->fpenv);
+		}
 		pph_task_destroy(task);
 	}
 out:

@@ -9,6 +9,7 @@
 #include <starpu.h>
 
 #include "config.h"
+#include "../runtime/fpenv.h"
 
 /* OpenCL workers: where StarPU has them and this build has OpenCL
  * (configure --disable-opencl: StarPU starts none, init.c) */
@@ -90,6 +91,9 @@ struct pph_task {
 	/* errno its variant starts with, and what the variant left: a
 	 * synchronous call's caller sees it on return (wrappers.c) */
 	int errno_value;
+	/* its submitter's rounding and traps, the flags its variant raised
+	 * (fpenv.h) */
+	struct pph_fpenv fpenv;
 	int rc;	    /* -EIO when no variant could run it */
 	int submitted, detached;
 	void (*callback)(void *);

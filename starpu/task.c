@@ -281,15 +281,18 @@ static int run_variants(struct pph_task *p, enum sp_kind kind, int idx, void **b
 	/* a call inside a variant: the caller's */
 	int outer = variant_failed, outer_impl = running_impl;
 	struct pph_task *outer_task = running_task;
+	struct pph_fpenv_saved fp;
 
 	while (idx >= 0) {
 		variant_failed = 0;
 		variant_errored = 0;
 		running_task = p;
 		running_impl = idx;
+		pph_fpenv_enter(&p->fpenv, &fp);
 		errno = p->errno_value;
 		cl->impls[idx].fn(bufs, p->arg);
 		p->errno_value = errno;
+		pph_fpenv_leave(&p->fpenv, &fp);
 		running_task = outer_task;
 		running_impl = outer_impl;
 #ifdef SP_USE_OPENCL
@@ -943,6 +946,7 @@ int pph_task_submit(struct pph_task *task)
 	/* refused once pph_shutdown stops StarPU; one under way is waited for */
 	if ((rc = sp__enter("pph_task_submit", 0)) != 0)
 		return rc;
+	pph_fpenv_get(&task->fpenv); /* the environment its variant runs in */
 	rc = task_submit(task);
 	sp__leave();
 	return rc;

@@ -57,9 +57,12 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 	if (rc == 0)
 		rc = pph_task_set_arg(task, arg, arg_size);
 	if (rc == 0 && starpu_task_get_current()) { /* inside a variant: see data.c */
+		pph_fpenv_get(&task->fpenv);
 		rc = sp__task_run_here(task);
-		if (rc == 0)
+		if (rc == 0) {
 			ran_errno = task->errno_value;
+			pph_fpenv_raise(&task->fpenv);
+		}
 		pph_task_destroy(task);
 		if (rc == 0)
 			containers_called(nbuffers, handles, modes);
@@ -78,8 +81,10 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 	if (rc == 0 && keep)
 		*keep = task;
 	else if (sync || rc != 0) {
-		if (sync && rc == 0)
+		if (sync && rc == 0) {
 			ran_errno = task->errno_value;
+			pph_fpenv_raise(&task->fpenv);
+		}
 		pph_task_destroy(task);
 	}
 	sp__leave();

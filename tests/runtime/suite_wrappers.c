@@ -16,6 +16,7 @@
 
 #include "internal.h"
 #include "../call_errno.h"
+#include "../call_fpenv.h"
 #include "../container_race.h"
 #include "suites.h"
 #include "testutil.h"
@@ -420,6 +421,20 @@ static void test_call_errno(void)
 	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
 }
 
+/* See call_fpenv.h: as the scheduler runs the calls, then every one on
+ * a worker (PEPPHER_UNDEFERRED=0). */
+static void test_call_fpenv(void)
+{
+	CU_ASSERT_EQUAL(call_fpenv(), 0);
+	pph_shutdown();
+	setenv("PEPPHER_UNDEFERRED", "0", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(call_fpenv(), 0);
+	pph_shutdown();
+	unsetenv("PEPPHER_UNDEFERRED");
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+}
+
 void add_wrappers_tests(CU_pSuite s)
 {
 	CU_add_test(s, "a container read by two threads, one calling a component on it",
@@ -429,6 +444,8 @@ void add_wrappers_tests(CU_pSuite s)
 	CU_add_test(s, "synchronous call", test_sync_call);
 	CU_add_test(s, "errno: the variant's after a synchronous call, the caller's after others",
 		    test_call_errno);
+	CU_add_test(s, "the caller's rounding and traps in the variant, its flags back",
+		    test_call_fpenv);
 	CU_add_test(s, "asynchronous split calls: the caller goes on, later calls wait for the gather",
 		    test_async_split);
 	CU_add_test(s, "a block failing in an asynchronous split: said and counted once",

@@ -26,6 +26,7 @@
 #include <peppher/wrappers.h>
 
 #include "../call_errno.h"
+#include "../call_fpenv.h"
 #include "../container_race.h"
 
 /* x[i] = x[i] * a + tag, tag telling which variant ran */
@@ -552,6 +553,12 @@ static void test_call_errno(void)
 
 	CU_ASSERT_EQUAL(call_errno(&elsewhere), 0);
 	CU_ASSERT(elsewhere >= ERRNO_CALLS);
+}
+
+/* See call_fpenv.h: StarPU's workers run every variant here. */
+static void test_call_fpenv(void)
+{
+	CU_ASSERT_EQUAL(call_fpenv(), 0);
 }
 
 /*
@@ -1130,6 +1137,8 @@ int main(void)
 		    test_container_race);
 	CU_add_test(s, "errno: the variant's after a synchronous call, the caller's after others",
 		    test_call_errno);
+	CU_add_test(s, "the caller's rounding and traps in the variant, its flags back",
+		    test_call_fpenv);
 	CU_add_test(s, "sizes past 32 bits refused", test_32bit_sizes);
 	CU_add_test(s, "reductions", test_reductions);
 	CU_add_test(s, "NULL data, and calls inside a variant", test_host_data);

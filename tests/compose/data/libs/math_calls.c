@@ -1,7 +1,9 @@
 /* A program of <math.h> calls: prints each result's bits (%a), so that
  * PEPPHER's results can be compared exactly with direct calls, and errno
- * as the calls leave it (a composed call may run on a worker thread). */
+ * and the floating-point flags as the calls leave them, under the rounding
+ * the program set (a composed call may run on a worker thread). */
 #include <errno.h>
+#include <fenv.h>
 #include <math.h>
 #include <stdio.h>
 #ifndef DIRECT
@@ -14,6 +16,7 @@ int main(void)
 	PEPPHER_INITIALIZE();
 #endif
 	double x, whole, sum = 0;
+	volatile double two = 2.0, zero = 0.0; /* not folded at compile time */
 	int e, i;
 
 	for (i = 1; i <= 8; i++) {
@@ -32,6 +35,15 @@ int main(void)
 	errno = 0;
 	x = sqrt(2.0);
 	printf("sqrt(2): %a, errno %d\n", x, errno);
+	fesetround(FE_UPWARD);
+	x = sqrt(two);
+	fesetround(FE_DOWNWARD);
+	whole = sqrt(two);
+	fesetround(FE_TONEAREST);
+	printf("sqrt(2) rounded upward %a, downward %a\n", x, whole);
+	feclearexcept(FE_ALL_EXCEPT);
+	x = log(zero);
+	printf("log(0): %a, FE_DIVBYZERO %s\n", x, fetestexcept(FE_DIVBYZERO) ? "raised" : "not raised");
 #ifndef DIRECT
 	PEPPHER_SHUTDOWN();
 #endif
