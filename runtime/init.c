@@ -340,6 +340,9 @@ static int init_locked(const struct pph_conf *conf)
 		rc = env_tiny_us(&pph__rt.tiny_us);
 	if (rc == 0)
 		rc = env_cuda_wait(&pph__rt.cuda_wait);
+	if (rc == 0 && (rc = pph__stack_from_env(&pph__rt.stack_bytes)) != 0)
+		init_failed(rc, "PEPPHER_STACKSIZE=%s: %s", getenv("PEPPHER_STACKSIZE"),
+			    pph__stack_usage());
 	if (rc == 0 && (rc = pph__trace_init()) != 0)
 		init_failed(rc, "PEPPHER_TRACE=%s: cannot write it: %s", getenv("PEPPHER_TRACE"),
 			    strerror(-rc));
@@ -369,7 +372,10 @@ static int init_locked(const struct pph_conf *conf)
 		pph__rt.sched->deinit();
 		pph__perfmodel_shutdown();
 		pph__trace_abandon();
-		return init_failed(rc, "cannot start the workers: %s", strerror(-rc));
+		return pph__rt.stack_bytes ?
+			       init_failed(rc, "cannot start the workers with PEPPHER_STACKSIZE=%s: %s",
+					   getenv("PEPPHER_STACKSIZE"), strerror(-rc)) :
+			       init_failed(rc, "cannot start the workers: %s", strerror(-rc));
 	}
 	pph__transfer_model_init();
 	pph__rt.initialized = 1;

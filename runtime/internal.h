@@ -12,6 +12,7 @@
 #include <peppher/runtime.h>
 
 #include "fpenv.h"
+#include "worker_stack.h"
 
 #define PPH_MAX_NODES 8	  /* memory nodes: 0 is host memory */
 #define PPH_VERSION_READ (1u << PPH_MAX_NODES) /* pph_data's copied_to */
@@ -843,6 +844,7 @@ struct pph_runtime {
 	int undeferred; /* submit.c: tasks may run at submission (PEPPHER_UNDEFERRED) */
 	int stats; /* pph_shutdown prints the statistics (PEPPHER_STATS=1) */
 	double tiny_us;	/* submit.c: tasks predicted shorter run in place (PEPPHER_TINY_US) */
+	size_t stack_bytes; /* workers.c: a worker's stack (PEPPHER_STACKSIZE), 0: unset */
 	enum pph_cuda_wait {
 		PPH_CUDA_WAIT_AUTO, PPH_CUDA_WAIT_SPIN, PPH_CUDA_WAIT_YIELD, PPH_CUDA_WAIT_BLOCK
 	} cuda_wait; /* driver_cuda.c: how a CUDA worker waits (PEPPHER_CUDA_WAIT) */

@@ -813,9 +813,25 @@ static int links_openmp(void)
 	return gomp.parallel && gomp.thread_num && gomp.level;
 }
 
+/* The attributes a worker starts with (worker_stack.h), or NULL for the
+ * defaults. */
+static pthread_attr_t *worker_stack(pthread_attr_t *attr)
+{
+	size_t bytes = pph__stack_bytes(pph__rt.stack_bytes);
+
+	if (!bytes || pthread_attr_init(attr) != 0)
+		return NULL;
+	if (pthread_attr_setstacksize(attr, bytes) != 0) {
+		pthread_attr_destroy(attr);
+		return NULL;
+	}
+	return attr;
+}
+
 int pph__workers_start(unsigned ncpu, int ncuda, int nopencl, int openmp)
 {
 	unsigned i, ndev;
+	pthread_attr_t attr, *stack;
 
 	/* hwloc says why in errno: a malloc that failed in it was said as
 	 * "No such device" */
@@ -851,10 +867,13 @@ int pph__workers_start(unsigned ncpu, int ncuda, int nopencl, int openmp)
 	start_gate.teams = ncpu > 1 && (openmp > 0 || (openmp < 0 && links_openmp()));
 	start_gate.state = 0;
 	start_gate.starting = start_gate.teams ? ncpu : 0;
+	stack = worker_stack(&attr);
 	for (i = 0; i < pph__rt.nworkers; i++) {
 		struct pph_worker *w = &pph__rt.workers[i];
 
-		if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
+		if (pthread_create(&w->thread, stack, worker_main, w) != 0 &&
+		    (!stack || pph__rt.stack_bytes ||
+		     pthread_create(&w->thread, NULL, worker_main, w) != 0))
 			break;
 		if (w->arch == PPH_ARCH_CPU)
 			bind_to_core(w);
@@ -866,6 +885,8 @@ int pph__workers_start(unsigned ncpu, int ncuda, int nopencl, int openmp)
 		pthread_mutex_unlock(&start_gate.lock);
 		gate_open(i < pph__rt.nworkers ? -1 : 1);
 	}
+	if (stack)
+		pthread_attr_destroy(stack);
 	if (i < pph__rt.nworkers) {
 		/* stop the workers already running; they saw no task */
 		pph__rt.nworkers = i;

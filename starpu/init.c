@@ -509,6 +509,34 @@ static void say_unread(void)
 
 static int init_locked(const struct pph_conf *pconf);
 
+/*
+ * StarPU (and StarPU-MPI) started with its threads' stacks stack bytes
+ * (worker_stack.h; 0: the defaults): StarPU has no setting of its own, so
+ * the process's default thread attributes say it while StarPU creates its
+ * workers, and are put back after.
+ */
+static int engine_start(struct starpu_conf *conf, size_t stack)
+{
+	pthread_attr_t old, attr;
+	int rc, set = 0;
+
+	if (stack && pthread_getattr_default_np(&old) == 0) {
+		if (pthread_attr_init(&attr) == 0) {
+			set = pthread_attr_setstacksize(&attr, stack) == 0 &&
+			      pthread_setattr_default_np(&attr) == 0;
+			pthread_attr_destroy(&attr);
+		}
+		if (!set)
+			pthread_attr_destroy(&old);
+	}
+	rc = sp__engine_start(conf);
+	if (set) {
+		pthread_setattr_default_np(&old);
+		pthread_attr_destroy(&old);
+	}
+	return rc;
+}
+
 int pph_init_conf(const struct pph_conf *pconf)
 {
 	int rc;
@@ -530,6 +558,7 @@ static int init_locked(const struct pph_conf *pconf)
 	struct pph_conf defaults;
 	int ncpu = -1, nopencl = -1, ncuda = -1, rc;
 	const char *sched = NULL;
+	size_t stack = 0;
 
 	if (starpu_is_initialized())
 		return -EALREADY;
@@ -562,6 +591,11 @@ static int init_locked(const struct pph_conf *pconf)
 		snprintf(why_not, sizeof(why_not),
 			 "PEPPHER_NCPU=%s: expected a number of CPU workers from 1 to %d (this StarPU's STARPU_MAXCPUS)",
 			 getenv("PEPPHER_NCPU"), STARPU_MAXCPUS);
+		rc = -EINVAL;
+	}
+	if (rc == 0 && pph__stack_from_env(&stack) != 0) {
+		snprintf(why_not, sizeof(why_not), "PEPPHER_STACKSIZE=%s: %s",
+			 getenv("PEPPHER_STACKSIZE"), pph__stack_usage());
 		rc = -EINVAL;
 	}
 	if (rc == 0 && getenv("PEPPHER_STATS") && *getenv("PEPPHER_STATS") &&
@@ -610,7 +644,7 @@ static int init_locked(const struct pph_conf *pconf)
 	/* workers on the cores the process is bound to (taskset, mpirun's
 	 * --bind-to), as libpeppher's; StarPU 1.3 used every core */
 	setenv("STARPU_WORKERS_GETBIND", "1", 0);
-	rc = sp__engine_start(&conf);
+	rc = engine_start(&conf, pph__stack_bytes(stack));
 	if (rc != 0) {
 		remove_temp_home();
 		if (!why_not[0]) /* else the engine said why (sp__init_failed) */

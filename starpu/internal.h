@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "../runtime/fpenv.h"
+#include "../runtime/worker_stack.h"
 
 /* OpenCL workers: where StarPU has them and this build has OpenCL
  * (configure --disable-opencl: StarPU starts none, init.c) */

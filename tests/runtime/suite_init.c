@@ -19,6 +19,7 @@
 #include <peppher/wrappers.h>
 
 #include "internal.h"
+#include "../worker_stack_check.h"
 #include "suites.h"
 #include "testutil.h"
 
@@ -72,6 +73,44 @@ static void test_bad_environment(void)
 	setenv("PEPPHER_STATS", "yes", 1);
 	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
 	unsetenv("PEPPHER_STATS");
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
+/* See worker_stack_check.h. */
+static void test_worker_stack(void)
+{
+	static const char *const bad[] = { "12X", "1K", "63", "abc", "-5M", "99999999999G", "8MB" };
+	struct rlimit old, unlimited;
+	unsigned i;
+
+	pph_shutdown();
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv("PEPPHER_STACKSIZE", bad[i], 1);
+		CU_ASSERT_EQUAL(pph_init(), -EINVAL);
+	}
+	CU_ASSERT_STRING_EQUAL(pph__init_error(),
+			       "PEPPHER_STACKSIZE=8MB: expected a worker's stack size, at least 64 KiB: KiB, or a number and B, K, M or G");
+	setenv("PEPPHER_UNDEFERRED", "0", 1);
+	setenv("PEPPHER_STACKSIZE", "16M", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(worker_stack_size(), (size_t)16 << 20);
+	pph_shutdown();
+	setenv("PEPPHER_STACKSIZE", "20480", 1); /* KiB */
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(worker_stack_size(), (size_t)20 << 20);
+	pph_shutdown();
+	unsetenv("PEPPHER_STACKSIZE");
+	/* unlimited where the hard limit allows it (root, and most logins) */
+	getrlimit(RLIMIT_STACK, &old);
+	unlimited = old;
+	unlimited.rlim_cur = RLIM_INFINITY;
+	if (setrlimit(RLIMIT_STACK, &unlimited) == 0) {
+		CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+		CU_ASSERT_EQUAL(worker_stack_size(), PPH_STACK_UNLIMITED);
+		pph_shutdown();
+		setrlimit(RLIMIT_STACK, &old);
+	}
+	unsetenv("PEPPHER_UNDEFERRED");
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
 
@@ -306,6 +345,8 @@ void add_init_suite(void)
 
 	CU_add_test(s, "init and shutdown again", test_init_twice);
 	CU_add_test(s, "bad environment", test_bad_environment);
+	CU_add_test(s, "a worker's stack: PEPPHER_STACKSIZE, or large where ulimit -s is unlimited",
+		    test_worker_stack);
 	CU_add_test(s, "a call before pph_init stays counted as failed", test_failed_before_init);
 	CU_add_test(s, "pph_init from two threads at once", test_init_concurrent);
 	CU_add_test(s, "pph_shutdown from two threads at once", test_shutdown_concurrent);

@@ -21,12 +21,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sys/resource.h>
+
 #include <CUnit/Basic.h>
 
 #include <peppher/wrappers.h>
 
 #include "../call_errno.h"
 #include "../call_fpenv.h"
+#include "../worker_stack_check.h"
 #include "../container_race.h"
 
 /* x[i] = x[i] * a + tag, tag telling which variant ran */
@@ -553,6 +556,41 @@ static void test_call_errno(void)
 
 	CU_ASSERT_EQUAL(call_errno(&elsewhere), 0);
 	CU_ASSERT(elsewhere >= ERRNO_CALLS);
+}
+
+/* See worker_stack_check.h: StarPU's workers, made with the stack asked. */
+static void test_worker_stack(void)
+{
+	struct rlimit old, unlimited;
+
+	pph_shutdown();
+	setenv("PEPPHER_STACKSIZE", "8MB", 1);
+	CU_ASSERT_EQUAL(pph_init(), -EINVAL);
+	setenv("PEPPHER_STACKSIZE", "16M", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	CU_ASSERT_EQUAL(worker_stack_size(), (size_t)16 << 20);
+	pph_shutdown();
+	unsetenv("PEPPHER_STACKSIZE");
+	getrlimit(RLIMIT_STACK, &old);
+	unlimited = old;
+	unlimited.rlim_cur = RLIM_INFINITY;
+	if (setrlimit(RLIMIT_STACK, &unlimited) == 0) {
+		CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+		CU_ASSERT_EQUAL(worker_stack_size(), PPH_STACK_UNLIMITED);
+		pph_shutdown();
+		setrlimit(RLIMIT_STACK, &old);
+	}
+	CU_ASSERT_EQUAL(pph_init(), 0);
+	/* the threads the program makes after pph_init: the defaults again */
+	{
+		pthread_attr_t attr;
+		size_t bytes = 0;
+
+		CU_ASSERT_EQUAL(pthread_getattr_default_np(&attr), 0);
+		pthread_attr_getstacksize(&attr, &bytes);
+		pthread_attr_destroy(&attr);
+		CU_ASSERT_NOT_EQUAL(bytes, (size_t)16 << 20);
+	}
 }
 
 /* See call_fpenv.h: StarPU's workers run every variant here. */
@@ -1139,6 +1177,8 @@ int main(void)
 		    test_call_errno);
 	CU_add_test(s, "the caller's rounding and traps in the variant, its flags back",
 		    test_call_fpenv);
+	CU_add_test(s, "a worker's stack: PEPPHER_STACKSIZE, or large where ulimit -s is unlimited",
+		    test_worker_stack);
 	CU_add_test(s, "sizes past 32 bits refused", test_32bit_sizes);
 	CU_add_test(s, "reductions", test_reductions);
 	CU_add_test(s, "NULL data, and calls inside a variant", test_host_data);
