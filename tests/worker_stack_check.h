@@ -13,6 +13,8 @@
 #include <pthread.h>
 #include <string.h>
 
+#include <sys/resource.h>
+
 #include <peppher/runtime.h>
 #include <peppher/wrappers.h>
 
@@ -51,6 +53,32 @@ static size_t worker_stack_size(void)
 		stack = 0;
 	pph_data_unregister(h);
 	return stack;
+}
+
+/* The runtime stopped: started where ulimit -s is unlimited (as the hard
+ * limit allows: root, and most logins), its workers' stack into *stack,
+ * and stopped again: 0; 1 where the limit cannot be lifted, -1 where
+ * pph_init failed. */
+static int unlimited_worker_stack(size_t *stack)
+{
+	struct rlimit old, unlimited;
+	int rc = 0;
+
+	*stack = 0;
+	if (getrlimit(RLIMIT_STACK, &old) != 0)
+		return 1;
+	unlimited = old;
+	unlimited.rlim_cur = RLIM_INFINITY;
+	if (setrlimit(RLIMIT_STACK, &unlimited) != 0)
+		return 1;
+	if (pph_init() == 0) {
+		*stack = worker_stack_size();
+		pph_shutdown();
+	} else {
+		rc = -1;
+	}
+	setrlimit(RLIMIT_STACK, &old);
+	return rc;
 }
 
 #endif
