@@ -1,10 +1,14 @@
 /* dladdr: _GNU_SOURCE, which AM_CPPFLAGS defines */
 #include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "libsyms.h"
 #include "util.h"
@@ -244,6 +248,72 @@ bool libsyms_defines(const struct libsyms *l, const char *symbol)
 		own = real && strcmp(real, l->paths[i]) == 0;
 		free(real);
 		if (own)
+			return true;
+	}
+	return false;
+}
+
+/* Does the 64-bit ELF shared object image (size bytes) import one of
+ * names (an undefined symbol of its .dynsym)?  Every offset is checked:
+ * the file is anyone's. */
+static bool elf_imports(const unsigned char *image, size_t size, const char *const *names)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)image;
+	size_t i, j, k;
+
+	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(Elf64_Shdr) ||
+	    eh->e_shoff > size || eh->e_shnum > (size - eh->e_shoff) / sizeof(Elf64_Shdr))
+		return false;
+	for (i = 0; i < eh->e_shnum; i++) {
+		const Elf64_Shdr *sh = (const Elf64_Shdr *)(image + eh->e_shoff) + i, *strs;
+
+		if (sh->sh_type != SHT_DYNSYM || sh->sh_link >= eh->e_shnum ||
+		    sh->sh_offset > size || sh->sh_size > size - sh->sh_offset)
+			continue;
+		strs = (const Elf64_Shdr *)(image + eh->e_shoff) + sh->sh_link;
+		if (strs->sh_offset > size || strs->sh_size > size - strs->sh_offset)
+			continue;
+		for (j = 0; j < sh->sh_size / sizeof(Elf64_Sym); j++) {
+			const Elf64_Sym *sym = (const Elf64_Sym *)(image + sh->sh_offset) + j;
+			const char *name = (const char *)image + strs->sh_offset + sym->st_name;
+			size_t room = strs->sh_size > sym->st_name ? strs->sh_size - sym->st_name : 0;
+
+			/* a name that ends inside its string table */
+			if (sym->st_shndx != SHN_UNDEF || strnlen(name, room) == room)
+				continue;
+			for (k = 0; names[k]; k++)
+				if (strcmp(name, names[k]) == 0)
+					return true;
+		}
+	}
+	return false;
+}
+
+bool libsyms_uses_openmp(const struct libsyms *l)
+{
+	/* what a region compiles to: libgomp's, LLVM's libomp's */
+	static const char *const forks[] = { "GOMP_parallel", "GOMP_parallel_start",
+					     "__kmpc_fork_call", NULL };
+	size_t i;
+
+	/* the library's own imports, not its dependencies': PETSc loads
+	 * libgomp for CHOLMOD and SuperLU_dist, and opens no region itself */
+	for (i = 0; i < l->n; i++) {
+		struct stat st;
+		void *image = MAP_FAILED;
+		int fd = open(l->paths[i], O_RDONLY | O_CLOEXEC);
+		bool found = false;
+
+		if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0)
+			image = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (image != MAP_FAILED) {
+			found = elf_imports(image, (size_t)st.st_size, forks);
+			munmap(image, (size_t)st.st_size);
+		}
+		if (fd >= 0)
+			close(fd);
+		if (found)
 			return true;
 	}
 	return false;

@@ -28,6 +28,11 @@ struct libsyms *libsyms_open(char *const *args, size_t nargs);
  * define symbol? */
 bool libsyms_defines(const struct libsyms *l, const char *symbol);
 
+/* Does one of the libraries open OpenMP regions: does it import libgomp's
+ * GOMP_parallel or LLVM's __kmpc_fork_call itself (not a library it
+ * loads)? */
+bool libsyms_uses_openmp(const struct libsyms *l);
+
 /* "-lblas -lm", as the options named them. */
 const char *libsyms_names(const struct libsyms *l);
 

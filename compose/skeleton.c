@@ -50,6 +50,10 @@ struct skeleton {
 	char **generated_keys;
 	size_t ngenerated;
 	struct libsyms *libs; /* -l's libraries, where their symbols can be looked up */
+	/* one of them opens OpenMP regions: the CPU variants that call them
+	 * are fork-join ones, run on a team whose threads are pinned a core
+	 * each (on one worker, the region's threads shared its one core) */
+	bool libs_openmp;
 	unsigned reserved; /* functions skipped for their names */
 	const struct cfunc *kept; /* the last function given an interface */
 	struct strbuf main_includes; /* main.c's includes of the headers */
@@ -1008,6 +1012,8 @@ static char *std_flag(const struct skeleton *s, const char *language)
 static void impl_descriptor(struct out *o, const struct skeleton *s, const struct cfunc *fn,
 			    const struct platform_stub *st)
 {
+	/* the CPU variant calls the library, which opens OpenMP regions */
+	bool forks = s->libs_openmp && strcmp(st->suffix, "cpu") == 0;
 	char *std = std_flag(s, st->language);
 	char *flags = xasprintf("%s%s%s", st->flags, std, s->cpp_flags);
 	char *from = stamp(fn), *name = xasprintf(" name=\"%s_%s\"%s", fn->name, st->suffix,
@@ -1024,6 +1030,9 @@ static void impl_descriptor(struct out *o, const struct skeleton *s, const struc
 	open_component(o, from);
 	if (st->disabled)
 		out_line(o, "<!-- disabled until its stub computes: fill it in, then remove disable=\"true\" -->");
+	if (forks)
+		out_line(o, "<!-- a fork-join variant: the library (%s) opens OpenMP regions, whose threads the runtime pins a core each -->",
+			 libsyms_names(s->libs));
 	open_tag(o, "implementation", name);
 	open_tag(o, "sourceFiles", "");
 	source_file(o, file, "", st->compiler, flags, NULL);
@@ -1034,7 +1043,7 @@ static void impl_descriptor(struct out *o, const struct skeleton *s, const struc
 	open_tag(o, "providedInterfaces", "");
 	out_line(o, "<peppher:providedInterface name=\"%s\"/>", fn->name);
 	close_tag(o, "providedInterfaces");
-	out_line(o, "<peppher:targetPlatform name=\"%s\"/>", st->platform);
+	out_line(o, "<peppher:targetPlatform name=\"%s\"/>", forks ? "OPENMP" : st->platform);
 	close_tag(o, "implementation");
 	close_tag(o, "component");
 	free(file);
@@ -1923,6 +1932,7 @@ int generate_skeletons(const struct skeleton_request *r)
 	s.link_flags = link ? xml_escape(link) : NULL;
 	if (!r->empty) /* the CPU variants call the library's functions */
 		s.libs = libsyms_open(r->link_args, r->nlink);
+	s.libs_openmp = s.libs && libsyms_uses_openmp(s.libs);
 
 	/* every header first: a function of a later one may have a name
 	 * compose would make of an earlier one's */

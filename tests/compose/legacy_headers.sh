@@ -490,4 +490,52 @@ grep -qx "many/many.h:2: warning: 'many' has 17 pointer parameters that a call r
 	{ cat many.err; fail "many.h: the function with 17 pointers is not said"; }
 grep -q "sixteen" many.err && { cat many.err; fail "many.h: 16 pointers said"; }
 "$COMPOSE" many-tree/main.xml -o many-gen --platforms=CPU > /dev/null 2>&1 || fail "many.h: compose"
+# a library that opens OpenMP regions (it loads libgomp) is called from a
+# fork-join variant: on a worker bound to one core, the region's threads
+# inherited that core (both on core 1); on a team they are pinned a core
+# each.  A library without OpenMP keeps CPU variants.
+mkdir -p omplib
+printf 'int omp_cores(void);\n' > omplib/omp_cores.h
+cat > omplib/omp_cores.c <<'END'
+#define _GNU_SOURCE
+#include <sched.h>
+#include "omp_cores.h"
+/* the cores the threads of a region may run on, together */
+int omp_cores(void)
+{
+	cpu_set_t all;
+
+	CPU_ZERO(&all);
+#pragma omp parallel
+	{
+		cpu_set_t set;
+
+		sched_getaffinity(0, sizeof(set), &set);
+#pragma omp critical
+		CPU_OR(&all, &all, &set);
+	}
+	return CPU_COUNT(&all);
+}
+END
+gcc -O2 -shared -fPIC -fopenmp -o omplib/libompcores.so omplib/omp_cores.c &&
+	gcc -O2 -shared -fPIC -Wno-unknown-pragmas -o omplib/libplaincores.so omplib/omp_cores.c ||
+	fail "libompcores.so"
+"$COMPOSE" -L "$work/omplib" -lompcores --generate-comp-files=omplib/omp_cores.h -o ompcores > /dev/null 2>&1 ||
+	fail "omp_cores.h"
+grep -q '<peppher:targetPlatform name="OPENMP"/>' ompcores/omp_cores/cpu/omp_cores_cpu.xml ||
+	fail "omp_cores.h: a library that loads libgomp is not called from a fork-join variant"
+"$COMPOSE" -L "$work/omplib" -lplaincores --generate-comp-files=omplib/omp_cores.h -o plaincores > /dev/null 2>&1 ||
+	fail "omp_cores.h, no OpenMP"
+grep -q '<peppher:targetPlatform name="CPU"/>' plaincores/omp_cores/cpu/omp_cores_cpu.xml ||
+	fail "omp_cores.h: a library without OpenMP is called from a fork-join variant"
+if [ "$(nproc)" -ge 2 ]; then
+	printf '#include <stdio.h>\n#include "peppher.h"\nint main(void)\n{\n\tPEPPHER_INITIALIZE();\n\tprintf("%%d\\n", omp_cores());\n\tPEPPHER_SHUTDOWN();\n\treturn 0;\n}\n' > ompcores/main.c
+	"$COMPOSE" ompcores/main.xml -o ompcores-gen > /dev/null 2>&1 || fail "omp_cores.h: compose"
+	make_quiet -C ompcores-gen CPPFLAGS="-I$work/omplib" > ompcores-build.log 2>&1 ||
+		{ tail ompcores-build.log; fail "omp_cores.h: build"; }
+	# eager: the call runs on a worker
+	cores=$(PEPPHER_NCPU=2 PEPPHER_SCHED=eager OMP_NUM_THREADS=2 LD_LIBRARY_PATH="$work/omplib" \
+		./ompcores-gen/omp_cores_app) || fail "omp_cores.h: the program failed"
+	[ "$cores" = 2 ] || fail "omp_cores.h: the region's threads ran on $cores core(s), not 2"
+fi
 echo "PASS: headers as real libraries write them compose, build and compute as called directly (libpeppher$(pkg-config --exists peppher-starpu && echo ', StarPU'))"
