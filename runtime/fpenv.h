@@ -8,7 +8,11 @@
  * rounding and traps (pph_fpenv_get, at its submission), the thread that
  * runs it sets them around the variant (pph_fpenv_enter, pph_fpenv_leave),
  * and the exception flags the variant raised go back to a synchronous
- * call's caller (pph_fpenv_raise).  Not FE_INEXACT: nearly every variant
+ * call's caller (pph_fpenv_raise).  Only on CPU workers: a device
+ * variant's host code launches kernels, and a thread a driver starts
+ * meanwhile inherits the traps of the thread that starts it (with traps on
+ * from the program's start, the evaluation's cfd trapped inside PoCL's
+ * compiled flux kernel, whose threads had inherited them).  Not FE_INEXACT: nearly every variant
  * raises it, and clearing a flag costs 80 ns (glibc saves and loads the
  * x87 environment); the runtime's own arithmetic raises it on the
  * caller's thread anyway.

@@ -468,11 +468,13 @@ static void run_task(struct pph_worker *w, struct pph_task *t, pthread_rwlock_t 
 	t0 = pph__now_us();
 	outer = pph__running;
 	pph__running = (struct pph_running){ t, (unsigned)impl };
-	pph_fpenv_enter(&t->fpenv, &fp);
+	if (!w->node) /* not a device's host code (fpenv.h) */
+		pph_fpenv_enter(&t->fpenv, &fp);
 	errno = t->errno_value;
 	t->cl->impls[impl].fn(buffers, t->arg);
 	t->errno_value = errno;
-	pph_fpenv_leave(&t->fpenv, &fp);
+	if (!w->node)
+		pph_fpenv_leave(&t->fpenv, &fp);
 	pph__running = outer;
 	spent = pph__one_time_us - spent;
 	if (team)

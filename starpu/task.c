@@ -288,11 +288,13 @@ static int run_variants(struct pph_task *p, enum sp_kind kind, int idx, void **b
 		variant_errored = 0;
 		running_task = p;
 		running_impl = idx;
-		pph_fpenv_enter(&p->fpenv, &fp);
+		if (kind == SP_CPU) /* not a device's host code (fpenv.h) */
+			pph_fpenv_enter(&p->fpenv, &fp);
 		errno = p->errno_value;
 		cl->impls[idx].fn(bufs, p->arg);
 		p->errno_value = errno;
-		pph_fpenv_leave(&p->fpenv, &fp);
+		if (kind == SP_CPU)
+			pph_fpenv_leave(&p->fpenv, &fp);
 		running_task = outer_task;
 		running_impl = outer_impl;
 #ifdef SP_USE_OPENCL

@@ -547,8 +547,8 @@ void pph_task_set_detached(struct pph_task *task, int detached);
  * at NULL holds elements (no device can have it) and the task may run no
  * CPU or OpenMP variant.  A handle unregistered and its
  * slot registered again is the new handle: a stale one is not detected.
- * Its variant runs with this thread's floating-point rounding mode and
- * enabled traps, on whichever thread it runs.
+ * Its variant, a CPU or OpenMP one, runs with this thread's floating-point
+ * rounding mode and enabled traps, on whichever thread it runs.
  */
 int pph_task_submit(struct pph_task *task);
 

@@ -29,9 +29,9 @@ extern "C" {
  * the variant left, on whichever thread it ran: a wrapped library function
  * reports as it would called directly (gzopen's ENOENT).  The asynchronous
  * and split calls leave the caller's errno as it was.  Likewise the
- * floating-point environment: every variant runs with its submitter's
- * rounding mode and enabled traps, and a synchronous call raises on its
- * caller the exception flags (not FE_INEXACT) the variant raised.
+ * floating-point environment: a CPU or OpenMP variant runs with its
+ * submitter's rounding mode and enabled traps, and a synchronous call
+ * raises on its caller the exception flags (not FE_INEXACT) it raised.
  */
 int pph_call_sync(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		  const pph_data_handle *handles, const enum pph_access *modes,
