@@ -11,6 +11,7 @@
 #include "internal.h"
 #include "launcher.h"
 #include "perfmodel.h"
+#include "thread_signals.h"
 
 struct pph_runtime pph__rt = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -306,6 +307,7 @@ static int init_locked(const struct pph_conf *conf)
 	struct pph_conf defaults;
 	unsigned ncpu;
 	int rc, ncuda = -1, nopencl = -1;
+	sigset_t mask;
 
 	if (pph__rt.initialized)
 		return -EALREADY;
@@ -367,7 +369,11 @@ static int init_locked(const struct pph_conf *conf)
 	pph__rt.nodes[0].ops = NULL;
 	pph_transfer_stats_reset();
 	memset(pph__rt.arch_workers, 0, sizeof(pph__rt.arch_workers));
+	/* the workers and the drivers' threads take no signal meant for the
+	 * program's threads (thread_signals.h) */
+	pph__signals_hold(&mask);
 	rc = pph__workers_start(ncpu, ncuda, nopencl, conf->openmp);
+	pph__signals_restore(&mask);
 	if (rc != 0) {
 		pph__rt.sched->deinit();
 		pph__perfmodel_shutdown();

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "../runtime/thread_signals.h"
 
 /* StarPU counts transfers only with its profiling on: PEPPHER_STATS=1
  * turns it on (it times every task too); reading its counters resets
@@ -513,11 +514,13 @@ static int init_locked(const struct pph_conf *pconf);
  * StarPU (and StarPU-MPI) started with its threads' stacks stack bytes
  * (worker_stack.h; 0: the defaults): StarPU has no setting of its own, so
  * the process's default thread attributes say it while StarPU creates its
- * workers, and are put back after.
+ * workers, and are put back after.  Its threads inherit the signals this
+ * thread blocks meanwhile (thread_signals.h).
  */
 static int engine_start(struct starpu_conf *conf, size_t stack)
 {
 	pthread_attr_t old, attr;
+	sigset_t mask;
 	int rc, set = 0;
 
 	if (stack && pthread_getattr_default_np(&old) == 0) {
@@ -529,7 +532,9 @@ static int engine_start(struct starpu_conf *conf, size_t stack)
 		if (!set)
 			pthread_attr_destroy(&old);
 	}
+	pph__signals_hold(&mask); /* StarPU's, MPI's and the drivers' threads too */
 	rc = sp__engine_start(conf);
+	pph__signals_restore(&mask);
 	if (set) {
 		pthread_setattr_default_np(&old);
 		pthread_attr_destroy(&old);

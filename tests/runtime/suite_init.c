@@ -20,6 +20,7 @@
 
 #include "internal.h"
 #include "../worker_stack_check.h"
+#include "../thread_signals_check.h"
 #include "suites.h"
 #include "testutil.h"
 
@@ -103,6 +104,18 @@ static void test_worker_stack(void)
 	unsetenv("PEPPHER_STACKSIZE");
 	rc = unlimited_worker_stack(&stack);
 	CU_ASSERT(rc == 1 || (rc == 0 && stack == PPH_STACK_UNLIMITED));
+	unsetenv("PEPPHER_UNDEFERRED");
+	CU_ASSERT_EQUAL(pph_init(), 0);
+}
+
+/* See thread_signals_check.h: every call on a worker. */
+static void test_thread_signals(void)
+{
+	pph_shutdown();
+	setenv("PEPPHER_UNDEFERRED", "0", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	check_thread_signals();
+	pph_shutdown();
 	unsetenv("PEPPHER_UNDEFERRED");
 	CU_ASSERT_EQUAL(pph_init(), 0);
 }
@@ -340,6 +353,8 @@ void add_init_suite(void)
 	CU_add_test(s, "bad environment", test_bad_environment);
 	CU_add_test(s, "a worker's stack: PEPPHER_STACKSIZE, or large where ulimit -s is unlimited",
 		    test_worker_stack);
+	CU_add_test(s, "signals sent to the process reach the program's threads, not the workers",
+		    test_thread_signals);
 	CU_add_test(s, "a call before pph_init stays counted as failed", test_failed_before_init);
 	CU_add_test(s, "pph_init from two threads at once", test_init_concurrent);
 	CU_add_test(s, "pph_shutdown from two threads at once", test_shutdown_concurrent);

@@ -30,6 +30,7 @@
 #include "../call_errno.h"
 #include "../call_fpenv.h"
 #include "../worker_stack_check.h"
+#include "../thread_signals_check.h"
 #include "../container_race.h"
 
 /* x[i] = x[i] * a + tag, tag telling which variant ran */
@@ -585,6 +586,13 @@ static void test_worker_stack(void)
 		pthread_attr_destroy(&attr);
 		CU_ASSERT_NOT_EQUAL(bytes, (size_t)16 << 20);
 	}
+}
+
+/* See thread_signals_check.h: StarPU's threads, and MPI's and the
+ * drivers' started with them. */
+static void test_thread_signals(void)
+{
+	check_thread_signals();
 }
 
 /* See call_fpenv.h: StarPU's workers run every variant here. */
@@ -1173,6 +1181,8 @@ int main(void)
 		    test_call_fpenv);
 	CU_add_test(s, "a worker's stack: PEPPHER_STACKSIZE, or large where ulimit -s is unlimited",
 		    test_worker_stack);
+	CU_add_test(s, "signals sent to the process reach the program's threads, not the workers",
+		    test_thread_signals);
 	CU_add_test(s, "sizes past 32 bits refused", test_32bit_sizes);
 	CU_add_test(s, "reductions", test_reductions);
 	CU_add_test(s, "NULL data, and calls inside a variant", test_host_data);
