@@ -50,12 +50,12 @@ static void k_slow(void *buffers[], void *arg)
 	spin_us(15);
 }
 
-static const struct pph_impl one_impls[] = { { PPH_ARCH_CPU, k_fast, "cost_fast" } };
+static const struct pph_impl one_impls[] = { { PPH_ARCH_CPU, k_fast, "cost_fast", 0 } };
 static const struct pph_impl four_impls[] = {
-	{ PPH_ARCH_CPU, k_fast, "cost_fast" },
-	{ PPH_ARCH_CPU, k_slow, "cost_slow" },
-	{ PPH_ARCH_OPENMP, k_slow, "cost_omp" },
-	{ PPH_ARCH_OPENCL, k_slow, "cost_ocl" },
+	{ PPH_ARCH_CPU, k_fast, "cost_fast", 0 },
+	{ PPH_ARCH_CPU, k_slow, "cost_slow", 0 },
+	{ PPH_ARCH_OPENMP, k_slow, "cost_omp", 0 },
+	{ PPH_ARCH_OPENCL, k_slow, "cost_ocl", 0 },
 };
 static const struct pph_codelet one_cl = { "bench_cost_one", 1, one_impls, PPH_MODEL_DEFAULT };
 static const struct pph_codelet four_cl = { "bench_cost_four", 4, four_impls, PPH_MODEL_DEFAULT };

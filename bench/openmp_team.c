@@ -70,7 +70,7 @@ static void variant(void *buffers[], void *arg)
 	team_cores = CPU_COUNT(&all);
 }
 
-static const struct pph_impl impls[] = { { PPH_ARCH_OPENMP, variant, "work_omp" } };
+static const struct pph_impl impls[] = { { PPH_ARCH_OPENMP, variant, "work_omp", 0 } };
 static const struct pph_codelet cl = { "openmp_team_work", 1, impls, PPH_MODEL_DEFAULT };
 
 /* ms per call under libpeppher with ncpu CPU workers (the team) */

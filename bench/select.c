@@ -76,8 +76,8 @@ static void merge_sort(void *buffers[], void *arg)
 }
 
 static const struct pph_impl impls[] = {
-	{ PPH_ARCH_CPU, insertion_sort, "insertion_sort" },
-	{ PPH_ARCH_CPU, merge_sort, "merge_sort" },
+	{ PPH_ARCH_CPU, insertion_sort, "insertion_sort", 0 },
+	{ PPH_ARCH_CPU, merge_sort, "merge_sort", 0 },
 };
 static const struct pph_codelet sort_cl = { "bench_sort", 2, impls, PPH_MODEL_DEFAULT };
 

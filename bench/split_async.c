@@ -44,7 +44,7 @@ static void step(void *buffers[], void *arg)
 			x[i] = x[i] * 0.5f + 1.0f;
 }
 
-static const struct pph_impl impls[] = { { PPH_ARCH_CPU, step, "split_step_cpu" } };
+static const struct pph_impl impls[] = { { PPH_ARCH_CPU, step, "split_step_cpu", 0 } };
 static const struct pph_codelet cl = { "split_async_step", 1, impls, PPH_MODEL_DEFAULT };
 
 /* us per step, the calls asynchronous or not; exits where a result is wrong */

@@ -26,9 +26,9 @@ static void pph_empty(void *buffers[], void *arg)
 	(void)arg;
 }
 
-static const struct pph_impl impls[] = { { PPH_ARCH_CPU, pph_kernel, "k" } };
+static const struct pph_impl impls[] = { { PPH_ARCH_CPU, pph_kernel, "k", 0 } };
 static const struct pph_codelet cl = { "overhead", 1, impls, PPH_MODEL_DEFAULT };
-static const struct pph_impl eimpls[] = { { PPH_ARCH_CPU, pph_empty, "e" } };
+static const struct pph_impl eimpls[] = { { PPH_ARCH_CPU, pph_empty, "e", 0 } };
 static const struct pph_codelet ecl = { "overhead_empty", 1, eimpls, PPH_MODEL_DEFAULT };
 
 static int sc;

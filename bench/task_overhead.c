@@ -51,9 +51,9 @@ static void pph_empty(void *buffers[], void *arg)
 	(void)arg;
 }
 
-static const struct pph_impl pph_impls[] = { { PPH_ARCH_CPU, pph_kernel, "k" } };
+static const struct pph_impl pph_impls[] = { { PPH_ARCH_CPU, pph_kernel, "k", 0 } };
 static const struct pph_codelet pph_cl = { "overhead", 1, pph_impls, PPH_MODEL_DEFAULT };
-static const struct pph_impl pph_empty_impls[] = { { PPH_ARCH_CPU, pph_empty, "e" } };
+static const struct pph_impl pph_empty_impls[] = { { PPH_ARCH_CPU, pph_empty, "e", 0 } };
 static const struct pph_codelet pph_empty_cl = { "overhead_empty", 1, pph_empty_impls, PPH_MODEL_DEFAULT };
 
 static double run_peppher(enum scenario sc, unsigned nworkers)

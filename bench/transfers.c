@@ -53,9 +53,9 @@ static void sum_ocl(void *b[], void *arg)
 	clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &one, NULL, 0, NULL, NULL);
 }
 
-static const struct pph_impl fill_i[] = { { PPH_ARCH_OPENCL, fill_ocl, "fill" } };
-static const struct pph_impl add_i[] = { { PPH_ARCH_OPENCL, add_ocl, "add" } };
-static const struct pph_impl sum_i[] = { { PPH_ARCH_OPENCL, sum_ocl, "sum" } };
+static const struct pph_impl fill_i[] = { { PPH_ARCH_OPENCL, fill_ocl, "fill", 0 } };
+static const struct pph_impl add_i[] = { { PPH_ARCH_OPENCL, add_ocl, "add", 0 } };
+static const struct pph_impl sum_i[] = { { PPH_ARCH_OPENCL, sum_ocl, "sum", 0 } };
 static const struct pph_codelet fill_cl = { "bench_fill", 1, fill_i, PPH_MODEL_DEFAULT };
 static const struct pph_codelet add_cl = { "bench_add", 1, add_i, PPH_MODEL_DEFAULT };
 static const struct pph_codelet sum_cl = { "bench_sum", 1, sum_i, PPH_MODEL_DEFAULT };

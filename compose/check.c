@@ -425,6 +425,10 @@ static void check_impls(const struct iface *ifc, struct strmap *impl_names)
 		check_impl_name_unique(impl_names, impl);
 		check_sources(impl, ifc->path);
 		check_variant_link(impl);
+		/* an OpenMP variant's team, a device's worker: never the caller */
+		if (impl->caller_thread && impl->platform != PLATFORM_CPU)
+			diag_error(&impl->loc, "'%s' has callerThread=\"true\", but only a CPU implementation runs on the calling thread",
+				   impl->name);
 	}
 }
 

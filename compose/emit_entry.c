@@ -100,8 +100,8 @@ static void emit_codelet(struct out *o, const struct iface *ifc)
 	for (i = 0; i < ifc->nchosen; i++) {
 		const struct impl *impl = ifc->chosen[i];
 
-		out_line(o, "{ %s, %s_backend, \"%s\" },", arch_enum(impl->platform),
-			 impl->name, impl->name);
+		out_line(o, "{ %s, %s_backend, \"%s\", %s },", arch_enum(impl->platform),
+			 impl->name, impl->name, impl->caller_thread ? "PPH_IMPL_CALLER_THREAD" : "0");
 	}
 	o->indent--;
 	out_line(o, "};");

@@ -107,6 +107,9 @@ struct impl {
 	char *dir; /* folder of the descriptor */
 	enum platform platform;
 	bool disabled; /* disable="true" in its descriptor */
+	/* callerThread="true": a CPU variant run on the calling thread only
+	 * (PPH_IMPL_CALLER_THREAD): its library keeps state per thread */
+	bool caller_thread;
 	struct source_file *sources; /* kernel files (.cl) included */
 	size_t nsources;
 	/* how its backend wrapper is compiled: like its first source that is

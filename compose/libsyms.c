@@ -76,6 +76,8 @@ struct libsyms {
 	void **handles;
 	char **paths; /* real paths, to tell a library's symbols from its dependencies' */
 	size_t n;
+	size_t nown; /* the libraries of the options; the C library after them */
+	bool *per_thread; /* [nown]: keeps state per thread (libsyms_thread_state) */
 	struct strbuf names;
 };
 
@@ -198,6 +200,11 @@ static void add_libc(struct libsyms *l)
 	*(char **)array_push(&l->paths, &l->n, sizeof(char *)) = real;
 }
 
+static bool library_looked_into(const char *path,
+				bool (*look)(const unsigned char *image, size_t size));
+static bool elf_per_thread(const unsigned char *image, size_t size);
+static bool elf_opens_regions(const unsigned char *image, size_t size);
+
 struct libsyms *libsyms_open(char *const *args, size_t nargs)
 {
 	struct libsyms *l = xcalloc(1, sizeof(*l));
@@ -228,11 +235,16 @@ struct libsyms *libsyms_open(char *const *args, size_t nargs)
 		libsyms_close(l);
 		return NULL;
 	}
+	l->nown = l->n;
+	l->per_thread = xcalloc(l->nown, sizeof(*l->per_thread));
+	for (i = 0; i < l->nown; i++)
+		l->per_thread[i] = library_looked_into(l->paths[i], elf_per_thread);
 	add_libc(l);
 	return l;
 }
 
-bool libsyms_defines(const struct libsyms *l, const char *symbol)
+/* The index of the library of l that defines symbol itself, or l->n. */
+static size_t defining_library(const struct libsyms *l, const char *symbol)
 {
 	size_t i;
 
@@ -248,9 +260,21 @@ bool libsyms_defines(const struct libsyms *l, const char *symbol)
 		own = real && strcmp(real, l->paths[i]) == 0;
 		free(real);
 		if (own)
-			return true;
+			return i;
 	}
-	return false;
+	return l->n;
+}
+
+bool libsyms_defines(const struct libsyms *l, const char *symbol)
+{
+	return defining_library(l, symbol) < l->n;
+}
+
+const char *libsyms_thread_state(const struct libsyms *l, const char *symbol)
+{
+	size_t i = defining_library(l, symbol);
+
+	return i < l->nown && l->per_thread[i] ? l->paths[i] : NULL;
 }
 
 /* Does the 64-bit ELF shared object image (size bytes) import one of
@@ -292,31 +316,66 @@ static bool elf_imports(const unsigned char *image, size_t size, const char *con
 
 bool libsyms_uses_openmp(const struct libsyms *l)
 {
-	/* what a region compiles to: libgomp's, LLVM's libomp's */
-	static const char *const forks[] = { "GOMP_parallel", "GOMP_parallel_start",
-					     "__kmpc_fork_call", NULL };
 	size_t i;
 
 	/* the library's own imports, not its dependencies': PETSc loads
 	 * libgomp for CHOLMOD and SuperLU_dist, and opens no region itself */
-	for (i = 0; i < l->n; i++) {
-		struct stat st;
-		void *image = MAP_FAILED;
-		int fd = open(l->paths[i], O_RDONLY | O_CLOEXEC);
-		bool found = false;
-
-		if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0)
-			image = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (image != MAP_FAILED) {
-			found = elf_imports(image, (size_t)st.st_size, forks);
-			munmap(image, (size_t)st.st_size);
-		}
-		if (fd >= 0)
-			close(fd);
-		if (found)
+	for (i = 0; i < l->n; i++)
+		if (library_looked_into(l->paths[i], elf_opens_regions))
 			return true;
-	}
 	return false;
+}
+
+/* Does the image open OpenMP regions: libgomp's, LLVM's libomp's? */
+static bool elf_opens_regions(const unsigned char *image, size_t size)
+{
+	static const char *const forks[] = { "GOMP_parallel", "GOMP_parallel_start",
+					     "__kmpc_fork_call", NULL };
+
+	return elf_imports(image, size, forks);
+}
+
+/* Does the image keep state per thread: thread-local storage of its own
+ * (a PT_TLS segment: TurboJPEG's last error), or POSIX keys (OpenSSL's
+ * error queue, libxml2's and Python's per-thread state), or another's
+ * thread-local storage reached through __tls_get_addr? */
+static bool elf_per_thread(const unsigned char *image, size_t size)
+{
+	static const char *const keys[] = { "pthread_key_create", "pthread_getspecific",
+					    "pthread_setspecific", "__tls_get_addr", NULL };
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)image;
+	size_t i;
+
+	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return false;
+	if (eh->e_phentsize == sizeof(Elf64_Phdr) && eh->e_phoff <= size &&
+	    eh->e_phnum <= (size - eh->e_phoff) / sizeof(Elf64_Phdr))
+		for (i = 0; i < eh->e_phnum; i++)
+			if (((const Elf64_Phdr *)(image + eh->e_phoff))[i].p_type == PT_TLS)
+				return true;
+	return elf_imports(image, size, keys);
+}
+
+/* What look says of the library file at path, mapped; false where it
+ * cannot be read. */
+static bool library_looked_into(const char *path,
+				bool (*look)(const unsigned char *image, size_t size))
+{
+	struct stat st;
+	void *image = MAP_FAILED;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool found = false;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0)
+		image = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (image != MAP_FAILED) {
+		found = look(image, (size_t)st.st_size);
+		munmap(image, (size_t)st.st_size);
+	}
+	if (fd >= 0)
+		close(fd);
+	return found;
 }
 
 const char *libsyms_names(const struct libsyms *l)
@@ -333,6 +392,7 @@ void libsyms_close(struct libsyms *l)
 	for (i = 0; i < l->n; i++)
 		free(l->paths[i]);
 	free(l->paths);
+	free(l->per_thread);
 	free(l->handles);
 	free(l->names.s);
 	free(l);

@@ -33,6 +33,14 @@ bool libsyms_defines(const struct libsyms *l, const char *symbol);
  * loads)? */
 bool libsyms_uses_openmp(const struct libsyms *l);
 
+/* The library of the options (not the C library, whose per-thread state,
+ * errno and the floating-point environment, the runtime carries) that
+ * defines symbol, where it keeps state per thread (thread-local storage,
+ * POSIX keys): its path; else NULL.  A call that runs on a worker leaves
+ * that state there, where the program's next call on its own thread does
+ * not find it. */
+const char *libsyms_thread_state(const struct libsyms *l, const char *symbol);
+
 /* "-lblas -lm", as the options named them. */
 const char *libsyms_names(const struct libsyms *l);
 

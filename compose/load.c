@@ -570,6 +570,7 @@ static struct impl *parse_impl(struct loader *l, const xmlNode *n)
 	impl->name = attr(n, "name");
 	impl->dir = path_dirname((const char *)n->doc->URL);
 	impl->disabled = attr_bool(n, "disable");
+	impl->caller_thread = attr_bool(n, "callerThread");
 	for (c = first_child(first_child(n, "sourceFiles"), "sourceFile"); c;
 	     c = next_sibling(c, "sourceFile"))
 		parse_source(l, impl, c);

@@ -54,6 +54,10 @@ struct skeleton {
 	 * are fork-join ones, run on a team whose threads are pinned a core
 	 * each (on one worker, the region's threads shared its one core) */
 	bool libs_openmp;
+	/* the CPU variants that run on the calling thread (callerThread):
+	 * how many, and the first library that keeps state per thread */
+	unsigned per_thread_variants;
+	char *per_thread_lib;
 	unsigned reserved; /* functions skipped for their names */
 	const struct cfunc *kept; /* the last function given an interface */
 	struct strbuf main_includes; /* main.c's includes of the headers */
@@ -1009,15 +1013,22 @@ static char *std_flag(const struct skeleton *s, const char *language)
 	return s->std && strcmp(language, "C") == 0 ? xasprintf(" -std=%s", s->std) : xstrdup("");
 }
 
+/*
+ * per_thread: the library the CPU variant calls, where it keeps state per
+ * thread, else NULL.  Such a variant runs on the calling thread, and does
+ * not fork-join: the state (TurboJPEG's last error, OpenSSL's error queue,
+ * an interpreter's thread) is where the program's next call looks for it.
+ */
 static void impl_descriptor(struct out *o, const struct skeleton *s, const struct cfunc *fn,
-			    const struct platform_stub *st)
+			    const struct platform_stub *st, const char *per_thread)
 {
 	/* the CPU variant calls the library, which opens OpenMP regions */
-	bool forks = s->libs_openmp && strcmp(st->suffix, "cpu") == 0;
+	bool forks = !per_thread && s->libs_openmp && strcmp(st->suffix, "cpu") == 0;
 	char *std = std_flag(s, st->language);
 	char *flags = xasprintf("%s%s%s", st->flags, std, s->cpp_flags);
-	char *from = stamp(fn), *name = xasprintf(" name=\"%s_%s\"%s", fn->name, st->suffix,
-						  st->disabled ? " disable=\"true\"" : "");
+	char *from = stamp(fn), *name = xasprintf(" name=\"%s_%s\"%s%s", fn->name, st->suffix,
+						  st->disabled ? " disable=\"true\"" : "",
+						  per_thread ? " callerThread=\"true\"" : "");
 	/* an OpenCL variant in ComPU's form: its kernel file is built into the
 	 * program, and the kernel and queue reach the host source in globals */
 	char *file = st->kernel ?
@@ -1033,6 +1044,9 @@ static void impl_descriptor(struct out *o, const struct skeleton *s, const struc
 	if (forks)
 		out_line(o, "<!-- a fork-join variant: the library (%s) opens OpenMP regions, whose threads the runtime pins a core each -->",
 			 libsyms_names(s->libs));
+	if (per_thread)
+		out_line(o, "<!-- runs on the thread that made the call: the library (%s) keeps state per thread (its last error, say), which the program reads on its own -->",
+			 per_thread);
 	open_tag(o, "implementation", name);
 	open_tag(o, "sourceFiles", "");
 	source_file(o, file, "", st->compiler, flags, NULL);
@@ -1057,10 +1071,18 @@ static void write_impl_descriptor(struct skeleton *s, const struct cfunc *fn,
 				  const struct platform_stub *st)
 {
 	char *path = xasprintf("%s/%s/%s_%s.xml", fn->name, st->suffix, fn->name, st->suffix);
+	const char *per_thread = strcmp(st->suffix, "cpu") == 0 && s->libs && delegates(s, fn) ?
+					 libsyms_thread_state(s->libs, cfunc_symbol(fn)) :
+					 NULL;
 	struct out o;
 
+	if (per_thread) {
+		s->per_thread_variants++;
+		if (!s->per_thread_lib)
+			s->per_thread_lib = xstrdup(per_thread);
+	}
 	if (open_file(s, &o, path, XML_UNIT) == 0) {
-		impl_descriptor(&o, s, fn, st);
+		impl_descriptor(&o, s, fn, st, per_thread);
 		close_file(s, &o);
 	}
 }
@@ -1987,6 +2009,10 @@ int generate_skeletons(const struct skeleton_request *r)
 			  r->std);
 	if (rc == 0 && link && !r->dry_run)
 		diag_note(NULL, "the program is linked with %s: main.xml's link step has them, for make", link);
+	if (rc == 0 && s.per_thread_variants && !r->dry_run)
+		diag_note(NULL, "%s keeps state per thread: the %u CPU variants that call it run on the thread that made the call (callerThread=\"true\")",
+			  s.per_thread_lib, s.per_thread_variants);
+	free(s.per_thread_lib);
 	for (i = 0; i < s.nfiles; i++) {
 		free(s.files[i]->path);
 		free(s.files[i]->text);

@@ -11,6 +11,7 @@
 
 #include <peppher/runtime.h>
 
+#include "caller_thread.h"
 #include "fpenv.h"
 #include "worker_stack.h"
 
@@ -378,6 +379,7 @@ enum pph_task_state {
 	PPH_TASK_WAITING,	   /* listed on its handles, counted in rt.pending: waits
 				    * for the tasks before it (ndeps) */
 	PPH_TASK_QUEUED,	   /* ready: in a scheduler's queue */
+	PPH_TASK_FOR_CALLER,	   /* ready: its caller runs it (by_caller; counted) */
 	PPH_TASK_RUNNING,	   /* a worker runs it (counted, listed) */
 	PPH_TASK_RUNNING_HERE,	   /* the submitting thread runs it: listed on its handles,
 				    * not counted */
@@ -469,6 +471,10 @@ struct pph_task {
 	pthread_mutex_t lock;	  /* protects successors, and state's move to ENDED */
 	int error; /* -errno: no variant could run it (its data is as it was) */
 	int by_call; /* made by a call of wrappers.c, which destroys it */
+	/* a synchronous call's task that its caller runs on its own thread
+	 * (PPH_IMPL_CALLER_THREAD variants): ready, it is not queued but
+	 * handed back (PPH_TASK_FOR_CALLER) */
+	int by_caller;
 	/* a split call's block, held to its kind's variants: the variants
 	 * the call allows, tried once its kind has none left (0: none) */
 	unsigned fallback_mask;
@@ -980,6 +986,12 @@ void pph__list_held_task(void);
  * place of an idle CPU worker (pph__task_claim) instead of queueing it:
  * only while pph__task_claimable(t). */
 int pph__task_submit_and_wait(struct pph_task *t);
+/* task.c: wait until t is for its caller to run (1) or finished (0) */
+int pph__task_wait_for_caller(struct pph_task *t);
+/* task.c: a ready by_caller task to its caller, waiting in the above */
+void pph__task_hand_to_caller(struct pph_task *t);
+/* submit.c: of the variants in mask, those some worker could run now */
+unsigned pph__variants_runnable(const struct pph_codelet *cl, unsigned mask);
 int pph__task_claimable(const struct pph_task *t);
 void pph__task_claim(struct pph_task *t, struct pph_worker *w);
 /* submit.c: pph_variant_failed() on an application thread. */

@@ -195,7 +195,7 @@ static void combine_cpu(void *buffers[], void *arg)
 }
 
 static const struct pph_impl combine_impls[] = {
-	{ PPH_ARCH_CPU, combine_cpu, "cpu" },
+	{ PPH_ARCH_CPU, combine_cpu, "cpu", 0 },
 };
 
 const struct pph_codelet pph__redux_combine_cl = {

@@ -564,6 +564,59 @@ static void note_handover(double us)
 	atomic_store_explicit(&pph__rt.handover_us, old + (us - old) / 8, memory_order_relaxed);
 }
 
+/*
+ * Run a by_caller task handed back ready (PPH_TASK_FOR_CALLER) on this
+ * thread, the call's: as run_claimed, in no worker's place.  A variant
+ * that fails is disabled and the task handed back again, or failed where
+ * no variant is left (pph__task_enqueue).
+ */
+static void run_for_caller(struct pph_task *t)
+{
+	void *buffers[PPH_MAX_BUFFERS];
+	struct pph_replica_states saved;
+	unsigned impl = 0;
+	int rc;
+
+	atomic_store_explicit(&t->state, PPH_TASK_RUNNING, memory_order_relaxed);
+	/* its mask holds its variants for the caller: the first still allowed
+	 * (pph__task_enqueue saw one left) */
+	while (impl < t->cl->nimpls && !pph__impl_allowed(t, impl))
+		impl++;
+	rc = impl < t->cl->nimpls ? pph__task_acquire_data(t, 0, buffers, &saved) : -ENODEV;
+	if (rc) { /* its data stays as it was */
+		fprintf(stderr, "peppher: %s: cannot bring its data home: %s\n", t->cl->name,
+			strerror(-rc));
+		t->error = rc;
+		pph__task_finish(t);
+		return;
+	}
+	if (run_variant_here(t, impl, buffers, NULL, NULL, NULL) != 0) {
+		pph__task_restore_data(t, &saved);
+		pph__task_variant_failed(t, (int)impl);
+		return;
+	}
+	if (t->callback)
+		t->callback(t->callback_data);
+	pph__task_finish(t);
+}
+
+unsigned pph__variants_runnable(const struct pph_codelet *cl, unsigned mask)
+{
+	unsigned i, a, m = 0;
+
+	for (i = 0; i < cl->nimpls && i < 32; i++) {
+		if (!(mask >> i & 1u) ||
+		    (atomic_load_explicit(&pph__any_disabled, memory_order_relaxed) &&
+		     pph__impl_disabled_mask(cl) >> i & 1u))
+			continue;
+		for (a = 0; a < PPH_ARCH_COUNT; a++)
+			if (pph__rt.arch_workers[a] &&
+			    pph__arch_can_run((enum pph_arch)a, cl->impls[i].arch))
+				m |= 1u << i;
+	}
+	return m;
+}
+
 int pph__task_submit_and_wait(struct pph_task *t)
 {
 	double t0 = 0;
@@ -587,6 +640,8 @@ int pph__task_submit_and_wait(struct pph_task *t)
 	sync_call = NULL;
 	if (rc)
 		return rc;
+	while (t->by_caller && pph__task_wait_for_caller(t))
+		run_for_caller(t);
 	if (claimed == t) {
 		claimed = NULL;
 		run_claimed(t, claimed_for);
@@ -637,6 +692,10 @@ void pph__task_enqueue(struct pph_task *t)
 	if (atomic_load_explicit(&pph__any_disabled, memory_order_relaxed) &&
 	    !pph__task_still_runnable(t)) {
 		fail_unrunnable(t);
+		return;
+	}
+	if (t->by_caller) { /* no worker may run it */
+		pph__task_hand_to_caller(t);
 		return;
 	}
 	atomic_store_explicit(&t->state, PPH_TASK_QUEUED, memory_order_relaxed);
@@ -720,6 +779,23 @@ static int host_data_only(struct pph_task *task)
 
 static int submit_checked(struct pph_task *task);
 
+/* A task no call of wrappers.c runs on its caller's thread: without the
+ * variants for that, or -ENODEV where it has no other. */
+static int leave_caller_variants(struct pph_task *task)
+{
+	unsigned mine = pph__caller_variants(task->cl);
+
+	if (!mine)
+		return 0;
+	task->impl_mask &= ~mine;
+	if (task->cl->nimpls <= 32 && !(task->impl_mask & pph__all_variants(task->cl))) {
+		fprintf(stderr, "peppher: %s: its variants run on the thread of a synchronous call only (PPH_IMPL_CALLER_THREAD): a task submitted otherwise is refused\n",
+			task->cl->name ? task->cl->name : "?");
+		return -ENODEV;
+	}
+	return 0;
+}
+
 /* Submitting while pph_shutdown stops the runtime: said once a shutdown. */
 int pph__shutting_down(void)
 {
@@ -795,6 +871,10 @@ static int submit_checked(struct pph_task *task)
 		return -EBUSY;
 	if (!pph__rt.initialized)
 		return pph__not_running("pph_task_submit");
+	/* a variant for the caller's thread runs for a synchronous call
+	 * only (wrappers.c, for_caller) */
+	if (!task->by_caller && (rc = leave_caller_variants(task)) != 0)
+		return rc;
 	if (task->nbuffers) {
 		unsigned i;
 

@@ -174,6 +174,7 @@ struct pph_task *pph_task_create(const struct pph_codelet *cl)
 	t->nbuffers = 0;
 	t->detached = 0;
 	t->by_call = 0;
+	t->by_caller = 0;
 	t->fallback_mask = 0;
 	t->twin = t->after = NULL;
 	t->prelisted = 0;
@@ -450,6 +451,31 @@ static int all_finished(const void *unused)
 void pph__task_wait_finished(struct pph_task *task)
 {
 	wait_until(task_finished, task, &pph__rt.waiters, &pph__rt.done_cond);
+}
+
+static int for_caller_or_finished(const void *task)
+{
+	enum pph_task_state s = atomic_load(&((const struct pph_task *)task)->state);
+
+	return s == PPH_TASK_FOR_CALLER || s == PPH_TASK_FINISHED;
+}
+
+int pph__task_wait_for_caller(struct pph_task *task)
+{
+	wait_until(for_caller_or_finished, task, &pph__rt.waiters, &pph__rt.done_cond);
+	return atomic_load(&task->state) == PPH_TASK_FOR_CALLER;
+}
+
+void pph__task_hand_to_caller(struct pph_task *task)
+{
+	/* seq_cst, as pph__task_finish: the caller counts itself a waiter
+	 * before it looks again */
+	atomic_store(&task->state, PPH_TASK_FOR_CALLER);
+	if (atomic_load(&pph__rt.waiters)) {
+		pthread_mutex_lock(&pph__rt.lock);
+		pthread_cond_broadcast(&pph__rt.done_cond);
+		pthread_mutex_unlock(&pph__rt.lock);
+	}
 }
 
 /* Does task wait for the variant running here (it uses data that variant's

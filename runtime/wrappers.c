@@ -36,6 +36,22 @@ static inline void containers_called(unsigned n, const pph_data_handle *handles,
 			pph__container_called(handles[i]->container, modes[i]);
 }
 
+/*
+ * The variants of a call of cl that run on its caller's thread
+ * (PPH_IMPL_CALLER_THREAD) where none of the others it allows can run now
+ * (no worker for them, disabled): the call runs one of those, on this
+ * thread; else 0, and the others run it (submit_checked leaves the
+ * caller's variants to calls).
+ */
+static unsigned for_caller(const struct pph_codelet *cl, unsigned impl_mask)
+{
+	unsigned mine = pph__caller_variants(cl) & impl_mask;
+
+	if (!mine || pph__variants_runnable(cl, impl_mask & ~mine))
+		return 0;
+	return mine;
+}
+
 static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuffers,
 		const pph_data_handle *handles, const enum pph_access *modes,
 		const void *arg, size_t arg_size, int sync, struct block *b)
@@ -46,6 +62,10 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 	/* the caller's errno, which the variant starts with; a synchronous
 	 * call returns with the variant's, any other with this */
 	int caller_errno = errno, ran_errno = caller_errno;
+	/* what the caller asked: an asynchronous call run on its thread is
+	 * made synchronous, and leaves its errno as one */
+	int asked_sync = sync;
+	unsigned mine;
 
 	if (!cl || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
 		return -EINVAL;
@@ -53,6 +73,12 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		return -E2BIG;
 	if (!pph__rt.initialized)
 		return pph__not_running(cl->name ? cl->name : "?");
+	if (!b && (mine = for_caller(cl, impl_mask)) != 0) {
+		impl_mask = mine;
+		sync = 1;
+	} else {
+		mine = 0;
+	}
 	pph__here_left(__builtin_frame_address(0));
 	/* the whole call, task made to task destroyed, before pph_shutdown
 	 * frees the task cache and the nodes */
@@ -66,6 +92,7 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 	rc = task ? 0 : -ENOMEM;
 	if (task) {
 		task->by_call = 1;
+		task->by_caller = mine != 0;
 		task->errno_value = caller_errno;
 	}
 
@@ -98,7 +125,7 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 	if (rc == 0 && b)
 		b->task = task;
 	else if (sync || rc != 0) {
-		if (rc == 0) {
+		if (rc == 0 && asked_sync) {
 			ran_errno = task->errno_value;
 			pph_fpenv_raise(&task->fpenv);
 		}
@@ -842,8 +869,8 @@ static void gather_cpu(void *buffers[], void *arg)
 	free(sp);
 }
 
-static const struct pph_impl scatter_impls[] = { { PPH_ARCH_CPU, scatter_cpu, "cpu" } };
-static const struct pph_impl gather_impls[] = { { PPH_ARCH_CPU, gather_cpu, "cpu" } };
+static const struct pph_impl scatter_impls[] = { { PPH_ARCH_CPU, scatter_cpu, "cpu", 0 } };
+static const struct pph_impl gather_impls[] = { { PPH_ARCH_CPU, gather_cpu, "cpu", 0 } };
 static const struct pph_codelet scatter_cl = { .name = "pph_split_scatter",
 					       .nimpls = 1,
 					       .impls = scatter_impls };
@@ -1084,7 +1111,10 @@ static int call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, un
 		return -E2BIG;
 	if ((n = part_count(nbuffers, parts)) < 0)
 		return -EINVAL;
-	if (n <= 1 || !pph__split_shared(nbuffers, handles, parts, first)) {
+	/* blocks run on workers: a call whose variants run on its caller's
+	 * thread runs whole */
+	if (n <= 1 || (pph__rt.initialized && for_caller(cl, impl_mask)) ||
+	    !pph__split_shared(nbuffers, handles, parts, first)) {
 		rc = async ? pph_call_async(cl, impl_mask, nbuffers, handles, modes, arg, arg_size) :
 			     pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 		errno = caller_errno;

@@ -9,6 +9,7 @@
 #include <starpu.h>
 
 #include "config.h"
+#include "../runtime/caller_thread.h"
 #include "../runtime/fpenv.h"
 #include "../runtime/worker_stack.h"
 
@@ -119,6 +120,15 @@ struct pph_task {
 	int slot[PPH_MAX_BUFFERS];
 	const struct pph_data *host_data[PPH_MAX_BUFFERS];
 };
+
+/* The row of sp_codelet.runs that counts the calls run on their callers'
+ * threads (PPH_IMPL_CALLER_THREAD), after the workers' */
+#define SP_CALLER_ROW STARPU_NMAXWORKERS
+/* wrappers.c's call: the variants of a call of cl that run on its caller's
+ * thread (runtime.h), or 0; and the call run so, on this thread, its
+ * data acquired home first: 0, -EIO, -ECANCELED (pph_variant_error) */
+unsigned sp__for_caller(const struct pph_codelet *cl, unsigned impl_mask);
+int sp__task_run_for_caller(struct pph_task *p);
 
 /* Run p's first CPU variant that may run on this thread, at once: a call
  * made inside a variant (StarPU's workers must not wait), on host data

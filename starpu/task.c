@@ -430,6 +430,93 @@ int sp__task_run_here(struct pph_task *p)
 	return p->rc; /* -ECANCELED: pph_variant_error */
 }
 
+/* A distinct handle of p's buffers, acquired once in the modes its
+ * buffers use it in together (StarPU's acquire for writing after one for
+ * reading by the same thread would wait for itself). */
+static enum starpu_data_access_mode acquire_mode(const struct pph_task *p, unsigned i, int *first)
+{
+	enum starpu_data_access_mode mode = 0;
+	unsigned j;
+
+	*first = 1;
+	for (j = 0; j < p->nbuffers; j++) {
+		if (p->handles[j] != p->handles[i])
+			continue;
+		if (j < i)
+			*first = 0;
+		/* a contribution adds to the data itself, as it would to an
+		 * accumulator set to the identity */
+		mode |= p->modes[j] == STARPU_R ? STARPU_R : STARPU_RW;
+	}
+	return mode == STARPU_R ? STARPU_R : STARPU_RW;
+}
+
+int sp__task_run_for_caller(struct pph_task *p)
+{
+	union iface ifaces[PPH_MAX_BUFFERS];
+	void *bufs[PPH_MAX_BUFFERS];
+	unsigned i, n;
+	int rc = 0, first, idx;
+
+	/* StarPU's tasks before it on its data first, its data home: the
+	 * first n buffers' handles acquired */
+	for (n = 0; n < p->nbuffers; n++) {
+		enum starpu_data_access_mode mode = acquire_mode(p, n, &first);
+
+		if (first && starpu_data_acquire(p->handles[n], mode) != 0) {
+			rc = -EIO;
+			break;
+		}
+	}
+	if (rc == 0) {
+		for (i = 0; i < p->nslots; i++) {
+			host_iface(p->slot[i] < 0 ? p->host_data[i] : p->data[p->slot[i]], &ifaces[i]);
+			bufs[i] = &ifaces[i];
+		}
+		p->impl_ran = idx = run_variants(p, SP_CPU, next_variant(p, SP_CPU), bufs);
+		p->worker_ran = -1;
+		if (idx < 0) {
+			fprintf(stderr, "peppher: %s: no variant left to run the call\n",
+				p->w->snapshot.name);
+			rc = -EIO;
+		} else {
+			__atomic_add_fetch(&p->w->runs[(size_t)SP_CALLER_ROW * p->w->snapshot.nimpls + idx],
+					   1, __ATOMIC_RELAXED);
+			rc = p->rc; /* -ECANCELED: pph_variant_error */
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (acquire_mode(p, i, &first) && first)
+			starpu_data_release(p->handles[i]);
+	return rc;
+}
+
+/*
+ * The variants of a call of cl that run on its caller's thread
+ * (PPH_IMPL_CALLER_THREAD) where no StarPU worker can run another that
+ * it allows (none of their kind, or disabled), else 0.  Not in a
+ * distributed run: each rank's calls are the owner's to run.
+ */
+unsigned sp__for_caller(const struct pph_codelet *cl, unsigned impl_mask)
+{
+	static const enum starpu_worker_archtype types[SP_NKINDS] = {
+		[SP_CPU] = STARPU_CPU_WORKER, [SP_CUDA] = STARPU_CUDA_WORKER,
+		[SP_OPENCL] = STARPU_OPENCL_WORKER
+	};
+	const struct sp_codelet *w;
+	unsigned mine = pph__caller_variants(cl) & impl_mask, disabled, i;
+
+	if (!mine || pph_mpi_size() > 1)
+		return 0;
+	w = sp__codelet_get(cl);
+	disabled = w ? __atomic_load_n(&w->disabled, __ATOMIC_RELAXED) : 0;
+	for (i = 0; i < cl->nimpls && i < 32; i++)
+		if ((impl_mask & ~mine & ~disabled) >> i & 1u &&
+		    starpu_worker_get_count_by_type(types[kind_of_arch(cl->impls[i].arch)]) > 0)
+			return 0;
+	return mine;
+}
+
 static void run(void *buffers[], void *cl_arg, enum sp_kind kind)
 {
 	struct pph_task *p = cl_arg;
@@ -559,7 +646,8 @@ static struct sp_codelet *codelet_new(const struct pph_codelet *cl)
 	struct sp_codelet *w = calloc(1, sizeof(*w));
 	unsigned n[SP_NKINDS] = { 0 }, i, k, j;
 
-	if (!w || !(w->runs = calloc((size_t)STARPU_NMAXWORKERS * cl->nimpls, sizeof(*w->runs))) ||
+	/* a row per worker, and one for the calling threads (SP_CALLER_ROW) */
+	if (!w || !(w->runs = calloc((size_t)(SP_CALLER_ROW + 1) * cl->nimpls, sizeof(*w->runs))) ||
 	    !(w->symbol = model_symbol(cl))) {
 		if (w)
 			free(w->runs);
@@ -657,15 +745,24 @@ void sp__stats_print(FILE *fp)
 	char name[64];
 
 	pthread_mutex_lock(&codelets_lock);
-	for (worker = 0; worker < nworkers; worker++) {
-		starpu_worker_get_name((int)worker, name, sizeof(name));
-		fprintf(fp, "worker %u (%s)\n", worker, name);
+	for (worker = 0; worker <= nworkers; worker++) {
+		/* the last row: the calls run on their callers' threads */
+		size_t row = worker < nworkers ? worker : SP_CALLER_ROW;
+		int any = 0;
+
+		if (worker < nworkers) {
+			starpu_worker_get_name((int)worker, name, sizeof(name));
+			fprintf(fp, "worker %u (%s)\n", worker, name);
+		}
 		for (w = codelets; w; w = w->next)
 			for (i = 0; i < w->snapshot.nimpls; i++)
-				if (w->runs[(size_t)worker * w->snapshot.nimpls + i])
+				if (w->runs[row * w->snapshot.nimpls + i]) {
+					if (worker == nworkers && !any++)
+						fprintf(fp, "the calling threads\n");
 					fprintf(fp, "    %s/%s: %lu tasks\n", w->snapshot.name,
 						w->snapshot.impls[i].name,
-						w->runs[(size_t)worker * w->snapshot.nimpls + i]);
+						w->runs[row * w->snapshot.nimpls + i]);
+				}
 	}
 	pthread_mutex_unlock(&codelets_lock);
 }
@@ -937,6 +1034,25 @@ static int runnable(const struct pph_task *p)
 
 static int task_submit(struct pph_task *task);
 
+/* A variant for the caller's thread runs for a synchronous call only
+ * (sp__for_caller): a task submitted is without them, or refused
+ * (-ENODEV) where it has no other. */
+static int leave_caller_variants(struct pph_task *task)
+{
+	const struct pph_codelet *cl = &task->w->snapshot;
+	unsigned mine = pph__caller_variants(cl);
+
+	if (!mine || pph_mpi_size() > 1)
+		return 0;
+	task->mask &= ~mine;
+	if (cl->nimpls <= 32 && !(task->mask & pph__all_variants(cl))) {
+		fprintf(stderr, "peppher: %s: its variants run on the thread of a synchronous call only (PPH_IMPL_CALLER_THREAD): a task submitted otherwise is refused\n",
+			cl->name ? cl->name : "?");
+		return -ENODEV;
+	}
+	return 0;
+}
+
 int pph_task_submit(struct pph_task *task)
 {
 	int rc;
@@ -962,6 +1078,8 @@ static int task_submit(struct pph_task *task)
 
 	if (!task->w)
 		return -EINVAL;
+	if ((rc = leave_caller_variants(task)) != 0)
+		return rc;
 	if ((rc = buffers_usable(task)) != 0)
 		return rc;
 	task->no_room = kinds_without_room(task);

@@ -36,6 +36,10 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 	/* the caller's errno, which the variant starts with; a synchronous
 	 * call returns with the variant's, any other with this */
 	int caller_errno = errno, ran_errno = caller_errno;
+	/* what the caller asked: an asynchronous call run on its thread is
+	 * made synchronous, and leaves its errno as one */
+	int asked_sync = sync;
+	unsigned mine;
 
 	if (!cl || (nbuffers && (!handles || !modes)) || (arg_size && !arg))
 		return -EINVAL;
@@ -44,6 +48,12 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 	/* the whole call, before pph_shutdown stops StarPU, or none */
 	if ((rc = sp__enter(cl->name ? cl->name : "?", 0)) != 0)
 		return rc;
+	/* (inside a variant, a call runs on that thread anyway) */
+	mine = keep || starpu_task_get_current() ? 0 : sp__for_caller(cl, impl_mask);
+	if (mine) {
+		impl_mask = mine;
+		sync = 1;
+	}
 	task = pph_task_create(cl);
 	rc = task ? 0 : -ENOMEM;
 	if (task)
@@ -60,6 +70,20 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 		pph_fpenv_get(&task->fpenv);
 		rc = sp__task_run_here(task);
 		if (rc == 0) {
+			ran_errno = task->errno_value;
+			pph_fpenv_raise(&task->fpenv);
+		}
+		pph_task_destroy(task);
+		if (rc == 0)
+			containers_called(nbuffers, handles, modes);
+		sp__leave();
+		errno = ran_errno;
+		return rc;
+	}
+	if (rc == 0 && mine) { /* on this thread (runtime.h) */
+		pph_fpenv_get(&task->fpenv);
+		rc = sp__task_run_for_caller(task);
+		if (rc == 0 && asked_sync) {
 			ran_errno = task->errno_value;
 			pph_fpenv_raise(&task->fpenv);
 		}
@@ -300,8 +324,10 @@ static int call_partitioned(const struct pph_codelet *cl, unsigned impl_mask, un
 	for (i = 0; i < nbuffers; i++)
 		if (parts[i] >= 0 && handles[i] && (size_t)n > sp__split_length(handles[i]))
 			n = sp__split_length(handles[i]) ? (int)sp__split_length(handles[i]) : 1;
-	/* inside a variant: one call, at once */
-	if (n <= 1 || starpu_task_get_current() || !pph__split_shared(nbuffers, handles, parts, first))
+	/* inside a variant: one call, at once; and a call whose variants run
+	 * on its caller's thread, whole */
+	if (n <= 1 || starpu_task_get_current() || sp__for_caller(cl, impl_mask) ||
+	    !pph__split_shared(nbuffers, handles, parts, first))
 		return pph_call_sync(cl, impl_mask, nbuffers, handles, modes, arg, arg_size);
 	if (!(tasks = calloc((size_t)n, sizeof(*tasks))))
 		return -ENOMEM;

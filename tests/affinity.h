@@ -26,7 +26,7 @@ static void k_affinity(void *buffers[], void *arg)
 	(void)sched_getaffinity(0, sizeof(affinity_seen), &affinity_seen);
 }
 
-static const struct pph_impl affinity_impls[] = { { PPH_ARCH_CPU, k_affinity, "affinity" } };
+static const struct pph_impl affinity_impls[] = { { PPH_ARCH_CPU, k_affinity, "affinity", 0 } };
 static const struct pph_codelet affinity_cl = { "affinity", 1, affinity_impls, PPH_MODEL_DEFAULT };
 
 /*

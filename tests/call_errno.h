@@ -39,7 +39,7 @@ static void errno_variant(void *buffers[], void *arg)
 }
 
 static const struct pph_impl errno_impls[] = {
-	{ PPH_ARCH_CPU, errno_variant, "errno_cpu" },
+	{ PPH_ARCH_CPU, errno_variant, "errno_cpu", 0 },
 };
 static const struct pph_codelet errno_cl = { "call_errno", 1, errno_impls, PPH_MODEL_DEFAULT };
 

@@ -55,7 +55,7 @@ static void fpenv_variant(void *buffers[], void *arg)
 }
 
 static const struct pph_impl fpenv_impls[] = {
-	{ PPH_ARCH_CPU, fpenv_variant, "fpenv_cpu" },
+	{ PPH_ARCH_CPU, fpenv_variant, "fpenv_cpu", 0 },
 };
 static const struct pph_codelet fpenv_cl = { "call_fpenv", 1, fpenv_impls, PPH_MODEL_DEFAULT };
 

@@ -39,7 +39,7 @@ static void race_fill_cpu(void *buffers[], void *arg)
 }
 
 static const struct pph_impl race_fill_impls[] = { { PPH_ARCH_CPU, race_fill_cpu,
-						       "race_fill_cpu" } };
+						       "race_fill_cpu", 0 } };
 static const struct pph_codelet race_fill_cl = { "race_fill", 1, race_fill_impls,
 						 PPH_MODEL_DEFAULT };
 

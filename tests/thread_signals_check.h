@@ -86,7 +86,7 @@ static void signals_report(void *buffers[], void *arg)
 }
 
 static const struct pph_impl signals_report_impls[] = {
-	{ PPH_ARCH_CPU, signals_report, "signals_report_cpu" }
+	{ PPH_ARCH_CPU, signals_report, "signals_report_cpu", 0 }
 };
 static const struct pph_codelet signals_report_cl = { "signals_report", 1, signals_report_impls,
 						      PPH_MODEL_DEFAULT };

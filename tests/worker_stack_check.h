@@ -36,7 +36,7 @@ static void big_frame(void *buffers[], void *arg)
 	*stack += (size_t)(frame[12345] - 1);
 }
 
-static const struct pph_impl big_frame_impls[] = { { PPH_ARCH_CPU, big_frame, "big_frame_cpu" } };
+static const struct pph_impl big_frame_impls[] = { { PPH_ARCH_CPU, big_frame, "big_frame_cpu", 0 } };
 static const struct pph_codelet big_frame_cl = { "big_frame", 1, big_frame_impls,
 						 PPH_MODEL_DEFAULT };
 

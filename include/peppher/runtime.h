@@ -169,11 +169,28 @@ const char *pph_arch_name(enum pph_arch arch);
  */
 typedef void (*pph_kernel_fn)(void *buffers[], void *arg);
 
+/**
+ * A CPU variant that runs on the thread that made the call, never on a
+ * worker: it calls a library that keeps state per thread (its last error:
+ * OpenSSL's error queue, libgit2's git_error_last, TurboJPEG's
+ * tjGetErrorStr2(NULL); an interpreter's thread state: Python, Tcl), which
+ * the program's next call reads on its own thread.  Only synchronous calls
+ * (pph_call_sync, or an entry wrapper's) run it: there, in the call's
+ * order on its data, when no other variant of the call can run (no worker
+ * for one, or none allowed); an asynchronous call whose only variants are
+ * such is made synchronous, a split call runs whole; a task submitted
+ * otherwise (pph_task_submit, a split call's block) runs the other
+ * variants only, or is refused (-ENODEV) where there are none.  Honoured
+ * among a codelet's first 32 variants (the mask's).
+ */
+#define PPH_IMPL_CALLER_THREAD 1u
+
 /** One implementation variant. */
 struct pph_impl {
 	enum pph_arch arch;
 	pph_kernel_fn fn;
 	const char *name; /**< shown in statistics and traces */
+	unsigned flags;	  /**< PPH_IMPL_CALLER_THREAD, or 0 */
 };
 
 /**

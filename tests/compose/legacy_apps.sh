@@ -12,9 +12,10 @@
 # changed.  Each prints, exits and writes what it does built directly, and
 # its library calls ran as components; composed for StarPU too.
 #
-# make check runs five of them, one per kind of program (stdin to stdout
+# make check runs six of them, one per kind of program (stdin to stdout
 # over zlib.h, names a header renames with #define, a file written, the
-# program called back from inside a component); LEGACY_APPS=all (make
+# program called back from inside a component, a library that keeps its
+# last error per thread); LEGACY_APPS=all (make
 # check-long) runs them all: each tree builds every function of its header
 # twice, 40 minutes for all of them on two cores; LEGACY_APPS="NAME..."
 # runs those named.
@@ -72,7 +73,7 @@ same_output() {
 	$app_compare < "$1" > "$1.compared" 2> /dev/null && $app_compare < "$2" > "$2.compared" 2> /dev/null &&
 		cmp -s "$1.compared" "$2.compared"
 }
-quick="zpipe sha_example idn2_decode make_sine cvode_robertson"
+quick="zpipe sha_example idn2_decode make_sine cvode_robertson tjcompress"
 # wanted NAME: whether NAME runs (make check: the quick ones;
 # LEGACY_APPS=all: all of them; LEGACY_APPS="NAME...": those)
 wanted() {
@@ -291,6 +292,31 @@ fi
 tj=$doc/libjpeg62-turbo-dev/examples/tjexample.c
 app_files=image.jpg
 app tjcompress /usr/include/turbojpeg.h "$tj" -lturbojpeg tjCompress2 /dev/null image.ppm image.jpg -q 85
+# TurboJPEG keeps its last error per thread (tjGetErrorStr2(NULL), which
+# tjexample prints when tjLoadImage fails): composed, its functions run on
+# the thread that made the call, so the message is the library's, every
+# call on a worker (PEPPHER_UNDEFERRED=0) or over StarPU; on a worker,
+# tjexample printed "No error"
+if wanted tjcompress && [ -x tjcompress-direct ]; then
+	grep -q 'callerThread="true"' tjcompress/tjLoadImage/cpu/tjLoadImage_cpu.xml ||
+		fail "tjcompress: tjLoadImage's CPU variant does not run on the calling thread"
+	# (the three lines moved tjexample's own: "ERROR in line 347")
+	app_compare="sed s/line.[0-9]*/line/"
+	./tjcompress-direct missing.ppm out.jpg > missing.direct.out 2>&1
+	drc=$?
+	grep -q "Cannot open input file" missing.direct.out || fail "tjcompress: built directly, no error for a missing file"
+	PEPPHER_UNDEFERRED=0 ./tjcompress-gen/*_app missing.ppm out.jpg > missing.out 2>&1
+	[ $? -eq $drc ] && same_output missing.direct.out missing.out ||
+		fail "tjcompress on a missing file, every call on a worker: $(tr '\n' ' ' < missing.out)"
+	if pkg-config --exists peppher-starpu; then
+		STARPU_SILENT=1 STARPU_HOME="$work/starpu-home" ./tjcompress-starpu/*_app missing.ppm out.jpg \
+			> missing.starpu.out 2>&1
+		[ $? -eq $drc ] && same_output missing.direct.out missing.starpu.out ||
+			fail "tjcompress on a missing file over StarPU: $(tr '\n' ' ' < missing.starpu.out)"
+	fi
+	app_compare=
+	echo "PASS: tjcompress on a missing file: TurboJPEG's per-thread error, as built directly"
+fi
 app_files=image.bmp
 app tjdecompress /usr/include/turbojpeg.h "$tj" -lturbojpeg tjDecompress2 /dev/null image.jpg image.bmp -scale 1/2
 app_files=

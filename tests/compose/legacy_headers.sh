@@ -538,4 +538,61 @@ if [ "$(nproc)" -ge 2 ]; then
 		./ompcores-gen/omp_cores_app) || fail "omp_cores.h: the program failed"
 	[ "$cores" = 2 ] || fail "omp_cores.h: the region's threads ran on $cores core(s), not 2"
 fi
+# A library that keeps its last error per thread (thread-local storage, as
+# TurboJPEG's tjGetErrorStr2(NULL) or POSIX keys, as OpenSSL's error
+# queue): its CPU variants run on the thread that made the call, so the
+# program reads the error of its own last call, whichever thread a
+# runtime would have run it on (every call on a worker: eager and
+# PEPPHER_UNDEFERRED=0; StarPU's workers); a library without such state
+# keeps variants any worker may run.
+mkdir -p tlslib
+printf 'int checked_div(int a, int b);\nconst char *last_error(void);\n' > tlslib/lasterr.h
+cat > tlslib/lasterr.c <<'END'
+#include "lasterr.h"
+static __thread const char *error = "no error";
+int checked_div(int a, int b)
+{
+	if (!b) {
+		error = "division by zero";
+		return 0;
+	}
+	error = "no error";
+	return a / b;
+}
+const char *last_error(void)
+{
+	return error;
+}
+END
+gcc -O2 -shared -fPIC -o tlslib/liblasterr.so tlslib/lasterr.c &&
+	sed 's/__thread //' tlslib/lasterr.c > tlslib/global.c &&
+	gcc -O2 -shared -fPIC -I tlslib -o tlslib/libglobalerr.so tlslib/global.c || fail "liblasterr.so"
+"$COMPOSE" -L "$work/tlslib" -llasterr --generate-comp-files=tlslib/lasterr.h -o lasterr > /dev/null 2> lasterr.err ||
+	{ cat lasterr.err; fail "lasterr.h"; }
+grep -q 'note: .*liblasterr.so keeps state per thread: the 2 CPU variants that call it run on the thread that made the call (callerThread="true")' lasterr.err ||
+	{ cat lasterr.err; fail "lasterr.h: no note of the library's per-thread state"; }
+grep -q '<peppher:implementation name="checked_div_cpu" callerThread="true">' lasterr/checked_div/cpu/checked_div_cpu.xml ||
+	fail "lasterr.h: the CPU variant of a library with per-thread state may run on any thread"
+"$COMPOSE" -L "$work/tlslib" -lglobalerr --generate-comp-files=tlslib/lasterr.h -o globalerr > /dev/null 2>&1 ||
+	fail "lasterr.h, no per-thread state"
+grep -q callerThread globalerr/checked_div/cpu/checked_div_cpu.xml &&
+	fail "lasterr.h: a library without per-thread state runs on the calling thread"
+# last_error called directly, as OpenSSL's ERR_get_error is (err.h, not
+# the evp.h a program composes)
+sed -i '/requiredInterface name="last_error"/d' lasterr/main.xml
+printf '#include <stdio.h>\n#include "lasterr.h"\n#include "peppher.h"\nint main(void)\n{\n\tint i;\n\n\tPEPPHER_INITIALIZE();\n\tfor (i = 0; i < 20; i++) {\n\t\tchecked_div(1, i %% 2);\n\t\tputs(last_error());\n\t}\n\tPEPPHER_SHUTDOWN();\n\treturn 0;\n}\n' > lasterr/main.c
+for rt in "" starpu; do
+	"$COMPOSE" lasterr/main.xml -o "lasterr-gen$rt" ${rt:+--runtime=$rt} > /dev/null 2>&1 || fail "lasterr.h: compose $rt"
+	[ -z "$rt" ] || pkg-config --exists peppher-starpu || continue
+	make_quiet -C "lasterr-gen$rt" CPPFLAGS="-I$work/tlslib" > lasterr-build.log 2>&1 ||
+		{ tail lasterr-build.log; fail "lasterr.h: build $rt"; }
+	every_call_on_a_worker="PEPPHER_SCHED=eager PEPPHER_UNDEFERRED=0"
+	[ -n "$rt" ] && every_call_on_a_worker="STARPU_SILENT=1 STARPU_HOME=$work/starpu-home"
+	# shellcheck disable=SC2086
+	env $every_call_on_a_worker LD_LIBRARY_PATH="$work/tlslib" "./lasterr-gen$rt/lasterr_app" > "lasterr$rt.out" ||
+		fail "lasterr.h: the program failed ($rt)"
+	[ "$(grep -c '^division by zero$' "lasterr$rt.out")" = 10 ] &&
+		[ "$(grep -c '^no error$' "lasterr$rt.out")" = 10 ] ||
+		fail "lasterr.h: the program read another thread's last error ($rt): $(sort "lasterr$rt.out" | uniq -c | tr '\n' ' ')"
+done
 echo "PASS: headers as real libraries write them compose, build and compute as called directly (libpeppher$(pkg-config --exists peppher-starpu && echo ', StarPU'))"

@@ -132,7 +132,7 @@ cat > "$out/repo/platforms/big.xml" <<'XML'
 </peppher:component>
 XML
 "$COMPOSE" "$cons" --platform="$out/repo/platforms/big.xml" -o "$out/f" 2> /dev/null || fail "--platform=FILE"
-grep -q '{ PPH_ARCH_CPU, pick_huge_backend, "pick_huge" }' "$out/f/pick_entry.c" || fail "f: pick_huge left out"
+grep -q '{ PPH_ARCH_CPU, pick_huge_backend, "pick_huge", 0 }' "$out/f/pick_entry.c" || fail "f: pick_huge left out"
 "$COMPOSE" "$cons" -R "$out/repo" --platform=big -o "$out/g" 2> /dev/null || fail "--platform=NAME"
 diff -r "$out/f" "$out/g" || fail "--platform by name and by path differ"
 "$COMPOSE" "$cons" --platform=nowhere -o "$out/h" 2> "$out/h.err" && fail "unknown platform accepted"

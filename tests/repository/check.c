@@ -153,7 +153,7 @@ static int run(struct variant *v, struct call *c)
 	unsigned i;
 
 	if (v->fn) {
-		v->impl = (struct pph_impl){ v->arch, v->fn, v->name };
+		v->impl = (struct pph_impl){ v->arch, v->fn, v->name, 0 };
 		v->cl = (struct pph_codelet){ v->name, 1, &v->impl, PPH_MODEL_DEFAULT };
 		rc = pph_call_sync(&v->cl, PPH_ALL_IMPLS, c->n, c->h, c->mode, c->arg,
 				   c->arg_size);

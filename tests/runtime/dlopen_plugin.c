@@ -25,7 +25,7 @@ static void k_inc(void *buffers[], void *arg)
 		x[i] += 1;
 }
 
-static const struct pph_impl inc_impls[] = { { PPH_ARCH_CPU, k_inc, "dlopen_inc_cpu" } };
+static const struct pph_impl inc_impls[] = { { PPH_ARCH_CPU, k_inc, "dlopen_inc_cpu", 0 } };
 static const struct pph_codelet inc_cl = { "dlopen_inc", 1, inc_impls, PPH_MODEL_DEFAULT };
 
 int plugin_init(void)

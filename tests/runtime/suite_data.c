@@ -30,7 +30,7 @@ static void k_matrix(void *buffers[], void *arg)
 			m[i * ld + j] += (int)(100 * i + j);
 }
 
-static const struct pph_impl matrix_impls[] = { { PPH_ARCH_CPU, k_matrix, "matrix" } };
+static const struct pph_impl matrix_impls[] = { { PPH_ARCH_CPU, k_matrix, "matrix", 0 } };
 static const struct pph_codelet matrix_cl = { "matrix", 1, matrix_impls, PPH_MODEL_DEFAULT };
 
 static void test_matrix_block(void)

@@ -41,7 +41,7 @@ static void k_meet(void *buffers[], void *arg)
 	pthread_mutex_unlock(&meet_lock);
 }
 
-static const struct pph_impl meet_impls[] = { { PPH_ARCH_CPU, k_meet, "meet" } };
+static const struct pph_impl meet_impls[] = { { PPH_ARCH_CPU, k_meet, "meet", 0 } };
 static const struct pph_codelet meet_cl = { "meet", 1, meet_impls, PPH_MODEL_DEFAULT };
 
 /* dst[i] = src[i] */
@@ -56,7 +56,7 @@ static void k_copy(void *buffers[], void *arg)
 		dst[i] = src[i];
 }
 
-static const struct pph_impl copy_impls[] = { { PPH_ARCH_CPU, k_copy, "copy" } };
+static const struct pph_impl copy_impls[] = { { PPH_ARCH_CPU, k_copy, "copy", 0 } };
 static const struct pph_codelet copy_cl = { "copy", 1, copy_impls, PPH_MODEL_DEFAULT };
 
 static void test_raw_chain(void)
@@ -189,8 +189,8 @@ static void k_rg(void *buffers[], void *arg)
 }
 
 static const struct pph_impl rg_impls[] = {
-	{ PPH_ARCH_CPU, k_rg, "rg_a" },
-	{ PPH_ARCH_CPU, k_rg, "rg_b" },
+	{ PPH_ARCH_CPU, k_rg, "rg_a", 0 },
+	{ PPH_ARCH_CPU, k_rg, "rg_b", 0 },
 };
 static const struct pph_codelet rg_cl = { "random_graph", 2, rg_impls, PPH_MODEL_DEFAULT };
 

@@ -154,7 +154,7 @@ static void k_inc(void *buffers[], void *arg)
 		x[i]++;
 }
 
-static const struct pph_impl inc_impls[] = { { PPH_ARCH_CPU, k_inc, "inc" } };
+static const struct pph_impl inc_impls[] = { { PPH_ARCH_CPU, k_inc, "inc", 0 } };
 static const struct pph_codelet inc_cl = { "sd_inc", 1, inc_impls, PPH_MODEL_DEFAULT };
 
 #define CALLERS 4

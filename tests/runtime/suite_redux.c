@@ -52,7 +52,7 @@ static void k_dot(void *buffers[], void *arg)
 	atomic_fetch_sub(&running, 1);
 }
 
-static const struct pph_impl dot_impls[] = { { PPH_ARCH_CPU, k_dot, "cpu" } };
+static const struct pph_impl dot_impls[] = { { PPH_ARCH_CPU, k_dot, "cpu", 0 } };
 static const struct pph_codelet dot_cl = { "redux_dot", 1, dot_impls, PPH_MODEL_DEFAULT };
 
 /* A partitioned dot product into one variable: exact, and its blocks run
@@ -106,7 +106,7 @@ static void k_fsum(void *buffers[], void *arg)
 		*acc += v[i];
 }
 
-static const struct pph_impl fsum_impls[] = { { PPH_ARCH_CPU, k_fsum, "cpu" } };
+static const struct pph_impl fsum_impls[] = { { PPH_ARCH_CPU, k_fsum, "cpu", 0 } };
 static const struct pph_codelet fsum_cl = { "redux_fsum", 1, fsum_impls, PPH_MODEL_DEFAULT };
 
 static float fsum_once(pph_data_handle v)
@@ -160,7 +160,7 @@ static void k_minmax(void *buffers[], void *arg)
 			*acc = v[i];
 }
 
-static const struct pph_impl minmax_impls[] = { { PPH_ARCH_CPU, k_minmax, "cpu" } };
+static const struct pph_impl minmax_impls[] = { { PPH_ARCH_CPU, k_minmax, "cpu", 0 } };
 static const struct pph_codelet minmax_cl = { "redux_minmax", 1, minmax_impls,
 					      PPH_MODEL_DEFAULT };
 
@@ -228,7 +228,7 @@ static void k_stats(void *buffers[], void *arg)
 	acc->sumsq += v * v;
 }
 
-static const struct pph_impl stats_impls[] = { { PPH_ARCH_CPU, k_stats, "cpu" } };
+static const struct pph_impl stats_impls[] = { { PPH_ARCH_CPU, k_stats, "cpu", 0 } };
 static const struct pph_codelet stats_cl = { "redux_stats", 1, stats_impls, PPH_MODEL_DEFAULT };
 
 /* reads the stats' count into a long */
@@ -239,7 +239,7 @@ static void k_read_count(void *buffers[], void *arg)
 		((const struct stats *)PPH_VARIABLE_PTR(buffers[0]))->count;
 }
 
-static const struct pph_impl read_impls[] = { { PPH_ARCH_CPU, k_read_count, "cpu" } };
+static const struct pph_impl read_impls[] = { { PPH_ARCH_CPU, k_read_count, "cpu", 0 } };
 static const struct pph_codelet read_cl = { "redux_read", 1, read_impls, PPH_MODEL_DEFAULT };
 
 /* Many calls into one handle with a user operator; a host read and a task
@@ -294,7 +294,7 @@ static void k_hist(void *buffers[], void *arg)
 		hist[v[i] % 4]++;
 }
 
-static const struct pph_impl hist_impls[] = { { PPH_ARCH_CPU, k_hist, "cpu" } };
+static const struct pph_impl hist_impls[] = { { PPH_ARCH_CPU, k_hist, "cpu", 0 } };
 static const struct pph_codelet hist_cl = { "redux_hist", 1, hist_impls, PPH_MODEL_DEFAULT };
 
 static void test_vector_elementwise(void)

@@ -49,13 +49,13 @@ static void k_does_not_scale(void *buffers[], void *arg)
 }
 
 /* one codelet (one history) per attempt: see test_dmda_team_size */
-static const struct pph_impl scales_impls[] = { { PPH_ARCH_OPENMP, k_scales, "scales" } };
+static const struct pph_impl scales_impls[] = { { PPH_ARCH_OPENMP, k_scales, "scales", 0 } };
 static const struct pph_codelet scales_cl[3] = {
 	{ "scales", 1, scales_impls, PPH_MODEL_DEFAULT },
 	{ "scales_again", 1, scales_impls, PPH_MODEL_DEFAULT },
 	{ "scales_third", 1, scales_impls, PPH_MODEL_DEFAULT },
 };
-static const struct pph_impl flat_impls[] = { { PPH_ARCH_OPENMP, k_does_not_scale, "flat" } };
+static const struct pph_impl flat_impls[] = { { PPH_ARCH_OPENMP, k_does_not_scale, "flat", 0 } };
 static const struct pph_codelet flat_cl[3] = {
 	{ "flat", 1, flat_impls, PPH_MODEL_DEFAULT },
 	{ "flat_again", 1, flat_impls, PPH_MODEL_DEFAULT },
@@ -157,8 +157,8 @@ static void k_sleep_fast(void *buffers[], void *arg)
 }
 
 static const struct pph_impl pair_impls[] = {
-	{ PPH_ARCH_CPU, k_sleep_slow, "slow" },
-	{ PPH_ARCH_CPU, k_sleep_fast, "fast" },
+	{ PPH_ARCH_CPU, k_sleep_slow, "slow", 0 },
+	{ PPH_ARCH_CPU, k_sleep_fast, "fast", 0 },
 };
 static const struct pph_codelet pair_cl = { "slow_fast_pair", 2, pair_impls, PPH_MODEL_DEFAULT };
 
@@ -209,7 +209,7 @@ static void k_misled(void *buffers[], void *arg)
 	atomic_store(&long_done, 1);
 }
 
-static const struct pph_impl misled_impls[] = { { PPH_ARCH_CPU, k_misled, "misled" } };
+static const struct pph_impl misled_impls[] = { { PPH_ARCH_CPU, k_misled, "misled", 0 } };
 static const struct pph_codelet misled_cl = { "misled", 1, misled_impls, PPH_MODEL_DEFAULT };
 
 static struct pph_task *misled_task(int us)
@@ -275,9 +275,9 @@ static void k_record(void *buffers[], void *arg)
 	atomic_store(&order[atomic_fetch_add(&nrecorded, 1) % 3], *(const int *)arg);
 }
 
-static const struct pph_impl blocker_impls[] = { { PPH_ARCH_CPU, k_blocker, "blocker" } };
+static const struct pph_impl blocker_impls[] = { { PPH_ARCH_CPU, k_blocker, "blocker", 0 } };
 static const struct pph_codelet blocker_cl = { "blocker", 1, blocker_impls, PPH_MODEL_DEFAULT };
-static const struct pph_impl record_impls[] = { { PPH_ARCH_CPU, k_record, "record" } };
+static const struct pph_impl record_impls[] = { { PPH_ARCH_CPU, k_record, "record", 0 } };
 static const struct pph_codelet record_cl = { "record", 1, record_impls, PPH_MODEL_DEFAULT };
 
 static void test_call_priority(void)
@@ -346,9 +346,9 @@ static void k_short_omp(void *buffers[], void *arg)
 }
 
 static const struct pph_impl short_impls[] = {
-	{ PPH_ARCH_CPU, k_short_a, "short_a" },
-	{ PPH_ARCH_CPU, k_short_b, "short_b" },
-	{ PPH_ARCH_OPENMP, k_short_omp, "short_omp" },
+	{ PPH_ARCH_CPU, k_short_a, "short_a", 0 },
+	{ PPH_ARCH_CPU, k_short_b, "short_b", 0 },
+	{ PPH_ARCH_OPENMP, k_short_omp, "short_omp", 0 },
 };
 static const struct pph_codelet short_cl = { "short_run", 3, short_impls, PPH_MODEL_DEFAULT };
 
@@ -399,7 +399,7 @@ static void k_builds(void *buffers[], void *arg)
 	spin_us(20);
 }
 
-static const struct pph_impl builds_impls[] = { { PPH_ARCH_CPU, k_builds, "builds" } };
+static const struct pph_impl builds_impls[] = { { PPH_ARCH_CPU, k_builds, "builds", 0 } };
 static const struct pph_codelet builds_cl = { "one_time_costs", 1, builds_impls,
 					      PPH_MODEL_HISTORY };
 
@@ -452,8 +452,8 @@ static void k_once_slow(void *buffers[], void *arg)
 }
 
 static const struct pph_impl once_impls[] = {
-	{ PPH_ARCH_CPU, k_once_fast, "once_fast" },
-	{ PPH_ARCH_CPU, k_once_slow, "once_slow" },
+	{ PPH_ARCH_CPU, k_once_fast, "once_fast", 0 },
+	{ PPH_ARCH_CPU, k_once_slow, "once_slow", 0 },
 };
 static const struct pph_codelet once_cl = { "measured_once", 2, once_impls, PPH_MODEL_DEFAULT };
 
@@ -534,9 +534,9 @@ static void k_refresh_near(void *buffers[], void *arg)
 }
 
 static const struct pph_impl refresh_impls[] = {
-	{ PPH_ARCH_CPU, k_refresh_fresh, "refresh_fresh" },
-	{ PPH_ARCH_CPU, k_refresh_steady, "refresh_steady" },
-	{ PPH_ARCH_CPU, k_refresh_near, "refresh_near" },
+	{ PPH_ARCH_CPU, k_refresh_fresh, "refresh_fresh", 0 },
+	{ PPH_ARCH_CPU, k_refresh_steady, "refresh_steady", 0 },
+	{ PPH_ARCH_CPU, k_refresh_near, "refresh_near", 0 },
 };
 static const struct pph_codelet refresh_cl = { "refresh", 3, refresh_impls, PPH_MODEL_HISTORY };
 
@@ -603,11 +603,11 @@ static void k_chain_runner(void *buffers[], void *arg)
 	spin_us(55);
 }
 
-static const struct pph_impl hold_impls[] = { { PPH_ARCH_CPU, k_hold, "hold" } };
+static const struct pph_impl hold_impls[] = { { PPH_ARCH_CPU, k_hold, "hold", 0 } };
 static const struct pph_codelet hold_cl = { "refresh_hold", 1, hold_impls, PPH_MODEL_HISTORY };
 static const struct pph_impl chain_impls[] = {
-	{ PPH_ARCH_CPU, k_chain_kept, "chain_kept" },
-	{ PPH_ARCH_CPU, k_chain_runner, "chain_runner" },
+	{ PPH_ARCH_CPU, k_chain_kept, "chain_kept", 0 },
+	{ PPH_ARCH_CPU, k_chain_runner, "chain_runner", 0 },
 };
 static const struct pph_codelet chain_cl = { "refresh_chain", 2, chain_impls, PPH_MODEL_HISTORY };
 
@@ -704,8 +704,8 @@ static void k_work_regressed(void *buffers[], void *arg)
 }
 
 static const struct pph_impl work_impls[] = {
-	{ PPH_ARCH_CPU, k_work_chosen, "work_chosen" },
-	{ PPH_ARCH_CPU, k_work_regressed, "work_regressed" },
+	{ PPH_ARCH_CPU, k_work_chosen, "work_chosen", 0 },
+	{ PPH_ARCH_CPU, k_work_regressed, "work_regressed", 0 },
 };
 static const struct pph_codelet work_cl = { "work_refresh", 2, work_impls, PPH_MODEL_DEFAULT };
 
@@ -773,8 +773,8 @@ static void k_hiccup_slow(void *buffers[], void *arg)
 }
 
 static const struct pph_impl hiccup_impls[] = {
-	{ PPH_ARCH_CPU, k_hiccup_fast, "hiccup_fast" },
-	{ PPH_ARCH_CPU, k_hiccup_slow, "hiccup_slow" },
+	{ PPH_ARCH_CPU, k_hiccup_fast, "hiccup_fast", 0 },
+	{ PPH_ARCH_CPU, k_hiccup_slow, "hiccup_slow", 0 },
 };
 static const struct pph_codelet hiccup_cl = { "hiccup", 2, hiccup_impls, PPH_MODEL_HISTORY };
 
@@ -835,9 +835,9 @@ static void k_alone(void *buffers[], void *arg)
 	spin_us(300);
 }
 
-static const struct pph_impl meet_impls[] = { { PPH_ARCH_CPU, k_meet, "meet" } };
+static const struct pph_impl meet_impls[] = { { PPH_ARCH_CPU, k_meet, "meet", 0 } };
 static const struct pph_codelet meet_cl = { "meet", 1, meet_impls, PPH_MODEL_DEFAULT };
-static const struct pph_impl alone_impls[] = { { PPH_ARCH_CPU, k_alone, "alone" } };
+static const struct pph_impl alone_impls[] = { { PPH_ARCH_CPU, k_alone, "alone", 0 } };
 static const struct pph_codelet alone_cl = { "alone", 1, alone_impls, PPH_MODEL_DEFAULT };
 
 static void test_pair_wakes_sleeper(void)
@@ -874,7 +874,7 @@ static void k_note_run(void *buffers[], void *arg)
 	atomic_fetch_add(&held_ran, 1);
 }
 
-static const struct pph_impl note_impls[] = { { PPH_ARCH_CPU, k_note_run, "note" } };
+static const struct pph_impl note_impls[] = { { PPH_ARCH_CPU, k_note_run, "note", 0 } };
 static const struct pph_codelet note_cl = { "note_run", 1, note_impls, PPH_MODEL_DEFAULT };
 
 static void test_held_wakes(void)

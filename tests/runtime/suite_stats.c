@@ -60,7 +60,7 @@ static void k_fork_join(void *buffers[], void *arg)
 	atomic_store(&seen_threads, pph_openmp_threads());
 }
 
-static const struct pph_impl fork_join_impls[] = { { PPH_ARCH_OPENMP, k_fork_join, "omp" } };
+static const struct pph_impl fork_join_impls[] = { { PPH_ARCH_OPENMP, k_fork_join, "omp", 0 } };
 static const struct pph_codelet fork_join_cl = { "fj", 1, fork_join_impls, PPH_MODEL_DEFAULT };
 
 /* The line of buf that starts with prefix, into line (without its newline). */

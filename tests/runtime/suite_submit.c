@@ -33,7 +33,7 @@ static void k_hold(void *buffers[], void *arg)
 		sched_yield();
 }
 
-static const struct pph_impl hold_impls[] = { { PPH_ARCH_CPU, k_hold, "hold" } };
+static const struct pph_impl hold_impls[] = { { PPH_ARCH_CPU, k_hold, "hold", 0 } };
 static const struct pph_codelet hold_cl = { "hold", 1, hold_impls, PPH_MODEL_DEFAULT };
 
 static void k_bump(void *buffers[], void *arg)
@@ -43,8 +43,8 @@ static void k_bump(void *buffers[], void *arg)
 }
 
 static const struct pph_impl bump_impls[] = {
-	{ PPH_ARCH_CPU, k_bump, "bump" },
-	{ PPH_ARCH_CPU, k_bump, "bump_too" },
+	{ PPH_ARCH_CPU, k_bump, "bump", 0 },
+	{ PPH_ARCH_CPU, k_bump, "bump_too", 0 },
 };
 static const struct pph_codelet bump_cl = { "bump", 1, bump_impls, PPH_MODEL_DEFAULT };
 static const struct pph_codelet bump2_cl = { "bump2", 2, bump_impls, PPH_MODEL_DEFAULT };
@@ -115,8 +115,8 @@ static void k_tiny(void *buffers[], void *arg)
 }
 
 static const struct pph_impl tiny_impls[] = {
-	{ PPH_ARCH_CPU, k_tiny, "tiny" },
-	{ PPH_ARCH_CPU, k_tiny, "tiny_too" },
+	{ PPH_ARCH_CPU, k_tiny, "tiny", 0 },
+	{ PPH_ARCH_CPU, k_tiny, "tiny_too", 0 },
 };
 static const struct pph_codelet tiny_cl = { "tiny", 1, tiny_impls, PPH_MODEL_DEFAULT };
 static const struct pph_codelet tiny2_cl = { "tiny2", 2, tiny_impls, PPH_MODEL_DEFAULT };
@@ -124,8 +124,8 @@ static const struct pph_codelet tiny2_cl = { "tiny2", 2, tiny_impls, PPH_MODEL_D
 /* holds with two variants: never run at submission, however tiny the
  * threshold makes them */
 static const struct pph_impl hold2_impls[] = {
-	{ PPH_ARCH_CPU, k_hold, "hold" },
-	{ PPH_ARCH_CPU, k_hold, "hold_too" },
+	{ PPH_ARCH_CPU, k_hold, "hold", 0 },
+	{ PPH_ARCH_CPU, k_hold, "hold_too", 0 },
 };
 static const struct pph_codelet hold2_cl = { "hold2", 2, hold2_impls, PPH_MODEL_DEFAULT };
 
@@ -189,7 +189,7 @@ static void k_nest(void *buffers[], void *arg)
 	CU_ASSERT_EQUAL(pph_data_acquire(nest_count_h, PPH_R), 0);
 }
 
-static const struct pph_impl nest_impls[] = { { PPH_ARCH_CPU, k_nest, "nest" } };
+static const struct pph_impl nest_impls[] = { { PPH_ARCH_CPU, k_nest, "nest", 0 } };
 static const struct pph_codelet nest_cl = { "nest", 1, nest_impls, PPH_MODEL_DEFAULT };
 
 static void test_in_place_calls_runtime(void)
@@ -291,8 +291,8 @@ static void k_add_run(void *buffers[], void *arg)
 }
 
 static const struct pph_impl add_run_impls[] = {
-	{ PPH_ARCH_CPU, k_add_run, "first" },
-	{ PPH_ARCH_CPU, k_add_run, "second" },
+	{ PPH_ARCH_CPU, k_add_run, "first", 0 },
+	{ PPH_ARCH_CPU, k_add_run, "second", 0 },
 };
 static const struct pph_codelet add_run_cl = { "add_run", 2, add_run_impls, PPH_MODEL_DEFAULT };
 
@@ -362,7 +362,7 @@ static void k_inner_omp(void *buffers[], void *arg)
 	*(long *)PPH_VARIABLE_PTR(buffers[0]) += pph_openmp_threads();
 }
 
-static const struct pph_impl inner_impls[] = { { PPH_ARCH_OPENMP, k_inner_omp, "inner_omp" } };
+static const struct pph_impl inner_impls[] = { { PPH_ARCH_OPENMP, k_inner_omp, "inner_omp", 0 } };
 static const struct pph_codelet inner_cl = { "inner", 1, inner_impls, PPH_MODEL_DEFAULT };
 
 static void k_outer(void *buffers[], void *arg)
@@ -375,8 +375,8 @@ static void k_outer(void *buffers[], void *arg)
 }
 
 static const struct pph_impl outer_impls[] = {
-	{ PPH_ARCH_CPU, k_outer, "outer" },
-	{ PPH_ARCH_CPU, k_outer, "outer_too" },
+	{ PPH_ARCH_CPU, k_outer, "outer", 0 },
+	{ PPH_ARCH_CPU, k_outer, "outer_too", 0 },
 };
 static const struct pph_codelet outer_cl = { "outer", 2, outer_impls, PPH_MODEL_DEFAULT };
 
@@ -441,7 +441,7 @@ static void k_jump(void *buffers[], void *arg)
 	}
 }
 
-static const struct pph_impl jump_impls[] = { { PPH_ARCH_CPU, k_jump, "jump" } };
+static const struct pph_impl jump_impls[] = { { PPH_ARCH_CPU, k_jump, "jump", 0 } };
 static const struct pph_codelet jump_cl = { "jump", 1, jump_impls, PPH_MODEL_DEFAULT };
 
 static int jump_call(pph_data_handle h, int jump)

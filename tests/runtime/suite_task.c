@@ -29,7 +29,7 @@ static void k_increment(void *buffers[], void *arg)
 }
 
 static const struct pph_impl increment_impls[] = {
-	{ PPH_ARCH_CPU, k_increment, "increment" },
+	{ PPH_ARCH_CPU, k_increment, "increment", 0 },
 };
 static const struct pph_codelet increment_cl = { "increment", 1, increment_impls, PPH_MODEL_DEFAULT };
 
@@ -81,7 +81,7 @@ static void k_spin_arg(void *buffers[], void *arg)
 	spin_us(*(const int *)arg);
 }
 
-static const struct pph_impl spin_impls[] = { { PPH_ARCH_CPU, k_spin_arg, "spin_arg" } };
+static const struct pph_impl spin_impls[] = { { PPH_ARCH_CPU, k_spin_arg, "spin_arg", 0 } };
 static const struct pph_codelet spin_cl = { "wait_spin", 1, spin_impls, PPH_MODEL_HISTORY };
 
 static struct pph_task *spin_task(pph_data_handle h, int us)
@@ -293,10 +293,10 @@ static void k_log(void *buffers[], void *arg)
 	order[atomic_fetch_add(&order_len, 1)] = *(int *)arg;
 }
 
-static const struct pph_impl gate_impls[] = { { PPH_ARCH_CPU, k_gate, "gate" } };
+static const struct pph_impl gate_impls[] = { { PPH_ARCH_CPU, k_gate, "gate", 0 } };
 static const struct pph_codelet gate_cl = { "gate", 1, gate_impls, PPH_MODEL_DEFAULT };
 
-static const struct pph_impl log_impls[] = { { PPH_ARCH_CPU, k_log, "log" } };
+static const struct pph_impl log_impls[] = { { PPH_ARCH_CPU, k_log, "log", 0 } };
 static const struct pph_codelet log_cl = { "log", 1, log_impls, PPH_MODEL_DEFAULT };
 
 /* Several application threads submit at once, each a chain on its own
@@ -315,7 +315,7 @@ static void k_count(void *buffers[], void *arg)
 	(*(long *)PPH_VARIABLE_PTR(buffers[0]))++;
 }
 
-static const struct pph_impl count_impls[] = { { PPH_ARCH_CPU, k_count, "count" } };
+static const struct pph_impl count_impls[] = { { PPH_ARCH_CPU, k_count, "count", 0 } };
 static const struct pph_codelet count_cl = { "count", 1, count_impls, PPH_MODEL_DEFAULT };
 static pph_data_handle shared_h; /* every thread counts there too */
 
@@ -327,7 +327,7 @@ static void k_peek(void *buffers[], void *arg)
 	*(long *)PPH_VARIABLE_PTR(buffers[0]) += 0 * *(long *)PPH_VARIABLE_PTR(buffers[1]);
 }
 
-static const struct pph_impl peek_impls[] = { { PPH_ARCH_CPU, k_peek, "peek" } };
+static const struct pph_impl peek_impls[] = { { PPH_ARCH_CPU, k_peek, "peek", 0 } };
 static const struct pph_codelet peek_cl = { "peek", 1, peek_impls, PPH_MODEL_DEFAULT };
 
 static void *submit_chain(void *arg)

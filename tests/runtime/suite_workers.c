@@ -52,8 +52,8 @@ static void k_team(void *buffers[], void *arg)
 }
 
 static const struct pph_impl team_impls[] = {
-	{ PPH_ARCH_CPU, k_team_member, "member" },
-	{ PPH_ARCH_OPENMP, k_team, "team" },
+	{ PPH_ARCH_CPU, k_team_member, "member", 0 },
+	{ PPH_ARCH_OPENMP, k_team, "team", 0 },
 };
 static const struct pph_codelet team_cl = { "team", 2, team_impls, PPH_MODEL_DEFAULT };
 

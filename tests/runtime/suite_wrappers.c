@@ -16,6 +16,7 @@
 
 #include "internal.h"
 #include "../call_errno.h"
+#include "../call_caller_thread.h"
 #include "../call_fpenv.h"
 #include "../container_race.h"
 #include "suites.h"
@@ -61,8 +62,8 @@ static void k_block_inc_omp(void *buffers[], void *arg)
 }
 
 static const struct pph_impl split_impls[] = {
-	{ PPH_ARCH_CPU, k_block_inc, "inc_cpu" },
-	{ PPH_ARCH_OPENMP, k_block_inc_omp, "inc_omp" },
+	{ PPH_ARCH_CPU, k_block_inc, "inc_cpu", 0 },
+	{ PPH_ARCH_OPENMP, k_block_inc_omp, "inc_omp", 0 },
 };
 static const struct pph_codelet split_cl = { "cpu_split", 2, split_impls, PPH_MODEL_DEFAULT };
 
@@ -194,7 +195,7 @@ static void give_up_cpu(void *b[], void *arg)
 	pph_variant_error("gave up");
 }
 
-static const struct pph_impl give_up_impls[] = { { PPH_ARCH_CPU, give_up_cpu, "give_up_cpu" } };
+static const struct pph_impl give_up_impls[] = { { PPH_ARCH_CPU, give_up_cpu, "give_up_cpu", 0 } };
 static const struct pph_codelet give_up_cl = { "give_up", 1, give_up_impls, PPH_MODEL_DEFAULT };
 
 static void give_up_calls(void)
@@ -255,9 +256,9 @@ static void k_double(void *buffers[], void *arg)
 		v[i] *= 2;
 }
 
-static const struct pph_impl gated_impls[] = { { PPH_ARCH_CPU, k_gated_inc, "gated_cpu" } };
+static const struct pph_impl gated_impls[] = { { PPH_ARCH_CPU, k_gated_inc, "gated_cpu", 0 } };
 static const struct pph_codelet gated_cl = { "gated_inc", 1, gated_impls, PPH_MODEL_DEFAULT };
-static const struct pph_impl double_impls[] = { { PPH_ARCH_CPU, k_double, "double_cpu" } };
+static const struct pph_impl double_impls[] = { { PPH_ARCH_CPU, k_double, "double_cpu", 0 } };
 static const struct pph_codelet double_cl = { "double", 1, double_impls, PPH_MODEL_DEFAULT };
 
 static void test_async_split(void)
@@ -368,7 +369,7 @@ static void give_up_first_block(void *b[], void *arg)
 }
 
 static const struct pph_impl give_up_block_impls[] = {
-	{ PPH_ARCH_CPU, give_up_first_block, "give_up_block_cpu" },
+	{ PPH_ARCH_CPU, give_up_first_block, "give_up_block_cpu", 0 },
 };
 static const struct pph_codelet give_up_block_cl = { "give_up_block", 1, give_up_block_impls,
 						     PPH_MODEL_DEFAULT };
@@ -435,6 +436,20 @@ static void test_call_fpenv(void)
 	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
 }
 
+/* See call_caller_thread.h: as the scheduler runs the calls, then with
+ * every other call on a worker (PEPPHER_UNDEFERRED=0). */
+static void test_caller_thread(void)
+{
+	check_caller_thread();
+	pph_shutdown();
+	setenv("PEPPHER_UNDEFERRED", "0", 1);
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+	check_caller_thread();
+	pph_shutdown();
+	unsetenv("PEPPHER_UNDEFERRED");
+	CU_ASSERT_EQUAL_FATAL(pph_init(), 0);
+}
+
 void add_wrappers_tests(CU_pSuite s)
 {
 	CU_add_test(s, "a container read by two threads, one calling a component on it",
@@ -446,6 +461,8 @@ void add_wrappers_tests(CU_pSuite s)
 		    test_call_errno);
 	CU_add_test(s, "the caller's rounding and traps in the variant, its flags back",
 		    test_call_fpenv);
+	CU_add_test(s, "a variant for the caller's thread runs there, in its data's order",
+		    test_caller_thread);
 	CU_add_test(s, "asynchronous split calls: the caller goes on, later calls wait for the gather",
 		    test_async_split);
 	CU_add_test(s, "a block failing in an asynchronous split: said and counted once",

@@ -63,18 +63,18 @@ static void k_args(void *buffers[], void *arg)
 }
 
 static const struct pph_impl two_impls[] = {
-	{ PPH_ARCH_CPU, k_mark_a, "a" },
-	{ PPH_ARCH_OPENMP, k_mark_b, "b" },
+	{ PPH_ARCH_CPU, k_mark_a, "a", 0 },
+	{ PPH_ARCH_OPENMP, k_mark_b, "b", 0 },
 };
 const struct pph_codelet two_cl = { "two", 2, two_impls, PPH_MODEL_DEFAULT };
 
-static const struct pph_impl affine_impls[] = { { PPH_ARCH_CPU, k_affine, "affine" } };
+static const struct pph_impl affine_impls[] = { { PPH_ARCH_CPU, k_affine, "affine", 0 } };
 const struct pph_codelet affine_cl = { "affine", 1, affine_impls, PPH_MODEL_DEFAULT };
-static const struct pph_impl fill_impls[] = { { PPH_ARCH_CPU, k_fill_slow, "fill" } };
+static const struct pph_impl fill_impls[] = { { PPH_ARCH_CPU, k_fill_slow, "fill", 0 } };
 const struct pph_codelet fill_cl = { "fill", 1, fill_impls, PPH_MODEL_DEFAULT };
-static const struct pph_impl args_impls[] = { { PPH_ARCH_CPU, k_args, "args" } };
+static const struct pph_impl args_impls[] = { { PPH_ARCH_CPU, k_args, "args", 0 } };
 const struct pph_codelet args_cl = { "args", 1, args_impls, PPH_MODEL_DEFAULT };
-static const struct pph_impl cuda_impls[] = { { PPH_ARCH_CUDA, k_mark_a, "cuda_only" } };
+static const struct pph_impl cuda_impls[] = { { PPH_ARCH_CUDA, k_mark_a, "cuda_only", 0 } };
 const struct pph_codelet cuda_cl = { "cuda_only", 1, cuda_impls, PPH_MODEL_DEFAULT };
 
 /* Busy for us microseconds (a worker's core stays taken). */

@@ -66,15 +66,15 @@ static void add_one_cpu(void *b[], void *arg)
 		v[i]++;
 }
 
-static const struct pph_impl fill_matrix_impls[] = { { PPH_ARCH_CUDA, fill_matrix_cuda, "fill_matrix_cuda" } };
+static const struct pph_impl fill_matrix_impls[] = { { PPH_ARCH_CUDA, fill_matrix_cuda, "fill_matrix_cuda", 0 } };
 static const struct pph_codelet fill_matrix_cl = { "cuda_fill_matrix", 1, fill_matrix_impls, PPH_MODEL_DEFAULT };
-static const struct pph_impl add_one_impls[] = { { PPH_ARCH_CUDA, bad_cuda, "bad_cuda" },
-						 { PPH_ARCH_CPU, add_one_cpu, "add_one_cpu" } };
+static const struct pph_impl add_one_impls[] = { { PPH_ARCH_CUDA, bad_cuda, "bad_cuda", 0 },
+						 { PPH_ARCH_CPU, add_one_cpu, "add_one_cpu", 0 } };
 static const struct pph_codelet add_one_cl = { "cuda_add_one", 2, add_one_impls, PPH_MODEL_DEFAULT };
 
-static const struct pph_impl memset_impls[] = { { PPH_ARCH_CUDA, memset_cuda, "memset_cuda" } };
+static const struct pph_impl memset_impls[] = { { PPH_ARCH_CUDA, memset_cuda, "memset_cuda", 0 } };
 static const struct pph_codelet memset_cl = { "cuda_memset", 1, memset_impls, PPH_MODEL_DEFAULT };
-static const struct pph_impl copy_impls[] = { { PPH_ARCH_CUDA, copy_cuda, "copy_cuda" } };
+static const struct pph_impl copy_impls[] = { { PPH_ARCH_CUDA, copy_cuda, "copy_cuda", 0 } };
 static const struct pph_codelet copy_cl = { "cuda_copy", 1, copy_impls, PPH_MODEL_DEFAULT };
 
 static void test_transfers(void)
@@ -175,7 +175,7 @@ static void write_one_cuda(void *b[], void *arg)
 }
 
 static const struct pph_impl write_one_impls[] = { { PPH_ARCH_CUDA, write_one_cuda,
-						     "write_one_cuda" } };
+						     "write_one_cuda", 0 } };
 static const struct pph_codelet write_one_cl = { "cuda_write_one", 1, write_one_impls,
 						 PPH_MODEL_DEFAULT };
 

@@ -102,17 +102,17 @@ static void sum_cpu(void *b[], void *arg)
 }
 
 /* variant 0 runs on CPU workers, variant 1 on OpenCL workers */
-static const struct pph_impl fill_impls[] = { { PPH_ARCH_CPU, fill_cpu, "fill_cpu" },
-					      { PPH_ARCH_OPENCL, fill_ocl, "fill_ocl" } };
+static const struct pph_impl fill_impls[] = { { PPH_ARCH_CPU, fill_cpu, "fill_cpu", 0 },
+					      { PPH_ARCH_OPENCL, fill_ocl, "fill_ocl", 0 } };
 static const struct pph_codelet fill_cl = { "data_fill", 2, fill_impls, PPH_MODEL_DEFAULT };
-static const struct pph_impl add_impls[] = { { PPH_ARCH_CPU, add_cpu, "add_cpu" },
-					     { PPH_ARCH_OPENCL, add_ocl, "add_ocl" } };
+static const struct pph_impl add_impls[] = { { PPH_ARCH_CPU, add_cpu, "add_cpu", 0 },
+					     { PPH_ARCH_OPENCL, add_ocl, "add_ocl", 0 } };
 static const struct pph_codelet add_cl = { "data_add", 2, add_impls, PPH_MODEL_DEFAULT };
-static const struct pph_impl sum_impls[] = { { PPH_ARCH_CPU, sum_cpu, "sum_cpu" },
-					     { PPH_ARCH_OPENCL, sum_ocl, "sum_ocl" } };
+static const struct pph_impl sum_impls[] = { { PPH_ARCH_CPU, sum_cpu, "sum_cpu", 0 },
+					     { PPH_ARCH_OPENCL, sum_ocl, "sum_ocl", 0 } };
 static const struct pph_codelet sum_cl = { "data_sum", 2, sum_impls, PPH_MODEL_DEFAULT };
 static const struct pph_impl add_matrix_impls[] = {
-	{ PPH_ARCH_OPENCL, add_matrix_ocl, "add_matrix_ocl" } };
+	{ PPH_ARCH_OPENCL, add_matrix_ocl, "add_matrix_ocl", 0 } };
 static const struct pph_codelet add_matrix_cl = { "data_add_matrix", 1, add_matrix_impls, PPH_MODEL_DEFAULT };
 
 /* the host's block keeps its parent's leading dimension */
@@ -127,8 +127,8 @@ static void add_matrix_cpu(void *b[], void *arg)
 }
 
 static const struct pph_impl add_matrix2_impls[] = {
-	{ PPH_ARCH_CPU, add_matrix_cpu, "add_matrix_cpu" },
-	{ PPH_ARCH_OPENCL, add_matrix_ocl, "add_matrix_ocl" } };
+	{ PPH_ARCH_CPU, add_matrix_cpu, "add_matrix_cpu", 0 },
+	{ PPH_ARCH_OPENCL, add_matrix_ocl, "add_matrix_ocl", 0 } };
 static const struct pph_codelet add_matrix2_cl = { "data_add_matrix2", 2, add_matrix2_impls,
 						   PPH_MODEL_DEFAULT };
 
@@ -517,8 +517,8 @@ static void fast_add_ocl(void *b[], void *arg)
 	note_len(&hybrid_ocl_min, &hybrid_ocl_max, PPH_VECTOR_N(b[0]));
 }
 
-static const struct pph_impl hybrid_impls[] = { { PPH_ARCH_CPU, slow_add_cpu, "slow_add_cpu" },
-						{ PPH_ARCH_OPENCL, fast_add_ocl, "fast_add_ocl" } };
+static const struct pph_impl hybrid_impls[] = { { PPH_ARCH_CPU, slow_add_cpu, "slow_add_cpu", 0 },
+						{ PPH_ARCH_OPENCL, fast_add_ocl, "fast_add_ocl", 0 } };
 static const struct pph_codelet hybrid_cl = { "data_hybrid_add", 2, hybrid_impls, PPH_MODEL_DEFAULT };
 
 /* A partitioned call in 8 blocks on a CPU worker and an OpenCL device:
@@ -651,7 +651,7 @@ static void set_cpu(void *b[], void *arg)
 		v[i] = *(int *)arg;
 }
 
-static const struct pph_impl set_impls[] = { { PPH_ARCH_CPU, set_cpu, "set_cpu" } };
+static const struct pph_impl set_impls[] = { { PPH_ARCH_CPU, set_cpu, "set_cpu", 0 } };
 static const struct pph_codelet set_cl = { "data_split_set", 1, set_impls, PPH_MODEL_DEFAULT };
 
 static void test_async_split_write_only(void)
@@ -692,7 +692,7 @@ static void counted_add_cpu(void *b[], void *arg)
 	atomic_fetch_add(&cpu_only_blocks, 1);
 }
 
-static const struct pph_impl cpu_only_impls[] = { { PPH_ARCH_CPU, counted_add_cpu, "counted_add_cpu" } };
+static const struct pph_impl cpu_only_impls[] = { { PPH_ARCH_CPU, counted_add_cpu, "counted_add_cpu", 0 } };
 static const struct pph_codelet cpu_only_cl = { "data_cpu_only_add", 1, cpu_only_impls,
 						PPH_MODEL_DEFAULT };
 
@@ -889,10 +889,10 @@ static void share_ocl(void *b[], void *arg)
 	atomic_fetch_add(&share_on_device, 1);
 }
 
-static const struct pph_impl share_impls[] = { { PPH_ARCH_CPU, share_cpu, "share_cpu" },
-					       { PPH_ARCH_OPENCL, share_ocl, "share_ocl" } };
+static const struct pph_impl share_impls[] = { { PPH_ARCH_CPU, share_cpu, "share_cpu", 0 },
+					       { PPH_ARCH_OPENCL, share_ocl, "share_ocl", 0 } };
 static const struct pph_codelet share_cl = { "data_share_copy", 2, share_impls, PPH_MODEL_DEFAULT };
-static const struct pph_impl host_fill_impls[] = { { PPH_ARCH_CPU, fill_cpu, "fill_cpu" } };
+static const struct pph_impl host_fill_impls[] = { { PPH_ARCH_CPU, fill_cpu, "fill_cpu", 0 } };
 static const struct pph_codelet host_fill_cl = { "data_host_fill", 1, host_fill_impls,
 						 PPH_MODEL_DEFAULT };
 
@@ -1026,7 +1026,7 @@ static void first_ocl(void *b[], void *arg)
 	run_kernel_n("sum", b, 1, 0, 1);
 }
 
-static const struct pph_impl first_impls[] = { { PPH_ARCH_OPENCL, first_ocl, "first_ocl" } };
+static const struct pph_impl first_impls[] = { { PPH_ARCH_OPENCL, first_ocl, "first_ocl", 0 } };
 static const struct pph_codelet first_cl = { "data_first_element", 1, first_impls,
 					     PPH_MODEL_DEFAULT };
 
@@ -1156,8 +1156,8 @@ static void why_ocl(void *b[], void *arg)
 	spin_us(20000);
 }
 
-static const struct pph_impl why_impls[] = { { PPH_ARCH_CPU, why_cpu, "why_cpu" },
-					     { PPH_ARCH_OPENCL, why_ocl, "why_ocl" } };
+static const struct pph_impl why_impls[] = { { PPH_ARCH_CPU, why_cpu, "why_cpu", 0 },
+					     { PPH_ARCH_OPENCL, why_ocl, "why_ocl", 0 } };
 static const struct pph_codelet why_cl = { "data_why", 2, why_impls, PPH_MODEL_DEFAULT };
 
 /* The number after "NAME": in the trace's slice at s, or -1. */
@@ -1272,8 +1272,8 @@ static void add_broken_ocl(void *b[], void *arg)
 }
 
 static const struct pph_impl broken_impls[] = {
-	{ PPH_ARCH_OPENCL, add_broken_ocl, "add_broken_ocl" },
-	{ PPH_ARCH_CPU, add_cpu, "add_cpu" },
+	{ PPH_ARCH_OPENCL, add_broken_ocl, "add_broken_ocl", 0 },
+	{ PPH_ARCH_CPU, add_cpu, "add_cpu", 0 },
 };
 static const struct pph_codelet broken_cl = { "data_add_broken", 2, broken_impls, PPH_MODEL_DEFAULT };
 
@@ -1283,8 +1283,8 @@ static const struct pph_codelet broken_cl = { "data_add_broken", 2, broken_impls
  * good, and the program with them).  Each sums the same vector into a
  * result of its own. */
 static const struct pph_impl broken_sum_impls[] = {
-	{ PPH_ARCH_OPENCL, add_broken_ocl, "add_broken_ocl" },
-	{ PPH_ARCH_CPU, sum_cpu, "sum_cpu" },
+	{ PPH_ARCH_OPENCL, add_broken_ocl, "add_broken_ocl", 0 },
+	{ PPH_ARCH_CPU, sum_cpu, "sum_cpu", 0 },
 };
 static const struct pph_codelet broken_queued_cl = { "data_sum_broken_queued", 2,
 						     broken_sum_impls, PPH_MODEL_DEFAULT };
@@ -1307,7 +1307,7 @@ static void wait_gate_cpu(void *b[], void *arg)
 		sched_yield();
 }
 
-static const struct pph_impl gate_impls[] = { { PPH_ARCH_CPU, wait_gate_cpu, "wait_gate_cpu" } };
+static const struct pph_impl gate_impls[] = { { PPH_ARCH_CPU, wait_gate_cpu, "wait_gate_cpu", 0 } };
 static const struct pph_codelet gate_cl = { "data_gate", 1, gate_impls, PPH_MODEL_DEFAULT };
 
 /* K calls, each summing the same vector into a result of its own,
@@ -1517,19 +1517,19 @@ static void fill_dot_ocl(void *b[], void *arg)
 }
 
 static const struct pph_impl dot_impls[] = {
-	{ PPH_ARCH_OPENCL, add_dot_ocl, "add_dot_ocl" },
-	{ PPH_ARCH_CPU, add_cpu, "add_cpu" },
+	{ PPH_ARCH_OPENCL, add_dot_ocl, "add_dot_ocl", 0 },
+	{ PPH_ARCH_CPU, add_cpu, "add_cpu", 0 },
 };
 static const struct pph_codelet dot_cl = { "data_add_dot", 2, dot_impls, PPH_MODEL_DEFAULT };
 /* the same kernel in another component: the failure is remembered */
 static const struct pph_impl dot2_impls[] = {
-	{ PPH_ARCH_OPENCL, add_dot_ocl, "add_dot2_ocl" },
-	{ PPH_ARCH_CPU, add_cpu, "add2_cpu" },
+	{ PPH_ARCH_OPENCL, add_dot_ocl, "add_dot2_ocl", 0 },
+	{ PPH_ARCH_CPU, add_cpu, "add2_cpu", 0 },
 };
 static const struct pph_codelet dot2_cl = { "data_add_dot2", 2, dot2_impls, PPH_MODEL_DEFAULT };
 /* and in one without any other variant, writing only */
 static const struct pph_impl dot_only_impls[] = {
-	{ PPH_ARCH_OPENCL, fill_dot_ocl, "fill_dot_ocl" },
+	{ PPH_ARCH_OPENCL, fill_dot_ocl, "fill_dot_ocl", 0 },
 };
 static const struct pph_codelet dot_only_cl = { "data_fill_dot", 1, dot_only_impls, PPH_MODEL_DEFAULT };
 
@@ -1856,8 +1856,8 @@ static void slow_copy_ocl(void *b[], void *arg)
 	atomic_fetch_add(&copies_on_device, 1);
 }
 
-static const struct pph_impl copy_impls[] = { { PPH_ARCH_CPU, copy_cpu, "copy_cpu" },
-					      { PPH_ARCH_OPENCL, slow_copy_ocl, "slow_copy_ocl" } };
+static const struct pph_impl copy_impls[] = { { PPH_ARCH_CPU, copy_cpu, "copy_cpu", 0 },
+					      { PPH_ARCH_OPENCL, slow_copy_ocl, "slow_copy_ocl", 0 } };
 static const struct pph_codelet copy_cl = { "data_copy_between_device_tasks", 2, copy_impls,
 					    PPH_MODEL_DEFAULT };
 
@@ -2186,8 +2186,8 @@ static void null_ocl(void *b[], void *arg)
 	atomic_fetch_add(&null_on_device, 1);
 }
 
-static const struct pph_impl null_impls[] = { { PPH_ARCH_CPU, null_cpu, "null_cpu" },
-					      { PPH_ARCH_OPENCL, null_ocl, "null_ocl" } };
+static const struct pph_impl null_impls[] = { { PPH_ARCH_CPU, null_cpu, "null_cpu", 0 },
+					      { PPH_ARCH_OPENCL, null_ocl, "null_ocl", 0 } };
 static const struct pph_codelet null_cl = { "data_null", 2, null_impls, PPH_MODEL_DEFAULT };
 
 static void test_null_data_on_host(void)

@@ -37,7 +37,7 @@ static void k_inc(void *buffers[], void *arg)
 		x[i] += 1;
 }
 
-static const struct pph_impl inc_impls[] = { { PPH_ARCH_CPU, k_inc, "inc_cpu" } };
+static const struct pph_impl inc_impls[] = { { PPH_ARCH_CPU, k_inc, "inc_cpu", 0 } };
 static const struct pph_codelet inc_cl = { "misuse_inc", 1, inc_impls, PPH_MODEL_DEFAULT };
 
 static int inc(pph_data_handle h)
@@ -223,7 +223,7 @@ static void k_inc_200us(void *buffers[], void *arg)
 	k_inc(buffers, arg);
 }
 
-static const struct pph_impl inc_200us_impls[] = { { PPH_ARCH_CPU, k_inc_200us, "inc_200us_cpu" } };
+static const struct pph_impl inc_200us_impls[] = { { PPH_ARCH_CPU, k_inc_200us, "inc_200us_cpu", 0 } };
 static const struct pph_codelet inc_200us_cl = { "misuse_inc_200us", 1, inc_200us_impls,
 						 PPH_MODEL_DEFAULT };
 
@@ -273,10 +273,10 @@ static void k_nothing(void *buffers[], void *arg)
 	(void)arg;
 }
 
-static const struct pph_impl no_fn[] = { { PPH_ARCH_CPU, NULL, "no_fn" } };
-static const struct pph_impl no_name[] = { { PPH_ARCH_CPU, k_nothing, NULL } };
-static const struct pph_impl bad_arch[] = { { PPH_ARCH_CPU, k_nothing, "fine" },
-					    { (enum pph_arch)7, k_nothing, "bad" } };
+static const struct pph_impl no_fn[] = { { PPH_ARCH_CPU, NULL, "no_fn", 0 } };
+static const struct pph_impl no_name[] = { { PPH_ARCH_CPU, k_nothing, NULL, 0 } };
+static const struct pph_impl bad_arch[] = { { PPH_ARCH_CPU, k_nothing, "fine", 0 },
+					    { (enum pph_arch)7, k_nothing, "bad", 0 } };
 static const struct pph_codelet bad[] = {
 	{ "misuse_no_fn", 1, no_fn, PPH_MODEL_DEFAULT },
 	{ "misuse_no_name", 1, no_name, PPH_MODEL_DEFAULT },
@@ -384,7 +384,7 @@ static void k_shutdown(void *buffers[], void *arg)
 
 static void test_shutdown_in_task(void)
 {
-	static const struct pph_impl si[] = { { PPH_ARCH_CPU, k_shutdown, "shutdown_cpu" } };
+	static const struct pph_impl si[] = { { PPH_ARCH_CPU, k_shutdown, "shutdown_cpu", 0 } };
 	static const struct pph_codelet sc = { "misuse_shutdown", 1, si, PPH_MODEL_DEFAULT };
 	int i, here = 0;
 
@@ -451,7 +451,7 @@ static void k_self(void *buffers[], void *arg)
 	}
 }
 
-static const struct pph_impl self_impls[] = { { PPH_ARCH_CPU, k_self, "self_cpu" } };
+static const struct pph_impl self_impls[] = { { PPH_ARCH_CPU, k_self, "self_cpu", 0 } };
 static const struct pph_codelet self_cl = { "misuse_self", 1, self_impls, PPH_MODEL_DEFAULT };
 
 static void self_calls(void)
@@ -637,7 +637,7 @@ static void k_slow_inc(void *buffers[], void *arg)
 	k_inc(buffers, arg);
 }
 
-static const struct pph_impl slow_impls[] = { { PPH_ARCH_CPU, k_slow_inc, "slow_inc_cpu" } };
+static const struct pph_impl slow_impls[] = { { PPH_ARCH_CPU, k_slow_inc, "slow_inc_cpu", 0 } };
 static const struct pph_codelet slow_cl = { "misuse_slow_inc", 1, slow_impls, PPH_MODEL_DEFAULT };
 
 static pph_data_handle fork_h, fork_busy;

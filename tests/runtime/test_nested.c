@@ -44,8 +44,8 @@ static void inc_cpu(void *buffers[], void *arg)
 }
 
 static const struct pph_impl inc_impls[] = {
-	{ PPH_ARCH_CPU, inc_cpu, "nested_inc_cpu" },
-	{ PPH_ARCH_OPENMP, inc_cpu, "nested_inc_omp" },
+	{ PPH_ARCH_CPU, inc_cpu, "nested_inc_cpu", 0 },
+	{ PPH_ARCH_OPENMP, inc_cpu, "nested_inc_omp", 0 },
 };
 static const struct pph_codelet inc_cl = { "nested_inc", 2, inc_impls, PPH_MODEL_DEFAULT };
 
@@ -77,7 +77,7 @@ static void add_sum_cpu(void *buffers[], void *arg)
 		*sum += x[i];
 }
 
-static const struct pph_impl add_sum_impls[] = { { PPH_ARCH_CPU, add_sum_cpu, "nested_sum" } };
+static const struct pph_impl add_sum_impls[] = { { PPH_ARCH_CPU, add_sum_cpu, "nested_sum", 0 } };
 static const struct pph_codelet add_sum_cl = { "nested_sum", 1, add_sum_impls, PPH_MODEL_DEFAULT };
 
 /* Two contributions to a sum of x, then a host read: the combine task
@@ -133,7 +133,7 @@ static void middle_cpu(void *buffers[], void *arg)
 		__atomic_add_fetch(&nested_failures, 1, __ATOMIC_RELAXED);
 }
 
-static const struct pph_impl middle_impls[] = { { PPH_ARCH_CPU, middle_cpu, "nested_middle" } };
+static const struct pph_impl middle_impls[] = { { PPH_ARCH_CPU, middle_cpu, "nested_middle", 0 } };
 static const struct pph_codelet middle_cl = { "nested_middle", 1, middle_impls, PPH_MODEL_DEFAULT };
 
 /* outer: INNER middle calls, each adding 4 */
@@ -147,7 +147,7 @@ static void outer_cpu(void *buffers[], void *arg)
 			__atomic_add_fetch(&nested_failures, 1, __ATOMIC_RELAXED);
 }
 
-static const struct pph_impl outer_impls[] = { { PPH_ARCH_CPU, outer_cpu, "nested_outer" } };
+static const struct pph_impl outer_impls[] = { { PPH_ARCH_CPU, outer_cpu, "nested_outer", 0 } };
 static const struct pph_codelet outer_cl = { "nested_outer", 1, outer_impls, PPH_MODEL_DEFAULT };
 
 /* OUTER outer calls in flight at once, then one synchronous; returns the
@@ -228,7 +228,7 @@ static void self_wait_cpu(void *buffers[], void *arg)
 	self_waits += pph_call_sync(&inc_cl, PPH_ALL_IMPLS, 1, &other, &r, NULL, 0) == 0;
 }
 
-static const struct pph_impl self_wait_impls[] = { { PPH_ARCH_CPU, self_wait_cpu, "self_wait" } };
+static const struct pph_impl self_wait_impls[] = { { PPH_ARCH_CPU, self_wait_cpu, "self_wait", 0 } };
 static const struct pph_codelet self_wait_cl = { "nested_self_wait", 1, self_wait_impls,
 						 PPH_MODEL_DEFAULT };
 
@@ -296,7 +296,7 @@ static void half_cpu(void *buffers[], void *arg)
 		x[i] += 1;
 }
 
-static const struct pph_impl half_impls[] = { { PPH_ARCH_CPU, half_cpu, "nested_half_cpu" } };
+static const struct pph_impl half_impls[] = { { PPH_ARCH_CPU, half_cpu, "nested_half_cpu", 0 } };
 static const struct pph_codelet half_cl = { "nested_half", 1, half_impls, PPH_MODEL_DEFAULT };
 
 /* What one OpenMP thread does with its part: three calls of half. */
@@ -347,7 +347,7 @@ static void whole_omp(void *buffers[], void *arg)
 	}
 }
 
-static const struct pph_impl whole_impls[] = { { PPH_ARCH_OPENMP, whole_omp, "nested_whole_omp" } };
+static const struct pph_impl whole_impls[] = { { PPH_ARCH_OPENMP, whole_omp, "nested_whole_omp", 0 } };
 static const struct pph_codelet whole_cl = { "nested_whole", 1, whole_impls, PPH_MODEL_DEFAULT };
 
 /* TEAM_CALLS synchronous calls of whole; 0 when right and run on a team

@@ -95,16 +95,16 @@ static void write_after_read(void *b[], void *arg)
 	*(long *)PPH_VARIABLE_PTR(b[0]) = 3;
 }
 
-static const struct pph_impl slow_write_impls[] = { { PPH_ARCH_CPU, slow_write, "c" } };
+static const struct pph_impl slow_write_impls[] = { { PPH_ARCH_CPU, slow_write, "c", 0 } };
 static const struct pph_codelet slow_write_cl = { "oom_slow_write", 1, slow_write_impls,
 						  PPH_MODEL_DEFAULT };
-static const struct pph_impl then_write_impls[] = { { PPH_ARCH_CPU, then_write, "c" } };
+static const struct pph_impl then_write_impls[] = { { PPH_ARCH_CPU, then_write, "c", 0 } };
 static const struct pph_codelet then_write_cl = { "oom_then_write", 1, then_write_impls,
 						  PPH_MODEL_DEFAULT };
-static const struct pph_impl slow_read_impls[] = { { PPH_ARCH_CPU, slow_read, "c" } };
+static const struct pph_impl slow_read_impls[] = { { PPH_ARCH_CPU, slow_read, "c", 0 } };
 static const struct pph_codelet slow_read_cl = { "oom_slow_read", 1, slow_read_impls,
 						 PPH_MODEL_DEFAULT };
-static const struct pph_impl war_impls[] = { { PPH_ARCH_CPU, write_after_read, "c" } };
+static const struct pph_impl war_impls[] = { { PPH_ARCH_CPU, write_after_read, "c", 0 } };
 static const struct pph_codelet war_cl = { "oom_write_after_read", 1, war_impls,
 					   PPH_MODEL_DEFAULT };
 

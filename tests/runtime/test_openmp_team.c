@@ -77,12 +77,12 @@ static void k_probe(void *buffers[], void *arg)
 }
 
 static const struct pph_impl probe_impls[] = {
-	{ PPH_ARCH_CPU, k_probe, "probe" },
+	{ PPH_ARCH_CPU, k_probe, "probe", 0 },
 };
 static const struct pph_codelet probe_cl = { "worker_core", 1, probe_impls, PPH_MODEL_DEFAULT };
 
 static const struct pph_impl team_impls[] = {
-	{ PPH_ARCH_OPENMP, k_team, "team" },
+	{ PPH_ARCH_OPENMP, k_team, "team", 0 },
 };
 static const struct pph_codelet team_cl = { "pinned_team", 1, team_impls, PPH_MODEL_DEFAULT };
 

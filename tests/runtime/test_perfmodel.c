@@ -31,8 +31,8 @@ static void k_noop(void *buffers[], void *arg)
 }
 
 static const struct pph_impl impls[] = {
-	{ PPH_ARCH_CPU, k_noop, "noop_a" },
-	{ PPH_ARCH_CPU, k_noop, "noop_b" },
+	{ PPH_ARCH_CPU, k_noop, "noop_a", 0 },
+	{ PPH_ARCH_CPU, k_noop, "noop_b", 0 },
 };
 static const struct pph_codelet cl = { "pm_test", 2, impls, PPH_MODEL_DEFAULT };
 
@@ -324,7 +324,7 @@ static void test_outliers(void)
  * runs are just spread, or take two values, keeps them all. */
 static void test_early_outlier(void)
 {
-	static const struct pph_impl ei[] = { { PPH_ARCH_CPU, k_noop, "early" } };
+	static const struct pph_impl ei[] = { { PPH_ARCH_CPU, k_noop, "early", 0 } };
 	static const struct pph_codelet ec = { "pm_early", 1, ei, PPH_MODEL_HISTORY };
 	const double slowed[] = { 5000, 20, 22 }, spread[] = { 20, 25, 70 },
 		     two[] = { 100, 400, 410 };
@@ -363,7 +363,7 @@ static void test_early_outlier(void)
  */
 static void test_slowed_sample_any_count(void)
 {
-	static const struct pph_impl si[] = { { PPH_ARCH_CPU, k_noop, "hiccup" } };
+	static const struct pph_impl si[] = { { PPH_ARCH_CPU, k_noop, "hiccup", 0 } };
 	static const struct pph_codelet sc = { "pm_hiccup", 1, si, PPH_MODEL_HISTORY };
 	unsigned at, k;
 
@@ -386,9 +386,9 @@ static void test_slowed_sample_any_count(void)
 
 static void test_regression(void)
 {
-	static const struct pph_impl ri[] = { { PPH_ARCH_CPU, k_noop, "reg" } };
+	static const struct pph_impl ri[] = { { PPH_ARCH_CPU, k_noop, "reg", 0 } };
 	static const struct pph_codelet rc = { "pm_regression", 1, ri, PPH_MODEL_DEFAULT };
-	static const struct pph_impl di[] = { { PPH_ARCH_OPENCL, k_noop, "reg_device" } };
+	static const struct pph_impl di[] = { { PPH_ARCH_OPENCL, k_noop, "reg_device", 0 } };
 	static const struct pph_codelet dc = { "pm_regression_device", 1, di, PPH_MODEL_DEFAULT };
 	double sizes[] = { 1e3, 4e3, 1.6e4, 6.4e4, 2.56e5 };
 	unsigned i, k;
@@ -432,7 +432,7 @@ static void test_regression(void)
  */
 static void test_team_sizes_apart(void)
 {
-	static const struct pph_impl ti[] = { { PPH_ARCH_OPENMP, k_noop, "team" } };
+	static const struct pph_impl ti[] = { { PPH_ARCH_OPENMP, k_noop, "team", 0 } };
 	static const struct pph_codelet tc = { "pm_teams", 1, ti, PPH_MODEL_HISTORY };
 	static const unsigned threads[] = { 1, 2, 3, 64, 65, 200 };
 	unsigned i, k;
@@ -464,7 +464,7 @@ static void test_team_sizes_apart(void)
  */
 static void test_work(void)
 {
-	static const struct pph_impl wi[] = { { PPH_ARCH_CPU, k_noop, "work" } };
+	static const struct pph_impl wi[] = { { PPH_ARCH_CPU, k_noop, "work", 0 } };
 	static const struct pph_codelet wc = { "pm_work", 1, wi, PPH_MODEL_DEFAULT };
 	static float a[64];
 	pph_data_handle h;
@@ -519,7 +519,7 @@ static void test_work(void)
  */
 static void test_recurring_size_calibrated(void)
 {
-	static const struct pph_impl ri[] = { { PPH_ARCH_CPU, k_noop, "recurring" } };
+	static const struct pph_impl ri[] = { { PPH_ARCH_CPU, k_noop, "recurring", 0 } };
 	static const struct pph_codelet rc = { "pm_recurring", 1, ri, PPH_MODEL_DEFAULT };
 	unsigned i, k;
 
@@ -552,7 +552,7 @@ static void test_recurring_size_calibrated(void)
  */
 static void test_slowed_run_not_kept(void)
 {
-	static const struct pph_impl si[] = { { PPH_ARCH_CPU, k_noop, "slowed" } };
+	static const struct pph_impl si[] = { { PPH_ARCH_CPU, k_noop, "slowed", 0 } };
 	static const struct pph_codelet sc = { "pm_slowed", 1, si, PPH_MODEL_DEFAULT };
 	double got;
 	unsigned i, k;
@@ -596,7 +596,7 @@ static int near(double got, double want, double rel)
 /* -useHistoryModels, -useRegressionModels, -useNLRegressionModels */
 static void test_model_kinds(void)
 {
-	static const struct pph_impl mi[] = { { PPH_ARCH_CPU, k_noop, "v" } };
+	static const struct pph_impl mi[] = { { PPH_ARCH_CPU, k_noop, "v", 0 } };
 	static const struct pph_codelet hist = { "pm_kind_history", 1, mi, PPH_MODEL_HISTORY };
 	static const struct pph_codelet reg = { "pm_kind_reg", 1, mi, PPH_MODEL_REGRESSION };
 	static const struct pph_codelet nl = { "pm_kind_nl", 1, mi, PPH_MODEL_NL_REGRESSION };
@@ -874,8 +874,8 @@ static void k_mark(void *buffers[], void *arg)
 static void test_absurd_predictions(void)
 {
 	static const struct pph_impl ai[] = {
-		{ PPH_ARCH_CPU, k_mark, "absurd_inf" },
-		{ PPH_ARCH_CPU, k_mark, "absurd_huge" },
+		{ PPH_ARCH_CPU, k_mark, "absurd_inf", 0 },
+		{ PPH_ARCH_CPU, k_mark, "absurd_huge", 0 },
 	};
 	static const struct pph_codelet ac = { "pm_absurd", 2, ai, PPH_MODEL_DEFAULT };
 	static const struct pph_codelet rc = { "pm_absurd_reg", 2, ai, PPH_MODEL_DEFAULT };
@@ -935,7 +935,7 @@ static void test_absurd_predictions(void)
  * codelet line, never writes outside the models folder. */
 static void test_path_escape(void)
 {
-	static const struct pph_impl ei[] = { { PPH_ARCH_CPU, k_noop, "escape_v" } };
+	static const struct pph_impl ei[] = { { PPH_ARCH_CPU, k_noop, "escape_v", 0 } };
 	static const struct pph_codelet climber = { "../../pm_climbed", 1, ei, PPH_MODEL_DEFAULT };
 	static const struct pph_codelet victim = { "pm_victim", 1, ei, PPH_MODEL_DEFAULT };
 	char *dir = pph__perfmodel_dir(), *out, *outlock, *escaped, *vpath, *evil, *path;
@@ -985,7 +985,7 @@ static void test_path_escape(void)
  * a run with that model starts, predicts and writes it back. */
 static void test_big_model(void)
 {
-	static const struct pph_impl bi[] = { { PPH_ARCH_CPU, k_noop, "big_v" } };
+	static const struct pph_impl bi[] = { { PPH_ARCH_CPU, k_noop, "big_v", 0 } };
 	static const struct pph_codelet big = { "pm_big", 1, bi, PPH_MODEL_HISTORY };
 	char *path = model_file("pm_big");
 	FILE *fp = fopen(path, "w");
@@ -1238,8 +1238,8 @@ static void k_kept_b(void *buffers[], void *arg)
 }
 
 static const struct pph_impl kept_impls[] = {
-	{ PPH_ARCH_CPU, k_kept_a, "kept_a" },
-	{ PPH_ARCH_CPU, k_kept_b, "kept_b" },
+	{ PPH_ARCH_CPU, k_kept_a, "kept_a", 0 },
+	{ PPH_ARCH_CPU, k_kept_b, "kept_b", 0 },
 };
 static const struct pph_codelet kept_cl = { "pm_kept", 2, kept_impls, PPH_MODEL_HISTORY };
 
@@ -1314,8 +1314,8 @@ static void k_setup_device(void *buffers[], void *arg)
 }
 
 static const struct pph_impl setup_impls[] = {
-	{ PPH_ARCH_CPU, k_setup_cpu, "setup_cpu" },
-	{ PPH_ARCH_OPENCL, k_setup_device, "setup_device" },
+	{ PPH_ARCH_CPU, k_setup_cpu, "setup_cpu", 0 },
+	{ PPH_ARCH_OPENCL, k_setup_device, "setup_device", 0 },
 };
 static const struct pph_codelet setup_cl = { "pm_setup", 2, setup_impls, PPH_MODEL_HISTORY };
 
@@ -1419,10 +1419,10 @@ static void k_steady(void *buffers[], void *arg)
 }
 
 static const struct pph_impl lazy_impls[] = {
-	{ PPH_ARCH_CPU, k_lazy, "lazy" },
-	{ PPH_ARCH_CPU, k_steady, "steady_b" },
-	{ PPH_ARCH_CPU, k_steady, "steady_c" },
-	{ PPH_ARCH_CPU, k_steady, "steady_d" },
+	{ PPH_ARCH_CPU, k_lazy, "lazy", 0 },
+	{ PPH_ARCH_CPU, k_steady, "steady_b", 0 },
+	{ PPH_ARCH_CPU, k_steady, "steady_c", 0 },
+	{ PPH_ARCH_CPU, k_steady, "steady_d", 0 },
 };
 static const struct pph_codelet lazy_cl = { "pm_lazy_start", 4, lazy_impls,
 					    PPH_MODEL_HISTORY };
@@ -1501,7 +1501,7 @@ static void test_short_runs_calibrate(void)
  */
 static void test_slowed_first_run_merged(void)
 {
-	static const struct pph_impl li[] = { { PPH_ARCH_CPU, k_noop, "lone" } };
+	static const struct pph_impl li[] = { { PPH_ARCH_CPU, k_noop, "lone", 0 } };
 	static const struct pph_codelet lc = { "pm_lone", 1, li, PPH_MODEL_HISTORY };
 	char *path = model_file("pm_lone");
 	struct pph_pm_entry e;
@@ -1558,7 +1558,7 @@ static void test_first_runs_apart(void)
  * with 4 ms ones. */
 static void test_footprint_collision(void)
 {
-	static const struct pph_impl ci[] = { { PPH_ARCH_CPU, k_noop, "collide" } };
+	static const struct pph_impl ci[] = { { PPH_ARCH_CPU, k_noop, "collide", 0 } };
 	static const struct pph_codelet cc = { "pm_collide", 1, ci, PPH_MODEL_HISTORY };
 	const uint32_t fp = 0x8880b79a;
 	unsigned k;
@@ -1611,7 +1611,7 @@ static void test_edited_files(void)
  * theirs). */
 static void test_reset_keeps_others(void)
 {
-	static const struct pph_impl ri[] = { { PPH_ARCH_CPU, k_noop, "reset_v" } };
+	static const struct pph_impl ri[] = { { PPH_ARCH_CPU, k_noop, "reset_v", 0 } };
 	static const struct pph_codelet rc = { "pm_reset", 1, ri, PPH_MODEL_HISTORY };
 	char *path = model_file("pm_reset");
 	unsigned k;

@@ -74,8 +74,8 @@ static void add_terms_ocl(void *b[], void *arg)
 }
 
 static const struct pph_impl add_terms_impls[] = {
-	{ PPH_ARCH_CPU, add_terms_cpu, "add_terms_cpu" },
-	{ PPH_ARCH_OPENCL, add_terms_ocl, "add_terms_ocl" },
+	{ PPH_ARCH_CPU, add_terms_cpu, "add_terms_cpu", 0 },
+	{ PPH_ARCH_OPENCL, add_terms_ocl, "add_terms_ocl", 0 },
 };
 static const struct pph_codelet add_terms_cl = { "redux_add_terms", 2, add_terms_impls,
 						 PPH_MODEL_DEFAULT };
@@ -180,8 +180,8 @@ static void add_terms_broken_ocl(void *b[], void *arg)
 }
 
 static const struct pph_impl broken_impls[] = {
-	{ PPH_ARCH_OPENCL, add_terms_broken_ocl, "add_terms_broken_ocl" },
-	{ PPH_ARCH_CPU, add_terms_cpu, "add_terms_cpu" },
+	{ PPH_ARCH_OPENCL, add_terms_broken_ocl, "add_terms_broken_ocl", 0 },
+	{ PPH_ARCH_CPU, add_terms_cpu, "add_terms_cpu", 0 },
 };
 static const struct pph_codelet broken_cl = { "redux_add_terms_broken", 2, broken_impls,
 					      PPH_MODEL_DEFAULT };
@@ -252,8 +252,8 @@ static void histogram_ocl(void *b[], void *arg)
 }
 
 static const struct pph_impl histogram_impls[] = {
-	{ PPH_ARCH_CPU, histogram_cpu, "histogram_cpu" },
-	{ PPH_ARCH_OPENCL, histogram_ocl, "histogram_ocl" },
+	{ PPH_ARCH_CPU, histogram_cpu, "histogram_cpu", 0 },
+	{ PPH_ARCH_OPENCL, histogram_ocl, "histogram_ocl", 0 },
 };
 static const struct pph_codelet histogram_cl = { "redux_histogram", 2, histogram_impls,
 						 PPH_MODEL_DEFAULT };
@@ -300,7 +300,7 @@ static void write_one_ocl(void *b[], void *arg)
 }
 
 static const struct pph_impl write_one_impls[] = { { PPH_ARCH_OPENCL, write_one_ocl,
-						     "write_one_ocl" } };
+						     "write_one_ocl", 0 } };
 static const struct pph_codelet write_one_cl = { "redux_write_one", 1, write_one_impls,
 						 PPH_MODEL_DEFAULT };
 

@@ -66,11 +66,11 @@ static void erring(void *buffers[], void *arg)
 }
 
 static const struct pph_impl flaky_impls[] = {
-	{ PPH_ARCH_CPU, flaky, "flaky" },
-	{ PPH_ARCH_CPU, steady, "steady" },
+	{ PPH_ARCH_CPU, flaky, "flaky", 0 },
+	{ PPH_ARCH_CPU, steady, "steady", 0 },
 };
 static const struct pph_codelet flaky_cl = { "test_flaky", 2, flaky_impls, PPH_MODEL_HISTORY };
-static const struct pph_impl erring_impls[] = { { PPH_ARCH_CPU, erring, "erring" } };
+static const struct pph_impl erring_impls[] = { { PPH_ARCH_CPU, erring, "erring", 0 } };
 static const struct pph_codelet erring_cl = { "test_erring", 1, erring_impls, PPH_MODEL_HISTORY };
 
 static const enum pph_access rw[1] = { PPH_RW };

@@ -23,7 +23,7 @@ static void twice(void *buffers[], void *arg)
 		x[i] *= 2;
 }
 
-static const struct pph_impl twice_impls[] = { { PPH_ARCH_CPU, twice, "twice_cpu" } };
+static const struct pph_impl twice_impls[] = { { PPH_ARCH_CPU, twice, "twice_cpu", 0 } };
 static const struct pph_codelet twice_cl = { "twice", 1, twice_impls, PPH_MODEL_HISTORY };
 
 int main(int argc, char **argv)

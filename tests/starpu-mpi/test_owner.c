@@ -65,7 +65,7 @@ static void stamp_matrix(void *buffers[], void *arg)
 			x[i * ld + j] = pph_mpi_rank();
 }
 
-static const struct pph_impl vector_impls[] = { { PPH_ARCH_CPU, stamp_vector, "stamp_vector" } };
+static const struct pph_impl vector_impls[] = { { PPH_ARCH_CPU, stamp_vector, "stamp_vector", 0 } };
 static const struct pph_codelet vector_cl = { "stamp_vector", 1, vector_impls, PPH_MODEL_HISTORY };
 /* x = 2 x + 1 */
 static void affine_vector(void *buffers[], void *arg)
@@ -77,9 +77,9 @@ static void affine_vector(void *buffers[], void *arg)
 		x[i] = 2 * x[i] + 1;
 }
 
-static const struct pph_impl affine_impls[] = { { PPH_ARCH_CPU, affine_vector, "affine_vector" } };
+static const struct pph_impl affine_impls[] = { { PPH_ARCH_CPU, affine_vector, "affine_vector", 0 } };
 static const struct pph_codelet affine_cl = { "affine_vector", 1, affine_impls, PPH_MODEL_HISTORY };
-static const struct pph_impl matrix_impls[] = { { PPH_ARCH_CPU, stamp_matrix, "stamp_matrix" } };
+static const struct pph_impl matrix_impls[] = { { PPH_ARCH_CPU, stamp_matrix, "stamp_matrix", 0 } };
 static const struct pph_codelet matrix_cl = { "stamp_matrix", 1, matrix_impls, PPH_MODEL_HISTORY };
 
 /* as an entry wrapper does: the container's host copy is stale from now on */
@@ -263,7 +263,7 @@ static void contribute(void *buffers[], void *arg)
 		*ran_on = pph_mpi_rank();
 }
 
-static const struct pph_impl contribute_impls[] = { { PPH_ARCH_CPU, contribute, "contribute" } };
+static const struct pph_impl contribute_impls[] = { { PPH_ARCH_CPU, contribute, "contribute", 0 } };
 static const struct pph_codelet contribute_cl = { "contribute", 1, contribute_impls,
 						  PPH_MODEL_HISTORY };
 

@@ -62,7 +62,7 @@ static void increment(void *buffers[], void *arg)
 		x[i] += 1;
 }
 
-static const struct pph_impl increment_impls[] = { { PPH_ARCH_CPU, increment, "increment_cpu" } };
+static const struct pph_impl increment_impls[] = { { PPH_ARCH_CPU, increment, "increment_cpu", 0 } };
 static const struct pph_codelet increment_cl = { "increment", 1, increment_impls, PPH_MODEL_HISTORY };
 static const enum pph_access rw[1] = { PPH_RW };
 
@@ -128,7 +128,7 @@ static void untouched(void *buffers[], void *arg)
 	(void)arg;
 }
 
-static const struct pph_impl opencl_impls[] = { { PPH_ARCH_OPENCL, untouched, "untouched_opencl" } };
+static const struct pph_impl opencl_impls[] = { { PPH_ARCH_OPENCL, untouched, "untouched_opencl", 0 } };
 static const struct pph_codelet opencl_cl = { "opencl_only", 1, opencl_impls, PPH_MODEL_HISTORY };
 
 /*

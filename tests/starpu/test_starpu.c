@@ -28,6 +28,7 @@
 #include <peppher/wrappers.h>
 
 #include "../call_errno.h"
+#include "../call_caller_thread.h"
 #include "../call_fpenv.h"
 #include "../worker_stack_check.h"
 #include "../thread_signals_check.h"
@@ -75,18 +76,18 @@ static void mscale(void *buffers[], void *arg)
 			x[i * ld + j] = x[i * ld + j] * ((struct args *)arg)->a + 1;
 }
 
-static const struct pph_impl mscale_impls[] = { { PPH_ARCH_CPU, mscale, "mscale" } };
+static const struct pph_impl mscale_impls[] = { { PPH_ARCH_CPU, mscale, "mscale", 0 } };
 static const struct pph_codelet mscale_cl = { "sp_mscale", 1, mscale_impls, PPH_MODEL_HISTORY };
 
 static const struct pph_impl scale_impls[] = {
-	{ PPH_ARCH_CPU, scale_one, "one" },
-	{ PPH_ARCH_OPENMP, scale_two, "two" },
+	{ PPH_ARCH_CPU, scale_one, "one", 0 },
+	{ PPH_ARCH_OPENMP, scale_two, "two", 0 },
 };
 static const struct pph_codelet scale_cl = { "sp_scale", 2, scale_impls, PPH_MODEL_HISTORY };
 
 static const struct pph_impl failing_impls[] = {
-	{ PPH_ARCH_CPU, scale_fails, "fails" },
-	{ PPH_ARCH_CPU, scale_two, "two" },
+	{ PPH_ARCH_CPU, scale_fails, "fails", 0 },
+	{ PPH_ARCH_CPU, scale_two, "two", 0 },
 };
 static const struct pph_codelet failing_cl = { "sp_failing", 2, failing_impls, PPH_MODEL_HISTORY };
 
@@ -239,8 +240,8 @@ static void block_sums_device(void *buffers[], void *arg)
 }
 
 static const struct pph_impl sums_impls[] = {
-	{ PPH_ARCH_OPENCL, block_sums_device, "device" },
-	{ PPH_ARCH_CPU, block_sums, "cpu" },
+	{ PPH_ARCH_OPENCL, block_sums_device, "device", 0 },
+	{ PPH_ARCH_CPU, block_sums, "cpu", 0 },
 };
 static const struct pph_codelet sums_cl = { "sp_sums", 2, sums_impls, PPH_MODEL_HISTORY };
 
@@ -282,7 +283,7 @@ static void gated_scale(void *buffers[], void *arg)
 	atomic_fetch_add(&sp_gated_blocks, 1);
 }
 
-static const struct pph_impl gated_impls[] = { { PPH_ARCH_CPU, gated_scale, "gated" } };
+static const struct pph_impl gated_impls[] = { { PPH_ARCH_CPU, gated_scale, "gated", 0 } };
 static const struct pph_codelet gated_cl = { "sp_gated_scale", 1, gated_impls,
 					     PPH_MODEL_HISTORY };
 
@@ -482,16 +483,16 @@ static int models_saved(const char *dir, int remove)
 static void test_models_per_variant_list(void)
 {
 	static const struct pph_impl listed[] = {
-		{ PPH_ARCH_CPU, scale_one, "one" },
-		{ PPH_ARCH_CPU, scale_two, "two" },
+		{ PPH_ARCH_CPU, scale_one, "one", 0 },
+		{ PPH_ARCH_CPU, scale_two, "two", 0 },
 	};
 	static const struct pph_impl swapped[] = {
-		{ PPH_ARCH_CPU, scale_two, "two" },
-		{ PPH_ARCH_CPU, scale_one, "one" },
+		{ PPH_ARCH_CPU, scale_two, "two", 0 },
+		{ PPH_ARCH_CPU, scale_one, "one", 0 },
 	};
 	static const struct pph_impl renamed[] = {
-		{ PPH_ARCH_CPU, scale_one, "one" },
-		{ PPH_ARCH_CPU, scale_two, "three" },
+		{ PPH_ARCH_CPU, scale_one, "one", 0 },
+		{ PPH_ARCH_CPU, scale_two, "three", 0 },
 	};
 	static const struct pph_codelet cls[] = {
 		{ "sp_models", 2, listed, PPH_MODEL_HISTORY },
@@ -548,6 +549,12 @@ static void test_containers(void)
 static void test_container_race(void)
 {
 	CU_ASSERT_EQUAL(container_race(), 0);
+}
+
+/* See call_caller_thread.h: StarPU's workers run every other variant. */
+static void test_caller_thread(void)
+{
+	check_caller_thread();
 }
 
 /* See call_errno.h: StarPU's workers run every variant here. */
@@ -620,7 +627,7 @@ static void k_null_or_add(void *buffers[], void *arg)
 		inner_rc = -1000; /* marks "got NULL" */
 }
 
-static const struct pph_impl null_or_add_impls[] = { { PPH_ARCH_CPU, k_null_or_add, "add" } };
+static const struct pph_impl null_or_add_impls[] = { { PPH_ARCH_CPU, k_null_or_add, "add", 0 } };
 static const struct pph_codelet null_or_add_cl = { "null_or_add", 1, null_or_add_impls,
 						   PPH_MODEL_DEFAULT };
 
@@ -644,7 +651,7 @@ static void k_outer(void *buffers[], void *arg)
 	outer_acquire = pph_data_acquire(outer_handle, PPH_R);
 }
 
-static const struct pph_impl outer_impls[] = { { PPH_ARCH_CPU, k_outer, "outer" } };
+static const struct pph_impl outer_impls[] = { { PPH_ARCH_CPU, k_outer, "outer", 0 } };
 static const struct pph_codelet outer_cl = { "outer", 1, outer_impls, PPH_MODEL_DEFAULT };
 
 static void test_host_data(void)
@@ -682,7 +689,7 @@ static void scale_errs(void *buffers[], void *arg)
 	pph_variant_error("test: this call fails");
 }
 
-static const struct pph_impl erring_impls[] = { { PPH_ARCH_CPU, scale_errs, "errs" } };
+static const struct pph_impl erring_impls[] = { { PPH_ARCH_CPU, scale_errs, "errs", 0 } };
 static const struct pph_codelet erring_cl = { "sp_erring", 1, erring_impls, PPH_MODEL_HISTORY };
 
 /* Asynchronous calls that fail are counted by the time a host read of
@@ -772,7 +779,7 @@ static void k_self(void *buffers[], void *arg)
 		pph_vector_destroy(self_v);
 }
 
-static const struct pph_impl self_impls[] = { { PPH_ARCH_CPU, k_self, "sp_self_cpu" } };
+static const struct pph_impl self_impls[] = { { PPH_ARCH_CPU, k_self, "sp_self_cpu", 0 } };
 static const struct pph_codelet self_cl = { "sp_self", 1, self_impls, PPH_MODEL_HISTORY };
 
 static void self_calls(void)
@@ -1097,7 +1104,7 @@ static void inc_late(void *buffers[], void *arg)
 		x[i]++;
 }
 
-static const struct pph_impl inc_late_impls[] = { { PPH_ARCH_CPU, inc_late, "inc_late" } };
+static const struct pph_impl inc_late_impls[] = { { PPH_ARCH_CPU, inc_late, "inc_late", 0 } };
 static const struct pph_codelet inc_late_cl = { "sp_recalibrate", 1, inc_late_impls,
 						PPH_MODEL_DEFAULT };
 
@@ -1177,6 +1184,8 @@ int main(void)
 		    test_container_race);
 	CU_add_test(s, "errno: the variant's after a synchronous call, the caller's after others",
 		    test_call_errno);
+	CU_add_test(s, "a variant for the caller's thread runs there, in its data's order",
+		    test_caller_thread);
 	CU_add_test(s, "the caller's rounding and traps in the variant, its flags back",
 		    test_call_fpenv);
 	CU_add_test(s, "a worker's stack: PEPPHER_STACKSIZE, or large where ulimit -s is unlimited",

@@ -48,8 +48,8 @@ static void broken_ocl(void *b[], void *arg)
 
 /* the device variant first: calls uncalibrated on both go to it too */
 static const struct pph_impl add_impls[] = {
-	{ PPH_ARCH_OPENCL, broken_ocl, "add_broken_ocl" },
-	{ PPH_ARCH_CPU, add_cpu, "add_cpu" },
+	{ PPH_ARCH_OPENCL, broken_ocl, "add_broken_ocl", 0 },
+	{ PPH_ARCH_CPU, add_cpu, "add_cpu", 0 },
 };
 static const struct pph_codelet split_cl = { "sp_add_broken_split", 2, add_impls,
 					     PPH_MODEL_HISTORY };
@@ -122,7 +122,7 @@ static void wait_gate_cpu(void *b[], void *arg)
 		sched_yield();
 }
 
-static const struct pph_impl gate_impls[] = { { PPH_ARCH_CPU, wait_gate_cpu, "wait_gate_cpu" } };
+static const struct pph_impl gate_impls[] = { { PPH_ARCH_CPU, wait_gate_cpu, "wait_gate_cpu", 0 } };
 static const struct pph_codelet gate_cl = { "sp_gate", 1, gate_impls, PPH_MODEL_DEFAULT };
 
 static void test_chained_calls(void)
@@ -187,13 +187,13 @@ static void sum_ocl(void *b[], void *arg)
 }
 
 static const struct pph_impl sum_impls[] = {
-	{ PPH_ARCH_OPENCL, sum_ocl, "sum_ocl" },
-	{ PPH_ARCH_CPU, sum_cpu, "sum_cpu" },
+	{ PPH_ARCH_OPENCL, sum_ocl, "sum_ocl", 0 },
+	{ PPH_ARCH_CPU, sum_cpu, "sum_cpu", 0 },
 };
 static const struct pph_codelet sum_cl = { "sp_sum", 2, sum_impls, PPH_MODEL_HISTORY };
 static const struct pph_impl broken_sum_impls[] = {
-	{ PPH_ARCH_OPENCL, broken_ocl, "sum_broken_ocl" },
-	{ PPH_ARCH_CPU, sum_cpu, "sum_cpu" },
+	{ PPH_ARCH_OPENCL, broken_ocl, "sum_broken_ocl", 0 },
+	{ PPH_ARCH_CPU, sum_cpu, "sum_cpu", 0 },
 };
 static const struct pph_codelet broken_sum_cl = { "sp_sum_broken", 2, broken_sum_impls,
 						  PPH_MODEL_HISTORY };
@@ -248,8 +248,8 @@ static void mark_ocl(void *b[], void *arg)
 }
 
 static const struct pph_impl big_impls[] = {
-	{ PPH_ARCH_OPENCL, mark_ocl, "big_mark_ocl" },
-	{ PPH_ARCH_CPU, add_cpu, "big_add_cpu" },
+	{ PPH_ARCH_OPENCL, mark_ocl, "big_mark_ocl", 0 },
+	{ PPH_ARCH_CPU, add_cpu, "big_add_cpu", 0 },
 };
 static const struct pph_codelet big_cl = { "sp_big", 2, big_impls, PPH_MODEL_HISTORY };
 static const struct pph_codelet big_device_cl = { "sp_big_device", 1, big_impls,
@@ -302,10 +302,10 @@ static void unreadable_ocl(void *b[], void *arg)
 }
 
 static const struct pph_impl messages_impls[] = {
-	{ PPH_ARCH_OPENCL, syntax_ocl, "syntax_ocl" },
-	{ PPH_ARCH_OPENCL, unnamed_ocl, "unnamed_ocl" },
-	{ PPH_ARCH_OPENCL, unreadable_ocl, "unreadable_ocl" },
-	{ PPH_ARCH_CPU, add_cpu, "add_cpu_fallback" },
+	{ PPH_ARCH_OPENCL, syntax_ocl, "syntax_ocl", 0 },
+	{ PPH_ARCH_OPENCL, unnamed_ocl, "unnamed_ocl", 0 },
+	{ PPH_ARCH_OPENCL, unreadable_ocl, "unreadable_ocl", 0 },
+	{ PPH_ARCH_CPU, add_cpu, "add_cpu_fallback", 0 },
 };
 static const struct pph_codelet messages_cl = { "sp_kernel_messages", 4, messages_impls,
 						PPH_MODEL_HISTORY };
@@ -412,8 +412,8 @@ static void total_cpu(void *b[], void *arg)
 }
 
 static const struct pph_impl total_impls[] = {
-	{ PPH_ARCH_OPENCL, total_ocl, "total_ocl" },
-	{ PPH_ARCH_CPU, total_cpu, "total_cpu" },
+	{ PPH_ARCH_OPENCL, total_ocl, "total_ocl", 0 },
+	{ PPH_ARCH_CPU, total_cpu, "total_cpu", 0 },
 };
 static const struct pph_codelet total_ocl_cl = { "sp_total_ocl", 1, total_impls,
 						 PPH_MODEL_HISTORY };
@@ -514,7 +514,7 @@ static void inc_ocl(void *b[], void *arg)
 	clEnqueueNDRangeKernel(pph_opencl_queue(), k, 1, NULL, &one, &one, 0, NULL, NULL);
 }
 
-static const struct pph_impl inc_impls[] = { { PPH_ARCH_OPENCL, inc_ocl, "inc_ocl" } };
+static const struct pph_impl inc_impls[] = { { PPH_ARCH_OPENCL, inc_ocl, "inc_ocl", 0 } };
 static const struct pph_codelet inc_cl = { "sp_inc", 1, inc_impls, PPH_MODEL_HISTORY };
 
 static void test_copies_home(void)
@@ -557,8 +557,8 @@ static void test_copies_home(void)
  * their gather left.
  */
 static const struct pph_impl split_inc_impls[] = {
-	{ PPH_ARCH_OPENCL, inc_ocl, "split_inc_ocl" },
-	{ PPH_ARCH_CPU, add_cpu, "split_inc_cpu" },
+	{ PPH_ARCH_OPENCL, inc_ocl, "split_inc_ocl", 0 },
+	{ PPH_ARCH_CPU, add_cpu, "split_inc_cpu", 0 },
 };
 static const struct pph_codelet split_inc_cl = { "sp_split_inc", 2, split_inc_impls,
 						 PPH_MODEL_HISTORY };
@@ -641,7 +641,7 @@ static void seven_ocl(void *b[], void *arg)
 		pph_variant_failed();
 }
 
-static const struct pph_impl seven_impls[] = { { PPH_ARCH_OPENCL, seven_ocl, "seven_ocl" } };
+static const struct pph_impl seven_impls[] = { { PPH_ARCH_OPENCL, seven_ocl, "seven_ocl", 0 } };
 static const struct pph_codelet seven_cl = { "sp_seven", 1, seven_impls, PPH_MODEL_HISTORY };
 
 static void test_home_at_shutdown(void)

@@ -43,11 +43,11 @@ static void bfs_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl bfs_impls[] = {
-	{PPH_ARCH_CPU, bfs_cpu_task, "bfs_cpu"},
-	{PPH_ARCH_OPENMP, bfs_omp_task, "bfs_omp"},
-	{PPH_ARCH_OPENCL, bfs_ocl_task, "bfs_ocl"},
+	{ PPH_ARCH_CPU, bfs_cpu_task, "bfs_cpu", 0 },
+	{ PPH_ARCH_OPENMP, bfs_omp_task, "bfs_omp", 0 },
+	{ PPH_ARCH_OPENCL, bfs_ocl_task, "bfs_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, bfs_cuda_task, "bfs_cuda"},
+	{ PPH_ARCH_CUDA, bfs_cuda_task, "bfs_cuda", 0 },
 #endif
 };
 static const struct pph_codelet bfs_codelet = {"bfs", sizeof(bfs_impls) / sizeof(bfs_impls[0]),

@@ -33,11 +33,11 @@ static void cfd_step_factor_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl cfd_step_factor_impls[] = {
-	{PPH_ARCH_CPU, cfd_step_factor_cpu_task, "cfd_step_factor_cpu"},
-	{PPH_ARCH_OPENMP, cfd_step_factor_omp_task, "cfd_step_factor_omp"},
-	{PPH_ARCH_OPENCL, cfd_step_factor_ocl_task, "cfd_step_factor_ocl"},
+	{ PPH_ARCH_CPU, cfd_step_factor_cpu_task, "cfd_step_factor_cpu", 0 },
+	{ PPH_ARCH_OPENMP, cfd_step_factor_omp_task, "cfd_step_factor_omp", 0 },
+	{ PPH_ARCH_OPENCL, cfd_step_factor_ocl_task, "cfd_step_factor_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, cfd_step_factor_cuda_task, "cfd_step_factor_cuda"},
+	{ PPH_ARCH_CUDA, cfd_step_factor_cuda_task, "cfd_step_factor_cuda", 0 },
 #endif
 };
 static const struct pph_codelet cfd_step_factor_codelet = {
@@ -92,11 +92,11 @@ static void cfd_flux_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl cfd_flux_impls[] = {
-	{PPH_ARCH_CPU, cfd_flux_cpu_task, "cfd_flux_cpu"},
-	{PPH_ARCH_OPENMP, cfd_flux_omp_task, "cfd_flux_omp"},
-	{PPH_ARCH_OPENCL, cfd_flux_ocl_task, "cfd_flux_ocl"},
+	{ PPH_ARCH_CPU, cfd_flux_cpu_task, "cfd_flux_cpu", 0 },
+	{ PPH_ARCH_OPENMP, cfd_flux_omp_task, "cfd_flux_omp", 0 },
+	{ PPH_ARCH_OPENCL, cfd_flux_ocl_task, "cfd_flux_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, cfd_flux_cuda_task, "cfd_flux_cuda"},
+	{ PPH_ARCH_CUDA, cfd_flux_cuda_task, "cfd_flux_cuda", 0 },
 #endif
 };
 static const struct pph_codelet cfd_flux_codelet = {
@@ -157,11 +157,11 @@ static void cfd_time_step_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl cfd_time_step_impls[] = {
-	{PPH_ARCH_CPU, cfd_time_step_cpu_task, "cfd_time_step_cpu"},
-	{PPH_ARCH_OPENMP, cfd_time_step_omp_task, "cfd_time_step_omp"},
-	{PPH_ARCH_OPENCL, cfd_time_step_ocl_task, "cfd_time_step_ocl"},
+	{ PPH_ARCH_CPU, cfd_time_step_cpu_task, "cfd_time_step_cpu", 0 },
+	{ PPH_ARCH_OPENMP, cfd_time_step_omp_task, "cfd_time_step_omp", 0 },
+	{ PPH_ARCH_OPENCL, cfd_time_step_ocl_task, "cfd_time_step_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, cfd_time_step_cuda_task, "cfd_time_step_cuda"},
+	{ PPH_ARCH_CUDA, cfd_time_step_cuda_task, "cfd_time_step_cuda", 0 },
 #endif
 };
 static const struct pph_codelet cfd_time_step_codelet = {

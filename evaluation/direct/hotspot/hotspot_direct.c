@@ -38,11 +38,11 @@ static void ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl impls[] = {
-	{ PPH_ARCH_CPU, cpu_task, "hotspot_cpu" },
-	{ PPH_ARCH_OPENMP, omp_task, "hotspot_omp" },
-	{ PPH_ARCH_OPENCL, ocl_task, "hotspot_ocl" },
+	{ PPH_ARCH_CPU, cpu_task, "hotspot_cpu", 0 },
+	{ PPH_ARCH_OPENMP, omp_task, "hotspot_omp", 0 },
+	{ PPH_ARCH_OPENCL, ocl_task, "hotspot_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{ PPH_ARCH_CUDA, hotspot_cuda_task, "hotspot_cuda" },
+	{ PPH_ARCH_CUDA, hotspot_cuda_task, "hotspot_cuda", 0 },
 #endif
 };
 static const struct pph_codelet codelet = { "hotspot", sizeof(impls) / sizeof(impls[0]), impls,

@@ -36,11 +36,11 @@ static void lud_panel_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl lud_panel_impls[] = {
-	{PPH_ARCH_CPU, lud_panel_cpu_task, "lud_panel_cpu"},
-	{PPH_ARCH_OPENMP, lud_panel_omp_task, "lud_panel_omp"},
-	{PPH_ARCH_OPENCL, lud_panel_ocl_task, "lud_panel_ocl"},
+	{ PPH_ARCH_CPU, lud_panel_cpu_task, "lud_panel_cpu", 0 },
+	{ PPH_ARCH_OPENMP, lud_panel_omp_task, "lud_panel_omp", 0 },
+	{ PPH_ARCH_OPENCL, lud_panel_ocl_task, "lud_panel_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, lud_panel_cuda_task, "lud_panel_cuda"},
+	{ PPH_ARCH_CUDA, lud_panel_cuda_task, "lud_panel_cuda", 0 },
 #endif
 };
 static const struct pph_codelet lud_panel_codelet = {
@@ -94,11 +94,11 @@ static void lud_internal_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl lud_internal_impls[] = {
-	{PPH_ARCH_CPU, lud_internal_cpu_task, "lud_internal_cpu"},
-	{PPH_ARCH_OPENMP, lud_internal_omp_task, "lud_internal_omp"},
-	{PPH_ARCH_OPENCL, lud_internal_ocl_task, "lud_internal_ocl"},
+	{ PPH_ARCH_CPU, lud_internal_cpu_task, "lud_internal_cpu", 0 },
+	{ PPH_ARCH_OPENMP, lud_internal_omp_task, "lud_internal_omp", 0 },
+	{ PPH_ARCH_OPENCL, lud_internal_ocl_task, "lud_internal_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, lud_internal_cuda_task, "lud_internal_cuda"},
+	{ PPH_ARCH_CUDA, lud_internal_cuda_task, "lud_internal_cuda", 0 },
 #endif
 };
 static const struct pph_codelet lud_internal_codelet = {

@@ -38,11 +38,11 @@ static void nw_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl nw_impls[] = {
-	{PPH_ARCH_CPU, nw_cpu_task, "nw_cpu"},
-	{PPH_ARCH_OPENMP, nw_omp_task, "nw_omp"},
-	{PPH_ARCH_OPENCL, nw_ocl_task, "nw_ocl"},
+	{ PPH_ARCH_CPU, nw_cpu_task, "nw_cpu", 0 },
+	{ PPH_ARCH_OPENMP, nw_omp_task, "nw_omp", 0 },
+	{ PPH_ARCH_OPENCL, nw_ocl_task, "nw_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, nw_cuda_task, "nw_cuda"},
+	{ PPH_ARCH_CUDA, nw_cuda_task, "nw_cuda", 0 },
 #endif
 };
 static const struct pph_codelet nw_codelet = {"nw", sizeof(nw_impls) / sizeof(nw_impls[0]),

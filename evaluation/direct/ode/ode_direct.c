@@ -36,11 +36,11 @@ static void ode_init_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl ode_init_impls[] = {
-	{PPH_ARCH_CPU, ode_init_cpu_task, "ode_init_cpu"},
-	{PPH_ARCH_OPENMP, ode_init_omp_task, "ode_init_omp"},
-	{PPH_ARCH_OPENCL, ode_init_ocl_task, "ode_init_ocl"},
+	{ PPH_ARCH_CPU, ode_init_cpu_task, "ode_init_cpu", 0 },
+	{ PPH_ARCH_OPENMP, ode_init_omp_task, "ode_init_omp", 0 },
+	{ PPH_ARCH_OPENCL, ode_init_ocl_task, "ode_init_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, ode_init_cuda_task, "ode_init_cuda"},
+	{ PPH_ARCH_CUDA, ode_init_cuda_task, "ode_init_cuda", 0 },
 #endif
 };
 static const struct pph_codelet ode_init_codelet = {
@@ -91,11 +91,11 @@ static void ode_rhs_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl ode_rhs_impls[] = {
-	{PPH_ARCH_CPU, ode_rhs_cpu_task, "ode_rhs_cpu"},
-	{PPH_ARCH_OPENMP, ode_rhs_omp_task, "ode_rhs_omp"},
-	{PPH_ARCH_OPENCL, ode_rhs_ocl_task, "ode_rhs_ocl"},
+	{ PPH_ARCH_CPU, ode_rhs_cpu_task, "ode_rhs_cpu", 0 },
+	{ PPH_ARCH_OPENMP, ode_rhs_omp_task, "ode_rhs_omp", 0 },
+	{ PPH_ARCH_OPENCL, ode_rhs_ocl_task, "ode_rhs_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, ode_rhs_cuda_task, "ode_rhs_cuda"},
+	{ PPH_ARCH_CUDA, ode_rhs_cuda_task, "ode_rhs_cuda", 0 },
 #endif
 };
 static const struct pph_codelet ode_rhs_codelet = {"ode_rhs",
@@ -159,11 +159,11 @@ static void ode_stage_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl ode_stage_impls[] = {
-	{PPH_ARCH_CPU, ode_stage_cpu_task, "ode_stage_cpu"},
-	{PPH_ARCH_OPENMP, ode_stage_omp_task, "ode_stage_omp"},
-	{PPH_ARCH_OPENCL, ode_stage_ocl_task, "ode_stage_ocl"},
+	{ PPH_ARCH_CPU, ode_stage_cpu_task, "ode_stage_cpu", 0 },
+	{ PPH_ARCH_OPENMP, ode_stage_omp_task, "ode_stage_omp", 0 },
+	{ PPH_ARCH_OPENCL, ode_stage_ocl_task, "ode_stage_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, ode_stage_cuda_task, "ode_stage_cuda"},
+	{ PPH_ARCH_CUDA, ode_stage_cuda_task, "ode_stage_cuda", 0 },
 #endif
 };
 static const struct pph_codelet ode_stage_codelet = {
@@ -236,11 +236,11 @@ static void ode_error_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl ode_error_impls[] = {
-	{PPH_ARCH_CPU, ode_error_cpu_task, "ode_error_cpu"},
-	{PPH_ARCH_OPENMP, ode_error_omp_task, "ode_error_omp"},
-	{PPH_ARCH_OPENCL, ode_error_ocl_task, "ode_error_ocl"},
+	{ PPH_ARCH_CPU, ode_error_cpu_task, "ode_error_cpu", 0 },
+	{ PPH_ARCH_OPENMP, ode_error_omp_task, "ode_error_omp", 0 },
+	{ PPH_ARCH_OPENCL, ode_error_ocl_task, "ode_error_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, ode_error_cuda_task, "ode_error_cuda"},
+	{ PPH_ARCH_CUDA, ode_error_cuda_task, "ode_error_cuda", 0 },
 #endif
 };
 static const struct pph_codelet ode_error_codelet = {
@@ -301,11 +301,11 @@ static void ode_errnorm_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl ode_errnorm_impls[] = {
-	{PPH_ARCH_CPU, ode_errnorm_cpu_task, "ode_errnorm_cpu"},
-	{PPH_ARCH_OPENMP, ode_errnorm_omp_task, "ode_errnorm_omp"},
-	{PPH_ARCH_OPENCL, ode_errnorm_ocl_task, "ode_errnorm_ocl"},
+	{ PPH_ARCH_CPU, ode_errnorm_cpu_task, "ode_errnorm_cpu", 0 },
+	{ PPH_ARCH_OPENMP, ode_errnorm_omp_task, "ode_errnorm_omp", 0 },
+	{ PPH_ARCH_OPENCL, ode_errnorm_ocl_task, "ode_errnorm_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, ode_errnorm_cuda_task, "ode_errnorm_cuda"},
+	{ PPH_ARCH_CUDA, ode_errnorm_cuda_task, "ode_errnorm_cuda", 0 },
 #endif
 };
 static const struct pph_codelet ode_errnorm_codelet = {
@@ -361,11 +361,11 @@ static void ode_wrms_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl ode_wrms_impls[] = {
-	{PPH_ARCH_CPU, ode_wrms_cpu_task, "ode_wrms_cpu"},
-	{PPH_ARCH_OPENMP, ode_wrms_omp_task, "ode_wrms_omp"},
-	{PPH_ARCH_OPENCL, ode_wrms_ocl_task, "ode_wrms_ocl"},
+	{ PPH_ARCH_CPU, ode_wrms_cpu_task, "ode_wrms_cpu", 0 },
+	{ PPH_ARCH_OPENMP, ode_wrms_omp_task, "ode_wrms_omp", 0 },
+	{ PPH_ARCH_OPENCL, ode_wrms_ocl_task, "ode_wrms_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, ode_wrms_cuda_task, "ode_wrms_cuda"},
+	{ PPH_ARCH_CUDA, ode_wrms_cuda_task, "ode_wrms_cuda", 0 },
 #endif
 };
 static const struct pph_codelet ode_wrms_codelet = {
@@ -413,11 +413,11 @@ static void ode_copy_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl ode_copy_impls[] = {
-	{PPH_ARCH_CPU, ode_copy_cpu_task, "ode_copy_cpu"},
-	{PPH_ARCH_OPENMP, ode_copy_omp_task, "ode_copy_omp"},
-	{PPH_ARCH_OPENCL, ode_copy_ocl_task, "ode_copy_ocl"},
+	{ PPH_ARCH_CPU, ode_copy_cpu_task, "ode_copy_cpu", 0 },
+	{ PPH_ARCH_OPENMP, ode_copy_omp_task, "ode_copy_omp", 0 },
+	{ PPH_ARCH_OPENCL, ode_copy_ocl_task, "ode_copy_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, ode_copy_cuda_task, "ode_copy_cuda"},
+	{ PPH_ARCH_CUDA, ode_copy_cuda_task, "ode_copy_cuda", 0 },
 #endif
 };
 static const struct pph_codelet ode_copy_codelet = {
@@ -468,11 +468,11 @@ static void ode_axpy_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl ode_axpy_impls[] = {
-	{PPH_ARCH_CPU, ode_axpy_cpu_task, "ode_axpy_cpu"},
-	{PPH_ARCH_OPENMP, ode_axpy_omp_task, "ode_axpy_omp"},
-	{PPH_ARCH_OPENCL, ode_axpy_ocl_task, "ode_axpy_ocl"},
+	{ PPH_ARCH_CPU, ode_axpy_cpu_task, "ode_axpy_cpu", 0 },
+	{ PPH_ARCH_OPENMP, ode_axpy_omp_task, "ode_axpy_omp", 0 },
+	{ PPH_ARCH_OPENCL, ode_axpy_ocl_task, "ode_axpy_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, ode_axpy_cuda_task, "ode_axpy_cuda"},
+	{ PPH_ARCH_CUDA, ode_axpy_cuda_task, "ode_axpy_cuda", 0 },
 #endif
 };
 static const struct pph_codelet ode_axpy_codelet = {
@@ -520,11 +520,11 @@ static void ode_sum_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl ode_sum_impls[] = {
-	{PPH_ARCH_CPU, ode_sum_cpu_task, "ode_sum_cpu"},
-	{PPH_ARCH_OPENMP, ode_sum_omp_task, "ode_sum_omp"},
-	{PPH_ARCH_OPENCL, ode_sum_ocl_task, "ode_sum_ocl"},
+	{ PPH_ARCH_CPU, ode_sum_cpu_task, "ode_sum_cpu", 0 },
+	{ PPH_ARCH_OPENMP, ode_sum_omp_task, "ode_sum_omp", 0 },
+	{ PPH_ARCH_OPENCL, ode_sum_ocl_task, "ode_sum_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, ode_sum_cuda_task, "ode_sum_cuda"},
+	{ PPH_ARCH_CUDA, ode_sum_cuda_task, "ode_sum_cuda", 0 },
 #endif
 };
 static const struct pph_codelet ode_sum_codelet = {"ode_sum",

@@ -35,11 +35,11 @@ static void pf_likelihood_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl pf_likelihood_impls[] = {
-	{PPH_ARCH_CPU, pf_likelihood_cpu_task, "pf_likelihood_cpu"},
-	{PPH_ARCH_OPENMP, pf_likelihood_omp_task, "pf_likelihood_omp"},
-	{PPH_ARCH_OPENCL, pf_likelihood_ocl_task, "pf_likelihood_ocl"},
+	{ PPH_ARCH_CPU, pf_likelihood_cpu_task, "pf_likelihood_cpu", 0 },
+	{ PPH_ARCH_OPENMP, pf_likelihood_omp_task, "pf_likelihood_omp", 0 },
+	{ PPH_ARCH_OPENCL, pf_likelihood_ocl_task, "pf_likelihood_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, pf_likelihood_cuda_task, "pf_likelihood_cuda"},
+	{ PPH_ARCH_CUDA, pf_likelihood_cuda_task, "pf_likelihood_cuda", 0 },
 #endif
 };
 static const struct pph_codelet pf_likelihood_codelet = {
@@ -106,11 +106,11 @@ static void pf_resample_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl pf_resample_impls[] = {
-	{PPH_ARCH_CPU, pf_resample_cpu_task, "pf_resample_cpu"},
-	{PPH_ARCH_OPENMP, pf_resample_omp_task, "pf_resample_omp"},
-	{PPH_ARCH_OPENCL, pf_resample_ocl_task, "pf_resample_ocl"},
+	{ PPH_ARCH_CPU, pf_resample_cpu_task, "pf_resample_cpu", 0 },
+	{ PPH_ARCH_OPENMP, pf_resample_omp_task, "pf_resample_omp", 0 },
+	{ PPH_ARCH_OPENCL, pf_resample_ocl_task, "pf_resample_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, pf_resample_cuda_task, "pf_resample_cuda"},
+	{ PPH_ARCH_CUDA, pf_resample_cuda_task, "pf_resample_cuda", 0 },
 #endif
 };
 static const struct pph_codelet pf_resample_codelet = {

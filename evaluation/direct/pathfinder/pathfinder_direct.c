@@ -39,11 +39,11 @@ static void pathfinder_ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl pathfinder_impls[] = {
-	{PPH_ARCH_CPU, pathfinder_cpu_task, "pathfinder_cpu"},
-	{PPH_ARCH_OPENMP, pathfinder_omp_task, "pathfinder_omp"},
-	{PPH_ARCH_OPENCL, pathfinder_ocl_task, "pathfinder_ocl"},
+	{ PPH_ARCH_CPU, pathfinder_cpu_task, "pathfinder_cpu", 0 },
+	{ PPH_ARCH_OPENMP, pathfinder_omp_task, "pathfinder_omp", 0 },
+	{ PPH_ARCH_OPENCL, pathfinder_ocl_task, "pathfinder_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{PPH_ARCH_CUDA, pathfinder_cuda_task, "pathfinder_cuda"},
+	{ PPH_ARCH_CUDA, pathfinder_cuda_task, "pathfinder_cuda", 0 },
 #endif
 };
 static const struct pph_codelet pathfinder_codelet = {

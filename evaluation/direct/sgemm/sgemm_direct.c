@@ -44,12 +44,12 @@ static void ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl impls[] = {
-	{ PPH_ARCH_CPU, blocked_task, "sgemm_blocked" },
-	{ PPH_ARCH_CPU, cblas_task, "sgemm_cblas" },
-	{ PPH_ARCH_OPENMP, omp_task, "sgemm_omp" },
-	{ PPH_ARCH_OPENCL, ocl_task, "sgemm_ocl" },
+	{ PPH_ARCH_CPU, blocked_task, "sgemm_blocked", 0 },
+	{ PPH_ARCH_CPU, cblas_task, "sgemm_cblas", 0 },
+	{ PPH_ARCH_OPENMP, omp_task, "sgemm_omp", 0 },
+	{ PPH_ARCH_OPENCL, ocl_task, "sgemm_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{ PPH_ARCH_CUDA, sgemm_cuda_task, "sgemm_cublas" },
+	{ PPH_ARCH_CUDA, sgemm_cuda_task, "sgemm_cublas", 0 },
 #endif
 };
 static const struct pph_codelet codelet = { "sgemm", sizeof(impls) / sizeof(impls[0]), impls,

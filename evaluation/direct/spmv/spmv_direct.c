@@ -50,11 +50,11 @@ static void ocl_task(void *b[], void *arg)
 }
 
 static const struct pph_impl impls[] = {
-	{ PPH_ARCH_CPU, cpu_task, "spmv_cpu" },
-	{ PPH_ARCH_OPENMP, omp_task, "spmv_omp" },
-	{ PPH_ARCH_OPENCL, ocl_task, "spmv_ocl" },
+	{ PPH_ARCH_CPU, cpu_task, "spmv_cpu", 0 },
+	{ PPH_ARCH_OPENMP, omp_task, "spmv_omp", 0 },
+	{ PPH_ARCH_OPENCL, ocl_task, "spmv_ocl", 0 },
 #ifdef DIRECT_CUDA
-	{ PPH_ARCH_CUDA, spmv_cuda_task, "spmv_cusparse" },
+	{ PPH_ARCH_CUDA, spmv_cuda_task, "spmv_cusparse", 0 },
 #endif
 };
 static const struct pph_codelet codelet = { "spmv", sizeof(impls) / sizeof(impls[0]), impls,

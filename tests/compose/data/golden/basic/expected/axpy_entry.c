@@ -6,9 +6,9 @@
 #include "axpy_backends.h"
 
 static const struct pph_impl axpy_impls[] = {
-	{ PPH_ARCH_CPU, axpy_c_backend, "axpy_c" },
-	{ PPH_ARCH_CUDA, axpy_cuda_backend, "axpy_cuda" },
-	{ PPH_ARCH_CPU, axpy_cxx_backend, "axpy_cxx" },
+	{ PPH_ARCH_CPU, axpy_c_backend, "axpy_c", 0 },
+	{ PPH_ARCH_CUDA, axpy_cuda_backend, "axpy_cuda", 0 },
+	{ PPH_ARCH_CPU, axpy_cxx_backend, "axpy_cxx", 0 },
 };
 
 static const struct pph_codelet axpy_codelet = {

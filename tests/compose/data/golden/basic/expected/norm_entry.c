@@ -6,7 +6,7 @@
 #include "norm_backends.h"
 
 static const struct pph_impl norm_impls[] = {
-	{ PPH_ARCH_OPENMP, norm_omp_backend, "norm_omp" },
+	{ PPH_ARCH_OPENMP, norm_omp_backend, "norm_omp", 0 },
 };
 
 static const struct pph_codelet norm_codelet = {

@@ -6,8 +6,8 @@
 #include "colsum_backends.h"
 
 static const struct pph_impl colsum_impls[] = {
-	{ PPH_ARCH_CPU, colsum_cpu_backend, "colsum_cpu" },
-	{ PPH_ARCH_OPENMP, colsum_omp_backend, "colsum_omp" },
+	{ PPH_ARCH_CPU, colsum_cpu_backend, "colsum_cpu", 0 },
+	{ PPH_ARCH_OPENMP, colsum_omp_backend, "colsum_omp", 0 },
 };
 
 static const struct pph_codelet colsum_codelet = {

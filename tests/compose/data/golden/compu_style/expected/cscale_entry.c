@@ -6,7 +6,7 @@
 #include "cscale_backends.h"
 
 static const struct pph_impl cscale_impls[] = {
-	{ PPH_ARCH_CPU, cscale_cpu_backend, "cscale_cpu" },
+	{ PPH_ARCH_CPU, cscale_cpu_backend, "cscale_cpu", 0 },
 };
 
 static const struct pph_codelet cscale_codelet = {

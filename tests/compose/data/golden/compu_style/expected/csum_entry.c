@@ -6,7 +6,7 @@
 #include "csum_backends.h"
 
 static const struct pph_impl csum_impls[] = {
-	{ PPH_ARCH_CPU, csum_cpu_backend, "csum_cpu" },
+	{ PPH_ARCH_CPU, csum_cpu_backend, "csum_cpu", 0 },
 };
 
 static const struct pph_codelet csum_codelet = {

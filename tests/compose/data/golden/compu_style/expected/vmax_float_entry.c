@@ -6,7 +6,7 @@
 #include "vmax_float_backends.h"
 
 static const struct pph_impl vmax_float_impls[] = {
-	{ PPH_ARCH_CPU, vmax_cpu_float_backend, "vmax_cpu_float" },
+	{ PPH_ARCH_CPU, vmax_cpu_float_backend, "vmax_cpu_float", 0 },
 };
 
 static const struct pph_codelet vmax_float_codelet = {

@@ -6,7 +6,7 @@
 #include "vmax_int_backends.h"
 
 static const struct pph_impl vmax_int_impls[] = {
-	{ PPH_ARCH_CPU, vmax_cpu_int_backend, "vmax_cpu_int" },
+	{ PPH_ARCH_CPU, vmax_cpu_int_backend, "vmax_cpu_int", 0 },
 };
 
 static const struct pph_codelet vmax_int_codelet = {

@@ -6,7 +6,7 @@
 #include "vnorm1_backends.h"
 
 static const struct pph_impl vnorm1_impls[] = {
-	{ PPH_ARCH_CPU, vnorm1_cpu_backend, "vnorm1_cpu" },
+	{ PPH_ARCH_CPU, vnorm1_cpu_backend, "vnorm1_cpu", 0 },
 };
 
 static const struct pph_codelet vnorm1_codelet = {

@@ -6,8 +6,8 @@
 #include "vscale_backends.h"
 
 static const struct pph_impl vscale_impls[] = {
-	{ PPH_ARCH_CPU, vscale_cpu_backend, "vscale_cpu" },
-	{ PPH_ARCH_OPENCL, vscale_ocl_backend, "vscale_ocl" },
+	{ PPH_ARCH_CPU, vscale_cpu_backend, "vscale_cpu", 0 },
+	{ PPH_ARCH_OPENCL, vscale_ocl_backend, "vscale_ocl", 0 },
 };
 
 static const struct pph_codelet vscale_codelet = {

@@ -6,8 +6,8 @@
 #include "pick_backends.h"
 
 static const struct pph_impl pick_impls[] = {
-	{ PPH_ARCH_CPU, pick_large_backend, "pick_large" },
-	{ PPH_ARCH_CPU, pick_small_backend, "pick_small" },
+	{ PPH_ARCH_CPU, pick_large_backend, "pick_large", 0 },
+	{ PPH_ARCH_CPU, pick_small_backend, "pick_small", 0 },
 };
 
 static const struct pph_codelet pick_codelet = {

@@ -6,7 +6,7 @@
 #include "total_backends.h"
 
 static const struct pph_impl total_impls[] = {
-	{ PPH_ARCH_CPU, total_cpu_backend, "total_cpu" },
+	{ PPH_ARCH_CPU, total_cpu_backend, "total_cpu", 0 },
 };
 
 static const struct pph_codelet total_codelet = {

@@ -6,7 +6,7 @@
 #include "vinc_backends.h"
 
 static const struct pph_impl vinc_impls[] = {
-	{ PPH_ARCH_CPU, vinc_cpu_backend, "vinc_cpu" },
+	{ PPH_ARCH_CPU, vinc_cpu_backend, "vinc_cpu", 0 },
 };
 
 static const struct pph_codelet vinc_codelet = {

@@ -6,7 +6,7 @@
 #include "vtotal_backends.h"
 
 static const struct pph_impl vtotal_impls[] = {
-	{ PPH_ARCH_CPU, vtotal_cpu_backend, "vtotal_cpu" },
+	{ PPH_ARCH_CPU, vtotal_cpu_backend, "vtotal_cpu", 0 },
 };
 
 static const struct pph_codelet vtotal_codelet = {

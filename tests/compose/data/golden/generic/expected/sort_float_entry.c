@@ -6,8 +6,8 @@
 #include "sort_float_backends.h"
 
 static const struct pph_impl sort_float_impls[] = {
-	{ PPH_ARCH_CPU, sort_insertion_float_backend, "sort_insertion_float" },
-	{ PPH_ARCH_OPENMP, sort_omp_float_backend, "sort_omp_float" },
+	{ PPH_ARCH_CPU, sort_insertion_float_backend, "sort_insertion_float", 0 },
+	{ PPH_ARCH_OPENMP, sort_omp_float_backend, "sort_omp_float", 0 },
 };
 
 static const struct pph_codelet sort_float_codelet = {

@@ -6,8 +6,8 @@
 #include "sort_int_backends.h"
 
 static const struct pph_impl sort_int_impls[] = {
-	{ PPH_ARCH_CPU, sort_insertion_int_backend, "sort_insertion_int" },
-	{ PPH_ARCH_OPENMP, sort_omp_int_backend, "sort_omp_int" },
+	{ PPH_ARCH_CPU, sort_insertion_int_backend, "sort_insertion_int", 0 },
+	{ PPH_ARCH_OPENMP, sort_omp_int_backend, "sort_omp_int", 0 },
 };
 
 static const struct pph_codelet sort_int_codelet = {

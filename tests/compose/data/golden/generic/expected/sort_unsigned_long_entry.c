@@ -6,8 +6,8 @@
 #include "sort_unsigned_long_backends.h"
 
 static const struct pph_impl sort_unsigned_long_impls[] = {
-	{ PPH_ARCH_CPU, sort_insertion_unsigned_long_backend, "sort_insertion_unsigned_long" },
-	{ PPH_ARCH_OPENMP, sort_omp_unsigned_long_backend, "sort_omp_unsigned_long" },
+	{ PPH_ARCH_CPU, sort_insertion_unsigned_long_backend, "sort_insertion_unsigned_long", 0 },
+	{ PPH_ARCH_OPENMP, sort_omp_unsigned_long_backend, "sort_omp_unsigned_long", 0 },
 };
 
 static const struct pph_codelet sort_unsigned_long_codelet = {

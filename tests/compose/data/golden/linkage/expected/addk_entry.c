@@ -6,7 +6,7 @@
 #include "addk_backends.h"
 
 static const struct pph_impl addk_impls[] = {
-	{ PPH_ARCH_CPU, addk_cxx_backend, "addk_cxx" },
+	{ PPH_ARCH_CPU, addk_cxx_backend, "addk_cxx", 0 },
 };
 
 static const struct pph_codelet addk_codelet = {

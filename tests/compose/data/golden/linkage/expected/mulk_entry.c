@@ -6,7 +6,7 @@
 #include "mulk_backends.h"
 
 static const struct pph_impl mulk_impls[] = {
-	{ PPH_ARCH_CPU, mulk_mixed_backend, "mulk_mixed" },
+	{ PPH_ARCH_CPU, mulk_mixed_backend, "mulk_mixed", 0 },
 };
 
 static const struct pph_codelet mulk_codelet = {

@@ -6,7 +6,7 @@
 #include "matmul_backends.h"
 
 static const struct pph_impl matmul_impls[] = {
-	{ PPH_ARCH_CPU, matmul_naive_backend, "matmul_naive" },
+	{ PPH_ARCH_CPU, matmul_naive_backend, "matmul_naive", 0 },
 };
 
 static const struct pph_codelet matmul_codelet = {

@@ -6,9 +6,9 @@
 #include "vadd_backends.h"
 
 static const struct pph_impl vadd_impls[] = {
-	{ PPH_ARCH_CPU, vadd_cpu_backend, "vadd_cpu" },
-	{ PPH_ARCH_CPU, vadd_unrolled_backend, "vadd_unrolled" },
-	{ PPH_ARCH_CUDA, vadd_cuda_backend, "vadd_cuda" },
+	{ PPH_ARCH_CPU, vadd_cpu_backend, "vadd_cpu", 0 },
+	{ PPH_ARCH_CPU, vadd_unrolled_backend, "vadd_unrolled", 0 },
+	{ PPH_ARCH_CUDA, vadd_cuda_backend, "vadd_cuda", 0 },
 };
 
 static const struct pph_codelet vadd_codelet = {

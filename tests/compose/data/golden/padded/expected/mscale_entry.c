@@ -6,7 +6,7 @@
 #include "mscale_backends.h"
 
 static const struct pph_impl mscale_impls[] = {
-	{ PPH_ARCH_CPU, mscale_cpu_backend, "mscale_cpu" },
+	{ PPH_ARCH_CPU, mscale_cpu_backend, "mscale_cpu", 0 },
 };
 
 static const struct pph_codelet mscale_codelet = {

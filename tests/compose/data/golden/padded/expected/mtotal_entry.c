@@ -6,7 +6,7 @@
 #include "mtotal_backends.h"
 
 static const struct pph_impl mtotal_impls[] = {
-	{ PPH_ARCH_CPU, mtotal_cpu_backend, "mtotal_cpu" },
+	{ PPH_ARCH_CPU, mtotal_cpu_backend, "mtotal_cpu", 0 },
 };
 
 static const struct pph_codelet mtotal_codelet = {

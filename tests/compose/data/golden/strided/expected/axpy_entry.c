@@ -6,7 +6,7 @@
 #include "axpy_backends.h"
 
 static const struct pph_impl axpy_impls[] = {
-	{ PPH_ARCH_CPU, axpy_cpu_backend, "axpy_cpu" },
+	{ PPH_ARCH_CPU, axpy_cpu_backend, "axpy_cpu", 0 },
 };
 
 static const struct pph_codelet axpy_codelet = {

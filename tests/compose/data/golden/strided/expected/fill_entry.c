@@ -6,7 +6,7 @@
 #include "fill_backends.h"
 
 static const struct pph_impl fill_impls[] = {
-	{ PPH_ARCH_CPU, fill_cpu_backend, "fill_cpu" },
+	{ PPH_ARCH_CPU, fill_cpu_backend, "fill_cpu", 0 },
 };
 
 static const struct pph_codelet fill_codelet = {

@@ -6,8 +6,8 @@
 #include "lscale_backends.h"
 
 static const struct pph_impl lscale_impls[] = {
-	{ PPH_ARCH_CPU, lscale_cpu_backend, "lscale_cpu" },
-	{ PPH_ARCH_CPU, lscale_cxx_backend, "lscale_cxx" },
+	{ PPH_ARCH_CPU, lscale_cpu_backend, "lscale_cpu", 0 },
+	{ PPH_ARCH_CPU, lscale_cxx_backend, "lscale_cxx", 0 },
 };
 
 static const struct pph_codelet lscale_codelet = {

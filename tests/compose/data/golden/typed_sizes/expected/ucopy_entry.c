@@ -6,8 +6,8 @@
 #include "ucopy_backends.h"
 
 static const struct pph_impl ucopy_impls[] = {
-	{ PPH_ARCH_CPU, ucopy_cpu_backend, "ucopy_cpu" },
-	{ PPH_ARCH_CPU, ucopy_cxx_backend, "ucopy_cxx" },
+	{ PPH_ARCH_CPU, ucopy_cpu_backend, "ucopy_cpu", 0 },
+	{ PPH_ARCH_CPU, ucopy_cxx_backend, "ucopy_cxx", 0 },
 };
 
 static const struct pph_codelet ucopy_codelet = {
