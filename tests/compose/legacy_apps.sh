@@ -110,7 +110,7 @@ app() {
 	grep -q "^    $fn/${fn}_cpu: " "$name.err" || fail "$name: $fn did not run as a component"
 	# and composed for StarPU (libpeppher-starpu), the same
 	if pkg-config --exists peppher-starpu; then
-		"$COMPOSE" "$name/main.xml" -o "$name-starpu" --platforms=CPU --runtime=starpu \
+		"$COMPOSE" "$name/main.xml" -o "$name-starpu" --platforms=CPU,OPENMP --runtime=starpu \
 			> /dev/null 2> "$name.starpu.err" || { cat "$name.starpu.err"; fail "$name: compose for StarPU"; }
 		make_quiet -C "$name-starpu" -j2 CPPFLAGS="$app_cppflags" > "$name.starpu.log" 2>&1 ||
 			{ grep -m5 error "$name.starpu.log"; fail "$name: build for StarPU"; }
@@ -143,7 +143,7 @@ tree() {
 			"$name/main.xml" ;;
 		esac
 	done
-	"$COMPOSE" "$name/main.xml" -o "$name-gen" --platforms=CPU > /dev/null 2> "$name.compose.err" ||
+	"$COMPOSE" "$name/main.xml" -o "$name-gen" --platforms=CPU,OPENMP > /dev/null 2> "$name.compose.err" ||
 		{ cat "$name.compose.err"; fail "$name: compose"; }
 	make_quiet -C "$name-gen" -j2 "$@" > "$name.build.log" 2>&1 ||
 		{ grep -m5 error "$name.build.log"; fail "$name: build"; }

@@ -36,7 +36,7 @@ library() {
 	for f in "$@"; do
 		sed -i "/requiredInterface name=\"$f\"/d" "$name/main.xml"
 	done
-	"$COMPOSE" "$name/main.xml" -o "$name-gen" --platforms=CPU > /dev/null 2> "$name-compose.err" ||
+	"$COMPOSE" "$name/main.xml" -o "$name-gen" --platforms=CPU,OPENMP > /dev/null 2> "$name-compose.err" ||
 		{ head "$name-compose.err"; fail "$name: compose"; }
 	make_quiet -C "$name-gen" -j2 LDLIBS="$libs" > "$name-build.log" 2>&1 ||
 		{ grep -m5 "error" "$name-build.log"; fail "$name: build"; }
@@ -68,6 +68,11 @@ library dirent
 # of Debian's scientific and system libraries
 library gmp -lgmp
 library mpfr "-lmpfr -lgmp"
+# MPFR keeps its flags, exponent range and default precision per thread
+# (thread-local storage): mpfr_set_default_prec on the program's thread,
+# then mpfr_init on a worker, gave the worker's 53 bits
+grep -q 'callerThread="true"' mpfr/mpfr_set_default_prec/cpu/mpfr_set_default_prec_cpu.xml ||
+	fail "mpfr: its CPU variants may run on any thread"
 library curl/curl -lcurl
 library gsl/gsl_linalg "-lgsl -lgslcblas -lm"
 library uv -luv
@@ -105,6 +110,10 @@ with_libs() {
 with_libs hdf5/serial/hdf5 "-L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5"
 with_libs netcdf -lnetcdf
 with_libs suitesparse/cholmod "-lcholmod -lsuitesparseconfig"
+# CHOLMOD opens OpenMP regions: fork-join variants (composed with OPENMP
+# among the platforms)
+grep -q '<peppher:targetPlatform name="OPENMP"/>' cholmod/cholmod_start/cpu/cholmod_start_cpu.xml ||
+	fail "cholmod: its CPU variants are no fork-join ones"
 with_libs suitesparse/umfpack "-lumfpack -lamd -lsuitesparseconfig"
 with_libs yaml -lyaml
 with_libs jansson -ljansson
