@@ -17,7 +17,7 @@ static inline unsigned pph__caller_variants(const struct pph_codelet *cl)
 {
 	unsigned i, m = 0;
 
-	for (i = 0; i < cl->nimpls && i < 32; i++)
+	for (i = 0; cl->impls && i < cl->nimpls && i < 32; i++)
 		if (cl->impls[i].flags & PPH_IMPL_CALLER_THREAD)
 			m |= 1u << i;
 	return m;

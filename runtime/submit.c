@@ -481,6 +481,24 @@ void pph__task_claim(struct pph_task *t, struct pph_worker *w)
 }
 
 /*
+ * The end of a variant run here for a task counted and listed (claimed,
+ * or run for its caller): its data back and another variant where it
+ * failed, else its callback and its end.
+ */
+static void end_run_here(struct pph_task *t, unsigned impl, int rc,
+			 const struct pph_replica_states *saved)
+{
+	if (rc != 0) {
+		pph__task_restore_data(t, saved);
+		pph__task_variant_failed(t, (int)impl);
+		return;
+	}
+	if (t->callback)
+		t->callback(t->callback_data);
+	pph__task_finish(t);
+}
+
+/*
  * Run a claimed task as worker w would have, on this thread and holding
  * w's core: the call's thread would only have waited meanwhile, and the
  * hand-over costs two wake-ups (the worker's, then the caller's: 30-60 us
@@ -506,14 +524,7 @@ static void run_claimed(struct pph_task *t, struct pph_worker *w)
 	pph__core_give(&outer);
 	if (pph__rt.sched->ran)
 		pph__rt.sched->ran(w, t);
-	if (rc != 0) {
-		pph__task_restore_data(t, &saved);
-		pph__task_variant_failed(t, (int)impl);
-		return;
-	}
-	if (t->callback)
-		t->callback(t->callback_data);
-	pph__task_finish(t);
+	end_run_here(t, impl, rc, &saved);
 }
 
 /*
@@ -575,6 +586,7 @@ static void run_for_caller(struct pph_task *t)
 	void *buffers[PPH_MAX_BUFFERS];
 	struct pph_replica_states saved;
 	unsigned impl = 0;
+	double t0;
 	int rc;
 
 	atomic_store_explicit(&t->state, PPH_TASK_RUNNING, memory_order_relaxed);
@@ -590,14 +602,11 @@ static void run_for_caller(struct pph_task *t)
 		pph__task_finish(t);
 		return;
 	}
-	if (run_variant_here(t, impl, buffers, NULL, NULL, NULL) != 0) {
-		pph__task_restore_data(t, &saved);
-		pph__task_variant_failed(t, (int)impl);
-		return;
-	}
-	if (t->callback)
-		t->callback(t->callback_data);
-	pph__task_finish(t);
+	t0 = pph__trace_enabled() ? pph__now_us() : 0;
+	rc = run_variant_here(t, impl, buffers, NULL, NULL, NULL);
+	if (t0) /* on the application threads' track */
+		pph__trace_slice(NULL, t->cl, impl, "task", t0, pph__now_us() - t0, NULL);
+	end_run_here(t, impl, rc, &saved);
 }
 
 unsigned pph__variants_runnable(const struct pph_codelet *cl, unsigned mask)

@@ -134,18 +134,24 @@ void pph__trace_slice(struct pph_worker *w, const struct pph_codelet *cl, unsign
 		      const char *cat, double start_us, double dur_us,
 		      const struct pph_sched_why *why)
 {
-	struct pph_trace_event *e = new_event(w);
+	struct pph_trace_event *e;
 
-	if (!e)
-		return;
-	e->cl = cl;
-	e->impl = impl;
-	e->cat = cat;
-	e->start = start_us - tr.t0;
-	e->dur = dur_us;
-	if (why)
-		e->why = *why;
+	if (!w) /* an application thread's (a call run on its caller's thread) */
+		pthread_mutex_lock(&tr.app_lock);
+	e = w ? new_event(w) : append(&tr.app, &tr.napp, &tr.app_cap);
+	if (e) {
+		e->cl = cl;
+		e->impl = impl;
+		e->cat = cat;
+		e->start = start_us - tr.t0;
+		e->dur = dur_us;
+		if (why)
+			e->why = *why;
+	}
+	if (!w)
+		pthread_mutex_unlock(&tr.app_lock);
 }
+
 
 void pph__trace_transfer(int to_host, uint64_t bytes, double start_us, double dur_us)
 {
@@ -208,6 +214,18 @@ static void write_why(FILE *fp, const struct pph_sched_why *why, const struct pp
 	fputc('}', fp);
 }
 
+/* A task's slice on track tid. */
+static void write_slice(FILE *fp, const struct pph_trace_event *e, unsigned tid)
+{
+	/* names are C identifiers: nothing to escape */
+	fprintf(fp, ",\n{\"name\":\"%s/%s\",\"cat\":\"%s\",\"ph\":\"X\","
+		"\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,\"tid\":%u",
+		e->cl->name, e->cl->impls[e->impl].name, e->cat, e->start, e->dur, tid);
+	if (e->why.reason)
+		write_why(fp, &e->why, e->cl);
+	fputc('}', fp);
+}
+
 static void write_events(FILE *fp)
 {
 	unsigned i;
@@ -225,16 +243,9 @@ static void write_events(FILE *fp)
 		for (j = 0; j < w->ntrace; j++) {
 			const struct pph_trace_event *e = &w->trace[j];
 
-			/* names are C identifiers: nothing to escape */
-			if (e->cl) {
-				fprintf(fp, ",\n{\"name\":\"%s/%s\",\"cat\":\"%s\",\"ph\":\"X\","
-					"\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,\"tid\":%u",
-					e->cl->name, e->cl->impls[e->impl].name, e->cat,
-					e->start, e->dur, w->id);
-				if (e->why.reason)
-					write_why(fp, &e->why, e->cl);
-				fputc('}', fp);
-			} else
+			if (e->cl)
+				write_slice(fp, e, w->id);
+			else
 				write_transfer(fp, e, w->id);
 		}
 	}
@@ -242,7 +253,10 @@ static void write_events(FILE *fp)
 		fprintf(fp, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,"
 			"\"args\":{\"name\":\"application threads\"}}", sep, pph__rt.nworkers);
 		for (j = 0; j < tr.napp; j++)
-			write_transfer(fp, &tr.app[j], pph__rt.nworkers);
+			if (tr.app[j].cl)
+				write_slice(fp, &tr.app[j], pph__rt.nworkers);
+			else
+				write_transfer(fp, &tr.app[j], pph__rt.nworkers);
 	}
 	fprintf(fp, "\n],\"displayTimeUnit\":\"ms\"}\n");
 }

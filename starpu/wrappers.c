@@ -48,42 +48,30 @@ static int call(const struct pph_codelet *cl, unsigned impl_mask, unsigned nbuff
 	/* the whole call, before pph_shutdown stops StarPU, or none */
 	if ((rc = sp__enter(cl->name ? cl->name : "?", 0)) != 0)
 		return rc;
-	/* (inside a variant, a call runs on that thread anyway) */
-	mine = keep || starpu_task_get_current() ? 0 : sp__for_caller(cl, impl_mask);
-	if (mine) {
-		impl_mask = mine;
-		sync = 1;
-	}
 	task = pph_task_create(cl);
 	rc = task ? 0 : -ENOMEM;
 	if (task)
 		task->errno_value = caller_errno;
 	if (rc == 0 && !task->w)
 		rc = -EINVAL; /* a malformed codelet */
+	/* (inside a variant, a call runs on that thread anyway) */
+	mine = rc || keep || starpu_task_get_current() ? 0 : sp__for_caller(cl, impl_mask);
+	if (mine) {
+		impl_mask = mine;
+		sync = 1;
+	}
 	if (rc == 0 && pph_task_set_impl_mask(task, impl_mask) != 0)
 		rc = -ENODEV;
 	for (i = 0; rc == 0 && i < nbuffers; i++)
 		rc = pph_task_add_buffer(task, handles[i], modes[i]);
 	if (rc == 0)
 		rc = pph_task_set_arg(task, arg, arg_size);
-	if (rc == 0 && starpu_task_get_current()) { /* inside a variant: see data.c */
+	/* inside a variant (see data.c), or a variant for the caller's
+	 * thread (runtime.h): run on this thread */
+	if (rc == 0 && (mine || starpu_task_get_current())) {
 		pph_fpenv_get(&task->fpenv);
-		rc = sp__task_run_here(task);
-		if (rc == 0) {
-			ran_errno = task->errno_value;
-			pph_fpenv_raise(&task->fpenv);
-		}
-		pph_task_destroy(task);
-		if (rc == 0)
-			containers_called(nbuffers, handles, modes);
-		sp__leave();
-		errno = ran_errno;
-		return rc;
-	}
-	if (rc == 0 && mine) { /* on this thread (runtime.h) */
-		pph_fpenv_get(&task->fpenv);
-		rc = sp__task_run_for_caller(task);
-		if (rc == 0 && asked_sync) {
+		rc = mine ? sp__task_run_for_caller(task) : sp__task_run_here(task);
+		if (rc == 0 && (asked_sync || !mine)) {
 			ran_errno = task->errno_value;
 			pph_fpenv_raise(&task->fpenv);
 		}

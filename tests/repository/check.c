@@ -46,7 +46,7 @@ struct variant {
 	int skipped; /* said so once */
 };
 
-#define V(name, arch) { #name, PPH_ARCH_##arch, name##_backend, { 0, 0, 0 }, { 0, 0, 0, 0 }, 0 }
+#define V(name, arch) { #name, PPH_ARCH_##arch, name##_backend, { 0, 0, 0, 0 }, { 0, 0, 0, 0 }, 0 }
 #define W(name) void name##_backend(void *buffers[], void *arg) __attribute__((weak));
 #define VARIANTS(name, list) static struct variant name[] = list, *name##_end = name + sizeof(name) / sizeof(name[0]);
 #define LIST(...) { __VA_ARGS__ }
