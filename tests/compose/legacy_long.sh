@@ -44,6 +44,13 @@ library() {
 	echo "PASS: $h ($(grep -c '<peppher:requiredInterface ' "$name/main.xml") interfaces) composes and builds"
 }
 
+# with_libs NAME LIBS ...: library, generated with LIBS too (the skeleton
+# then leaves out what the library lacks, and reads its ELF file)
+with_libs() {
+	lib_flags=$2
+	library "$@"
+	lib_flags=
+}
 library sqlite3 -lsqlite3 sqlite3_win32_set_directory sqlite3_win32_set_directory8 \
 	sqlite3_win32_set_directory16 sqlite3_mutex_held sqlite3_mutex_notheld \
 	sqlite3_stmt_scanstatus sqlite3_stmt_scanstatus_reset sqlite3_snapshot_get \
@@ -67,10 +74,11 @@ library dirent
 # __gmpz_add"), needing -D (pcre2.h) or -I (libxml2's headers), and more
 # of Debian's scientific and system libraries
 library gmp -lgmp
-library mpfr "-lmpfr -lgmp"
 # MPFR keeps its flags, exponent range and default precision per thread
 # (thread-local storage): mpfr_set_default_prec on the program's thread,
-# then mpfr_init on a worker, gave the worker's 53 bits
+# then mpfr_init on a worker, gave the worker's 53 bits.  Generated with its
+# -l options, which utility mode reads the library's ELF file from
+with_libs mpfr "-lmpfr -lgmp"
 grep -q 'callerThread="true"' mpfr/mpfr_set_default_prec/cpu/mpfr_set_default_prec_cpu.xml ||
 	fail "mpfr: its CPU variants may run on any thread"
 library curl/curl -lcurl
@@ -102,11 +110,6 @@ library openssl/modes -lcrypto
 # their -L and -l options, as doc/legacy.md says: utility mode leaves out
 # what the headers declare and the libraries lack (HDF5's H5Treclaim,
 # libsodium's internal _sodium_* functions, libtiff's LogLuv ones)
-with_libs() {
-	lib_flags=$2
-	library "$@"
-	lib_flags=
-}
 with_libs hdf5/serial/hdf5 "-L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5"
 with_libs netcdf -lnetcdf
 with_libs suitesparse/cholmod "-lcholmod -lsuitesparseconfig"
