@@ -190,7 +190,7 @@ static int split_count(const struct pph_codelet *cl, unsigned nbuffers,
  * wrappers stay until every gather has run.
  */
 struct async_split {
-	atomic_uint gathers; /* not run yet */
+	atomic_uint gathers; /* not run yet, + 1 while they are submitted */
 	struct pph_data *blocks[PPH_MAX_BUFFERS];
 	starpu_data_handle_t *hs[PPH_MAX_BUFFERS];
 	unsigned nbuffers;
@@ -252,10 +252,15 @@ static int split_async(const struct pph_codelet *cl, unsigned impl_mask, unsigne
 			async_split_free(s);
 		return rc;
 	}
-	atomic_init(&s->gathers, gathers);
+	/* one more than the gathers, this thread's: a gather may run, and
+	 * free s, before sp__data_split_gather has cleaned its plan with
+	 * s->hs[i] (test_starpu crashed in starpu_data_partition_clean, 1
+	 * run in 8, two threads splitting) */
+	atomic_init(&s->gathers, gathers + 1);
 	for (i = 0; i < made; i++)
 		if (parts[i] >= 0 && first[i] == i)
 			sp__data_split_gather(handles[i], n, s->hs[i], split_gathered, s);
+	split_gathered(s);
 	return rc;
 }
 
